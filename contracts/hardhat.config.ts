@@ -1,0 +1,43 @@
+import '@nomicfoundation/hardhat-chai-matchers';
+import '@nomicfoundation/hardhat-ethers';
+import '@typechain/hardhat';
+import { subtask, type HardhatUserConfig } from 'hardhat/config';
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from 'hardhat/builtin-tasks/task-names';
+
+const SOLC_VERSION = '0.8.30';
+
+// Hardhat downloads compilers from the internet by default; use the solc-js build shipped in the
+// `solc` npm package instead, so compiling works offline and on every machine alike.
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require('solc') as { version(): string };
+  return Promise.resolve({
+    compilerPath: require.resolve('solc/soljson.js'),
+    isSolcJs: true,
+    version: SOLC_VERSION,
+    longVersion: solc.version(),
+  });
+});
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      evmVersion: 'cancun',
+      viaIR: true,
+      optimizer: { enabled: true, runs: 10_000 },
+    },
+  },
+  networks: {
+    hardhat: { hardfork: 'cancun' },
+    localhost: { url: 'http://127.0.0.1:8545' },
+  },
+  typechain: {
+    outDir: 'typechain-types',
+    target: 'ethers-v6',
+  },
+  mocha: { timeout: 120_000 },
+};
+
+export default config;

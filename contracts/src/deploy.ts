@@ -1,0 +1,59 @@
+import type { Signer } from 'ethers';
+import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+
+/** Where the registries of one chain live; what the services read to anchor and verify. */
+export interface TrustpointDeployment {
+  chainId: string;
+  trustPointRegistry: string;
+  evidenceRepository: string;
+  admin: string;
+  registrar: string;
+  blockNumber: number;
+  deployedAt: string;
+}
+
+export interface DeployOptions {
+  /** Account that manages roles; the deployer by default. */
+  admin?: string;
+  /** Account allowed to record; the deployer by default. */
+  registrar?: string;
+  /** Blocks to wait for after each deployment transaction. */
+  confirmations?: number;
+}
+
+/** Deploys both registries with the given signer and waits for them to be mined. */
+export async function deployTrustpoint(
+  deployer: Signer,
+  options: DeployOptions = {},
+): Promise<TrustpointDeployment> {
+  const provider = deployer.provider;
+  if (!provider) throw new Error('The deployer signer has no provider');
+  const deployerAddress = await deployer.getAddress();
+  const admin = options.admin ?? deployerAddress;
+  const registrar = options.registrar ?? deployerAddress;
+  const confirmations = options.confirmations ?? 1;
+
+  // Explicit consecutive nonces: providers may answer a second nonce query from a stale cache.
+  const nonce = await provider.getTransactionCount(deployerAddress, 'pending');
+  const registry = await new TrustPointRegistry__factory(deployer).deploy(admin, registrar, {
+    nonce,
+  });
+  const registryReceipt = await registry.deploymentTransaction()?.wait(confirmations);
+  const repository = await new EvidenceRepository__factory(deployer).deploy(admin, registrar, {
+    nonce: nonce + 1,
+  });
+  const repositoryReceipt = await repository.deploymentTransaction()?.wait(confirmations);
+  if (!registryReceipt || !repositoryReceipt)
+    throw new Error('A deployment transaction was dropped');
+
+  const network = await provider.getNetwork();
+  return {
+    chainId: network.chainId.toString(),
+    trustPointRegistry: await registry.getAddress(),
+    evidenceRepository: await repository.getAddress(),
+    admin,
+    registrar,
+    blockNumber: repositoryReceipt.blockNumber,
+    deployedAt: new Date().toISOString(),
+  };
+}

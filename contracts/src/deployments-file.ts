@@ -1,0 +1,43 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Provider } from 'ethers';
+import type { TrustpointDeployment } from './deploy.js';
+
+/** The deployments file: one entry per chain id. */
+export type DeploymentsFile = Record<string, TrustpointDeployment>;
+
+export async function readDeployments(path: string): Promise<DeploymentsFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  return JSON.parse(text) as DeploymentsFile;
+}
+
+/** Adds or replaces the entry of one chain; written atomically so a crash never leaves half a file. */
+export async function recordDeployment(
+  path: string,
+  deployment: TrustpointDeployment,
+): Promise<void> {
+  const deployments = await readDeployments(path);
+  deployments[deployment.chainId] = deployment;
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${String(process.pid)}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(deployments, null, 2)}\n`);
+  await rename(temporary, path);
+}
+
+/** Whether both registries of a recorded deployment still have code on the chain. */
+export async function isDeployed(
+  provider: Provider,
+  deployment: TrustpointDeployment,
+): Promise<boolean> {
+  const [registryCode, repositoryCode] = await Promise.all([
+    provider.getCode(deployment.trustPointRegistry),
+    provider.getCode(deployment.evidenceRepository),
+  ]);
+  return registryCode !== '0x' && repositoryCode !== '0x';
+}

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+/** A local Hardhat JSON-RPC node run as a child process, as an outside client would reach it. */
+export interface HardhatNode {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Stops the node and waits for its process to exit. */
+  stop(): Promise<void>;
+}
+
+export interface HardhatNodeOptions {
+  host?: string;
+  /** A free port is picked when omitted. */
+  port?: number;
+  /** How long to wait for the node to answer `net_version`. */
+  readyTimeoutMs?: number;
+}
+
+/** The package folder holding hardhat.config.ts, from src/ (tests) or dist/src/ (built code). */
+const PACKAGE_ROOT = [join(__dirname, '..'), join(__dirname, '..', '..')].find((dir) =>
+  existsSync(join(dir, 'hardhat.config.ts')),
+);
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('Could not pick a free port'));
+      });
+    });
+  });
+}
+
+export async function isJsonRpcReady(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'net_version', params: [], id: 1 }),
+      signal: AbortSignal.timeout(1_000),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts `hardhat node` with this package's configuration and resolves once it answers. */
+export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? (await freePort(host));
+  const url = `http://${host}:${String(port)}`;
+  if (!PACKAGE_ROOT) throw new Error('hardhat.config.ts of @trustpoint/contracts not found');
+  const cli = join(
+    dirname(require.resolve('hardhat/package.json')),
+    'internal',
+    'cli',
+    'bootstrap.js',
+  );
+  const child = spawn(process.execPath, [cli, 'node', '--hostname', host, '--port', String(port)], {
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    // Only the start of the log is useful to explain a failed start; the rest is dropped.
+    if (output.length < 8_192) output += chunk.toString();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  while (!(await isJsonRpcReady(url))) {
+    if (child.exitCode !== null) throw new Error(`hardhat node exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`hardhat node did not answer on ${url} in time:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, port, process: child, stop };
+}

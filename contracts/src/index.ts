@@ -1,0 +1,29 @@
+// Public surface of @trustpoint/contracts: ABIs, TypeChain bindings, deployment and gas figures.
+import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+
+export type {
+  EvidenceRepository,
+  IEvidenceRepository,
+  ITrustPointRegistry,
+  TrustPointRegistry,
+} from '../typechain-types';
+export {
+  EvidenceRepository__factory,
+  IEvidenceRepository__factory,
+  ITrustPointRegistry__factory,
+  TrustPointRegistry__factory,
+} from '../typechain-types';
+
+/** ABI of the certificate trustpoint registry. */
+export const trustPointRegistryAbi = TrustPointRegistry__factory.abi;
+/** ABI of the asset evidence repository. */
+export const evidenceRepositoryAbi = EvidenceRepository__factory.abi;
+
+/** Trustpoint kinds with their on-chain codes. */
+export const TrustPointType = { Evidence: 0, Revocation: 1, Signature: 2 } as const;
+export type TrustPointTypeCode = (typeof TrustPointType)[keyof typeof TrustPointType];
+
+export * from './deploy.js';
+export * from './deployments-file.js';
+export * from './gas-scenarios.js';
+export * from './hardhat-node.js';
