@@ -6,10 +6,7 @@ import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { deployTrustpoint } from '../src/deploy';
 import { isDeployed, readDeployments, recordDeployment } from '../src/deployments-file';
-
-/** Account #0 of every Hardhat node: public knowledge, only ever used on a local development chain. */
-const HARDHAT_DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const LOCAL_CHAIN_ID = 31337n;
+import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '../src/hardhat-node';
 
 const USAGE = `Usage: trustpoint-deploy [options]
   --rpc-url URL         JSON-RPC endpoint (env RPC_URL; default http://127.0.0.1:8545)
@@ -47,7 +44,7 @@ async function main(): Promise<void> {
   const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: true });
   const { chainId } = await provider.getNetwork();
   const key =
-    process.env.DEPLOYER_KEY ?? (chainId === LOCAL_CHAIN_ID ? HARDHAT_DEV_KEY : undefined);
+    process.env.DEPLOYER_KEY ?? (chainId === HARDHAT_CHAIN_ID ? HARDHAT_DEV_KEY : undefined);
   if (!key) throw new Error(`DEPLOYER_KEY is required to deploy to chain ${chainId.toString()}`);
 
   const existing = (await readDeployments(out))[chainId.toString()];

@@ -1,4 +1,4 @@
-import { sha256, solidityPackedKeccak256, toUtf8Bytes, type Signer } from 'ethers';
+import { NonceManager, sha256, solidityPackedKeccak256, toUtf8Bytes, type Signer } from 'ethers';
 import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
 
 /** Records per batch in the gas scenarios: the batch size the goals are stated for. */
@@ -35,7 +35,9 @@ async function gasOf(sent: Promise<{ wait(): Promise<{ gasUsed: bigint } | null>
  * Deploys fresh registries and measures each registration path once: single records, a batch of
  * GAS_BATCH_SIZE new records, and the re-send of that batch after a crash (all records present).
  */
-export async function measureRegistrationGas(signer: Signer): Promise<RegistrationGas> {
+export async function measureRegistrationGas(sender: Signer): Promise<RegistrationGas> {
+  // Counts nonces locally: a JSON-RPC node may answer the next nonce query from a stale cache.
+  const signer = new NonceManager(sender);
   const account = await signer.getAddress();
   const registry = await new TrustPointRegistry__factory(signer).deploy(account, account);
   const repository = await new EvidenceRepository__factory(signer).deploy(account, account);

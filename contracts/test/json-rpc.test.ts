@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AbiCoder, JsonRpcProvider, Wallet } from 'ethers';
-import { startHardhatNode, type HardhatNode } from '../src/hardhat-node';
+import {
+  HARDHAT_DEV_KEY as DEV_KEY,
+  startHardhatNode,
+  type HardhatNode,
+} from '../src/hardhat-node';
 import type { DeploymentsFile } from '../src/deployments-file';
 import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
 import { digest, Evidence, recordKey, Revocation } from './fixtures';
 
-const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const DEPLOY_CLI = join(__dirname, '..', 'scripts', 'deploy.ts');
 const run = promisify(execFile);
 
