@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Provider } from 'ethers';
-import type { TrustpointDeployment } from './deploy.js';
+import type { TrustpointDeployment } from './deploy';
 
 /** The deployments file: one entry per chain id. */
 export type DeploymentsFile = Record<string, TrustpointDeployment>;

@@ -23,7 +23,8 @@ export const evidenceRepositoryAbi = EvidenceRepository__factory.abi;
 export const TrustPointType = { Evidence: 0, Revocation: 1, Signature: 2 } as const;
 export type TrustPointTypeCode = (typeof TrustPointType)[keyof typeof TrustPointType];
 
-export * from './deploy.js';
-export * from './deployments-file.js';
-export * from './gas-scenarios.js';
-export * from './hardhat-node.js';
+export * from './deploy';
+export * from './deployments-file';
+export * from './gas-scenarios';
+export * from './hardhat-node';
+export * from './local-chain';

@@ -1,0 +1,189 @@
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
+import { startHardhatNode, type HardhatNode } from './hardhat-node';
+
+/**
+ * The embedded development chain: a Hardhat node behind a JSON-RPC relay that journals every
+ * transaction the node accepted. Hardhat keeps its chain in memory only; replaying the journal into
+ * a fresh node on the next start rebuilds the same chain (same signed transactions, so the same
+ * hashes, nonces and contract addresses), as a node restarting from its own database would.
+ */
+export interface LocalChain {
+  url: string;
+  port: number;
+  /** Transactions replayed from the journal at start. */
+  replayed: number;
+  stop(): Promise<void>;
+}
+
+export interface LocalChainOptions {
+  /** Folder of the transaction journal; created when missing. */
+  dataDir: string;
+  host?: string;
+  port?: number;
+}
+
+interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id?: number | string | null;
+  method: string;
+  params?: unknown[];
+}
+interface JsonRpcResponse {
+  id?: number | string | null;
+  result?: unknown;
+  error?: unknown;
+}
+interface JournalEntry {
+  method: string;
+  params: unknown[];
+}
+
+/** Methods that change chain state; everything else is relayed without a trace. */
+const JOURNALED = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+async function post(url: string, body: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return response.text();
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('JSON-RPC request too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readJournal(path: string): Promise<JournalEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  // A crash can cut the last line short; that entry was never acknowledged, so it is dropped.
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as JournalEntry];
+      } catch {
+        return [];
+      }
+    });
+}
+
+async function replay(nodeUrl: string, entries: JournalEntry[]): Promise<void> {
+  for (const [index, entry] of entries.entries()) {
+    const reply = JSON.parse(
+      await post(nodeUrl, JSON.stringify({ jsonrpc: '2.0', id: index, ...entry })),
+    ) as JsonRpcResponse;
+    if (reply.error !== undefined) {
+      throw new Error(
+        `Replaying journal entry ${String(index)} failed: ${JSON.stringify(reply.error)}`,
+      );
+    }
+  }
+}
+
+export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 8545;
+  await mkdir(options.dataDir, { recursive: true });
+  const journalPath = join(options.dataDir, 'chain-journal.ndjson');
+
+  const node: HardhatNode = await startHardhatNode();
+  const entries = await readJournal(journalPath);
+  try {
+    await replay(node.url, entries);
+  } catch (error) {
+    await node.stop();
+    throw error;
+  }
+  const journal = await open(journalPath, 'a');
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const relay = async (body: string): Promise<string> => {
+    const replyText = await post(node.url, body);
+    const requests = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
+    const replies = [JSON.parse(replyText) as JsonRpcResponse | JsonRpcResponse[]].flat();
+    const accepted = requests.filter(
+      (request) =>
+        JOURNALED.has(request.method) &&
+        replies.some((reply) => reply.id === request.id && reply.error === undefined),
+    );
+    if (accepted.length > 0) {
+      const lines = accepted
+        .map((request) => JSON.stringify({ method: request.method, params: request.params ?? [] }))
+        .join('\n');
+      // Durable before the client hears "accepted": an acknowledged transaction survives a crash.
+      await appendFile(journal, `${lines}\n`);
+      await journal.sync();
+    }
+    return replyText;
+  };
+
+  const server: Server = createServer((request, response) => {
+    if (request.method !== 'POST') {
+      response.writeHead(405).end();
+      return;
+    }
+    const handle = async () => {
+      try {
+        const body = await readBody(request);
+        const parsed = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
+        // Writes go one at a time, so the journal holds them in the order the node accepted them.
+        const writes = parsed.some((call) => JOURNALED.has(call.method));
+        let reply: string;
+        if (writes) {
+          const relayed = queue.then(() => relay(body));
+          queue = relayed.catch(() => undefined);
+          reply = await relayed;
+        } else {
+          reply = await post(node.url, body);
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end(reply);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }));
+      }
+    };
+    void handle();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      resolve();
+    });
+  });
+
+  return {
+    url: `http://${host}:${String(port)}`,
+    port,
+    replayed: entries.length,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      await journal.close();
+      await node.stop();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The embedded chain keeps its history across restarts and crashes.
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { deployTrustpoint } from '../src/deploy';
+import { readDeployments } from '../src/deployments-file';
+import { freePort, HARDHAT_DEV_KEY, isJsonRpcReady } from '../src/hardhat-node';
+import { startLocalChain } from '../src/local-chain';
+import { EvidenceRepository__factory } from '../typechain-types';
+import { digest, recordKey } from './fixtures';
+
+const ASSET = digest('asset').hex;
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Local chain', function () {
+  this.timeout(120_000);
+
+  it('should keep deployed registries and records across a restart', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const port = await freePort();
+    const first = await startLocalChain({ dataDir, port });
+    const provider = new JsonRpcProvider(first.url, undefined, { staticNetwork: true });
+    const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+    const repository = EvidenceRepository__factory.connect(
+      deployment.evidenceRepository,
+      new Wallet(HARDHAT_DEV_KEY, provider),
+    );
+    await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word)).wait();
+    provider.destroy();
+    await first.stop();
+
+    const second = await startLocalChain({ dataDir, port });
+    try {
+      const reader = EvidenceRepository__factory.connect(
+        deployment.evidenceRepository,
+        new JsonRpcProvider(second.url, undefined, { staticNetwork: true }),
+      );
+
+      expect(second.replayed).to.equal(3);
+      expect(await reader.getEvidence(ASSET, 1)).to.equal(digest('e1').hex);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('should keep every acknowledged transaction when its process is killed', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${String(port)}`;
+    const launch = () =>
+      spawn(
+        process.execPath,
+        [
+          '-r',
+          'ts-node/register/transpile-only',
+          join(__dirname, '..', 'scripts', 'local-chain.ts'),
+        ],
+        {
+          cwd: join(__dirname, '..'),
+          env: { ...process.env, CHAIN_PORT: String(port), TRUSTPOINT_DATA_DIR: dataDir },
+          detached: true,
+          stdio: 'ignore',
+        },
+      );
+    const first = launch();
+    await waitUntil(
+      async () => (await readDeployments(join(dataDir, 'deployments.json')))['31337'] !== undefined,
+      60_000,
+    );
+    const deployment = (await readDeployments(join(dataDir, 'deployments.json')))['31337'];
+    if (!deployment) throw new Error('not deployed');
+    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const repository = EvidenceRepository__factory.connect(
+      deployment.evidenceRepository,
+      new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
+    );
+    for (let t = 1; t <= 5; t++) {
+      await (
+        await repository.registerEvidence(recordKey(ASSET, t), digest(`e${String(t)}`).word)
+      ).wait();
+    }
+    provider.destroy();
+
+    // SIGKILL the whole process group: the relay and its hardhat node die without cleanup.
+    if (first.pid === undefined) throw new Error('no pid');
+    process.kill(-first.pid, 'SIGKILL');
+    await waitUntil(async () => !(await isJsonRpcReady(url)), 10_000);
+    const second = launch();
+    try {
+      await waitUntil(() => isJsonRpcReady(url), 60_000);
+      const reader = EvidenceRepository__factory.connect(
+        deployment.evidenceRepository,
+        new JsonRpcProvider(url, undefined, { staticNetwork: true }),
+      );
+      for (let t = 1; t <= 5; t++) {
+        expect(await reader.getEvidence(ASSET, t)).to.equal(digest(`e${String(t)}`).hex);
+      }
+      const again = await readDeployments(join(dataDir, 'deployments.json'));
+      expect(again['31337']?.evidenceRepository).to.equal(deployment.evidenceRepository);
+    } finally {
+      if (second.pid !== undefined) process.kill(-second.pid, 'SIGKILL');
+    }
+  });
+});
