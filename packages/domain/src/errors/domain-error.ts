@@ -1,0 +1,23 @@
+import type { ErrorCode } from './error-catalogue.js';
+import type { FieldError } from './error-body.js';
+
+/**
+ * A failure the service reports to its caller, named by catalogue code. Code below the HTTP layer
+ * throws this; one error handler maps it through the catalogue, so status codes and messages are
+ * never chosen ad hoc.
+ */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  readonly code: ErrorCode;
+  readonly errors: readonly FieldError[] | undefined;
+
+  constructor(
+    code: ErrorCode,
+    options: { detail?: string; errors?: readonly FieldError[]; cause?: unknown } = {},
+  ) {
+    // `detail` is for logs; users see the catalogue message.
+    super(options.detail ?? code, { cause: options.cause });
+    this.code = code;
+    this.errors = options.errors;
+  }
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+import { jsonObjectSchema } from '../schemas/json-object.js';
+import { certificateBodyFields } from './certificate-body-fields.js';
+
+/** Body of POST /certificates?type=content; `content` is what gets hashed. */
+export const contentCertificateBodySchema = z.strictObject({
+  ...certificateBodyFields,
+  content: jsonObjectSchema,
+});
+export type ContentCertificateBody = z.infer<typeof contentCertificateBodySchema>;

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+import { certificateBodyFields } from './certificate-body-fields.js';
+import { REQUEST_LIMITS } from './request-limits.js';
+
+/** Body of POST /certificates?type=url; the service fetches the URL once and hashes the bytes. */
+export const urlCertificateBodySchema = z.strictObject({
+  ...certificateBodyFields,
+  url: z
+    .url({ protocol: /^https?$/, error: 'Expected an http or https URL' })
+    .max(REQUEST_LIMITS.urlMaxLength),
+});
+export type UrlCertificateBody = z.infer<typeof urlCertificateBodySchema>;
