@@ -28,3 +28,4 @@ export * from './deployments-file';
 export * from './gas-scenarios';
 export * from './hardhat-node';
 export * from './local-chain';
+export * from './local-chain-process';

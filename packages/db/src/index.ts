@@ -1,0 +1,15 @@
+export { constraintViolation } from './constraint-violation.js';
+export type { ConstraintViolation, ConstraintViolationKind } from './constraint-violation.js';
+export { createDatabase } from './create-database.js';
+export type { DatabaseOptions } from './create-database.js';
+export type { Database, DatabaseBackend } from './database.js';
+export { migrate, rollbackAll } from './migrate.js';
+export { migrations } from './migration-source.js';
+export type { Migration } from './migrations/migration.js';
+export { parseInt8 } from './parse-int8.js';
+export type { Queryable } from './queryable.js';
+export { findCreditBalance, grantCredits, spendCredit } from './repositories/credits-repository.js';
+export { findPlan, isNetworkInPlan, savePlan } from './repositories/plans-repository.js';
+export type { Plan } from './repositories/plans-repository.js';
+export { createUser, findUser, updateUser } from './repositories/users-repository.js';
+export type { NewUser, User, UserChanges } from './repositories/users-repository.js';

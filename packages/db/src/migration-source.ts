@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import { accounts } from './migrations/0001-accounts.js';
+import { anchoringQueue } from './migrations/0002-anchoring-queue.js';
+import { certificates } from './migrations/0003-certificates.js';
+import { assetTracking } from './migrations/0004-asset-tracking.js';
+import type { Migration } from './migrations/migration.js';
+
+/** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
+export const migrations: readonly Migration[] = [
+  accounts,
+  anchoringQueue,
+  certificates,
+  assetTracking,
+];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: () => Promise.resolve([...migrations]),
+  getMigrationName: (migration) => migration.name,
+  getMigration: (migration) => Promise.resolve(migration),
+};

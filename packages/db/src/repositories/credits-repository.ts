@@ -1,0 +1,46 @@
+import type { Queryable } from '../queryable.js';
+
+interface CreditsRow {
+  user_id: string;
+  balance: number;
+  updated_at: Date;
+}
+
+/** Adds credits to the user's balance and returns the new balance. */
+export async function grantCredits(db: Queryable, userId: string, amount: number): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new RangeError(`credits to grant must be a positive integer, got ${amount}`);
+  }
+  const [row] = await db<CreditsRow>('credits')
+    .insert({ user_id: userId, balance: amount })
+    .onConflict('user_id')
+    .merge({ balance: db.raw('credits.balance + excluded.balance'), updated_at: db.fn.now() })
+    .returning('balance');
+  if (row === undefined) throw new Error(`granting credits to ${userId} returned no row`);
+  return row.balance;
+}
+
+/**
+ * Spends one credit; false when none is left (or the user has no balance).
+ *
+ * One conditional UPDATE: concurrent spenders queue on the row lock and each re-checks
+ * `balance > 0` on the committed value, so the balance never goes below zero and no credit is
+ * spent twice. Pass the request's transaction so that a rolled-back request spends nothing.
+ */
+export async function spendCredit(trx: Queryable, userId: string): Promise<boolean> {
+  const rows = await trx<CreditsRow>('credits')
+    .where('user_id', userId)
+    .andWhere('balance', '>', 0)
+    .update({ balance: trx.raw('balance - 1'), updated_at: trx.fn.now() })
+    .returning('balance');
+  return rows.length === 1;
+}
+
+/** The user's balance, or undefined when the user has none. */
+export async function findCreditBalance(
+  db: Queryable,
+  userId: string,
+): Promise<number | undefined> {
+  const row = await db<CreditsRow>('credits').where('user_id', userId).first('balance');
+  return row?.balance;
+}

@@ -1,0 +1,59 @@
+import type { Queryable } from '../queryable.js';
+
+/** A plan names the networks its users may anchor on. */
+export interface Plan {
+  id: string;
+  name: string;
+  networkIds: string[];
+}
+
+interface PlanRow {
+  id: string;
+  name: string;
+}
+
+interface PlanNetworkRow {
+  plan_id: string;
+  network_id: string;
+}
+
+/** Creates the plan, or replaces its name and networks; atomic even outside a transaction. */
+export async function savePlan(db: Queryable, plan: Plan): Promise<Plan> {
+  const networkIds = [...new Set(plan.networkIds)].sort();
+  await db.transaction(async (trx) => {
+    await trx<PlanRow>('plans')
+      .insert({ id: plan.id, name: plan.name })
+      .onConflict('id')
+      .merge(['name']);
+    await trx<PlanNetworkRow>('plan_networks').where('plan_id', plan.id).delete();
+    if (networkIds.length > 0) {
+      await trx<PlanNetworkRow>('plan_networks').insert(
+        networkIds.map((networkId) => ({ plan_id: plan.id, network_id: networkId })),
+      );
+    }
+  });
+  return { id: plan.id, name: plan.name, networkIds };
+}
+
+export async function findPlan(db: Queryable, id: string): Promise<Plan | undefined> {
+  const row = await db<PlanRow>('plans').where('id', id).first('id', 'name');
+  if (row === undefined) return undefined;
+  const networks = await db<PlanNetworkRow>('plan_networks')
+    .where('plan_id', id)
+    .orderBy('network_id')
+    .select('network_id');
+  return { id: row.id, name: row.name, networkIds: networks.map((n) => n.network_id) };
+}
+
+/** Whether the user's plan allows anchoring on the network; false for an unknown user. */
+export async function isNetworkInPlan(
+  db: Queryable,
+  userId: string,
+  networkId: string,
+): Promise<boolean> {
+  const row = await db('users')
+    .join('plan_networks', 'plan_networks.plan_id', 'users.plan_id')
+    .where({ 'users.id': userId, 'plan_networks.network_id': networkId })
+    .first<{ found: number } | undefined>(db.raw('1 as found'));
+  return row !== undefined;
+}

@@ -1,0 +1,3 @@
+export { openTestDatabase } from './open-test-database.js';
+export type { TestDatabase, TestDatabaseOptions } from './open-test-database.js';
+export { testBackends } from './test-backends.js';

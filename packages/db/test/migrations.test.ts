@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, migrations, rollbackAll } from '../src/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+
+const allTables = [
+  'anchor_batches',
+  'anchor_records',
+  'asset_shares',
+  'assets',
+  'certificates',
+  'credits',
+  'evidences',
+  'plan_networks',
+  'plans',
+  'published_files',
+  'signer_nonces',
+  'trustpoints',
+  'users',
+];
+
+async function applicationTables(knex: Knex): Promise<string[]> {
+  const rows = await knex('information_schema.tables')
+    .where({ table_schema: knex.raw('current_schema()'), table_type: 'BASE TABLE' })
+    .whereNotIn('table_name', ['knex_migrations', 'knex_migrations_lock'])
+    .orderBy('table_name')
+    .select<{ table_name: string }[]>('table_name');
+  return rows.map((row) => row.table_name);
+}
+
+describe.each(testBackends())('migrations on %s', (backend) => {
+  let db: TestDatabase | undefined;
+
+  afterEach(async () => {
+    await db?.close();
+  });
+
+  it('when migrated up, down and up again, then each step applies or reverts every migration', async () => {
+    // Arrange
+    db = await openTestDatabase(backend, { migrate: false });
+    const names = migrations.map((migration) => migration.name);
+
+    // Act
+    const firstUp = await migrate(db.knex);
+    const tablesAfterUp = await applicationTables(db.knex);
+    const down = await rollbackAll(db.knex);
+    const tablesAfterDown = await applicationTables(db.knex);
+    const secondUp = await migrate(db.knex);
+
+    // Assert
+    expect(firstUp).toEqual(names);
+    expect(tablesAfterUp).toEqual(allTables);
+    expect(down).toEqual([...names].reverse());
+    expect(tablesAfterDown).toEqual([]);
+    expect(secondUp).toEqual(names);
+    expect(await applicationTables(db.knex)).toEqual(allTables);
+  });
+
+  it('when already up to date, then migrating again applies nothing', async () => {
+    // Arrange
+    db = await openTestDatabase(backend);
+
+    // Act
+    const applied = await migrate(db.knex);
+
+    // Assert
+    expect(applied).toEqual([]);
+  });
+});

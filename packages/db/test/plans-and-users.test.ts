@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  constraintViolation,
+  createUser,
+  findCreditBalance,
+  findPlan,
+  findUser,
+  isNetworkInPlan,
+  savePlan,
+  updateUser,
+} from '../src/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { givenUser, uniqueId } from './test-data.js';
+
+describe.each(testBackends())('plans and users on %s', (backend) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(backend);
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  describe('plans', () => {
+    it('when a plan is saved again, then its name and networks are replaced', async () => {
+      // Arrange
+      const id = uniqueId('plan');
+      await savePlan(db.knex, { id, name: 'Free', networkIds: ['31337', '11155111'] });
+
+      // Act
+      await savePlan(db.knex, { id, name: 'Pro', networkIds: ['137', '31337', '137'] });
+
+      // Assert
+      expect(await findPlan(db.knex, id)).toEqual({
+        id,
+        name: 'Pro',
+        networkIds: ['137', '31337'],
+      });
+    });
+
+    it('when a plan does not exist, then finding it returns undefined', async () => {
+      // Arrange
+      const id = uniqueId('plan');
+
+      // Act
+      const plan = await findPlan(db.knex, id);
+
+      // Assert
+      expect(plan).toBeUndefined();
+    });
+
+    it("when a network is in the user's plan, then it is allowed, and others are not", async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { networkIds: ['31337', '137'] });
+
+      // Act
+      const allowed = await isNetworkInPlan(db.knex, user.id, '137');
+      const refused = await isNetworkInPlan(db.knex, user.id, '1');
+
+      // Assert
+      expect([allowed, refused]).toEqual([true, false]);
+    });
+
+    it('when the user is unknown, then no network is allowed', async () => {
+      // Arrange
+      const userId = uniqueId('nobody');
+
+      // Act
+      const allowed = await isNetworkInPlan(db.knex, userId, '31337');
+
+      // Assert
+      expect(allowed).toBe(false);
+    });
+  });
+
+  describe('users', () => {
+    it('when a user is created, then it is found with its plan and initial credits', async () => {
+      // Arrange
+      const plan = await savePlan(db.knex, { id: uniqueId('plan'), name: 'Free', networkIds: [] });
+      const id = uniqueId('user');
+
+      // Act
+      const created = await createUser(db.knex, {
+        id,
+        displayName: 'Ada',
+        planId: plan.id,
+        qualified: true,
+        initialCredits: 10,
+      });
+
+      // Assert
+      expect(created).toEqual({
+        id,
+        displayName: 'Ada',
+        qualified: true,
+        planId: plan.id,
+        createdAt: expect.any(Date) as unknown,
+      });
+      expect(await findUser(db.knex, id)).toEqual(created);
+      expect(await findCreditBalance(db.knex, id)).toBe(10);
+    });
+
+    it('when the plan does not exist, then creating the user fails and leaves nothing behind', async () => {
+      // Arrange
+      const id = uniqueId('user');
+
+      // Act
+      const creation = createUser(db.knex, { id, displayName: 'Bob', planId: uniqueId('plan') });
+
+      // Assert
+      const violation = await creation.then(
+        () => undefined,
+        (error: unknown) => constraintViolation(error),
+      );
+      expect(violation?.kind).toBe('foreign-key');
+      expect(await findUser(db.knex, id)).toBeUndefined();
+      expect(await findCreditBalance(db.knex, id)).toBeUndefined();
+    });
+
+    it('when a user is updated, then only the given fields change', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const plan = await savePlan(db.knex, { id: uniqueId('plan'), name: 'Pro', networkIds: [] });
+
+      // Act
+      const updated = await updateUser(db.knex, user.id, { qualified: true, planId: plan.id });
+
+      // Assert
+      expect(updated).toEqual({ ...user, qualified: true, planId: plan.id });
+    });
+
+    it('when the user to update does not exist, then it returns undefined', async () => {
+      // Arrange
+      const id = uniqueId('nobody');
+
+      // Act
+      const updated = await updateUser(db.knex, id, { displayName: 'Nobody' });
+
+      // Assert
+      expect(updated).toBeUndefined();
+    });
+  });
+});

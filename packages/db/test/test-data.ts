@@ -1,0 +1,45 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createUser, savePlan, type User } from '../src/index.js';
+
+/** A name no other test uses, so tests sharing a database never collide. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** A SHA-256 digest in the stored form: 64 lowercase hex characters. */
+export function randomDigest(): string {
+  return createHash('sha256').update(randomUUID()).digest('hex');
+}
+
+/** A user on a fresh plan that allows the given networks. */
+export async function givenUser(
+  knex: Knex,
+  { credits = 0, networkIds = ['31337'] }: { credits?: number; networkIds?: string[] } = {},
+): Promise<User> {
+  const plan = await savePlan(knex, { id: uniqueId('plan'), name: 'Test plan', networkIds });
+  return createUser(knex, {
+    id: uniqueId('user'),
+    displayName: 'Test user',
+    planId: plan.id,
+    initialCredits: credits,
+  });
+}
+
+/** A certificate row as stored, with every required column filled in. */
+export function certificateRow(userId: string, overrides: Record<string, unknown> = {}) {
+  const id = randomUUID();
+  return {
+    id,
+    cert_id: `did:test:certid:${id}`,
+    user_id: userId,
+    type: 'content',
+    name: 'Test certificate',
+    description: 'Made by a test',
+    content: JSON.stringify({ title: 'test' }),
+    hash: randomDigest(),
+    issued_on: Date.now(),
+    network_id: '31337',
+    ...overrides,
+  };
+}
