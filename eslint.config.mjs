@@ -22,7 +22,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.mjs', '*.js'] },
+        projectService: { allowDefaultProject: ['*.mjs', '*.js', '*.mts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -35,7 +35,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
+    files: ['**/*.mjs', '**/*.js', '**/*.mts'],
     extends: [tseslint.configs.disableTypeChecked],
   },
   {

@@ -1,0 +1,201 @@
+import { DomainError } from '@trustpoint/domain';
+import type { Knex } from 'knex';
+import type { NetworkRegistry } from '../networks/network-registry.js';
+import { silentLogger, type AnchorLogger } from './anchor-logger.js';
+import {
+  cancelQueuedRecord,
+  enqueueRecord,
+  recordStates,
+  type RecordState,
+} from './anchor-queue.js';
+import type { AnchorReceipt, AnchorRequest } from './anchor-record.js';
+import { contractFor } from './batch-transaction.js';
+import {
+  DEFAULT_ANCHORER_TIMING,
+  NetworkAnchorer,
+  type AnchorerTiming,
+} from './network-anchorer.js';
+
+export interface AnchorEngineOptions {
+  /** Run anchorers in this process; off for processes that only enqueue and wait. */
+  anchoring?: boolean;
+  /**
+   * How long a request waits for its record to be mined before it is answered 503. Documented
+   * default: 30 s. The record itself stays queued and is anchored once the chain is back.
+   */
+  anchorTimeoutMs?: number;
+  /** How often waiting requests look at their records' state in the database. */
+  waitPollMs?: number;
+  timing?: Partial<AnchorerTiming>;
+  logger?: AnchorLogger;
+}
+
+export const DEFAULT_ANCHOR_TIMEOUT_MS = 30_000;
+
+/** A record that can never be anchored (the registry refused it, or it was withdrawn). */
+export class AnchorFailedError extends Error {
+  override readonly name = 'AnchorFailedError';
+  constructor(
+    readonly recordId: number,
+    readonly reason: string,
+  ) {
+    super(`record ${String(recordId)} was not anchored: ${reason}`);
+  }
+}
+
+interface Waiter {
+  resolve: (receipt: AnchorReceipt) => void;
+  reject: (error: Error) => void;
+  deadline: number;
+}
+
+/**
+ * The anchoring engine of a process: one anchorer per network, and the waiting room of requests
+ * whose records are on their way to the chain. Requests find out through the database, so a
+ * record anchored by another process wakes its request here as well.
+ */
+export class AnchorEngine {
+  readonly #knex: Knex;
+  readonly #networks: NetworkRegistry;
+  readonly #anchorers = new Map<string, NetworkAnchorer>();
+  readonly #waiters = new Map<number, Waiter[]>();
+  readonly #anchorTimeoutMs: number;
+  readonly #waitPollMs: number;
+  readonly #logger: AnchorLogger;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #polling = false;
+
+  constructor(knex: Knex, networks: NetworkRegistry, options: AnchorEngineOptions = {}) {
+    this.#knex = knex;
+    this.#networks = networks;
+    this.#anchorTimeoutMs = options.anchorTimeoutMs ?? DEFAULT_ANCHOR_TIMEOUT_MS;
+    this.#waitPollMs = options.waitPollMs ?? 20;
+    this.#logger = options.logger ?? silentLogger;
+    if (options.anchoring ?? true) {
+      const timing = { ...DEFAULT_ANCHORER_TIMING, ...options.timing };
+      for (const network of networks.list()) {
+        this.#anchorers.set(
+          network.networkId,
+          new NetworkAnchorer({
+            knex,
+            network,
+            timing,
+            logger: this.#logger,
+            onSettled: () => {
+              this.#schedulePoll(0);
+            },
+          }),
+        );
+      }
+    }
+  }
+
+  start(): void {
+    for (const anchorer of this.#anchorers.values()) anchorer.start();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.#pollTimer);
+    await Promise.all([...this.#anchorers.values()].map((anchorer) => anchorer.stop()));
+    for (const [id, waiters] of this.#waiters) {
+      for (const waiter of waiters)
+        waiter.reject(
+          new DomainError('networkUnavailable', {
+            detail: `engine stopped before record ${String(id)} was anchored`,
+          }),
+        );
+    }
+    this.#waiters.clear();
+  }
+
+  /** Queues a record inside the caller's transaction; anchoring starts once it commits. */
+  async enqueue(trx: Knex | Knex.Transaction, request: AnchorRequest): Promise<number> {
+    this.#networks.require(request.networkId);
+    return enqueueRecord(trx, request);
+  }
+
+  /** Withdraws a record no batch has taken yet (false: it is already on its way). */
+  cancel(trx: Knex | Knex.Transaction, recordId: number): Promise<boolean> {
+    return cancelQueuedRecord(trx, recordId);
+  }
+
+  /**
+   * Resolves once the record is mined with the network's confirmations. Rejects with the
+   * `networkUnavailable` domain error (503) after the anchor timeout, and with AnchorFailedError
+   * when the record can never be anchored.
+   */
+  waitForAnchor(recordId: number, timeoutMs = this.#anchorTimeoutMs): Promise<AnchorReceipt> {
+    return new Promise((resolve, reject) => {
+      const list = this.#waiters.get(recordId) ?? [];
+      list.push({ resolve, reject, deadline: Date.now() + timeoutMs });
+      this.#waiters.set(recordId, list);
+      for (const anchorer of this.#anchorers.values()) anchorer.wake();
+      this.#schedulePoll(this.#waitPollMs);
+    });
+  }
+
+  #schedulePoll(delayMs: number): void {
+    if (this.#polling) return;
+    if (this.#pollTimer !== undefined && delayMs > 0) return;
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = setTimeout(() => {
+      this.#pollTimer = undefined;
+      void this.#poll();
+    }, delayMs);
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#waiters.size === 0) return;
+    this.#polling = true;
+    try {
+      const states = await recordStates(this.#knex, [...this.#waiters.keys()]);
+      for (const state of states) this.#settle(state);
+    } catch (error) {
+      this.#logger.warn({ err: String(error) }, 'could not read anchoring state; retrying');
+    } finally {
+      this.#polling = false;
+    }
+    const now = Date.now();
+    for (const [id, waiters] of this.#waiters) {
+      const expired = waiters.filter((waiter) => waiter.deadline <= now);
+      if (expired.length === 0) continue;
+      for (const waiter of expired) {
+        waiter.reject(
+          new DomainError('networkUnavailable', {
+            detail: `record ${String(id)} not anchored in time`,
+          }),
+        );
+      }
+      const left = waiters.filter((waiter) => waiter.deadline > now);
+      if (left.length > 0) this.#waiters.set(id, left);
+      else this.#waiters.delete(id);
+    }
+    if (this.#waiters.size > 0) this.#schedulePoll(this.#waitPollMs);
+  }
+
+  #settle(state: RecordState): void {
+    const waiters = this.#waiters.get(state.id);
+    if (!waiters) return;
+    if (
+      state.status === 'anchored' &&
+      state.transactionHash !== null &&
+      state.blockNumber !== null
+    ) {
+      const network = this.#networks.require(state.networkId);
+      const receipt: AnchorReceipt = {
+        recordId: state.id,
+        networkId: state.networkId,
+        smartContract: contractFor(network, state.kind),
+        transactionHash: state.transactionHash,
+        blockNumber: state.blockNumber,
+      };
+      for (const waiter of waiters) waiter.resolve(receipt);
+    } else if (state.status === 'failed' || state.status === 'cancelled') {
+      for (const waiter of waiters)
+        waiter.reject(new AnchorFailedError(state.id, state.error ?? state.status));
+    } else {
+      return;
+    }
+    this.#waiters.delete(state.id);
+  }
+}

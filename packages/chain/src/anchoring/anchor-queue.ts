@@ -1,0 +1,324 @@
+import type { Knex } from 'knex';
+import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
+
+/**
+ * The anchoring outbox in SQL. Records enter inside the caller's transaction; batches are claimed
+ * under the signer's nonce row lock, so that across any number of processes each record joins one
+ * batch and each nonce one transaction.
+ */
+
+export interface SignedBatchInput {
+  networkId: string;
+  kind: RecordKind;
+  signer: string;
+  nonce: number;
+  rawTransaction: string;
+  transactionHash: string;
+}
+
+export interface PendingBatch extends SignedBatchInput {
+  id: number;
+  createdAt: Date;
+}
+
+interface BatchRow {
+  id: number;
+  network_id: string;
+  kind: RecordKind;
+  signer: string;
+  nonce: number;
+  raw_transaction: string;
+  transaction_hash: string;
+  created_at: Date;
+}
+
+const toPendingBatch = (row: BatchRow): PendingBatch => ({
+  id: row.id,
+  networkId: row.network_id,
+  kind: row.kind,
+  signer: row.signer,
+  nonce: row.nonce,
+  rawTransaction: row.raw_transaction,
+  transactionHash: row.transaction_hash,
+  createdAt: new Date(row.created_at),
+});
+
+/** Queues a record in the caller's transaction; returns its id, to wait on. */
+export async function enqueueRecord(
+  trx: Knex | Knex.Transaction,
+  request: AnchorRequest,
+): Promise<number> {
+  const [row] = await trx('anchor_records')
+    .insert({
+      network_id: request.networkId,
+      kind: request.kind,
+      record_key: request.recordKey.toLowerCase(),
+      hash: request.hash,
+      trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
+    })
+    .returning<{ id: number }[]>('id');
+  if (!row) throw new Error('anchor record insert returned nothing');
+  return row.id;
+}
+
+/**
+ * Withdraws a record that no batch has taken yet, in the caller's transaction. Returns false when
+ * it is already on its way to the chain (it will be anchored).
+ */
+export async function cancelQueuedRecord(
+  trx: Knex | Knex.Transaction,
+  recordId: number,
+): Promise<boolean> {
+  const changed = await trx('anchor_records')
+    .where({ id: recordId, status: 'queued' })
+    .update({ status: 'cancelled' });
+  return changed === 1;
+}
+
+/** The oldest queued records' count (up to `limit`) and the age of the oldest, in ms. */
+export async function queuedBacklog(
+  knex: Knex,
+  networkId: string,
+  kind: RecordKind,
+  limit: number,
+): Promise<{ count: number; oldestAgeMs: number }> {
+  const result = await knex.raw<{
+    rows: { count: number | string | null; age_ms: number | string | null }[];
+  }>(
+    `select count(*) as count,
+            extract(epoch from (now() - min(created_at))) * 1000 as age_ms
+       from (select created_at from anchor_records
+              where network_id = ? and kind = ? and status = 'queued'
+              order by id limit ?) oldest`,
+    [networkId, kind, limit],
+  );
+  const row = result.rows[0];
+  // `age_ms` is numeric in SQL, which both drivers return as text.
+  return { count: Number(row?.count ?? 0), oldestAgeMs: Number(row?.age_ms ?? 0) };
+}
+
+export interface ClaimOptions {
+  networkId: string;
+  kind: RecordKind;
+  signer: string;
+  maxSize: number;
+  /** The next nonce known to the chain, used when this signer has no nonce row yet. */
+  chainNonce: () => Promise<number>;
+  /**
+   * Builds and signs the batch transaction for these records at this nonce. May drop records it
+   * finds unanchorable (returned in `rejected` with a reason); they are marked failed.
+   */
+  sign: (
+    records: QueuedRecord[],
+    nonce: number,
+  ) => Promise<{
+    rawTransaction: string;
+    transactionHash: string;
+    rejected: { recordId: number; reason: string }[];
+  } | null>;
+}
+
+export interface ClaimedBatch {
+  batch: PendingBatch | null;
+  records: QueuedRecord[];
+  rejected: { recordId: number; reason: string }[];
+}
+
+/**
+ * Takes up to `maxSize` queued records into a new signed batch at the signer's next nonce, in one
+ * transaction: either the batch, its records and the nonce move together, or nothing does.
+ */
+export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<ClaimedBatch | null> {
+  const { networkId, kind, signer } = options;
+  const existing = await knex('signer_nonces')
+    .where({ network_id: networkId, signer })
+    .first<{ next_nonce: number } | undefined>();
+  if (!existing) {
+    const nonce = await options.chainNonce();
+    await knex('signer_nonces')
+      .insert({ network_id: networkId, signer, next_nonce: nonce })
+      .onConflict(['network_id', 'signer'])
+      .ignore();
+  }
+
+  return knex.transaction(async (trx) => {
+    const nonceRow = await trx('signer_nonces')
+      .where({ network_id: networkId, signer })
+      .forUpdate()
+      .first<{ next_nonce: number } | undefined>();
+    if (!nonceRow) throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
+    const nonce = nonceRow.next_nonce;
+
+    const rows = await trx('anchor_records')
+      .select<{ id: number; record_key: string; hash: string; trustpoint_type: number | null }[]>(
+        'id',
+        'record_key',
+        'hash',
+        'trustpoint_type',
+      )
+      .where({ network_id: networkId, kind, status: 'queued' })
+      .orderBy('id')
+      .limit(options.maxSize)
+      .forUpdate()
+      .skipLocked();
+    if (rows.length === 0) return null;
+    const records: QueuedRecord[] = rows.map(
+      (row: { id: number; record_key: string; hash: string; trustpoint_type: number | null }) => ({
+        id: row.id,
+        recordKey: row.record_key,
+        hash: row.hash,
+        trustPointType: row.trustpoint_type,
+      }),
+    );
+
+    const signed = await options.sign(records, nonce);
+    const rejected = signed?.rejected ?? [];
+    for (const { recordId, reason } of rejected) {
+      await trx('anchor_records')
+        .where({ id: recordId })
+        .update({ status: 'failed', error: reason });
+    }
+    const rejectedIds = new Set(rejected.map((r) => r.recordId));
+    const included = records.filter((record) => !rejectedIds.has(record.id));
+    if (!signed || included.length === 0) return { batch: null, records: [], rejected };
+
+    const [batchRow] = await trx('anchor_batches')
+      .insert({
+        network_id: networkId,
+        kind,
+        signer,
+        nonce,
+        raw_transaction: signed.rawTransaction,
+        transaction_hash: signed.transactionHash,
+        status: 'signed',
+      })
+      .returning<BatchRow[]>('*');
+    if (!batchRow) throw new Error('anchor batch insert returned nothing');
+    await trx('anchor_records')
+      .whereIn(
+        'id',
+        included.map((record) => record.id),
+      )
+      .update({ status: 'batched', batch_id: batchRow.id });
+    await trx('signer_nonces')
+      .where({ network_id: networkId, signer })
+      .update({ next_nonce: nonce + 1 });
+    return { batch: toPendingBatch(batchRow), records: included, rejected };
+  });
+}
+
+/** Batches signed but not yet settled on one network, lowest nonce first. */
+export async function pendingBatches(knex: Knex, networkId: string): Promise<PendingBatch[]> {
+  const rows = await knex('anchor_batches')
+    .where({ network_id: networkId, status: 'signed' })
+    .orderBy([{ column: 'signer' }, { column: 'nonce' }])
+    .select<BatchRow[]>('*');
+  return rows.map(toPendingBatch);
+}
+
+export interface SettledBatch {
+  batchId: number;
+  blockNumber: number;
+  smartContract: string;
+}
+
+/**
+ * Marks a mined batch anchored with its records, and writes the transaction into the trustpoints
+ * or evidences that wait on them, all in one transaction. Returns the anchored record ids, or
+ * none when another process settled the batch first.
+ */
+export async function settleBatch(knex: Knex, settled: SettledBatch): Promise<number[]> {
+  return knex.transaction(async (trx) => {
+    const batch = await trx('anchor_batches')
+      .where({ id: settled.batchId, status: 'signed' })
+      .update({ status: 'anchored', block_number: settled.blockNumber, updated_at: trx.fn.now() })
+      .returning<{ kind: RecordKind; transaction_hash: string }[]>(['kind', 'transaction_hash']);
+    const row = batch[0];
+    if (!row) return [];
+    const anchored = await trx('anchor_records')
+      .where({ batch_id: settled.batchId, status: 'batched' })
+      .update({ status: 'anchored' })
+      .returning<{ id: number }[]>('id');
+    const ids = anchored.map((record) => record.id);
+    const target = row.kind === 'trustpoint' ? 'trustpoints' : 'evidences';
+    await trx(target).whereIn('anchor_record_id', ids).update({
+      smart_contract: settled.smartContract,
+      transaction_hash: row.transaction_hash,
+      anchored_at: trx.fn.now(),
+    });
+    return ids;
+  });
+}
+
+/**
+ * Gives up on a batch whose transaction can no longer be mined (reverted, or its nonce taken):
+ * its records go back to the queue, and the signer's nonce is realigned with the chain.
+ */
+export async function abandonBatch(
+  knex: Knex,
+  batch: PendingBatch,
+  reason: string,
+  chainNonce: number | undefined,
+): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const changed = await trx('anchor_batches')
+      .where({ id: batch.id, status: 'signed' })
+      .update({ status: 'failed', error: reason, updated_at: trx.fn.now() });
+    if (changed === 0) return;
+    await trx('anchor_records')
+      .where({ batch_id: batch.id, status: 'batched' })
+      .update({ status: 'queued', batch_id: null });
+    if (chainNonce !== undefined) {
+      await trx('signer_nonces')
+        .where({ network_id: batch.networkId, signer: batch.signer })
+        .where('next_nonce', '<', chainNonce)
+        .update({ next_nonce: chainNonce });
+    }
+  });
+}
+
+export interface RecordState {
+  id: number;
+  status: AnchorStatus;
+  error: string | null;
+  networkId: string;
+  kind: RecordKind;
+  transactionHash: string | null;
+  blockNumber: number | null;
+}
+
+/** Current state of the given records, with the transaction of the anchored ones. */
+export async function recordStates(knex: Knex, ids: number[]): Promise<RecordState[]> {
+  if (ids.length === 0) return [];
+  const rows = await knex('anchor_records as r')
+    .leftJoin('anchor_batches as b', 'b.id', 'r.batch_id')
+    .whereIn('r.id', ids)
+    .select<
+      {
+        id: number;
+        status: AnchorStatus;
+        error: string | null;
+        network_id: string;
+        kind: RecordKind;
+        transaction_hash: string | null;
+        block_number: number | null;
+      }[]
+    >(
+      'r.id',
+      'r.status',
+      'r.error',
+      'r.network_id',
+      'r.kind',
+      'b.transaction_hash',
+      'b.block_number',
+    );
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    error: row.error,
+    networkId: row.network_id,
+    kind: row.kind,
+    transactionHash: row.status === 'anchored' ? row.transaction_hash : null,
+    blockNumber: row.status === 'anchored' ? row.block_number : null,
+  }));
+}

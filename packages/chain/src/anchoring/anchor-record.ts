@@ -1,0 +1,34 @@
+/** What the engine anchors: a trustpoint of a certificate or an evidence of an asset. */
+export type RecordKind = 'trustpoint' | 'evidence';
+
+export const RECORD_KINDS: readonly RecordKind[] = ['trustpoint', 'evidence'];
+
+/** A record to anchor, as the APIs hand it over inside their own transaction. */
+export interface AnchorRequest {
+  networkId: string;
+  kind: RecordKind;
+  /** `trustPointKey(certId, timestamp)` or `evidenceKey(assetHash, timestamp)`: 0x + 64 hex. */
+  recordKey: string;
+  /** The record hash: 64 lowercase hex characters. */
+  hash: string;
+  /** Trustpoint type code (0 Evidence, 1 Revocation, 2 Signature); absent for evidences. */
+  trustPointType?: 0 | 1 | 2;
+}
+
+export interface QueuedRecord {
+  id: number;
+  recordKey: string;
+  hash: string;
+  trustPointType: number | null;
+}
+
+/** Where an anchored record is on chain: what a certificate's metadata item reports. */
+export interface AnchorReceipt {
+  recordId: number;
+  networkId: string;
+  smartContract: string;
+  transactionHash: string;
+  blockNumber: number;
+}
+
+export type AnchorStatus = 'queued' | 'batched' | 'anchored' | 'cancelled' | 'failed';

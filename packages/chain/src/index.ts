@@ -1,0 +1,11 @@
+// Public API of @trustpoint/chain: networks, the anchoring engine and on-chain reads.
+export * from './networks/network-config.js';
+export * from './networks/load-networks.js';
+export * from './networks/network-registry.js';
+export * from './rpc/json-rpc-provider.js';
+export * from './anchoring/anchor-record.js';
+export * from './anchoring/anchor-logger.js';
+export * from './anchoring/anchor-queue.js';
+export * from './anchoring/anchor-engine.js';
+export * from './anchoring/network-anchorer.js';
+export * from './reading/record-reader.js';

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { readDeployments, HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '@trustpoint/contracts';
+import { z } from 'zod';
+import {
+  networksFileSchema,
+  signerKeySchema,
+  type NetworkConfig,
+  type NetworksFile,
+} from './network-config.js';
+
+export class NetworkConfigError extends Error {
+  override readonly name = 'NetworkConfigError';
+}
+
+export interface LoadNetworksOptions {
+  /** JSON networks file; without one, the embedded local chain is the only network. */
+  networksFile?: string | undefined;
+  /** Deployments file written by the deploy CLI and the local chain. */
+  deploymentsFile: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The network used when nothing is configured: the embedded chain on 127.0.0.1:8545. */
+export const EMBEDDED_NETWORKS: NetworksFile = networksFileSchema.parse({
+  networks: [
+    {
+      networkId: HARDHAT_CHAIN_ID.toString(),
+      name: 'Embedded local chain',
+      rpcUrl: 'http://127.0.0.1:8545',
+      chainId: Number(HARDHAT_CHAIN_ID),
+    },
+  ],
+});
+
+async function readNetworksFile(path: string): Promise<NetworksFile> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new NetworkConfigError(`Cannot read networks file ${path}: ${(error as Error).message}`);
+  }
+  const parsed = networksFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new NetworkConfigError(
+      `Invalid networks file ${path}:\n${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Resolves every configured network: addresses from the file or the deployments file, the signer
+ * key from the environment (the Hardhat development key only for a local Hardhat chain). Any gap
+ * stops start-up with a message naming the network and what is missing.
+ */
+export async function loadNetworks(options: LoadNetworksOptions): Promise<NetworkConfig[]> {
+  const env = options.env ?? process.env;
+  const file = options.networksFile
+    ? await readNetworksFile(options.networksFile)
+    : EMBEDDED_NETWORKS;
+  const deployments = await readDeployments(options.deploymentsFile);
+  const seen = new Set<string>();
+
+  return file.networks.map((entry) => {
+    if (seen.has(entry.networkId)) {
+      throw new NetworkConfigError(`Network ${entry.networkId} is configured twice`);
+    }
+    seen.add(entry.networkId);
+    const deployment = deployments[String(entry.chainId)];
+    const trustPointRegistry = entry.trustPointRegistry ?? deployment?.trustPointRegistry;
+    const evidenceRepository = entry.evidenceRepository ?? deployment?.evidenceRepository;
+    if (!trustPointRegistry || !evidenceRepository) {
+      throw new NetworkConfigError(
+        `Network ${entry.networkId}: no registry addresses in the networks file nor for chain ${String(entry.chainId)} in ${options.deploymentsFile}; deploy the contracts first`,
+      );
+    }
+    const envKey = entry.signerKeyEnv ? env[entry.signerKeyEnv] : undefined;
+    const signerKey =
+      envKey ?? (BigInt(entry.chainId) === HARDHAT_CHAIN_ID ? HARDHAT_DEV_KEY : undefined);
+    if (!signerKey) {
+      throw new NetworkConfigError(
+        `Network ${entry.networkId}: set ${entry.signerKeyEnv ?? 'signerKeyEnv in the networks file and that variable'} to the registrar's private key`,
+      );
+    }
+    if (!signerKeySchema.safeParse(signerKey).success) {
+      throw new NetworkConfigError(
+        `Network ${entry.networkId}: the registrar key must be 0x followed by 64 hex characters`,
+      );
+    }
+    return {
+      networkId: entry.networkId,
+      name: entry.name ?? `Chain ${String(entry.chainId)}`,
+      rpcUrl: entry.rpcUrl,
+      chainId: entry.chainId,
+      trustPointRegistry,
+      evidenceRepository,
+      signerKey,
+      confirmations: entry.confirmations,
+      explorerUrl: entry.explorerUrl,
+      batch: entry.batch,
+    };
+  });
+}

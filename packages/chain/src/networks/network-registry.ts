@@ -1,0 +1,78 @@
+import { DomainError } from '@trustpoint/domain';
+import { readChainId } from '../rpc/json-rpc-provider.js';
+import { NetworkConfigError } from './load-networks.js';
+import type { NetworkConfig } from './network-config.js';
+
+/** The networks this service anchors on, by `networkId`. */
+export class NetworkRegistry {
+  readonly #networks: ReadonlyMap<string, NetworkConfig>;
+
+  constructor(networks: readonly NetworkConfig[]) {
+    this.#networks = new Map(networks.map((network) => [network.networkId, network]));
+  }
+
+  list(): NetworkConfig[] {
+    return [...this.#networks.values()];
+  }
+
+  get(networkId: string): NetworkConfig | undefined {
+    return this.#networks.get(networkId);
+  }
+
+  /** The network of a request; an unknown or unconfigured one is a validation error (400). */
+  require(networkId: string): NetworkConfig {
+    const network = this.#networks.get(networkId);
+    if (!network) {
+      throw new DomainError('validation', {
+        detail: `unknown networkId ${networkId}`,
+        errors: [{ field: 'networkId', error: 'Unknown or unconfigured network' }],
+      });
+    }
+    return network;
+  }
+
+  /** As `require`, and the network must be in the user's plan (403 otherwise). */
+  async requireForUser(
+    networkId: string,
+    isInPlan: (networkId: string) => Promise<boolean>,
+  ): Promise<NetworkConfig> {
+    const network = this.require(networkId);
+    if (!(await isInPlan(networkId))) {
+      throw new DomainError('providerNotInPlan', { detail: `network ${networkId} not in plan` });
+    }
+    return network;
+  }
+
+  /**
+   * Checks that each node serves the configured chain. A mismatch always stops start-up; an
+   * unreachable node does too when `requireReachable`, and is otherwise reported to `onUnreachable`
+   * (the anchoring engine keeps retrying it).
+   */
+  async verifyChainIds(
+    options: {
+      requireReachable?: boolean;
+      onUnreachable?: (network: NetworkConfig, error: Error) => void;
+    } = {},
+  ): Promise<void> {
+    for (const network of this.#networks.values()) {
+      let actual: number;
+      try {
+        actual = await readChainId(network.rpcUrl);
+      } catch (error) {
+        const reason = error instanceof Error ? error : new Error(String(error));
+        if (options.requireReachable) {
+          throw new NetworkConfigError(
+            `Network ${network.networkId}: the node at ${network.rpcUrl} is unreachable (${reason.message})`,
+          );
+        }
+        options.onUnreachable?.(network, reason);
+        continue;
+      }
+      if (actual !== network.chainId) {
+        throw new NetworkConfigError(
+          `Network ${network.networkId}: the node at ${network.rpcUrl} serves chain ${String(actual)}, but the configuration says ${String(network.chainId)}`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import { DomainError } from '@trustpoint/domain';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import type { LocalChain } from '@trustpoint/contracts';
+import { freePort } from '@trustpoint/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnchorEngine, AnchorFailedError } from '../src/anchoring/anchor-engine.js';
+import type { AnchorRequest } from '../src/anchoring/anchor-record.js';
+import type { NetworkConfig } from '../src/networks/network-config.js';
+import { NetworkRegistry } from '../src/networks/network-registry.js';
+import { RecordReader } from '../src/reading/record-reader.js';
+import { evidenceRequests, trustPointRequests } from './support/records.js';
+import { contractsOf, eventCountsByKey, networkFor, startTestChain } from './support/test-chain.js';
+
+async function enqueueEach(engine: AnchorEngine, db: TestDatabase, requests: AnchorRequest[]) {
+  // One transaction per record, as the APIs do.
+  return Promise.all(
+    requests.map((request) => db.knex.transaction((trx) => engine.enqueue(trx, request))),
+  );
+}
+
+describe.each(testBackends())('Anchoring engine on %s', (backend) => {
+  let chain: LocalChain;
+  let network: NetworkConfig;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    ({ chain, network } = await startTestChain());
+    db = await openTestDatabase(backend);
+  }, 60_000);
+
+  afterAll(async () => {
+    await db.close();
+    await chain.stop();
+  });
+
+  it('when records are queued, then each is anchored once, in batches, and reads back on chain', async () => {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
+    const trustPoints = trustPointRequests(120);
+    const evidences = evidenceRequests(80);
+    const ids = await enqueueEach(engine, db, [...trustPoints, ...evidences]);
+
+    engine.start();
+    const receipts = await Promise.all(ids.map((id) => engine.waitForAnchor(id, 60_000)));
+    await engine.stop();
+
+    const transactions = new Set(receipts.map((receipt) => receipt.transactionHash));
+    expect(transactions.size).toBeLessThanOrEqual(Math.ceil(120 / 50) + Math.ceil(80 / 50) + 2);
+    expect(
+      receipts.slice(0, 120).every((r) => r.smartContract === network.trustPointRegistry),
+    ).toBe(true);
+    expect(receipts.slice(120).every((r) => r.smartContract === network.evidenceRepository)).toBe(
+      true,
+    );
+    const counts = await eventCountsByKey(network);
+    for (const request of [...trustPoints, ...evidences])
+      expect(counts.get(request.recordKey)).toBe(1);
+    const { registry, repository, provider } = contractsOf(network);
+    for (const request of trustPoints.slice(0, 5)) {
+      const [hash, type] = await registry.trustPointOf(request.recordKey);
+      expect([hash, type]).toEqual([`0x${request.hash}`, 0n]);
+    }
+    for (const request of evidences.slice(0, 5)) {
+      expect(await repository.evidenceOf(request.recordKey)).toBe(`0x${request.hash}`);
+    }
+    provider.destroy();
+  }, 120_000);
+
+  it('when the chain holds another hash under a key, then that record fails and the rest of its batch anchors', async () => {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
+    const requests = evidenceRequests(5);
+    const conflicting = requests[2];
+    if (!conflicting) throw new Error('five requests');
+    const { repository, provider } = contractsOf(network);
+    await (await repository.registerEvidence(conflicting.recordKey, `0x${'ab'.repeat(32)}`)).wait();
+    provider.destroy();
+    const ids = await enqueueEach(engine, db, requests);
+
+    engine.start();
+    const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
+    await engine.stop();
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const failure = outcomes[2];
+    expect(failure?.status === 'rejected' && failure.reason).toBeInstanceOf(AnchorFailedError);
+  }, 60_000);
+
+  it('when a record is re-sent after being anchored elsewhere, then it is settled without a second event', async () => {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
+    const [request] = trustPointRequests(1);
+    if (!request) throw new Error('one request');
+    const { registry, provider } = contractsOf(network);
+    await (await registry.registerTrustPoint(request.recordKey, `0x${request.hash}`, 0)).wait();
+    provider.destroy();
+    const [id] = await enqueueEach(engine, db, [request]);
+    if (id === undefined) throw new Error('one id');
+
+    engine.start();
+    const receipt = await engine.waitForAnchor(id, 30_000);
+    await engine.stop();
+
+    expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await eventCountsByKey(network)).get(request.recordKey)).toBe(1);
+  }, 60_000);
+
+  it('when the node is unreachable, then waiting ends with networkUnavailable in time and the record can be withdrawn', async () => {
+    const deadNetwork = networkFor(`http://127.0.0.1:${String(await freePort())}`, network);
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([deadNetwork]), {
+      timing: { retryMaxMs: 200, rpcTimeoutMs: 500 },
+    });
+    const [request] = evidenceRequests(1);
+    if (!request) throw new Error('one request');
+    const [id] = await enqueueEach(engine, db, [request]);
+    if (id === undefined) throw new Error('one id');
+    engine.start();
+    const started = Date.now();
+
+    const error = await engine.waitForAnchor(id, 1_500).catch((reason: unknown) => reason);
+    const waited = Date.now() - started;
+    await engine.stop();
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('networkUnavailable');
+    expect(waited).toBeGreaterThanOrEqual(1_400);
+    expect(waited).toBeLessThan(5_000);
+    expect(await db.knex.transaction((trx) => engine.cancel(trx, id))).toBe(true);
+    expect(await db.knex.transaction((trx) => engine.cancel(trx, id))).toBe(false);
+  }, 30_000);
+
+  it('when asked to anchor on an unconfigured network, then it is a validation error naming networkId', async () => {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]), { anchoring: false });
+    const [request] = evidenceRequests(1, '999');
+    if (!request) throw new Error('one request');
+
+    const error = await db.knex
+      .transaction((trx) => engine.enqueue(trx, request))
+      .catch((reason: unknown) => reason);
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('validation');
+    expect((error as DomainError).errors?.[0]?.field).toBe('networkId');
+  });
+
+  it('when verifying, then a recorded trustpoint is found with its hash and type and an unknown one is not', async () => {
+    const { registry, provider } = contractsOf(network);
+    const certId = 'did:trustpoint:certid:reader-test';
+    const { trustPointKey } = await import('@trustpoint/domain');
+    const hash = 'c'.repeat(64);
+    await (await registry.registerTrustPoint(trustPointKey(certId, 42), `0x${hash}`, 1)).wait();
+    provider.destroy();
+    const reader = new RecordReader();
+
+    expect(await reader.readTrustPoint(network, certId, 42)).toEqual({
+      found: true,
+      hash,
+      type: 'Revocation',
+    });
+    expect(await reader.readTrustPoint(network, certId, 43)).toEqual({ found: false });
+    const dead = networkFor(`http://127.0.0.1:${String(await freePort())}`, network);
+    expect((await reader.readTrustPoint(dead, certId, 42)).found).toBe('unreachable');
+  });
+});

@@ -1,0 +1,175 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HARDHAT_DEV_KEY, recordDeployment, type LocalChain } from '@trustpoint/contracts';
+import { DomainError } from '@trustpoint/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNetworks, NetworkConfigError } from '../src/networks/load-networks.js';
+import { NetworkRegistry } from '../src/networks/network-registry.js';
+import { networkFor, startTestChain } from './support/test-chain.js';
+
+const ADDRESSES = {
+  trustPointRegistry: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  evidenceRepository: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+};
+
+async function files(networks?: unknown) {
+  const dir = await mkdtemp(join(tmpdir(), 'trustpoint-networks-'));
+  const deploymentsFile = join(dir, 'deployments.json');
+  await recordDeployment(deploymentsFile, {
+    chainId: '31337',
+    ...ADDRESSES,
+    admin: ADDRESSES.trustPointRegistry,
+    registrar: ADDRESSES.trustPointRegistry,
+    blockNumber: 2,
+    deployedAt: new Date(0).toISOString(),
+  });
+  const networksFile = join(dir, 'networks.json');
+  if (networks !== undefined) await writeFile(networksFile, JSON.stringify(networks));
+  return { deploymentsFile, networksFile: networks === undefined ? undefined : networksFile };
+}
+
+describe('Network configuration', () => {
+  it('when nothing is configured, then the embedded chain is the one network, with the deployed addresses', async () => {
+    const { deploymentsFile } = await files();
+
+    const networks = await loadNetworks({ deploymentsFile, env: {} });
+
+    expect(networks).toHaveLength(1);
+    expect(networks[0]).toMatchObject({
+      networkId: '31337',
+      rpcUrl: 'http://127.0.0.1:8545',
+      ...ADDRESSES,
+    });
+    expect(networks[0]?.signerKey).toBe(HARDHAT_DEV_KEY);
+  });
+
+  it('when a remote network names its key variable, then the key comes from the environment', async () => {
+    const key = `0x${'11'.repeat(32)}`;
+    const paths = await files({
+      networks: [
+        {
+          networkId: '11155111',
+          rpcUrl: 'https://rpc.example.org',
+          chainId: 11155111,
+          ...ADDRESSES,
+          signerKeyEnv: 'SEPOLIA_KEY',
+        },
+      ],
+    });
+
+    const [network] = await loadNetworks({ ...paths, env: { SEPOLIA_KEY: key } });
+
+    expect(network?.signerKey).toBe(key);
+    expect(network?.batch).toEqual({ maxSize: 250, maxWaitMs: 50 });
+  });
+
+  it('when a remote network has no key, then loading stops naming the variable', async () => {
+    const paths = await files({
+      networks: [
+        {
+          networkId: '1',
+          rpcUrl: 'https://rpc.example.org',
+          chainId: 1,
+          ...ADDRESSES,
+          signerKeyEnv: 'MAINNET_KEY',
+        },
+      ],
+    });
+
+    await expect(loadNetworks({ ...paths, env: {} })).rejects.toThrow(/MAINNET_KEY/);
+  });
+
+  it('when a network has no addresses anywhere, then loading stops and says to deploy', async () => {
+    const paths = await files({
+      networks: [{ networkId: '5', rpcUrl: 'https://rpc.example.org', chainId: 5 }],
+    });
+
+    await expect(loadNetworks({ ...paths, env: {} })).rejects.toThrow(/deploy the contracts first/);
+  });
+
+  it('when the networks file is malformed, then loading stops with the file and the problem', async () => {
+    const paths = await files({ networks: [{ networkId: '5', rpcUrl: 'not a url', chainId: -1 }] });
+
+    const error = await loadNetworks({ ...paths, env: {} }).catch((reason: unknown) => reason);
+
+    expect(error).toBeInstanceOf(NetworkConfigError);
+    expect((error as Error).message).toMatch(/networks\.json/);
+    expect((error as Error).message).toMatch(/rpcUrl/);
+  });
+
+  it('when a networkId is configured twice, then loading stops', async () => {
+    const entry = { networkId: '31337', rpcUrl: 'http://127.0.0.1:8545', chainId: 31337 };
+    const paths = await files({ networks: [entry, entry] });
+
+    await expect(loadNetworks({ ...paths, env: {} })).rejects.toThrow(/configured twice/);
+  });
+});
+
+describe('Network registry', () => {
+  let chain: LocalChain;
+  let registry: NetworkRegistry;
+
+  beforeAll(async () => {
+    const started = await startTestChain();
+    chain = started.chain;
+    registry = new NetworkRegistry([started.network]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await chain.stop();
+  });
+
+  it('when a request names an unknown network, then it is a 400 validation error on networkId', () => {
+    const error = (() => {
+      try {
+        registry.require('80001');
+      } catch (reason) {
+        return reason;
+      }
+    })();
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('validation');
+    expect((error as DomainError).errors).toEqual([
+      { field: 'networkId', error: 'Unknown or unconfigured network' },
+    ]);
+  });
+
+  it('when the network is outside the user plan, then it is providerNotInPlan (403)', async () => {
+    const error = await registry
+      .requireForUser('31337', () => Promise.resolve(false))
+      .catch((reason: unknown) => reason);
+
+    expect((error as DomainError).code).toBe('providerNotInPlan');
+    await expect(
+      registry.requireForUser('31337', () => Promise.resolve(true)),
+    ).resolves.toMatchObject({ networkId: '31337' });
+  });
+
+  it('when the node serves the configured chain, then start-up checks pass', async () => {
+    await expect(registry.verifyChainIds({ requireReachable: true })).resolves.toBeUndefined();
+  });
+
+  it('when the node serves another chain than configured, then start-up stops with both ids', async () => {
+    const [network] = registry.list();
+    if (!network) throw new Error('one network');
+    const wrong = new NetworkRegistry([{ ...network, chainId: 11155111 }]);
+
+    await expect(wrong.verifyChainIds()).rejects.toThrow(
+      /serves chain 31337, but the configuration says 11155111/,
+    );
+  });
+
+  it('when a node is unreachable, then start-up reports it, or stops when reachability is required', async () => {
+    const [network] = registry.list();
+    if (!network) throw new Error('one network');
+    const dead = new NetworkRegistry([networkFor('http://127.0.0.1:9', network)]);
+    const unreachable: string[] = [];
+
+    await dead.verifyChainIds({ onUnreachable: (n) => unreachable.push(n.networkId) });
+
+    expect(unreachable).toEqual(['31337']);
+    await expect(dead.verifyChainIds({ requireReachable: true })).rejects.toThrow(/unreachable/);
+  });
+});
