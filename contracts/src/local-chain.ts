@@ -1,5 +1,6 @@
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { startHardhatNode, type HardhatNode } from './hardhat-node';
 
@@ -98,11 +99,31 @@ async function replay(nodeUrl: string, entries: JournalEntry[]): Promise<void> {
   }
 }
 
+async function assertPortFree(host: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
+          : error,
+      );
+    });
+    probe.listen(port, host, () => {
+      probe.close(() => {
+        resolve();
+      });
+    });
+  });
+}
+
 export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 8545;
   await mkdir(options.dataDir, { recursive: true });
   const journalPath = join(options.dataDir, 'chain-journal.ndjson');
+  // Fail before anything starts when the port is taken (typically: Trustpoint already running).
+  await assertPortFree(host, port);
 
   const node: HardhatNode = await startHardhatNode();
   const entries = await readJournal(journalPath);
@@ -164,12 +185,18 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     };
     void handle();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await journal.close();
+    await node.stop();
+    throw error;
+  }
 
   return {
     url: `http://${host}:${String(port)}`,

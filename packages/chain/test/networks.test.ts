@@ -44,6 +44,18 @@ describe('Network configuration', () => {
     expect(networks[0]?.signerKey).toBe(HARDHAT_DEV_KEY);
   });
 
+  it('when the embedded chain listens elsewhere, then the embedded network points there', async () => {
+    const { deploymentsFile } = await files();
+
+    const [network] = await loadNetworks({
+      deploymentsFile,
+      env: {},
+      embeddedRpcUrl: 'http://127.0.0.1:9545',
+    });
+
+    expect(network?.rpcUrl).toBe('http://127.0.0.1:9545');
+  });
+
   it('when a remote network names its key variable, then the key comes from the environment', async () => {
     const key = `0x${'11'.repeat(32)}`;
     const paths = await files({

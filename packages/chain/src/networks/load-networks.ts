@@ -18,6 +18,8 @@ export interface LoadNetworksOptions {
   /** Deployments file written by the deploy CLI and the local chain. */
   deploymentsFile: string;
   env?: NodeJS.ProcessEnv;
+  /** Where the embedded chain listens, when it is not on the default 127.0.0.1:8545. */
+  embeddedRpcUrl?: string;
 }
 
 /** The network used when nothing is configured: the embedded chain on 127.0.0.1:8545. */
@@ -31,6 +33,11 @@ export const EMBEDDED_NETWORKS: NetworksFile = networksFileSchema.parse({
     },
   ],
 });
+
+function embeddedNetworks(rpcUrl: string | undefined): NetworksFile {
+  if (rpcUrl === undefined) return EMBEDDED_NETWORKS;
+  return { networks: EMBEDDED_NETWORKS.networks.map((network) => ({ ...network, rpcUrl })) };
+}
 
 async function readNetworksFile(path: string): Promise<NetworksFile> {
   let raw: unknown;
@@ -57,7 +64,7 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
   const env = options.env ?? process.env;
   const file = options.networksFile
     ? await readNetworksFile(options.networksFile)
-    : EMBEDDED_NETWORKS;
+    : embeddedNetworks(options.embeddedRpcUrl);
   const deployments = await readDeployments(options.deploymentsFile);
   const seen = new Set<string>();
 

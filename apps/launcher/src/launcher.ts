@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { AnchorEngine, loadNetworks, NetworkRegistry, type AnchorLogger } from '@trustpoint/chain';
+import {
+  deployTrustpoint,
+  HARDHAT_DEV_KEY,
+  isDeployed,
+  readDeployments,
+  recordDeployment,
+  startLocalChain,
+  type TrustpointDeployment,
+} from '@trustpoint/contracts';
+import { createDatabase, type Database } from '@trustpoint/db';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import type { LauncherConfig } from './launcher-config.js';
+import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
+
+export interface RunningTrustpoint {
+  chainUrl: string;
+  deployment: TrustpointDeployment;
+  restoredTransactions: number;
+  token: string;
+  database: Database;
+  engine: AnchorEngine;
+  networks: NetworkRegistry;
+  stop(): Promise<void>;
+}
+
+/**
+ * Brings up the whole service on its embedded defaults, in dependency order: the local chain (with
+ * the registries deployed once), the embedded database, the anchoring engine. Everything lives
+ * under `dataDir`, so a second start resumes the same chain, database and deployments.
+ */
+export async function launch(
+  config: LauncherConfig,
+  logger: AnchorLogger,
+): Promise<RunningTrustpoint> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    const chain = await startLocalChain({
+      dataDir: join(config.dataDir, 'chain'),
+      host: config.chainHost,
+      port: config.chainPort,
+    });
+    stops.push(() => chain.stop());
+
+    const deploymentsFile = join(config.dataDir, 'deployments.json');
+    const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+    const { chainId } = await provider.getNetwork();
+    let deployment = (await readDeployments(deploymentsFile))[chainId.toString()];
+    if (!deployment || !(await isDeployed(provider, deployment))) {
+      deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+      await recordDeployment(deploymentsFile, deployment);
+    }
+    provider.destroy();
+
+    const networks = new NetworkRegistry(
+      await loadNetworks({
+        networksFile: process.env.TRUSTPOINT_NETWORKS_FILE,
+        deploymentsFile,
+        embeddedRpcUrl: chain.url,
+      }),
+    );
+    await networks.verifyChainIds({ requireReachable: true });
+
+    const database = await createDatabase({ dataDir: join(config.dataDir, 'pgdata') });
+    stops.push(() => database.close());
+    await ensureLocalUser(
+      database.knex,
+      networks.list().map((network) => network.networkId),
+    );
+    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
+
+    const engine = new AnchorEngine(database.knex, networks, { logger });
+    engine.start();
+    stops.push(() => engine.stop());
+
+    return {
+      chainUrl: chain.url,
+      deployment,
+      restoredTransactions: chain.replayed,
+      token: mintLocalToken(secrets.jwtSecret),
+      database,
+      engine,
+      networks,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createUser, findUser, savePlan, type Queryable } from '@trustpoint/db';
+import jwt from 'jsonwebtoken';
+
+/** The user the embedded set-up creates, so a newcomer can call the APIs at once. */
+export const LOCAL_USER_ID = 'local-admin';
+export const LOCAL_PLAN_ID = 'local';
+const LOCAL_CREDITS = 1_000_000;
+const TOKEN_TTL = '30d';
+
+export const TOKEN_ISSUER = 'trustpoint';
+export const TOKEN_AUDIENCE = 'trustpoint-api';
+
+interface Secrets {
+  jwtSecret: string;
+}
+
+/**
+ * The signing secret of the embedded set-up, made on first start and kept (mode 0600) in the data
+ * directory, so tokens stay valid across restarts. Deployments set TRUSTPOINT_JWT_SECRET instead.
+ */
+export async function loadOrCreateSecrets(path: string): Promise<Secrets> {
+  try {
+    const secrets = JSON.parse(await readFile(path, 'utf8')) as Partial<Secrets>;
+    if (typeof secrets.jwtSecret === 'string' && secrets.jwtSecret.length >= 32) {
+      return { jwtSecret: secrets.jwtSecret };
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secrets = { jwtSecret: randomBytes(32).toString('base64url') };
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+/** Makes sure the local user exists, may use every configured network, and has credits. */
+export async function ensureLocalUser(db: Queryable, networkIds: string[]): Promise<void> {
+  await savePlan(db, { id: LOCAL_PLAN_ID, name: 'Local development', networkIds });
+  if (!(await findUser(db, LOCAL_USER_ID))) {
+    await createUser(db, {
+      id: LOCAL_USER_ID,
+      displayName: 'Local administrator',
+      planId: LOCAL_PLAN_ID,
+      qualified: true,
+      initialCredits: LOCAL_CREDITS,
+    });
+  }
+}
+
+export function mintLocalToken(secret: string): string {
+  return jwt.sign({}, secret, {
+    algorithm: 'HS256',
+    subject: LOCAL_USER_ID,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    expiresIn: TOKEN_TTL,
+  });
+}

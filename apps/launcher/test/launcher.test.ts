@@ -1,0 +1,66 @@
+import { mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@trustpoint/contracts';
+import { findCreditBalance, findUser } from '@trustpoint/db';
+import jwt from 'jsonwebtoken';
+import { describe, expect, it } from 'vitest';
+import { launch } from '../src/launcher.js';
+import {
+  LOCAL_USER_ID,
+  loadOrCreateSecrets,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from '../src/local-identity.js';
+import { silentLogger } from '@trustpoint/chain';
+
+describe('Embedded launcher', () => {
+  it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
+    const config = { dataDir, chainHost: '127.0.0.1', chainPort: await freePort() };
+
+    const first = await launch(config, silentLogger);
+    const firstDeployment = first.deployment;
+    const user = await findUser(first.database.knex, LOCAL_USER_ID);
+    const credits = await findCreditBalance(first.database.knex, LOCAL_USER_ID);
+    await first.stop();
+
+    const second = await launch(config, silentLogger);
+    try {
+      expect(user?.planId).toBe('local');
+      expect(credits).toBeGreaterThan(0);
+      expect(first.restoredTransactions).toBe(0);
+      expect(second.restoredTransactions).toBeGreaterThanOrEqual(2);
+      expect(second.deployment.trustPointRegistry).toBe(firstDeployment.trustPointRegistry);
+      expect(await findUser(second.database.knex, LOCAL_USER_ID)).toEqual(user);
+      expect(second.networks.list().map((network) => network.networkId)).toEqual(['31337']);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
+  it('when started, then the printed token is a valid HS256 token for the local user', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
+    const running = await launch(
+      { dataDir, chainHost: '127.0.0.1', chainPort: await freePort() },
+      silentLogger,
+    );
+    try {
+      const { jwtSecret } = await loadOrCreateSecrets(join(dataDir, 'secrets.json'));
+
+      const claims = jwt.verify(running.token, jwtSecret, {
+        algorithms: ['HS256'],
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+      });
+
+      expect(typeof claims === 'object' && claims.sub).toBe(LOCAL_USER_ID);
+      expect(() =>
+        jwt.verify(running.token, 'another secret', { algorithms: ['HS256'] }),
+      ).toThrow();
+      expect((await stat(join(dataDir, 'secrets.json'))).mode & 0o077).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  }, 120_000);
+});
