@@ -9,3 +9,4 @@ export * from './anchoring/anchor-queue.js';
 export * from './anchoring/anchor-engine.js';
 export * from './anchoring/network-anchorer.js';
 export * from './reading/record-reader.js';
+export * from './rpc/json-rpc-client.js';

@@ -90,6 +90,35 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
     expect(failure?.status === 'rejected' && failure.reason).toBeInstanceOf(AnchorFailedError);
   }, 60_000);
 
+  it('when a batch sent without simulation reverts, then it is simulated again, the refused record fails and the others anchor', async () => {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
+    engine.start();
+    // A first batch: after it, the anchorer sends without simulating.
+    const [warmUp] = await enqueueEach(engine, db, evidenceRequests(1));
+    if (warmUp === undefined) throw new Error('one id');
+    await engine.waitForAnchor(warmUp, 30_000);
+    const requests = evidenceRequests(5);
+    const conflicting = requests[1];
+    if (!conflicting) throw new Error('five requests');
+    const { repository, provider } = contractsOf(network);
+    await (await repository.registerEvidence(conflicting.recordKey, `0x${'cd'.repeat(32)}`)).wait();
+    provider.destroy();
+
+    const ids = await enqueueEach(engine, db, requests);
+    const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
+    await engine.stop();
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const reverted = await db.knex('anchor_batches').where({ status: 'failed', error: 'reverted' });
+    expect(reverted.length).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
   it('when a record is re-sent after being anchored elsewhere, then it is settled without a second event', async () => {
     const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
     const [request] = trustPointRequests(1);

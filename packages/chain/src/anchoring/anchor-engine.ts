@@ -17,6 +17,11 @@ import {
 } from './network-anchorer.js';
 
 export interface AnchorEngineOptions {
+  /**
+   * Connections for the anchorers, apart from the ones requests use, so that a flood of requests
+   * never starves anchoring (PostgreSQL: a second small pool). Default: the engine's own knex.
+   */
+  anchoringKnex?: Knex;
   /** Run anchorers in this process; off for processes that only enqueue and wait. */
   anchoring?: boolean;
   /**
@@ -24,7 +29,10 @@ export interface AnchorEngineOptions {
    * default: 30 s. The record itself stays queued and is anchored once the chain is back.
    */
   anchorTimeoutMs?: number;
-  /** How often waiting requests look at their records' state in the database. */
+  /**
+   * How often waiting requests look at their records' state in the database, for records that
+   * another process anchored (this process's own anchorers resolve their waiters at once).
+   */
   waitPollMs?: number;
   timing?: Partial<AnchorerTiming>;
   logger?: AnchorLogger;
@@ -69,7 +77,7 @@ export class AnchorEngine {
     this.#knex = knex;
     this.#networks = networks;
     this.#anchorTimeoutMs = options.anchorTimeoutMs ?? DEFAULT_ANCHOR_TIMEOUT_MS;
-    this.#waitPollMs = options.waitPollMs ?? 20;
+    this.#waitPollMs = options.waitPollMs ?? 100;
     this.#logger = options.logger ?? silentLogger;
     if (options.anchoring ?? true) {
       const timing = { ...DEFAULT_ANCHORER_TIMING, ...options.timing };
@@ -77,12 +85,19 @@ export class AnchorEngine {
         this.#anchorers.set(
           network.networkId,
           new NetworkAnchorer({
-            knex,
+            knex: options.anchoringKnex ?? knex,
             network,
             timing,
             logger: this.#logger,
-            onSettled: () => {
-              this.#schedulePoll(0);
+            events: {
+              anchored: (receipts) => {
+                for (const receipt of receipts) this.#resolve(receipt.recordId, receipt);
+              },
+              failed: (records) => {
+                for (const { recordId, reason } of records) {
+                  this.#reject(recordId, new AnchorFailedError(recordId, reason));
+                }
+              },
             },
           }),
         );
@@ -130,18 +145,16 @@ export class AnchorEngine {
       list.push({ resolve, reject, deadline: Date.now() + timeoutMs });
       this.#waiters.set(recordId, list);
       for (const anchorer of this.#anchorers.values()) anchorer.wake();
-      this.#schedulePoll(this.#waitPollMs);
+      this.#schedulePoll();
     });
   }
 
-  #schedulePoll(delayMs: number): void {
-    if (this.#polling) return;
-    if (this.#pollTimer !== undefined && delayMs > 0) return;
-    clearTimeout(this.#pollTimer);
+  #schedulePoll(): void {
+    if (this.#polling || this.#pollTimer !== undefined) return;
     this.#pollTimer = setTimeout(() => {
       this.#pollTimer = undefined;
       void this.#poll();
-    }, delayMs);
+    }, this.#waitPollMs);
   }
 
   async #poll(): Promise<void> {
@@ -170,32 +183,35 @@ export class AnchorEngine {
       if (left.length > 0) this.#waiters.set(id, left);
       else this.#waiters.delete(id);
     }
-    if (this.#waiters.size > 0) this.#schedulePoll(this.#waitPollMs);
+    if (this.#waiters.size > 0) this.#schedulePoll();
   }
 
   #settle(state: RecordState): void {
-    const waiters = this.#waiters.get(state.id);
-    if (!waiters) return;
     if (
       state.status === 'anchored' &&
       state.transactionHash !== null &&
       state.blockNumber !== null
     ) {
       const network = this.#networks.require(state.networkId);
-      const receipt: AnchorReceipt = {
+      this.#resolve(state.id, {
         recordId: state.id,
         networkId: state.networkId,
         smartContract: contractFor(network, state.kind),
         transactionHash: state.transactionHash,
         blockNumber: state.blockNumber,
-      };
-      for (const waiter of waiters) waiter.resolve(receipt);
+      });
     } else if (state.status === 'failed' || state.status === 'cancelled') {
-      for (const waiter of waiters)
-        waiter.reject(new AnchorFailedError(state.id, state.error ?? state.status));
-    } else {
-      return;
+      this.#reject(state.id, new AnchorFailedError(state.id, state.error ?? state.status));
     }
-    this.#waiters.delete(state.id);
+  }
+
+  #resolve(recordId: number, receipt: AnchorReceipt): void {
+    for (const waiter of this.#waiters.get(recordId) ?? []) waiter.resolve(receipt);
+    this.#waiters.delete(recordId);
+  }
+
+  #reject(recordId: number, error: Error): void {
+    for (const waiter of this.#waiters.get(recordId) ?? []) waiter.reject(error);
+    this.#waiters.delete(recordId);
   }
 }

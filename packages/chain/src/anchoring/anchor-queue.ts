@@ -207,6 +207,15 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
   });
 }
 
+/** How many batches of one network are signed and not yet settled. */
+export async function pendingBatchCount(knex: Knex, networkId: string): Promise<number> {
+  const row = await knex('anchor_batches')
+    .where({ network_id: networkId, status: 'signed' })
+    .count<{ count: number }[]>('* as count')
+    .first();
+  return row?.count ?? 0;
+}
+
 /** Batches signed but not yet settled on one network, lowest nonce first. */
 export async function pendingBatches(knex: Knex, networkId: string): Promise<PendingBatch[]> {
   const rows = await knex('anchor_batches')

@@ -1,17 +1,19 @@
-import { Wallet, type JsonRpcProvider } from 'ethers';
+import { Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
+import { JsonRpcClient } from '../rpc/json-rpc-client.js';
 import { createJsonRpcProvider } from '../rpc/json-rpc-provider.js';
 import type { AnchorLogger } from './anchor-logger.js';
 import {
   abandonBatch,
   claimBatch,
+  pendingBatchCount,
   pendingBatches,
   queuedBacklog,
   settleBatch,
   type PendingBatch,
 } from './anchor-queue.js';
-import { RECORD_KINDS, type RecordKind } from './anchor-record.js';
+import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
 import { contractFor, signBatch } from './batch-transaction.js';
 
@@ -37,6 +39,12 @@ export const DEFAULT_ANCHORER_TIMING: AnchorerTiming = {
   rpcTimeoutMs: 5_000,
 };
 
+/** What an anchorer tells its engine as soon as it knows, before any other process could. */
+export interface AnchorerEvents {
+  anchored(receipts: AnchorReceipt[]): void;
+  failed(records: { recordId: number; reason: string }[]): void;
+}
+
 /** Messages nodes give when a transaction is already in the pool or its nonce already used. */
 const ALREADY_SEEN =
   /already known|known transaction|nonce too low|nonce has already been used|replacement transaction underpriced|already imported/i;
@@ -52,33 +60,36 @@ export class NetworkAnchorer {
   readonly #network: NetworkConfig;
   readonly #timing: AnchorerTiming;
   readonly #logger: AnchorLogger;
-  readonly #onSettled: (recordIds: number[]) => void;
+  readonly #events: AnchorerEvents;
   readonly #provider: JsonRpcProvider;
+  readonly #rpc: JsonRpcClient;
   readonly #wallet: Wallet;
   /** When this process last broadcast each batch; empty after a restart, so all go out again. */
   readonly #broadcastAt = new Map<number, number>();
-  #running = false;
-  #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-  #failures = 0;
+  readonly #sender = new Loop();
+  readonly #settler = new Loop();
+  /** Set after a batch reverted: the next batches are simulated to find the refused records. */
+  #simulate = true;
+  #fees: { at: number; data: Promise<FeeData> } | undefined;
 
   constructor(input: {
     knex: Knex;
     network: NetworkConfig;
     timing: AnchorerTiming;
     logger: AnchorLogger;
-    onSettled: (recordIds: number[]) => void;
+    events: AnchorerEvents;
   }) {
     this.#knex = input.knex;
     this.#network = input.network;
     this.#timing = input.timing;
     this.#logger = input.logger;
-    this.#onSettled = input.onSettled;
+    this.#events = input.events;
     this.#provider = createJsonRpcProvider(
       input.network.rpcUrl,
       input.network.chainId,
       input.timing.rpcTimeoutMs,
     );
+    this.#rpc = new JsonRpcClient(input.network.rpcUrl, input.timing.rpcTimeoutMs);
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
   }
 
@@ -86,66 +97,42 @@ export class NetworkAnchorer {
     return this.#wallet.address;
   }
 
+  /**
+   * Two loops: one claims and sends batches, the other settles them from receipts, so a batch is
+   * prepared while the previous one is being mined.
+   */
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loop = this.#run();
+    this.#sender.start(() => this.#sendStep(), this.#onFailure('sending'));
+    this.#settler.start(() => this.#settleStep(), this.#onFailure('settling'));
   }
 
   async stop(): Promise<void> {
-    this.#running = false;
-    this.wake();
-    await this.#loop;
+    await Promise.all([this.#sender.stop(), this.#settler.stop()]);
     this.#provider.destroy();
   }
 
   /** Looks at the queue now rather than at the next poll. */
   wake(): void {
-    this.#wake?.();
+    this.#sender.wake();
   }
 
-  async #run(): Promise<void> {
-    while (this.#running) {
-      let delay: number;
-      try {
-        delay = await this.#step();
-        this.#failures = 0;
-      } catch (error) {
-        this.#failures += 1;
-        delay = backoffDelay(this.#failures, this.#timing.retryBaseMs, this.#timing.retryMaxMs);
-        this.#logger.warn(
-          {
-            networkId: this.#network.networkId,
-            attempt: this.#failures,
-            retryInMs: delay,
-            err: describe(error),
-          },
-          'anchoring step failed; retrying',
-        );
-      }
-      // stop() wakes a sleeping loop, so a stopped anchorer never waits out a long delay.
-      if (delay > 0) await this.#sleep(delay);
-    }
+  #onFailure(what: string) {
+    return (error: unknown, attempt: number): number => {
+      const delay = backoffDelay(attempt, this.#timing.retryBaseMs, this.#timing.retryMaxMs);
+      this.#logger.warn(
+        { networkId: this.#network.networkId, attempt, retryInMs: delay, err: describe(error) },
+        `anchoring: ${what} failed; retrying`,
+      );
+      return delay;
+    };
   }
 
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
-  }
-
-  /** One pass: settle what was sent, send what is ready. Returns how long to wait before the next. */
-  async #step(): Promise<number> {
-    const inFlight = await this.#settlePending();
+  /** Sends the next ready batch; returns how long to wait before looking again. */
+  async #sendStep(): Promise<number> {
+    const inFlight = await pendingBatchCount(this.#knex, this.#network.networkId);
+    if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
-    let sent = false;
     for (const kind of RECORD_KINDS) {
-      if (inFlight + (sent ? 1 : 0) >= this.#timing.maxInFlight) break;
       const { maxSize, maxWaitMs } = this.#network.batch;
       const backlog = await queuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
       if (backlog.count === 0) continue;
@@ -156,18 +143,40 @@ export class NetworkAnchorer {
         );
         continue;
       }
-      sent = (await this.#sendBatch(kind)) || sent;
+      if (await this.#sendBatch(kind)) return 0;
     }
-    return sent ? 0 : nextCheckMs;
+    return nextCheckMs;
+  }
+
+  async #settleStep(): Promise<number> {
+    await this.#settlePending();
+    return this.#timing.pollIntervalMs;
+  }
+
+  /** Fee data for a second at most: batches sent in a burst share one look-up. */
+  #feeData(): Promise<FeeData> {
+    const now = Date.now();
+    if (!this.#fees || now - this.#fees.at > 1_000) {
+      const data = this.#provider.getFeeData();
+      this.#fees = { at: now, data };
+      data.catch(() => {
+        this.#fees = undefined;
+      });
+    }
+    return this.#fees.data;
   }
 
   async #sendBatch(kind: RecordKind): Promise<boolean> {
+    const simulate = this.#simulate;
+    // Fetched before the claim transaction opens, so that it holds its locks (and, on the embedded
+    // database, its only connection) for signing alone rather than for a network round trip.
+    await this.#feeData();
     const claimed = await claimBatch(this.#knex, {
       networkId: this.#network.networkId,
       kind,
       signer: this.#wallet.address,
       maxSize: this.#network.batch.maxSize,
-      chainNonce: () => this.#provider.getTransactionCount(this.#wallet.address, 'pending'),
+      chainNonce: () => this.#rpc.transactionCount(this.#wallet.address, 'pending'),
       sign: (records, nonce) =>
         signBatch({
           provider: this.#provider,
@@ -176,51 +185,59 @@ export class NetworkAnchorer {
           kind,
           records,
           nonce,
+          simulate,
+          fees: () => this.#feeData(),
         }),
     });
     if (!claimed) return false;
+    if (simulate && claimed.batch) this.#simulate = false;
     for (const { recordId, reason } of claimed.rejected) {
       this.#logger.error(
         { networkId: this.#network.networkId, recordId, reason },
         'record refused by the registry',
       );
     }
-    if (claimed.rejected.length > 0) this.#onSettled(claimed.rejected.map((r) => r.recordId));
+    if (claimed.rejected.length > 0) this.#events.failed(claimed.rejected);
     if (!claimed.batch) return claimed.rejected.length > 0;
     await this.#broadcast(claimed.batch);
+    this.#settler.wake();
     return true;
   }
 
   async #broadcast(batch: PendingBatch): Promise<void> {
     this.#broadcastAt.set(batch.id, Date.now());
     try {
-      await this.#provider.broadcastTransaction(batch.rawTransaction);
+      await this.#rpc.sendRawTransaction(batch.rawTransaction);
     } catch (error) {
       if (!ALREADY_SEEN.test(describe(error))) throw error;
     }
   }
 
-  /** Settles or re-sends every unsettled batch of this network; returns how many are in flight. */
-  async #settlePending(): Promise<number> {
+  /** Settles or re-sends every unsettled batch of this network. */
+  async #settlePending(): Promise<void> {
     const batches = await pendingBatches(this.#knex, this.#network.networkId);
-    if (batches.length === 0) return 0;
-    const latestBlock = await this.#provider.getBlockNumber();
-    let inFlight = 0;
+    if (batches.length === 0) return;
+    const latestBlock = await this.#rpc.blockNumber();
     for (const batch of batches) {
-      const receipt = await this.#provider.getTransactionReceipt(batch.transactionHash);
+      const receipt = await this.#rpc.receipt(batch.transactionHash);
       if (receipt) {
-        if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) {
-          inFlight += 1;
-          continue;
-        }
-        if (receipt.status === 1) {
+        if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) continue;
+        if (receipt.success) {
+          const smartContract = contractFor(this.#network, batch.kind);
           const ids = await settleBatch(this.#knex, {
             batchId: batch.id,
             blockNumber: receipt.blockNumber,
-            smartContract: contractFor(this.#network, batch.kind),
+            smartContract,
           });
-          this.#broadcastAt.delete(batch.id);
-          if (ids.length > 0) this.#onSettled(ids);
+          this.#events.anchored(
+            ids.map((recordId) => ({
+              recordId,
+              networkId: this.#network.networkId,
+              smartContract,
+              transactionHash: batch.transactionHash,
+              blockNumber: receipt.blockNumber,
+            })),
+          );
         } else {
           this.#logger.error(
             {
@@ -228,29 +245,29 @@ export class NetworkAnchorer {
               batchId: batch.id,
               transactionHash: batch.transactionHash,
             },
-            'batch transaction reverted; its records are queued again',
+            'batch transaction reverted; its records are queued again and simulated first',
           );
           await abandonBatch(this.#knex, batch, 'reverted', undefined);
-          this.#broadcastAt.delete(batch.id);
+          this.#simulate = true;
         }
+        this.#broadcastAt.delete(batch.id);
+        this.#sender.wake();
         continue;
       }
-      inFlight += 1;
       const sentAt = this.#broadcastAt.get(batch.id);
       if (sentAt !== undefined && Date.now() - sentAt < this.#timing.rebroadcastAfterMs) continue;
       if (batch.signer !== this.#wallet.address) continue;
       await this.#rebroadcast(batch);
     }
-    return inFlight;
   }
 
   /** Sends an unmined batch again; if its nonce was consumed by another transaction, gives it up. */
   async #rebroadcast(batch: PendingBatch): Promise<void> {
     await this.#broadcast(batch);
-    const minedNonce = await this.#provider.getTransactionCount(batch.signer, 'latest');
+    const minedNonce = await this.#rpc.transactionCount(batch.signer, 'latest');
     if (minedNonce <= batch.nonce) return;
     // The nonce is used on chain: either by this very transaction (a receipt shows up) or by another.
-    const receipt = await this.#provider.getTransactionReceipt(batch.transactionHash);
+    const receipt = await this.#rpc.receipt(batch.transactionHash);
     if (receipt) return;
     this.#logger.warn(
       { networkId: this.#network.networkId, batchId: batch.id, nonce: batch.nonce },
@@ -258,6 +275,59 @@ export class NetworkAnchorer {
     );
     await abandonBatch(this.#knex, batch, 'nonce used by another transaction', minedNonce);
     this.#broadcastAt.delete(batch.id);
+    this.#sender.wake();
+  }
+}
+
+/**
+ * A loop that runs a step, then waits the delay the step asks for (or until woken); a failing
+ * step is retried after the delay `onFailure` gives for its consecutive attempt number.
+ */
+class Loop {
+  #running = false;
+  #done: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+
+  start(step: () => Promise<number>, onFailure: (error: unknown, attempt: number) => number): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#done = (async () => {
+      let failures = 0;
+      while (this.#running) {
+        let delay: number;
+        try {
+          delay = await step();
+          failures = 0;
+        } catch (error) {
+          failures += 1;
+          delay = onFailure(error, failures);
+        }
+        // stop() wakes a sleeping loop, so a stopped loop never waits out a long delay.
+        if (delay > 0) await this.#sleep(delay);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#done;
+  }
+
+  wake(): void {
+    this.#wake?.();
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
   }
 }
 
