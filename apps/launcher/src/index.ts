@@ -17,7 +17,7 @@ Trustpoint is running on its embedded defaults (data in ${dataDir}).
   Local chain          ${chainUrl} (chain id ${deployment.chainId}, ${String(running.restoredTransactions)} transactions restored)
   TrustPointRegistry   ${deployment.trustPointRegistry}
   EvidenceRepository   ${deployment.evidenceRepository}
-  Database             embedded PostgreSQL (PGlite) in ${dataDir}/pgdata
+  Database             ${running.database.backend === 'pglite' ? `embedded PostgreSQL (PGlite) in ${dataDir}/pgdata` : 'PostgreSQL from DATABASE_URL'}
   Networks             ${running.networks
     .list()
     .map((n) => `${n.networkId} (${n.name})`)

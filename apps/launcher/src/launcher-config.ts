@@ -6,6 +6,8 @@ export interface LauncherConfig {
   dataDir: string;
   chainHost: string;
   chainPort: number;
+  /** A PostgreSQL server to use instead of the embedded database. */
+  databaseUrl: string | undefined;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -23,5 +25,6 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     dataDir: env.TRUSTPOINT_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), '.trustpoint'),
     chainHost: env.CHAIN_HOST ?? '127.0.0.1',
     chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
+    databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
   };
 }

@@ -65,15 +65,27 @@ export async function launch(
     );
     await networks.verifyChainIds({ requireReachable: true });
 
-    const database = await createDatabase({ dataDir: join(config.dataDir, 'pgdata') });
+    const database = await createDatabase(
+      config.databaseUrl
+        ? { url: config.databaseUrl }
+        : { dataDir: join(config.dataDir, 'pgdata') },
+    );
     stops.push(() => database.close());
+    // On PostgreSQL anchoring gets connections of its own, so request bursts never starve it.
+    const anchoring = config.databaseUrl
+      ? await createDatabase({ url: config.databaseUrl, poolMax: 4, migrate: false })
+      : database;
+    if (anchoring !== database) stops.push(() => anchoring.close());
     await ensureLocalUser(
       database.knex,
       networks.list().map((network) => network.networkId),
     );
     const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
 
-    const engine = new AnchorEngine(database.knex, networks, { logger });
+    const engine = new AnchorEngine(database.knex, networks, {
+      logger,
+      anchoringKnex: anchoring.knex,
+    });
     engine.start();
     stops.push(() => engine.stop());
 

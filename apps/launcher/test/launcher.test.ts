@@ -17,7 +17,12 @@ import { silentLogger } from '@trustpoint/chain';
 describe('Embedded launcher', () => {
   it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
-    const config = { dataDir, chainHost: '127.0.0.1', chainPort: await freePort() };
+    const config = {
+      dataDir,
+      chainHost: '127.0.0.1',
+      chainPort: await freePort(),
+      databaseUrl: undefined,
+    };
 
     const first = await launch(config, silentLogger);
     const firstDeployment = first.deployment;
@@ -42,7 +47,7 @@ describe('Embedded launcher', () => {
   it('when started, then the printed token is a valid HS256 token for the local user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
     const running = await launch(
-      { dataDir, chainHost: '127.0.0.1', chainPort: await freePort() },
+      { dataDir, chainHost: '127.0.0.1', chainPort: await freePort(), databaseUrl: undefined },
       silentLogger,
     );
     try {
