@@ -5,8 +5,7 @@
 import { join } from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { TrustPointRegistry__factory } from '../typechain-types';
-import { deployTrustpoint } from '../src/deploy';
-import { isDeployed, readDeployments, recordDeployment } from '../src/deployments-file';
+import { ensureDeployment } from '../src/deployments-file';
 import { HARDHAT_DEV_KEY } from '../src/hardhat-node';
 import { startLocalChain } from '../src/local-chain';
 
@@ -26,12 +25,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 
   const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
-  const { chainId } = await provider.getNetwork();
-  let deployment = (await readDeployments(out))[chainId.toString()];
-  if (!deployment || !(await isDeployed(provider, deployment))) {
-    deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
-    await recordDeployment(out, deployment);
-  }
+  const deployment = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
+  provider.destroy();
 
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
     'getTrustPoint',

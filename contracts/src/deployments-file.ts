@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Provider } from 'ethers';
-import type { TrustpointDeployment } from './deploy';
+import type { Provider, Signer } from 'ethers';
+import { deployTrustpoint, type TrustpointDeployment } from './deploy';
 
 /** The deployments file: one entry per chain id. */
 export type DeploymentsFile = Record<string, TrustpointDeployment>;
@@ -40,4 +40,22 @@ export async function isDeployed(
     provider.getCode(deployment.evidenceRepository),
   ]);
   return registryCode !== '0x' && repositoryCode !== '0x';
+}
+
+/**
+ * The deployment recorded for the deployer's chain when its code is still there; otherwise deploys
+ * the registries and records them. What a restart of a long-lived chain relies on.
+ */
+export async function ensureDeployment(
+  deployer: Signer,
+  path: string,
+): Promise<TrustpointDeployment> {
+  const provider = deployer.provider;
+  if (!provider) throw new Error('The deployer signer has no provider');
+  const { chainId } = await provider.getNetwork();
+  const recorded = (await readDeployments(path))[chainId.toString()];
+  if (recorded && (await isDeployed(provider, recorded))) return recorded;
+  const deployment = await deployTrustpoint(deployer);
+  await recordDeployment(path, deployment);
+  return deployment;
 }

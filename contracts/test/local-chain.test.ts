@@ -31,9 +31,10 @@ describe('Local chain', function () {
     const first = await startLocalChain({ dataDir, port });
     const provider = new JsonRpcProvider(first.url, undefined, { staticNetwork: true });
     const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+    // NonceManager: the provider may answer the nonce from its short-lived request cache.
     const repository = EvidenceRepository__factory.connect(
       deployment.evidenceRepository,
-      new Wallet(HARDHAT_DEV_KEY, provider),
+      new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
     );
     await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word)).wait();
     provider.destroy();

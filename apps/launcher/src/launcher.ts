@@ -1,11 +1,8 @@
 import { join } from 'node:path';
 import { AnchorEngine, loadNetworks, NetworkRegistry, type AnchorLogger } from '@trustpoint/chain';
 import {
-  deployTrustpoint,
+  ensureDeployment,
   HARDHAT_DEV_KEY,
-  isDeployed,
-  readDeployments,
-  recordDeployment,
   startLocalChain,
   type TrustpointDeployment,
 } from '@trustpoint/contracts';
@@ -48,12 +45,10 @@ export async function launch(
 
     const deploymentsFile = join(config.dataDir, 'deployments.json');
     const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
-    const { chainId } = await provider.getNetwork();
-    let deployment = (await readDeployments(deploymentsFile))[chainId.toString()];
-    if (!deployment || !(await isDeployed(provider, deployment))) {
-      deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
-      await recordDeployment(deploymentsFile, deployment);
-    }
+    const deployment = await ensureDeployment(
+      new Wallet(HARDHAT_DEV_KEY, provider),
+      deploymentsFile,
+    );
     provider.destroy();
 
     const networks = new NetworkRegistry(

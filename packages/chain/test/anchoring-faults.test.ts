@@ -224,6 +224,43 @@ describe.runIf(process.env.DATABASE_URL)('Anchoring processes on PostgreSQL', ()
     expect(signers).toHaveLength(1);
   }, 240_000);
 
+  it('when the database drops the engine connections mid-batch, then every record is anchored exactly once', async () => {
+    const { network, knex } = await setUp({ maxSize: 40, maxWaitMs: 10 });
+    const url = process.env.DATABASE_URL ?? '';
+    // The engine's pools carry an application name, so only their connections are cut.
+    const anchoring = await createDatabase({
+      url,
+      schema: db?.schema,
+      migrate: false,
+      applicationName: 'trustpoint-fault',
+    });
+    const requests = [...trustPointRequests(300), ...evidenceRequests(300)];
+    const engine = new AnchorEngine(anchoring.knex, new NetworkRegistry([network]), {
+      timing: { retryBaseMs: 50, retryMaxMs: 500 },
+    });
+    await enqueueAll(knex, engine, requests);
+
+    engine.start();
+    let cut = 0;
+    for (const threshold of [80, 250, 420]) {
+      await waitForMidBatch(knex, threshold);
+      const killed = await knex.raw<{ rows: unknown[] }>(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'trustpoint-fault'",
+      );
+      cut += killed.rows.length;
+    }
+    await waitFor(
+      async () => (await anchoredCount(knex)) === requests.length,
+      120_000,
+      'all anchored',
+    );
+    await engine.stop();
+    await anchoring.close();
+
+    expect(cut).toBeGreaterThanOrEqual(3);
+    await expectAnchoredExactlyOnce(knex, network, requests);
+  }, 240_000);
+
   it('when a second database connection pool joins, then both engines share the work', async () => {
     const { network, knex } = await setUp({ maxSize: 20, maxWaitMs: 5 });
     const url = process.env.DATABASE_URL ?? '';

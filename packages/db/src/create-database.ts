@@ -13,6 +13,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** Most pooled connections to PostgreSQL. Default 10. PGlite always has exactly one. */
   poolMax?: number;
+  /** PostgreSQL `application_name` of the pool's connections. Default `trustpoint`. */
+  applicationName?: string;
   /** Apply pending migrations before returning. Default true. */
   migrate?: boolean;
 }
@@ -37,7 +39,12 @@ export async function createDatabase(options: DatabaseOptions = {}): Promise<Dat
 async function open(options: DatabaseOptions): Promise<Database> {
   // An empty DATABASE_URL counts as unset, as shells and .env files tend to produce one.
   if (options.url) {
-    return openPostgres(options.url, options.poolMax ?? defaultPoolMax, options.schema);
+    return openPostgres(
+      options.url,
+      options.poolMax ?? defaultPoolMax,
+      options.schema,
+      options.applicationName,
+    );
   }
   const dataDir = options.dataDir ?? join(process.cwd(), '.trustpoint', 'pgdata');
   return openPglite(dataDir, options.schema);

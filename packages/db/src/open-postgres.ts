@@ -8,11 +8,18 @@ import { parseInt8 } from './parse-int8.js';
 const typeParsers = new TypeOverrides();
 typeParsers.setTypeParser(types.builtins.INT8, 'text', parseInt8);
 
-export function openPostgres(url: string, poolMax: number, schema: string | undefined): Database {
+export function openPostgres(
+  url: string,
+  poolMax: number,
+  schema: string | undefined,
+  applicationName: string | undefined,
+): Database {
   const instance = knex({
     client: 'pg',
     connection: {
       connectionString: url,
+      // Shown in pg_stat_activity: tells the service's pools apart for operators.
+      application_name: applicationName ?? 'trustpoint',
       // knex types `format` as any string where pg narrows it to 'text' | 'binary'.
       types: typeParsers as Knex.PgCustomTypesConfig,
     },
