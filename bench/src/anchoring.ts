@@ -72,7 +72,10 @@ async function measure(
   await engine.stop();
 
   const hashes = [...new Set(receipts.map((receipt) => receipt.transactionHash))];
-  const provider = new JsonRpcProvider(network.rpcUrl, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(network.rpcUrl, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   let gas = 0n;
   for (const hash of hashes) gas += (await provider.getTransactionReceipt(hash))?.gasUsed ?? 0n;
   provider.destroy();
@@ -87,7 +90,10 @@ async function measure(
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-bench-'));
   const chain = await startLocalChain({ dataDir: join(dataDir, 'chain'), port: await freePort() });
-  const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(chain.url, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
   const schema = `bench_${String(Date.now())}`;

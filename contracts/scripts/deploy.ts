@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     throw new Error('--confirmations must be a positive integer');
   }
 
-  const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(rpcUrl, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const { chainId } = await provider.getNetwork();
   const key =
     process.env.DEPLOYER_KEY ?? (chainId === HARDHAT_CHAIN_ID ? HARDHAT_DEV_KEY : undefined);

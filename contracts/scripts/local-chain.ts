@@ -24,7 +24,10 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
-  const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(chain.url, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const deployment = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
   provider.destroy();
 

@@ -29,7 +29,10 @@ describe('Local chain', function () {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const port = await freePort();
     const first = await startLocalChain({ dataDir, port });
-    const provider = new JsonRpcProvider(first.url, undefined, { staticNetwork: true });
+    const provider = new JsonRpcProvider(first.url, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
     const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
     // NonceManager: the provider may answer the nonce from its short-lived request cache.
     const repository = EvidenceRepository__factory.connect(
@@ -44,7 +47,7 @@ describe('Local chain', function () {
     try {
       const reader = EvidenceRepository__factory.connect(
         deployment.evidenceRepository,
-        new JsonRpcProvider(second.url, undefined, { staticNetwork: true }),
+        new JsonRpcProvider(second.url, undefined, { staticNetwork: true, cacheTimeout: -1 }),
       );
 
       expect(second.replayed).to.equal(3);
@@ -80,7 +83,7 @@ describe('Local chain', function () {
     );
     const deployment = (await readDeployments(join(dataDir, 'deployments.json')))['31337'];
     if (!deployment) throw new Error('not deployed');
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
     const repository = EvidenceRepository__factory.connect(
       deployment.evidenceRepository,
       new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
@@ -101,7 +104,7 @@ describe('Local chain', function () {
       await waitUntil(() => isJsonRpcReady(url), 60_000);
       const reader = EvidenceRepository__factory.connect(
         deployment.evidenceRepository,
-        new JsonRpcProvider(url, undefined, { staticNetwork: true }),
+        new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 }),
       );
       for (let t = 1; t <= 5; t++) {
         expect(await reader.getEvidence(ASSET, t)).to.equal(digest(`e${String(t)}`).hex);

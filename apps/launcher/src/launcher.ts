@@ -44,7 +44,10 @@ export async function launch(
     stops.push(() => chain.stop());
 
     const deploymentsFile = join(config.dataDir, 'deployments.json');
-    const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+    const provider = new JsonRpcProvider(chain.url, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
     const deployment = await ensureDeployment(
       new Wallet(HARDHAT_DEV_KEY, provider),
       deploymentsFile,

@@ -37,7 +37,10 @@ export function networkFor(
 export async function startTestChain(): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-test-'));
   const chain = await startLocalChain({ dataDir, port: await freePort() });
-  const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(chain.url, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
   return { chain, network: networkFor(chain.url, deployment) };
@@ -51,7 +54,10 @@ export async function deploymentOf(dataDir: string) {
 
 /** Registry handles for checks made the way an outside client would. */
 export function contractsOf(network: NetworkConfig) {
-  const provider = new JsonRpcProvider(network.rpcUrl, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(network.rpcUrl, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const writer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
   return {
     provider,
