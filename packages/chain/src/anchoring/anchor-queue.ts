@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
+import type { RefusedRecord, SignedBatch } from './batch-transaction.js';
 
 /**
  * The anchoring outbox in SQL. Records enter inside the caller's transaction; batches are claimed
@@ -7,17 +8,15 @@ import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './an
  * batch and each nonce one transaction.
  */
 
-export interface SignedBatchInput {
+/** A batch signed and stored, not yet settled: what is re-sent after a crash. */
+export interface PendingBatch {
+  id: number;
   networkId: string;
   kind: RecordKind;
   signer: string;
   nonce: number;
   rawTransaction: string;
   transactionHash: string;
-}
-
-export interface PendingBatch extends SignedBatchInput {
-  id: number;
   createdAt: Date;
 }
 
@@ -108,20 +107,13 @@ export interface ClaimOptions {
    * Builds and signs the batch transaction for these records at this nonce. May drop records it
    * finds unanchorable (returned in `rejected` with a reason); they are marked failed.
    */
-  sign: (
-    records: QueuedRecord[],
-    nonce: number,
-  ) => Promise<{
-    rawTransaction: string;
-    transactionHash: string;
-    rejected: { recordId: number; reason: string }[];
-  } | null>;
+  sign: (records: QueuedRecord[], nonce: number) => Promise<SignedBatch>;
 }
 
 export interface ClaimedBatch {
   batch: PendingBatch | null;
   records: QueuedRecord[];
-  rejected: { recordId: number; reason: string }[];
+  rejected: RefusedRecord[];
 }
 
 /**
@@ -171,8 +163,7 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
       }),
     );
 
-    const signed = await options.sign(records, nonce);
-    const rejected = signed?.rejected ?? [];
+    const { transaction, rejected } = await options.sign(records, nonce);
     for (const { recordId, reason } of rejected) {
       await trx('anchor_records')
         .where({ id: recordId })
@@ -180,7 +171,7 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
     }
     const rejectedIds = new Set(rejected.map((r) => r.recordId));
     const included = records.filter((record) => !rejectedIds.has(record.id));
-    if (!signed || included.length === 0) return { batch: null, records: [], rejected };
+    if (!transaction || included.length === 0) return { batch: null, records: [], rejected };
 
     const [batchRow] = await trx('anchor_batches')
       .insert({
@@ -188,8 +179,8 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
         kind,
         signer,
         nonce,
-        raw_transaction: signed.rawTransaction,
-        transaction_hash: signed.transactionHash,
+        raw_transaction: transaction.raw,
+        transaction_hash: transaction.hash,
         status: 'signed',
       })
       .returning<BatchRow[]>('*');

@@ -56,10 +56,16 @@ export function gasLimitFor(kind: RecordKind, records: readonly QueuedRecord[]):
   return records.reduce((total, record) => total + perRecord(record), 60_000n);
 }
 
+/** A record the registry refuses, with the contract error that names it. */
+export interface RefusedRecord {
+  recordId: number;
+  reason: string;
+}
+
+/** The signed transaction of a batch (none when every record was refused), and the refused ones. */
 export interface SignedBatch {
-  rawTransaction: string;
-  transactionHash: string;
-  rejected: { recordId: number; reason: string }[];
+  transaction: { raw: string; hash: string } | null;
+  rejected: RefusedRecord[];
 }
 
 /**
@@ -77,14 +83,14 @@ export async function signBatch(input: {
   nonce: number;
   simulate: boolean;
   fees: () => Promise<FeeData>;
-}): Promise<SignedBatch | null> {
+}): Promise<SignedBatch> {
   const { provider, wallet, network, kind, nonce } = input;
   const to = contractFor(network, kind);
   let records = [...input.records];
-  const rejected: { recordId: number; reason: string }[] = [];
+  const rejected: RefusedRecord[] = [];
 
   for (;;) {
-    if (records.length === 0) return { rawTransaction: '', transactionHash: '', rejected };
+    if (records.length === 0) return { transaction: null, rejected };
     const data = encodeBatchCall(kind, records);
     let gasLimit = gasLimitFor(kind, records);
     if (input.simulate) {
@@ -117,8 +123,8 @@ export async function signBatch(input: {
           }
         : { type: 0, gasPrice: fees.gasPrice }),
     });
-    const rawTransaction = await wallet.signTransaction(transaction);
+    const raw = await wallet.signTransaction(transaction);
     // The hash of a signed transaction is the keccak of its bytes: no need to parse it back.
-    return { rawTransaction, transactionHash: keccak256(rawTransaction), rejected };
+    return { transaction: { raw, hash: keccak256(raw) }, rejected };
   }
 }
