@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createUser, findUser, savePlan, type Queryable } from '@trustpoint/db';
+import { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import jwt from 'jsonwebtoken';
 
 /** The user the embedded set-up creates, so a newcomer can call the APIs at once. */
@@ -9,9 +10,6 @@ export const LOCAL_USER_ID = 'local-admin';
 export const LOCAL_PLAN_ID = 'local';
 const LOCAL_CREDITS = 1_000_000;
 const TOKEN_TTL = '30d';
-
-export const TOKEN_ISSUER = 'trustpoint';
-export const TOKEN_AUDIENCE = 'trustpoint-api';
 
 interface Secrets {
   jwtSecret: string;
@@ -52,7 +50,7 @@ export async function ensureLocalUser(db: Queryable, networkIds: string[]): Prom
 
 export function mintLocalToken(secret: string): string {
   return jwt.sign({}, secret, {
-    algorithm: 'HS256',
+    algorithm: TOKEN_ALGORITHM,
     subject: LOCAL_USER_ID,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,

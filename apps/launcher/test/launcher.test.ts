@@ -1,18 +1,14 @@
 import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { silentLogger } from '@trustpoint/chain';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance, findUser } from '@trustpoint/db';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
-import {
-  LOCAL_USER_ID,
-  loadOrCreateSecrets,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '../src/local-identity.js';
-import { silentLogger } from '@trustpoint/chain';
+import { LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
 
 describe('Embedded launcher', () => {
   it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {

@@ -1,0 +1,38 @@
+import type { FieldError } from '@trustpoint/domain';
+
+/** What body-parser (behind `express.json`) attaches to the errors it passes on. */
+interface BodyParserError {
+  type: string;
+  status: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return (
+    error instanceof Error &&
+    'type' in error &&
+    typeof error.type === 'string' &&
+    'status' in error &&
+    typeof error.status === 'number'
+  );
+}
+
+// body-parser's own messages are not for callers (they quote parser internals), so each client
+// mistake gets a plain sentence on the `body` field.
+const CLIENT_MISTAKES: Readonly<Record<string, string>> = {
+  'entity.parse.failed': 'Body is not valid JSON',
+  'encoding.unsupported': 'Content encoding is not supported',
+  'charset.unsupported': 'Charset is not supported, use utf-8',
+  'request.size.invalid': 'Body length does not match Content-Length',
+};
+
+export type BodyProblem = { kind: 'tooLarge' } | { kind: 'invalid'; error: FieldError };
+
+/** How a body-parser failure is answered, or `undefined` when it is not one (or not the caller's fault). */
+export function bodyProblem(error: unknown): BodyProblem | undefined {
+  if (!isBodyParserError(error)) return undefined;
+  if (error.type === 'entity.too.large') return { kind: 'tooLarge' };
+  const message = CLIENT_MISTAKES[error.type];
+  return message === undefined
+    ? undefined
+    : { kind: 'invalid', error: { field: 'body', error: message } };
+}

@@ -1,0 +1,66 @@
+import {
+  defaultErrorCatalogue,
+  DomainError,
+  toErrorBody,
+  validationErrorBody,
+  type ErrorBody,
+  type ErrorCatalogue,
+} from '@trustpoint/domain';
+import type { ErrorRequestHandler, Request } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+import { bodyProblem } from './body-parser-error.js';
+import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
+
+export interface ErrorHandlerOptions {
+  /** The app's catalogue (its support contact); defaults to `defaultErrorCatalogue`. */
+  catalogue?: ErrorCatalogue;
+  logger: Logger;
+}
+
+/** What a log line says about the request: never headers or the query string (tokens, PINs). */
+function requestContext(req: Request): Record<string, unknown> {
+  return { reqId: req.id, method: req.method, path: req.path };
+}
+
+/**
+ * The one place a thrown error becomes a response (spec 7.1 body). Caller mistakes map through the
+ * catalogue; anything unexpected is logged with its stack and answered with the generic 500, so
+ * internals never reach the caller.
+ */
+export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
+  const catalogue = options.catalogue ?? defaultErrorCatalogue;
+  const { logger } = options;
+
+  function bodyFor(error: unknown, req: Request): ErrorBody {
+    if (error instanceof DomainError) {
+      const body = toErrorBody(error.code, { catalogue, errors: error.errors });
+      // 5xx domain errors (network down) need an operator; 4xx ones are the caller's business.
+      const context = { ...requestContext(req), code: error.code };
+      if (body.statusCode >= 500) logger.error({ ...context, err: error }, error.message);
+      else logger.debug({ ...context, detail: error.message }, 'request refused');
+      return body;
+    }
+    if (error instanceof z.ZodError) return validationErrorBody(error, { catalogue });
+    if (error instanceof TooManyRequestsError) return { ...TOO_MANY_REQUESTS_BODY };
+    const problem = bodyProblem(error);
+    if (problem?.kind === 'tooLarge') return toErrorBody('payloadTooLarge', { catalogue });
+    if (problem?.kind === 'invalid') {
+      return toErrorBody('validation', { catalogue, errors: [problem.error] });
+    }
+    logger.error({ err: error, ...requestContext(req) }, 'unhandled error');
+    return toErrorBody('internal', { catalogue });
+  }
+
+  return (error: unknown, req, res, next) => {
+    // Too late for an error body: Express's default handler closes the connection.
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const body = bodyFor(error, req);
+    if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+    res.status(body.statusCode).json(body);
+  };
+}

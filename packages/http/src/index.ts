@@ -1,0 +1,17 @@
+// Public API of @trustpoint/http: the Express pieces both APIs share.
+
+export { authenticate, optionalAuthenticate } from './authenticate.js';
+export type { AuthenticateOptions } from './authenticate.js';
+export { currentUser, optionalCurrentUser } from './current-user.js';
+export { errorHandler } from './error-handler.js';
+export type { ErrorHandlerOptions } from './error-handler.js';
+export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
+export type { JsonBodyOptions } from './json-body.js';
+export { notFoundHandler } from './not-found-handler.js';
+export { rateLimit } from './rate-limit.js';
+export type { RateLimitOptions } from './rate-limit.js';
+export { redactPin, requestLogger } from './request-logger.js';
+export { sendSuccess } from './send-success.js';
+export { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-settings.js';
+export { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
+export { validate } from './validate.js';

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
+
+const REDACTED = '[Redacted]';
+
+/** Credentials a request may carry in headers or the query; none of them may reach a log. */
+const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'req.query.pin',
+];
+
+// `?pin=` opens a protected certificate (DESIGN section 7), so it is a secret inside the URL too.
+const PIN_IN_URL = /([?&]pin=)[^&#]*/gi;
+
+/** The URL with the value of every `pin` query parameter replaced. */
+export function redactPin(url: string): string {
+  return url.replace(PIN_IN_URL, `$1${REDACTED}`);
+}
+
+/** One log line per request (method, URL, status, time), with credentials redacted. */
+export function requestLogger(logger: Logger): HttpLogger {
+  return pinoHttp({
+    logger,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.
+      req: (req: { url?: string }) => {
+        if (typeof req.url === 'string') req.url = redactPin(req.url);
+        return req;
+      },
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { authenticate } from '../src/authenticate.js';
+import { currentUser } from '../src/current-user.js';
+import { sendSuccess } from '../src/send-success.js';
+import { fakeAuthOptions, testUser } from './support/fake-users.js';
+import { signToken, tokenWithoutExpiry, unsignedToken } from './support/tokens.js';
+import { testApp } from './support/test-app.js';
+
+const alice = testUser('alice');
+
+function protectedApp() {
+  return testApp((app) => {
+    app.get('/me', authenticate(fakeAuthOptions([alice])), (_req, res) => {
+      sendSuccess(res, 200, 'Current user', { id: currentUser(res).id });
+    });
+  });
+}
+
+function authenticationError(message: string) {
+  return { statusCode: 401, type: 'Authentication Error', message };
+}
+
+describe('authenticate', () => {
+  describe('when the token is missing', () => {
+    it.each([
+      ['there is no Authorization header', undefined],
+      ['the Authorization header is empty', ''],
+      ['the scheme is not Bearer', 'Basic x'],
+      ['Bearer has no token', 'Bearer '],
+    ])('when %s, then 401 "Token is not provided"', async (_case, header) => {
+      // Arrange
+      const call = request(protectedApp()).get('/me');
+      if (header !== undefined) void call.set('Authorization', header);
+
+      // Act
+      const response = await call;
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('Token is not provided'));
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    });
+  });
+
+  describe('when the token is not acceptable', () => {
+    it.each([
+      ['it is not a JWT', 'not-a-jwt'],
+      [
+        'it is signed with another secret',
+        signToken('alice', {}, 'another-secret-of-32-characters-long!'),
+      ],
+      ['its algorithm is none', unsignedToken('alice')],
+      ['its algorithm is not HS256', signToken('alice', { algorithm: 'HS512' })],
+      ['its audience is another one', signToken('alice', { audience: 'another-api' })],
+      ['its issuer is another one', signToken('alice', { issuer: 'someone-else' })],
+      ['it has no expiry', tokenWithoutExpiry('alice')],
+    ])('when %s, then 401 "Token is invalid"', async (_case, token) => {
+      // Arrange
+      const app = protectedApp();
+
+      // Act
+      const response = await request(app).get('/me').set('Authorization', `Bearer ${token}`);
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('Token is invalid'));
+    });
+  });
+
+  it('when the token has expired, then 401 "Token is expired"', async () => {
+    // Arrange
+    const token = signToken('alice', { expiresIn: -60 });
+
+    // Act
+    const response = await request(protectedApp())
+      .get('/me')
+      .set('Authorization', `Bearer ${token}`);
+
+    // Assert
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(authenticationError('Token is expired'));
+  });
+
+  it('when a valid token names no known user, then 401 "User credentials are wrong"', async () => {
+    // Arrange
+    const token = signToken('mallory');
+
+    // Act
+    const response = await request(protectedApp())
+      .get('/me')
+      .set('Authorization', `Bearer ${token}`);
+
+    // Assert
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(authenticationError('User credentials are wrong'));
+  });
+
+  it('when the token is valid, then the route sees the user', async () => {
+    // Arrange
+    const token = signToken('alice');
+
+    // Act
+    const response = await request(protectedApp())
+      .get('/me')
+      .set('Authorization', `bearer ${token}`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      statusCode: 200,
+      message: 'Current user',
+      data: { id: 'alice' },
+    });
+  });
+
+  it('when the secret is empty, then it refuses to start', () => {
+    // Arrange
+    const options = { ...fakeAuthOptions([alice]), secret: '' };
+
+    // Act
+    const create = () => authenticate(options);
+
+    // Assert
+    expect(create).toThrow(/non-empty token secret/);
+  });
+});
+
+describe('currentUser', () => {
+  it('when the route is not behind authenticate, then the request fails with the generic 500', async () => {
+    // Arrange
+    const app = testApp((app) => {
+      app.get('/me', (_req, res) => {
+        sendSuccess(res, 200, 'Current user', currentUser(res));
+      });
+    });
+
+    // Act
+    const response = await request(app).get('/me');
+
+    // Assert
+    expect(response.status).toBe(500);
+  });
+});

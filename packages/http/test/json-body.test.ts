@@ -1,0 +1,98 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { jsonBody } from '../src/json-body.js';
+import { sendSuccess } from '../src/send-success.js';
+import { testApp } from './support/test-app.js';
+
+function echoApp(limit?: number) {
+  return testApp((app) => {
+    app.post('/echo', jsonBody(limit === undefined ? {} : { limit }), (req, res) => {
+      sendSuccess(res, 200, 'Echo', req.body);
+    });
+  });
+}
+
+describe('jsonBody', () => {
+  it('when the body is JSON within the limit, then the route sees it parsed', async () => {
+    // Arrange
+    const app = echoApp();
+
+    // Act
+    const response = await request(app).post('/echo').send({ name: 'report' });
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ statusCode: 200, message: 'Echo', data: { name: 'report' } });
+  });
+
+  it('when the JSON is malformed, then 400 with one error on the body', async () => {
+    // Arrange
+    const app = echoApp();
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      statusCode: 400,
+      type: 'Validation Error',
+      message: 'Request parameters are wrong, check requirements',
+      errors: [{ field: 'body', error: 'Body is not valid JSON' }],
+    });
+  });
+
+  it('when the body exceeds the limit, then 413', async () => {
+    // Arrange
+    const app = echoApp(100);
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .send({ text: 'x'.repeat(200) });
+
+    // Assert
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({
+      statusCode: 413,
+      type: 'Payload Too Large Error',
+      message: 'The request payload exceeds the configured limit',
+    });
+  });
+
+  it('when no limit is given, then a body just over 1 MiB is refused', async () => {
+    // Arrange
+    const app = echoApp();
+    const body = JSON.stringify({ text: 'x'.repeat(1024 * 1024) });
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json')
+      .send(body);
+
+    // Assert
+    expect(response.status).toBe(413);
+  });
+
+  it('when the charset is not supported, then 400 on the body', async () => {
+    // Arrange
+    const app = echoApp();
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json; charset=latin-9000')
+      .send('{}');
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body).toHaveProperty('errors', [
+      { field: 'body', error: 'Charset is not supported, use utf-8' },
+    ]);
+  });
+});

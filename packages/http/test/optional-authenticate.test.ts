@@ -1,0 +1,69 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { optionalAuthenticate } from '../src/authenticate.js';
+import { optionalCurrentUser } from '../src/current-user.js';
+import { sendSuccess } from '../src/send-success.js';
+import { fakeAuthOptions, testUser } from './support/fake-users.js';
+import { signToken } from './support/tokens.js';
+import { testApp } from './support/test-app.js';
+
+function publicApp() {
+  return testApp((app) => {
+    app.get(
+      '/certificates/public',
+      optionalAuthenticate(fakeAuthOptions([testUser('alice')])),
+      (_req, res) => {
+        sendSuccess(res, 200, 'Reader', { reader: optionalCurrentUser(res)?.id ?? null });
+      },
+    );
+  });
+}
+
+describe('optionalAuthenticate', () => {
+  it('when there is no Authorization header, then the caller is anonymous', async () => {
+    // Arrange
+    const app = publicApp();
+
+    // Act
+    const response = await request(app).get('/certificates/public');
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ statusCode: 200, message: 'Reader', data: { reader: null } });
+  });
+
+  it('when the token is valid, then the caller is the user', async () => {
+    // Arrange
+    const token = signToken('alice');
+
+    // Act
+    const response = await request(publicApp())
+      .get('/certificates/public')
+      .set('Authorization', `Bearer ${token}`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ data: { reader: 'alice' } });
+  });
+
+  it.each([
+    ['another scheme', 'Basic x', 'Token is not provided'],
+    ['a malformed token', 'Bearer not-a-jwt', 'Token is invalid'],
+    ['an expired token', `Bearer ${signToken('alice', { expiresIn: -60 })}`, 'Token is expired'],
+    ['an unknown user', `Bearer ${signToken('mallory')}`, 'User credentials are wrong'],
+  ])(
+    'when the header carries %s, then 401 as on protected routes',
+    async (_case, header, message) => {
+      // Arrange
+      const app = publicApp();
+
+      // Act
+      const response = await request(app).get('/certificates/public').set('Authorization', header);
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ statusCode: 401, type: 'Authentication Error', message });
+    },
+  );
+});

@@ -1,0 +1,51 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { redactPin, requestLogger } from '../src/request-logger.js';
+import { capturedLogger } from './support/captured-logger.js';
+
+describe('requestLogger', () => {
+  it('when a request carries credentials, then its log line has them redacted', async () => {
+    // Arrange
+    const { logger, lines, entries } = capturedLogger();
+    const app = express();
+    app.use(requestLogger(logger));
+    app.get('/certificates/:id', (_req, res) => res.sendStatus(204));
+
+    // Act
+    await request(app)
+      .get('/certificates/c1?pin=s3cr3t-pin&fields=data')
+      .set('Authorization', 'Bearer secret-token-value')
+      .set('Cookie', 'session=secret-cookie');
+
+    // Assert
+    expect(entries()).toHaveLength(1);
+    expect(entries()[0]).toMatchObject({
+      msg: 'request completed',
+      req: {
+        method: 'GET',
+        url: '/certificates/c1?pin=[Redacted]&fields=data',
+        query: { pin: '[Redacted]', fields: 'data' },
+        headers: { authorization: '[Redacted]', cookie: '[Redacted]' },
+      },
+      res: { statusCode: 204 },
+    });
+    expect(lines[0]).not.toMatch(/s3cr3t-pin|secret-token-value|secret-cookie/);
+  });
+});
+
+describe('redactPin', () => {
+  it.each([
+    ['/c?pin=1', '/c?pin=[Redacted]'],
+    ['/c?a=1&PIN=2#x', '/c?a=1&PIN=[Redacted]#x'],
+    ['/c?pin=1&pin=2', '/c?pin=[Redacted]&pin=[Redacted]'],
+    ['/c?spin=1', '/c?spin=1'],
+  ])('when the URL is %s, then it becomes %s', (url, expected) => {
+    // Act
+    const redacted = redactPin(url);
+
+    // Assert
+    expect(redacted).toBe(expected);
+  });
+});
