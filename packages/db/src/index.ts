@@ -8,8 +8,29 @@ export { migrations } from './migration-source.js';
 export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';
 export type { Queryable } from './queryable.js';
+export {
+  addTrustpoint,
+  findCertificate,
+  insertCertificate,
+  listCertificates,
+  markCertificateRevoked,
+  setTrustpointAnchorRecord,
+  updateCertificateAccess,
+} from './repositories/certificates-repository.js';
+export type {
+  CertificateAccessChanges,
+  CertificateListFilter,
+  CertificateLookup,
+  CertificateRecord,
+  CertificateType,
+  NewCertificate,
+  NewTrustpoint,
+  TrustpointRecord,
+  TrustpointTypeCode,
+} from './repositories/certificates-repository.js';
 export { findCreditBalance, grantCredits, spendCredit } from './repositories/credits-repository.js';
 export { findPlan, isNetworkInPlan, savePlan } from './repositories/plans-repository.js';
 export type { Plan } from './repositories/plans-repository.js';
 export { createUser, findUser, updateUser } from './repositories/users-repository.js';
 export type { NewUser, User, UserChanges } from './repositories/users-repository.js';
+export { withdrawCertificate } from './repositories/withdraw-certificate.js';

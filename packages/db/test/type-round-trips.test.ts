@@ -98,6 +98,17 @@ describe.each(testBackends())('type round trips on %s', (backend) => {
     expect(json.rows[0]?.value).toEqual([1, { a: 'b' }]);
   });
 
+  it('when rows are updated or deleted, then both backends return the affected row count', async () => {
+    await db.knex.raw('create table counted (id int)');
+    await db.knex('counted').insert([{ id: 1 }, { id: 2 }, { id: 3 }]);
+
+    const updated = await db.knex('counted').where('id', '>', 1).update({ id: 9 });
+    const deleted = await db.knex('counted').where({ id: 9 }).delete();
+    const none = await db.knex('counted').where({ id: 42 }).delete();
+
+    expect([updated, deleted, none]).toEqual([2, 2, 0]);
+  });
+
   it('when an int8 does not fit a JavaScript number, then the query fails instead of rounding', async () => {
     // Arrange
     const sql = 'select 9007199254740993::int8 as value';

@@ -1,0 +1,49 @@
+import {
+  findCertificate,
+  type CertificateLookup,
+  type CertificateRecord,
+  type User,
+} from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
+import type { CertificateServices } from './certificate-services.js';
+
+/** Path names of GET /certificates/{type}/{id}, and what each looks up. */
+export const CERTIFICATE_LOOKUPS: Record<string, CertificateLookup> = {
+  certID: 'certId',
+  externalId: 'externalId',
+  fileHash: 'fileHash',
+  hash: 'hash',
+};
+
+/**
+ * One certificate, as its reader may see it. By certID anyone may read a public certificate (with
+ * its PIN when it has one) and the issuer any of theirs; the other lookups search the caller's own
+ * certificates. A certificate the caller may not see is reported as not found, so that private
+ * certificates cannot be probed for.
+ */
+export async function getCertificate(
+  services: CertificateServices,
+  reader: User | undefined,
+  lookupName: string,
+  value: string,
+  pin: string | undefined,
+): Promise<CertificateRecord> {
+  const lookup = CERTIFICATE_LOOKUPS[lookupName];
+  if (!lookup) {
+    throw new DomainError('validation', {
+      errors: [{ field: 'type', error: 'Expected one of certID, externalId, fileHash, hash' }],
+    });
+  }
+  if (lookup !== 'certId' && !reader) throw new DomainError('missingToken');
+  const record = await findCertificate(services.knex, lookup, value, reader?.id);
+  if (!record) throw new DomainError('notFound');
+  if (reader?.id === record.userId) return record;
+  if (!record.public) throw new DomainError('notFound');
+  if (
+    record.pinEncrypted !== null &&
+    (pin === undefined || !services.pins.matches(pin, record.pinEncrypted))
+  ) {
+    throw new DomainError('pinRequired');
+  }
+  return record;
+}

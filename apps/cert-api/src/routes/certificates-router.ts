@@ -1,0 +1,43 @@
+import { createCertificateQuerySchema } from '@trustpoint/domain';
+import {
+  authenticate,
+  currentUser,
+  optionalAuthenticate,
+  optionalCurrentUser,
+  sendSuccess,
+  validate,
+  type AuthenticateOptions,
+} from '@trustpoint/http';
+import { Router } from 'express';
+import { z } from 'zod';
+import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
+import type { CertificateServices } from '../certificates/certificate-services.js';
+import { certificateView } from '../certificates/certificate-view.js';
+import { createCertificate } from '../certificates/create-certificate.js';
+import { getCertificate } from '../certificates/get-certificate.js';
+
+const lookupParamsSchema = z.object({ lookup: z.string(), id: z.string().min(1).max(256) });
+const pinQuerySchema = z.object({ pin: z.string().max(256).optional() });
+
+export function certificatesRouter(
+  services: CertificateServices,
+  auth: AuthenticateOptions,
+): Router {
+  const router = Router();
+
+  router.post('/certificates', authenticate(auth), async (req, res) => {
+    const query = validate(createCertificateQuerySchema, req.query, 'query');
+    const draft = jsonCertificateDraft(query, req.body);
+    const record = await createCertificate(services, currentUser(res), draft);
+    sendSuccess(res, 201, 'Certificate created successfully', certificateView(record));
+  });
+
+  router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { pin } = validate(pinQuerySchema, req.query, 'query');
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, pin);
+    sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
+  });
+
+  return router;
+}

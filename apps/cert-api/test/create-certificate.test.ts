@@ -1,0 +1,236 @@
+import { findCreditBalance } from '@trustpoint/db';
+import { testBackends } from '@trustpoint/db/testing';
+import {
+  assetCertificateHash,
+  certificateSchema,
+  contentCertificateHash,
+  decodeGetTrustPointResponse,
+  getTrustPointRequest,
+} from '@trustpoint/domain';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCertApi, tokenFor, type CertApiFixture } from './support/cert-api-fixture.js';
+
+const CREATE = '/cert/v2/certificates';
+
+describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend) => {
+  let api: CertApiFixture;
+
+  beforeAll(async () => {
+    api = await startCertApi(backend);
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const post = (token: string | undefined, query: string, body: unknown) => {
+    const call = request(api.app)
+      .post(`${CREATE}?${query}`)
+      .send(body as object);
+    return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
+  };
+
+  it('when content is certified, then 201 returns the certificate, anchored, and one eth_call verifies it', async () => {
+    const { id, token } = await api.user();
+    const content = { invoice: 'INV-42', total: 1250.5, lines: [{ sku: 'A', qty: 2 }] };
+
+    const response = await post(token, 'type=content&networkId=31337', {
+      name: 'Invoice 42',
+      description: 'March',
+      content,
+    });
+
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      statusCode: 201,
+      message: 'Certificate created successfully',
+    });
+    const certificate = certificateSchema.parse(response.body.data);
+    expect(certificate.data.hash).toBe(contentCertificateHash(content));
+    expect(certificate.data.issuer).toBe(`did:user:${id}`);
+    expect(certificate.metadata).toHaveLength(1);
+    const [trustpoint] = certificate.metadata;
+    expect(trustpoint).toMatchObject({
+      type: 'Evidence',
+      networkId: 31337,
+      smartContract: api.network.trustPointRegistry,
+      trustPointHash: certificate.data.hash,
+    });
+    // An outside client: one raw JSON-RPC call, nothing else.
+    const rpc = await fetch(api.chain.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        getTrustPointRequest({
+          smartContract: trustpoint?.smartContract ?? '',
+          certId: certificate.certID,
+          timestampMs: trustpoint?.timestamp ?? 0,
+        }),
+      ),
+    });
+    expect(decodeGetTrustPointResponse(await rpc.json())).toEqual({
+      found: true,
+      hash: certificate.data.hash,
+      type: 'Evidence',
+    });
+  });
+
+  it('when an asset is certified, then its hash covers assetId, from, to and content as shown', async () => {
+    const { token } = await api.user();
+    const body = {
+      name: 'Pallet 7',
+      description: 'Shipment',
+      assetId: 'pallet-7',
+      from: 'Madrid',
+      to: 1_767_225_600_000,
+      content: { weightKg: 480 },
+    };
+
+    const response = await post(token, 'type=asset&networkId=31337', body);
+
+    expect(response.status).toBe(201);
+    const expected = {
+      assetId: 'pallet-7',
+      from: 'Madrid',
+      to: 1_767_225_600_000,
+      content: { weightKg: 480 },
+    };
+    expect(response.body.data.data.content).toEqual(expected);
+    expect(response.body.data.data.hash).toBe(assetCertificateHash(expected));
+  });
+
+  it('when the same content is certified twice, then 409 and no second credit is spent', async () => {
+    const { id, token } = await api.user({ credits: 5 });
+    const body = { name: 'Twice', description: '', content: { same: true } };
+    expect((await post(token, 'type=content&networkId=31337', body)).status).toBe(201);
+
+    const response = await post(token, 'type=content&networkId=31337', body);
+
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({
+      statusCode: 409,
+      type: 'Existing certificate error',
+      message: 'The certificate is already registered, please try again with a different content',
+    });
+    expect(await findCreditBalance(api.db.knex, id)).toBe(4);
+  });
+
+  it('when an externalId is reused, then 409 with the externalId message', async () => {
+    const { token } = await api.user();
+    expect(
+      (
+        await post(token, 'type=content&networkId=31337', {
+          name: 'a',
+          description: '',
+          content: { n: 1 },
+          externalId: 'ext-1',
+        })
+      ).status,
+    ).toBe(201);
+
+    const response = await post(token, 'type=content&networkId=31337', {
+      name: 'b',
+      description: '',
+      content: { n: 2 },
+      externalId: 'ext-1',
+    });
+
+    expect(response.status).toBe(409);
+    expect(response.body.message).toBe(
+      'The provided externalId is already registered, please try again with a different one',
+    );
+  });
+
+  it('when many identical requests race, then exactly one wins', async () => {
+    const { token } = await api.user();
+    const body = { name: 'Race', description: '', content: { race: 'same' } };
+
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 8 }, () => post(token, 'type=content&networkId=31337', body)),
+      )
+    ).map((r) => r.status);
+
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(7);
+  });
+
+  it('when credits run out under concurrency, then exactly as many succeed as there were credits', async () => {
+    const { id, token } = await api.user({ credits: 3 });
+
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          post(token, 'type=content&networkId=31337', {
+            name: `n${String(i)}`,
+            description: '',
+            content: { i },
+          }),
+        ),
+      )
+    ).map((r) => r.status);
+
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(0);
+  });
+
+  it('when the network is not in the plan, then 403; when it is unknown, then 400 on networkId', async () => {
+    const { token } = await api.user({ networks: [] });
+    const body = { name: 'x', description: '', content: { x: 1 } };
+
+    const outside = await post(token, 'type=content&networkId=31337', body);
+    const unknown = await post(token, 'type=content&networkId=80001', body);
+
+    expect(outside.status).toBe(403);
+    expect(outside.body.message).toMatch(/^Provider not available in your plan/);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([
+      { field: 'networkId', error: 'Unknown or unconfigured network' },
+    ]);
+  });
+
+  it('when the request is malformed, then 400 lists each problem and nothing is created', async () => {
+    const { id, token } = await api.user({ credits: 2 });
+
+    const response = await post(token, 'type=content', {
+      description: 5,
+      content: 'not an object',
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe('Validation Error');
+    expect(response.body.errors.length).toBeGreaterThanOrEqual(1);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+  });
+
+  it('when no token or a bad token is sent, then 401 with the matching message', async () => {
+    const { id } = await api.user();
+    const body = { name: 'x', description: '', content: { x: 1 } };
+
+    const none = await post(undefined, 'type=content&networkId=31337', body);
+    const invalid = await post(
+      tokenFor(id, 'another-secret-another-secret-32b'),
+      'type=content&networkId=31337',
+      body,
+    );
+    const expired = await post(tokenFor(id, undefined, -10), 'type=content&networkId=31337', body);
+    const stranger = await post(tokenFor('nobody'), 'type=content&networkId=31337', body);
+
+    expect([
+      none.body.message,
+      invalid.body.message,
+      expired.body.message,
+      stranger.body.message,
+    ]).toEqual([
+      'Token is not provided',
+      'Token is invalid',
+      'Token is expired',
+      'User credentials are wrong',
+    ]);
+    expect(new Set([none.status, invalid.status, expired.status, stranger.status])).toEqual(
+      new Set([401]),
+    );
+  });
+});

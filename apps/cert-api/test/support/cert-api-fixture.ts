@@ -1,0 +1,116 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
+import {
+  deployTrustpoint,
+  freePort,
+  HARDHAT_DEV_KEY,
+  startLocalChain,
+  type LocalChain,
+} from '@trustpoint/contracts';
+import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import jwt from 'jsonwebtoken';
+import pino from 'pino';
+import { createCertApp, createPinCipher } from '../../src/server.js';
+
+export const JWT_SECRET = randomBytes(32).toString('base64url');
+const NAMESPACE = 'trustpoint';
+
+/** A certificate API on a real database and a real local chain, with users made per test. */
+export interface CertApiFixture {
+  app: ReturnType<typeof createCertApp>;
+  db: TestDatabase;
+  chain: LocalChain;
+  network: NetworkConfig;
+  engine: AnchorEngine;
+  /** A new user on a plan with the local network (or none) and `credits`; returns a token. */
+  user(options?: { credits?: number; networks?: string[] }): Promise<{ id: string; token: string }>;
+  close(): Promise<void>;
+}
+
+export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): string {
+  return jwt.sign({}, secret, {
+    algorithm: 'HS256',
+    subject: userId,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    expiresIn,
+  });
+}
+
+export async function startCertApi(
+  backend: DatabaseBackend,
+  options: { anchorTimeoutMs?: number; rpcUrl?: string } = {},
+): Promise<CertApiFixture> {
+  const chain = await startLocalChain({
+    dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-cert-api-')),
+    port: await freePort(),
+  });
+  const provider = new JsonRpcProvider(chain.url, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
+  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+  provider.destroy();
+  const network: NetworkConfig = {
+    networkId: '31337',
+    name: 'test chain',
+    rpcUrl: options.rpcUrl ?? chain.url,
+    chainId: 31337,
+    trustPointRegistry: deployment.trustPointRegistry,
+    evidenceRepository: deployment.evidenceRepository,
+    signerKey: HARDHAT_DEV_KEY,
+    confirmations: 1,
+    explorerUrl: undefined,
+    batch: { maxSize: 100, maxWaitMs: 10 },
+  };
+  const db = await openTestDatabase(backend);
+  const networks = new NetworkRegistry([network]);
+  const logger = pino({ level: 'silent' });
+  const engine = new AnchorEngine(db.knex, networks, {
+    logger,
+    anchorTimeoutMs: options.anchorTimeoutMs ?? 30_000,
+    timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
+  });
+  engine.start();
+  const app = createCertApp({
+    jwtSecret: JWT_SECRET,
+    services: {
+      knex: db.knex,
+      engine,
+      networks,
+      pins: createPinCipher(randomBytes(32)),
+      namespace: NAMESPACE,
+      now: Date.now,
+      logger,
+    },
+  });
+  return {
+    app,
+    db,
+    chain,
+    network,
+    engine,
+    async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
+      const id = `user-${randomUUID()}`;
+      await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });
+      await createUser(db.knex, {
+        id,
+        displayName: id,
+        planId: `plan-${id}`,
+        ...(credits > 0 ? { initialCredits: credits } : {}),
+      });
+      return { id, token: tokenFor(id) };
+    },
+    async close() {
+      await engine.stop();
+      await db.close();
+      await chain.stop();
+    },
+  };
+}

@@ -1,0 +1,443 @@
+import type { Knex } from 'knex';
+import type { Queryable } from '../queryable.js';
+
+export type CertificateType = 'content' | 'file' | 'asset' | 'url';
+
+/** The trustpoint type as the registry contract knows it: Evidence, Revocation, Signature. */
+export type TrustpointTypeCode = 0 | 1 | 2;
+
+/** One on-chain record of a certificate, keyed on-chain by (certID, timestamp). */
+export interface TrustpointRecord {
+  type: TrustpointTypeCode;
+  /** 64 lowercase hex characters. */
+  hash: string;
+  /** Milliseconds since the epoch; with the certID, the on-chain key. */
+  timestamp: number;
+  networkId: string;
+  /** Null until anchored. */
+  smartContract: string | null;
+  /** Null until anchored. */
+  transactionHash: string | null;
+  anchoredAt: Date | null;
+  anchorRecordId: number | null;
+}
+
+export interface CertificateRecord {
+  /** uuid */
+  id: string;
+  /** `did:<ns>:certid:<uuidv7>` */
+  certId: string;
+  userId: string;
+  type: CertificateType;
+  name: string;
+  description: string;
+  content: Record<string, unknown>;
+  hash: string;
+  fileHash: string | null;
+  /** Milliseconds since the epoch. */
+  issuedOn: number;
+  expires: number | null;
+  public: boolean;
+  pinEncrypted: string | null;
+  externalId: string | null;
+  revokedAt: number | null;
+  networkId: string;
+  createdAt: Date;
+  /** Ordered by timestamp, oldest first. */
+  trustpoints: TrustpointRecord[];
+}
+
+export interface NewTrustpoint {
+  type: TrustpointTypeCode;
+  hash: string;
+  timestamp: number;
+  networkId: string;
+  anchorRecordId: number | null;
+}
+
+export interface NewCertificate {
+  id: string;
+  certId: string;
+  userId: string;
+  type: CertificateType;
+  name: string;
+  description: string;
+  content: Record<string, unknown>;
+  hash: string;
+  fileHash: string | null;
+  issuedOn: number;
+  expires: number | null;
+  public: boolean;
+  pinEncrypted: string | null;
+  externalId: string | null;
+  networkId: string;
+}
+
+export type CertificateLookup = 'certId' | 'externalId' | 'fileHash' | 'hash';
+
+export interface CertificateListFilter {
+  userId: string;
+  access?: 'public' | 'private';
+  type?: CertificateType;
+  /** issuedOn >= from (ms). */
+  from?: number;
+  /** issuedOn <= to (ms). */
+  to?: number;
+  offset: number;
+  limit: number;
+  /** By issuedOn, then id, so that equal issuedOn values page stably. */
+  order: 'asc' | 'desc';
+}
+
+export interface CertificateAccessChanges {
+  public?: boolean;
+  /** Null removes the PIN. */
+  pinEncrypted?: string | null;
+  /** Null removes the external id. */
+  externalId?: string | null;
+}
+
+interface CertificateRow {
+  id: string;
+  cert_id: string;
+  user_id: string;
+  type: CertificateType;
+  name: string;
+  description: string;
+  content: Record<string, unknown>;
+  hash: string;
+  file_hash: string | null;
+  issued_on: number;
+  expires: number | null;
+  public: boolean;
+  pin_encrypted: string | null;
+  external_id: string | null;
+  revoked_at: number | null;
+  network_id: string;
+  created_at: Date;
+}
+
+interface TrustpointRow {
+  certificate_id: string;
+  type: TrustpointTypeCode;
+  hash: string;
+  timestamp: number;
+  network_id: string;
+  smart_contract: string | null;
+  transaction_hash: string | null;
+  anchored_at: Date | null;
+  anchor_record_id: number | null;
+}
+
+const certificateColumns = [
+  'id',
+  'cert_id',
+  'user_id',
+  'type',
+  'name',
+  'description',
+  'content',
+  'hash',
+  'file_hash',
+  'issued_on',
+  'expires',
+  'public',
+  'pin_encrypted',
+  'external_id',
+  'revoked_at',
+  'network_id',
+  'created_at',
+] as const;
+
+const trustpointColumns = [
+  'certificate_id',
+  'type',
+  'hash',
+  'timestamp',
+  'network_id',
+  'smart_contract',
+  'transaction_hash',
+  'anchored_at',
+  'anchor_record_id',
+] as const;
+
+const lookupColumns: Readonly<Record<CertificateLookup, keyof CertificateRow>> = {
+  certId: 'cert_id',
+  externalId: 'external_id',
+  fileHash: 'file_hash',
+  hash: 'hash',
+};
+
+function toTrustpoint(row: TrustpointRow): TrustpointRecord {
+  return {
+    type: row.type,
+    hash: row.hash,
+    timestamp: row.timestamp,
+    networkId: row.network_id,
+    smartContract: row.smart_contract,
+    transactionHash: row.transaction_hash,
+    anchoredAt: row.anchored_at,
+    anchorRecordId: row.anchor_record_id,
+  };
+}
+
+function toCertificate(row: CertificateRow, trustpoints: TrustpointRecord[]): CertificateRecord {
+  return {
+    id: row.id,
+    certId: row.cert_id,
+    userId: row.user_id,
+    type: row.type,
+    name: row.name,
+    description: row.description,
+    content: row.content,
+    hash: row.hash,
+    fileHash: row.file_hash,
+    issuedOn: row.issued_on,
+    expires: row.expires,
+    public: row.public,
+    pinEncrypted: row.pin_encrypted,
+    externalId: row.external_id,
+    revokedAt: row.revoked_at,
+    networkId: row.network_id,
+    createdAt: row.created_at,
+    trustpoints,
+  };
+}
+
+function trustpointRow(certificateId: string, trustpoint: NewTrustpoint) {
+  return {
+    certificate_id: certificateId,
+    type: trustpoint.type,
+    hash: trustpoint.hash,
+    timestamp: trustpoint.timestamp,
+    network_id: trustpoint.networkId,
+    anchor_record_id: trustpoint.anchorRecordId,
+  };
+}
+
+/** The trustpoints of the given certificates in one query, each certificate's oldest first. */
+async function loadTrustpoints(
+  db: Queryable,
+  certificateIds: readonly string[],
+): Promise<Map<string, TrustpointRecord[]>> {
+  const byCertificate = new Map<string, TrustpointRecord[]>(certificateIds.map((id) => [id, []]));
+  if (certificateIds.length === 0) return byCertificate;
+  const rows = await db('trustpoints')
+    .whereIn('certificate_id', certificateIds)
+    .orderBy(['certificate_id', 'timestamp'])
+    .select<TrustpointRow[]>(trustpointColumns);
+  for (const row of rows) byCertificate.get(row.certificate_id)?.push(toTrustpoint(row));
+  return byCertificate;
+}
+
+async function withTrustpoints(db: Queryable, row: CertificateRow): Promise<CertificateRecord> {
+  const trustpoints = await loadTrustpoints(db, [row.id]);
+  return toCertificate(row, trustpoints.get(row.id) ?? []);
+}
+
+async function insertTrustpoint(
+  db: Queryable,
+  certificateId: string,
+  trustpoint: NewTrustpoint,
+): Promise<TrustpointRecord> {
+  const [row] = await db('trustpoints')
+    .insert(trustpointRow(certificateId, trustpoint))
+    .returning<TrustpointRow[]>(trustpointColumns);
+  if (row === undefined) {
+    throw new Error(`inserting a trustpoint of certificate ${certificateId} returned no row`);
+  }
+  return toTrustpoint(row);
+}
+
+/**
+ * Inserts the certificate and its first trustpoint, both or neither. Pass the request's
+ * transaction (the two inserts then run in a savepoint of it).
+ *
+ * Unique violations surface as the database error: classify them with `constraintViolation()`
+ * (`certificates_user_hash_unique`, `certificates_user_external_id_unique`).
+ */
+export async function insertCertificate(
+  db: Queryable,
+  certificate: NewCertificate,
+  trustpoint: NewTrustpoint,
+): Promise<CertificateRecord> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx('certificates')
+      .insert({
+        id: certificate.id,
+        cert_id: certificate.certId,
+        user_id: certificate.userId,
+        type: certificate.type,
+        name: certificate.name,
+        description: certificate.description,
+        // pg would send an array as a PostgreSQL array, not as JSON.
+        content: JSON.stringify(certificate.content),
+        hash: certificate.hash,
+        file_hash: certificate.fileHash,
+        issued_on: certificate.issuedOn,
+        expires: certificate.expires,
+        public: certificate.public,
+        pin_encrypted: certificate.pinEncrypted,
+        external_id: certificate.externalId,
+        network_id: certificate.networkId,
+      })
+      .returning<CertificateRow[]>(certificateColumns);
+    if (row === undefined) {
+      throw new Error(`inserting certificate ${certificate.id} returned no row`);
+    }
+    const first = await insertTrustpoint(trx, certificate.id, trustpoint);
+    return toCertificate(row, [first]);
+  });
+}
+
+/**
+ * Adds a later trustpoint (Revocation, Signature). A timestamp the certificate already has
+ * surfaces as the database error (`trustpoints_certificate_timestamp_unique`).
+ */
+export async function addTrustpoint(
+  db: Queryable,
+  certificateId: string,
+  trustpoint: NewTrustpoint,
+): Promise<TrustpointRecord> {
+  return insertTrustpoint(db, certificateId, trustpoint);
+}
+
+/**
+ * Links a trustpoint to its entry in the anchoring queue, for callers that queue it after
+ * inserting it. Throws when the certificate has no trustpoint at that timestamp: that is a bug
+ * in the caller, and passing silently would leave the trustpoint unanchored.
+ */
+export async function setTrustpointAnchorRecord(
+  db: Queryable,
+  certificateId: string,
+  timestamp: number,
+  anchorRecordId: number,
+): Promise<void> {
+  const updated = await db('trustpoints')
+    .where({ certificate_id: certificateId, timestamp })
+    .update({ anchor_record_id: anchorRecordId });
+  if (updated !== 1) {
+    throw new Error(`certificate ${certificateId} has no trustpoint at timestamp ${timestamp}`);
+  }
+}
+
+/**
+ * One certificate with its trustpoints, or undefined.
+ *
+ * By `certId`, whoever owns it (the caller decides whether it may be seen; `ownerId` is
+ * ignored). By `externalId`, `fileHash` or `hash` (64 lowercase hex), only among the
+ * certificates of `ownerId`, which is then required; when several match, the newest by
+ * issuedOn.
+ */
+export async function findCertificate(
+  db: Queryable,
+  lookup: CertificateLookup,
+  value: string,
+  ownerId?: string,
+): Promise<CertificateRecord | undefined> {
+  const query = db('certificates').where(lookupColumns[lookup], value);
+  if (lookup !== 'certId') {
+    if (ownerId === undefined) {
+      throw new TypeError(`finding a certificate by ${lookup} needs the owner's id`);
+    }
+    query.andWhere('user_id', ownerId);
+  }
+  const row = await query
+    .orderBy([
+      { column: 'issued_on', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first<CertificateRow | undefined>(certificateColumns);
+  return row === undefined ? undefined : withTrustpoints(db, row);
+}
+
+function assertPageBound(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  }
+}
+
+/**
+ * The user's certificates matching the filter. Each condition is on a column of one of the
+ * list indexes (`certificates_list_idx`, `..._by_type_idx`, `..._by_access_idx`), whose
+ * (issued_on desc, id desc) order serves both directions.
+ */
+function matchingCertificates(db: Queryable, filter: CertificateListFilter): Knex.QueryBuilder {
+  const query = db('certificates').where('user_id', filter.userId);
+  if (filter.access !== undefined) query.andWhere('public', filter.access === 'public');
+  if (filter.type !== undefined) query.andWhere('type', filter.type);
+  if (filter.from !== undefined) query.andWhere('issued_on', '>=', filter.from);
+  if (filter.to !== undefined) query.andWhere('issued_on', '<=', filter.to);
+  return query;
+}
+
+/**
+ * A page of the user's certificates, each with its trustpoints, and how many match in all.
+ * Three queries: the page, the page's trustpoints, the count. Pass a transaction if the count
+ * must agree with the page under concurrent writes.
+ */
+export async function listCertificates(
+  db: Queryable,
+  filter: CertificateListFilter,
+): Promise<{ certificates: CertificateRecord[]; total: number }> {
+  assertPageBound('offset', filter.offset);
+  assertPageBound('limit', filter.limit);
+  const rows = await matchingCertificates(db, filter)
+    .orderBy([
+      { column: 'issued_on', order: filter.order },
+      { column: 'id', order: filter.order },
+    ])
+    .offset(filter.offset)
+    .limit(filter.limit)
+    .select<CertificateRow[]>(certificateColumns);
+  const trustpoints = await loadTrustpoints(
+    db,
+    rows.map((row) => row.id),
+  );
+  const count = await matchingCertificates(db, filter)
+    .count({ total: '*' })
+    .first<{ total: number } | undefined>();
+  return {
+    certificates: rows.map((row) => toCertificate(row, trustpoints.get(row.id) ?? [])),
+    total: count?.total ?? 0,
+  };
+}
+
+/**
+ * Changes the access fields given (undefined leaves a field alone, null clears it) of one of the
+ * owner's certificates; undefined when the owner has no such certificate. A duplicate
+ * externalId surfaces as the database error (`certificates_user_external_id_unique`).
+ */
+export async function updateCertificateAccess(
+  db: Queryable,
+  certificateId: string,
+  ownerId: string,
+  changes: CertificateAccessChanges,
+): Promise<CertificateRecord | undefined> {
+  const patch: Partial<CertificateRow> = {};
+  if (changes.public !== undefined) patch.public = changes.public;
+  if (changes.pinEncrypted !== undefined) patch.pin_encrypted = changes.pinEncrypted;
+  if (changes.externalId !== undefined) patch.external_id = changes.externalId;
+  const owned = db('certificates').where({ id: certificateId, user_id: ownerId });
+  const row =
+    Object.keys(patch).length === 0
+      ? await owned.first<CertificateRow | undefined>(certificateColumns)
+      : (await owned.update(patch).returning<CertificateRow[]>(certificateColumns))[0];
+  return row === undefined ? undefined : withTrustpoints(db, row);
+}
+
+/**
+ * Marks the certificate revoked at `revokedAt` (ms) unless it already is; false when it already
+ * was (or does not exist). Conditional, so of concurrent revocations exactly one wins.
+ */
+export async function markCertificateRevoked(
+  db: Queryable,
+  certificateId: string,
+  revokedAt: number,
+): Promise<boolean> {
+  const updated = await db('certificates')
+    .where('id', certificateId)
+    .whereNull('revoked_at')
+    .update({ revoked_at: revokedAt });
+  return updated === 1;
+}

@@ -1,0 +1,811 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addTrustpoint,
+  constraintViolation,
+  findCertificate,
+  insertCertificate,
+  listCertificates,
+  markCertificateRevoked,
+  setTrustpointAnchorRecord,
+  updateCertificateAccess,
+  type CertificateListFilter,
+  type CertificateRecord,
+  type NewCertificate,
+  type NewTrustpoint,
+  type TrustpointTypeCode,
+} from '../src/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { givenUser, randomDigest, uniqueId } from './test-data.js';
+
+// Beyond 2^32, so that an int8 read back as anything but a number would show.
+const issuedOn = 1_717_171_717_171;
+
+function newCertificate(userId: string, overrides: Partial<NewCertificate> = {}): NewCertificate {
+  const id = randomUUID();
+  return {
+    id,
+    certId: `did:test:certid:${id}`,
+    userId,
+    type: 'content',
+    name: 'Test certificate',
+    description: 'Made by a test',
+    content: { title: 'test' },
+    hash: randomDigest(),
+    fileHash: null,
+    issuedOn,
+    expires: null,
+    public: false,
+    pinEncrypted: null,
+    externalId: null,
+    networkId: '31337',
+    ...overrides,
+  };
+}
+
+/** The first trustpoint of a certificate: its evidence, at its issue time. */
+function evidenceOf(certificate: NewCertificate, overrides: Partial<NewTrustpoint> = {}) {
+  const trustpoint: NewTrustpoint = {
+    type: 0,
+    hash: certificate.hash,
+    timestamp: certificate.issuedOn,
+    networkId: certificate.networkId,
+    anchorRecordId: null,
+    ...overrides,
+  };
+  return trustpoint;
+}
+
+async function givenCertificate(
+  knex: Knex,
+  userId: string,
+  overrides: Partial<NewCertificate> = {},
+): Promise<CertificateRecord> {
+  const certificate = newCertificate(userId, overrides);
+  return insertCertificate(knex, certificate, evidenceOf(certificate));
+}
+
+async function givenAnchorRecord(
+  knex: Knex,
+  trustpointType: TrustpointTypeCode,
+  hash: string,
+): Promise<number> {
+  const [row] = await knex('anchor_records')
+    .insert({
+      network_id: '31337',
+      kind: 'trustpoint',
+      record_key: `0x${randomDigest()}`,
+      hash,
+      trustpoint_type: trustpointType,
+    })
+    .returning<{ id: number }[]>('id');
+  if (row === undefined) throw new Error('queuing an anchor record returned no row');
+  return row.id;
+}
+
+async function violationOf(write: PromiseLike<unknown>) {
+  try {
+    await write;
+  } catch (error) {
+    return constraintViolation(error);
+  }
+  throw new Error('expected the write to violate a constraint');
+}
+
+function idsOf(page: { certificates: CertificateRecord[] }): string[] {
+  return page.certificates.map((certificate) => certificate.id);
+}
+
+/** Ids in the list order: issuedOn, then id (uuids order as their lowercase text does). */
+function sortedIds(certificates: CertificateRecord[], order: 'asc' | 'desc'): string[] {
+  const ascending = [...certificates].sort(
+    (a, b) => a.issuedOn - b.issuedOn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return (order === 'asc' ? ascending : ascending.reverse()).map((c) => c.id);
+}
+
+interface QueryEvent {
+  method?: string;
+  sql: string;
+  bindings?: readonly Knex.RawBinding[];
+}
+
+/** The plan PostgreSQL would run a captured query with, one line per element. */
+async function planOf(trx: Knex.Transaction, query: QueryEvent): Promise<string[]> {
+  // Captured SQL has native $n placeholders, numbered in order; knex.raw wants `?`.
+  const result = await trx.raw<{ rows: Record<string, string>[] }>(
+    `explain ${query.sql.replace(/\$\d+/g, '?')}`,
+    query.bindings ?? [],
+  );
+  return result.rows.map((row) => row['QUERY PLAN'] ?? '');
+}
+
+describe.each(testBackends())('certificates repository on %s', (backend) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(backend);
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  describe('insertCertificate and findCertificate', () => {
+    it('when a certificate is inserted, then it is returned and found with its first trustpoint, every field mapped', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = newCertificate(user.id, {
+        type: 'file',
+        content: { title: 'Deed', tags: ['a', 'b'], nested: { pages: 3 } },
+        fileHash: randomDigest(),
+        expires: issuedOn + 86_400_000,
+        public: true,
+        pinEncrypted: 'encrypted-pin',
+        externalId: uniqueId('external'),
+      });
+      const anchorRecordId = await givenAnchorRecord(db.knex, 0, certificate.hash);
+
+      // Act
+      const inserted = await db.knex.transaction((trx) =>
+        insertCertificate(trx, certificate, evidenceOf(certificate, { anchorRecordId })),
+      );
+
+      // Assert
+      expect(inserted).toEqual({
+        ...certificate,
+        revokedAt: null,
+        createdAt: expect.any(Date) as unknown,
+        trustpoints: [
+          {
+            type: 0,
+            hash: certificate.hash,
+            timestamp: issuedOn,
+            networkId: '31337',
+            smartContract: null,
+            transactionHash: null,
+            anchoredAt: null,
+            anchorRecordId,
+          },
+        ],
+      });
+      expect(await findCertificate(db.knex, 'certId', certificate.certId)).toEqual(inserted);
+    });
+
+    it("when looked up by certId, externalId, fileHash or hash with the owner's id, then each finds the certificate", async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id, {
+        fileHash: randomDigest(),
+        externalId: uniqueId('external'),
+      });
+      const values = {
+        certId: certificate.certId,
+        externalId: certificate.externalId ?? '',
+        fileHash: certificate.fileHash ?? '',
+        hash: certificate.hash,
+      };
+
+      // Act
+      const found = await Promise.all(
+        Object.entries(values).map(([lookup, value]) =>
+          findCertificate(db.knex, lookup as keyof typeof values, value, user.id),
+        ),
+      );
+
+      // Assert
+      expect(found).toEqual([certificate, certificate, certificate, certificate]);
+    });
+
+    it('when another user looks up by externalId, fileHash or hash, then nothing is found, but by certId it is, whoever asks', async () => {
+      // Arrange
+      const [owner, other] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const certificate = await givenCertificate(db.knex, owner.id, {
+        fileHash: randomDigest(),
+        externalId: uniqueId('external'),
+      });
+
+      // Act
+      const byOther = [
+        await findCertificate(db.knex, 'externalId', certificate.externalId ?? '', other.id),
+        await findCertificate(db.knex, 'fileHash', certificate.fileHash ?? '', other.id),
+        await findCertificate(db.knex, 'hash', certificate.hash, other.id),
+      ];
+      const byCertId = [
+        await findCertificate(db.knex, 'certId', certificate.certId, other.id),
+        await findCertificate(db.knex, 'certId', certificate.certId),
+      ];
+
+      // Assert
+      expect(byOther).toEqual([undefined, undefined, undefined]);
+      expect(byCertId).toEqual([certificate, certificate]);
+    });
+
+    it('when several of the owner’s certificates share a file hash, then the newest is found', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const fileHash = randomDigest();
+      await givenCertificate(db.knex, user.id, { fileHash, issuedOn: issuedOn - 2000 });
+      const newest = await givenCertificate(db.knex, user.id, { fileHash, issuedOn });
+      await givenCertificate(db.knex, user.id, { fileHash, issuedOn: issuedOn - 1000 });
+
+      // Act
+      const found = await findCertificate(db.knex, 'fileHash', fileHash, user.id);
+
+      // Assert
+      expect(found?.id).toBe(newest.id);
+    });
+
+    it('when nothing matches, then finding returns undefined', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      await givenCertificate(db.knex, user.id);
+
+      // Act
+      const found = [
+        await findCertificate(db.knex, 'certId', `did:test:certid:${randomUUID()}`),
+        await findCertificate(db.knex, 'externalId', uniqueId('external'), user.id),
+        await findCertificate(db.knex, 'fileHash', randomDigest(), user.id),
+        await findCertificate(db.knex, 'hash', randomDigest(), user.id),
+      ];
+
+      // Assert
+      expect(found).toEqual([undefined, undefined, undefined, undefined]);
+    });
+
+    it('when an owner-scoped lookup has no owner id, then it throws without querying', async () => {
+      // Arrange
+      const hash = randomDigest();
+
+      // Act
+      const finding = findCertificate(db.knex, 'hash', hash);
+
+      // Assert
+      await expect(finding).rejects.toThrow(TypeError);
+    });
+
+    it('when the first trustpoint cannot be stored, then the certificate is not stored either', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = newCertificate(user.id);
+      const unknownAnchorRecord = evidenceOf(certificate, { anchorRecordId: 2 ** 40 });
+
+      // Act
+      const violation = await violationOf(
+        insertCertificate(db.knex, certificate, unknownAnchorRecord),
+      );
+
+      // Assert
+      expect(violation?.kind).toBe('foreign-key');
+      expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
+    });
+  });
+
+  describe('trustpoints', () => {
+    it('when trustpoints are added out of order and one is anchored, then they are listed by timestamp, every field mapped', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+      const revocationHash = randomDigest();
+      const signatureHash = randomDigest();
+      const signatureRecordId = await givenAnchorRecord(db.knex, 2, signatureHash);
+      const anchoredAt = new Date('2024-06-01T12:00:00.000Z');
+      const smartContract = `0x${'ab'.repeat(20)}`;
+      const transactionHash = `0x${randomDigest()}`;
+
+      // Act
+      const revocation = await addTrustpoint(db.knex, certificate.id, {
+        type: 1,
+        hash: revocationHash,
+        timestamp: issuedOn + 2000,
+        networkId: '31337',
+        anchorRecordId: null,
+      });
+      await addTrustpoint(db.knex, certificate.id, {
+        type: 2,
+        hash: signatureHash,
+        timestamp: issuedOn + 1000,
+        networkId: '31337',
+        anchorRecordId: signatureRecordId,
+      });
+      // What the anchoring engine writes once the evidence is on-chain.
+      await db
+        .knex('trustpoints')
+        .where({ certificate_id: certificate.id, timestamp: issuedOn })
+        .update({
+          smart_contract: smartContract,
+          transaction_hash: transactionHash,
+          anchored_at: anchoredAt,
+        });
+      const found = await findCertificate(db.knex, 'certId', certificate.certId);
+
+      // Assert
+      expect(revocation).toEqual({
+        type: 1,
+        hash: revocationHash,
+        timestamp: issuedOn + 2000,
+        networkId: '31337',
+        smartContract: null,
+        transactionHash: null,
+        anchoredAt: null,
+        anchorRecordId: null,
+      });
+      expect(found?.trustpoints).toEqual([
+        {
+          type: 0,
+          hash: certificate.hash,
+          timestamp: issuedOn,
+          networkId: '31337',
+          smartContract,
+          transactionHash,
+          anchoredAt,
+          anchorRecordId: null,
+        },
+        {
+          type: 2,
+          hash: signatureHash,
+          timestamp: issuedOn + 1000,
+          networkId: '31337',
+          smartContract: null,
+          transactionHash: null,
+          anchoredAt: null,
+          anchorRecordId: signatureRecordId,
+        },
+        revocation,
+      ]);
+    });
+
+    it('when a trustpoint is added at a timestamp the certificate already has, then it is a unique violation', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+
+      // Act
+      const violation = await violationOf(
+        addTrustpoint(db.knex, certificate.id, {
+          type: 1,
+          hash: randomDigest(),
+          timestamp: certificate.issuedOn,
+          networkId: '31337',
+          anchorRecordId: null,
+        }),
+      );
+
+      // Assert
+      expect(violation).toEqual({
+        kind: 'unique',
+        constraint: 'trustpoints_certificate_timestamp_unique',
+      });
+    });
+
+    it('when a trustpoint is queued after it is inserted, then only that trustpoint gets the anchor record', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+      const revocation = await addTrustpoint(db.knex, certificate.id, {
+        type: 1,
+        hash: randomDigest(),
+        timestamp: issuedOn + 1000,
+        networkId: '31337',
+        anchorRecordId: null,
+      });
+      const anchorRecordId = await givenAnchorRecord(db.knex, 1, revocation.hash);
+
+      // Act
+      await setTrustpointAnchorRecord(db.knex, certificate.id, issuedOn + 1000, anchorRecordId);
+
+      // Assert
+      const found = await findCertificate(db.knex, 'certId', certificate.certId);
+      expect(found?.trustpoints.map((trustpoint) => trustpoint.anchorRecordId)).toEqual([
+        null,
+        anchorRecordId,
+      ]);
+    });
+
+    it('when the certificate has no trustpoint at that timestamp, then setting its anchor record throws', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+      const anchorRecordId = await givenAnchorRecord(db.knex, 1, randomDigest());
+
+      // Act
+      const setting = setTrustpointAnchorRecord(
+        db.knex,
+        certificate.id,
+        issuedOn + 5000,
+        anchorRecordId,
+      );
+
+      // Assert
+      await expect(setting).rejects.toThrow('has no trustpoint at timestamp');
+    });
+  });
+
+  describe('unique violations', () => {
+    it('when a user certifies the same hash twice, then the second insert is a unique violation and leaves nothing', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const first = await givenCertificate(db.knex, user.id);
+      const second = newCertificate(user.id, { hash: first.hash });
+
+      // Act
+      const violation = await violationOf(
+        db.knex.transaction((trx) => insertCertificate(trx, second, evidenceOf(second))),
+      );
+
+      // Assert
+      expect(violation).toEqual({ kind: 'unique', constraint: 'certificates_user_hash_unique' });
+      expect(await findCertificate(db.knex, 'certId', second.certId)).toBeUndefined();
+    });
+
+    it('when two users certify the same hash, then both are stored', async () => {
+      // Arrange
+      const [alice, bob] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const hash = randomDigest();
+      await givenCertificate(db.knex, alice.id, { hash });
+
+      // Act
+      const bobs = await givenCertificate(db.knex, bob.id, { hash });
+
+      // Assert
+      expect(await findCertificate(db.knex, 'hash', hash, bob.id)).toEqual(bobs);
+      expect((await findCertificate(db.knex, 'hash', hash, alice.id))?.userId).toBe(alice.id);
+    });
+
+    it('when a user reuses an external id, then the second insert is a unique violation', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const externalId = uniqueId('external');
+      await givenCertificate(db.knex, user.id, { externalId });
+      const second = newCertificate(user.id, { externalId });
+
+      // Act
+      const violation = await violationOf(insertCertificate(db.knex, second, evidenceOf(second)));
+
+      // Assert
+      expect(violation).toEqual({
+        kind: 'unique',
+        constraint: 'certificates_user_external_id_unique',
+      });
+    });
+
+    it('when a user has several certificates without an external id, then all are stored', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+
+      // Act
+      for (let i = 0; i < 3; i += 1) await givenCertificate(db.knex, user.id, { externalId: null });
+
+      // Assert
+      const page = await listCertificates(db.knex, {
+        userId: user.id,
+        offset: 0,
+        limit: 10,
+        order: 'desc',
+      });
+      expect(page.total).toBe(3);
+    });
+  });
+
+  describe('listCertificates', () => {
+    const firstPage = { offset: 0, limit: 100, order: 'desc' } as const;
+
+    it('when paged with offset and limit, then each page is a slice of the ordered list and the total counts all', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificates: CertificateRecord[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        certificates.push(await givenCertificate(db.knex, user.id, { issuedOn: issuedOn + i }));
+      }
+      const newestFirst = sortedIds(certificates, 'desc');
+
+      // Act
+      const page = await listCertificates(db.knex, {
+        userId: user.id,
+        offset: 1,
+        limit: 2,
+        order: 'desc',
+      });
+      const pastTheEnd = await listCertificates(db.knex, {
+        userId: user.id,
+        offset: 5,
+        limit: 2,
+        order: 'desc',
+      });
+
+      // Assert
+      expect(idsOf(page)).toEqual(newestFirst.slice(1, 3));
+      expect(page.total).toBe(5);
+      expect(pastTheEnd).toEqual({ certificates: [], total: 5 });
+    });
+
+    it('when several certificates share an issuedOn, then asc and desc order them by id and pages neither repeat nor skip', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificates = [
+        await givenCertificate(db.knex, user.id, { issuedOn: issuedOn + 1 }),
+        await givenCertificate(db.knex, user.id, { issuedOn }),
+        await givenCertificate(db.knex, user.id, { issuedOn }),
+        await givenCertificate(db.knex, user.id, { issuedOn }),
+        await givenCertificate(db.knex, user.id, { issuedOn: issuedOn - 1 }),
+      ];
+
+      for (const order of ['asc', 'desc'] as const) {
+        // Act
+        const pages = [];
+        for (let offset = 0; offset < 5; offset += 2) {
+          pages.push(
+            ...idsOf(await listCertificates(db.knex, { userId: user.id, offset, limit: 2, order })),
+          );
+        }
+
+        // Assert
+        expect(pages).toEqual(sortedIds(certificates, order));
+      }
+    });
+
+    it('when filtered by access, type and issuedOn range, then only the matching certificates are listed and counted', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const publicFile = await givenCertificate(db.knex, user.id, {
+        type: 'file',
+        public: true,
+        issuedOn: issuedOn + 1000,
+      });
+      const privateFile = await givenCertificate(db.knex, user.id, {
+        type: 'file',
+        issuedOn: issuedOn + 2000,
+      });
+      const publicUrl = await givenCertificate(db.knex, user.id, {
+        type: 'url',
+        public: true,
+        issuedOn: issuedOn + 3000,
+      });
+      const privateContent = await givenCertificate(db.knex, user.id, {
+        issuedOn: issuedOn + 4000,
+      });
+      const filters: [Partial<CertificateListFilter>, CertificateRecord[]][] = [
+        [{ access: 'public' }, [publicUrl, publicFile]],
+        [{ access: 'private' }, [privateContent, privateFile]],
+        [{ type: 'file' }, [privateFile, publicFile]],
+        [{ type: 'asset' }, []],
+        [{ access: 'public', type: 'file' }, [publicFile]],
+        [{ from: issuedOn + 2000 }, [privateContent, publicUrl, privateFile]],
+        [{ to: issuedOn + 2000 }, [privateFile, publicFile]],
+        [{ from: issuedOn + 2000, to: issuedOn + 3000 }, [publicUrl, privateFile]],
+        [{ from: issuedOn + 2000, to: issuedOn + 3000, access: 'private' }, [privateFile]],
+      ];
+
+      for (const [filter, expected] of filters) {
+        // Act
+        const page = await listCertificates(db.knex, { userId: user.id, ...firstPage, ...filter });
+
+        // Assert
+        expect({ filter, ids: idsOf(page), total: page.total }).toEqual({
+          filter,
+          ids: expected.map((certificate) => certificate.id),
+          total: expected.length,
+        });
+      }
+    });
+
+    it('when listed, then each certificate carries its own trustpoints, oldest first', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const older = await givenCertificate(db.knex, user.id, { issuedOn: issuedOn - 1000 });
+      const newer = await givenCertificate(db.knex, user.id);
+      const revocation = await addTrustpoint(db.knex, newer.id, {
+        type: 1,
+        hash: randomDigest(),
+        timestamp: issuedOn + 1000,
+        networkId: '31337',
+        anchorRecordId: null,
+      });
+
+      // Act
+      const page = await listCertificates(db.knex, { userId: user.id, ...firstPage });
+
+      // Assert
+      expect(page.certificates).toEqual([
+        { ...newer, trustpoints: [...newer.trustpoints, revocation] },
+        older,
+      ]);
+    });
+
+    it('when other users have certificates, then they are never listed or counted', async () => {
+      // Arrange
+      const [alice, bob] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const alices = await givenCertificate(db.knex, alice.id, { public: true });
+      await givenCertificate(db.knex, bob.id, { public: true });
+      await givenCertificate(db.knex, bob.id);
+
+      // Act
+      const page = await listCertificates(db.knex, { userId: alice.id, ...firstPage });
+      const publicPage = await listCertificates(db.knex, {
+        userId: alice.id,
+        ...firstPage,
+        access: 'public',
+      });
+
+      // Assert
+      expect(page).toEqual({ certificates: [alices], total: 1 });
+      expect(publicPage).toEqual({ certificates: [alices], total: 1 });
+    });
+
+    it('when listing, then it runs three queries and pages in the order of a list index, without sorting', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      for (let i = 0; i < 3; i += 1) {
+        await givenCertificate(db.knex, user.id, {
+          type: 'file',
+          public: true,
+          issuedOn: issuedOn + i,
+        });
+      }
+      const filters: Partial<CertificateListFilter>[] = [
+        { order: 'desc' },
+        { order: 'asc' },
+        { type: 'file' },
+        { access: 'public', order: 'asc' },
+        { type: 'file', access: 'public' },
+        { from: issuedOn, to: issuedOn + 2, offset: 1 },
+      ];
+
+      for (const filter of filters) {
+        // Act
+        const queries: QueryEvent[] = [];
+        const capture = (query: QueryEvent) => queries.push(query);
+        const plan = await db.knex.transaction(async (trx) => {
+          // As on a table too big to read whole: the planner must find an index for the order.
+          await trx.raw('set local enable_seqscan = off');
+          db.knex.on('query', capture);
+          try {
+            await listCertificates(trx, { userId: user.id, ...firstPage, limit: 2, ...filter });
+          } finally {
+            db.knex.off('query', capture);
+          }
+          const page = queries.find((query) => query.sql.includes('order by "issued_on"'));
+          return page === undefined ? [] : planOf(trx, page);
+        });
+
+        // Assert
+        expect(queries.map((query) => query.method)).toEqual(['select', 'select', 'first']);
+        expect(plan.join('\n')).toMatch(/Index Scan( Backward)? using certificates_list\w*_idx/);
+        expect(plan.join('\n')).not.toMatch(/Sort/);
+      }
+    });
+
+    it('when the offset or limit is not a non-negative integer, then it throws', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+
+      // Act
+      const listings = [
+        listCertificates(db.knex, { userId: user.id, ...firstPage, offset: -1 }),
+        listCertificates(db.knex, { userId: user.id, ...firstPage, limit: 1.5 }),
+      ];
+
+      // Assert
+      for (const listing of listings) await expect(listing).rejects.toThrow(RangeError);
+    });
+  });
+
+  describe('updateCertificateAccess', () => {
+    it('when the owner changes each access field, then the certificate is returned and stored with them', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+      const externalId = uniqueId('external');
+
+      // Act
+      const updated = await updateCertificateAccess(db.knex, certificate.id, user.id, {
+        public: true,
+        pinEncrypted: 'encrypted-pin',
+        externalId,
+      });
+
+      // Assert
+      const expected = { ...certificate, public: true, pinEncrypted: 'encrypted-pin', externalId };
+      expect(updated).toEqual(expected);
+      expect(await findCertificate(db.knex, 'externalId', externalId, user.id)).toEqual(expected);
+    });
+
+    it('when a field is null, then it is removed, and fields not given are left alone', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id, {
+        public: true,
+        pinEncrypted: 'encrypted-pin',
+        externalId: uniqueId('external'),
+      });
+
+      // Act
+      const withoutPin = await updateCertificateAccess(db.knex, certificate.id, user.id, {
+        pinEncrypted: null,
+      });
+      const withoutExternalId = await updateCertificateAccess(db.knex, certificate.id, user.id, {
+        externalId: null,
+      });
+
+      // Assert
+      expect(withoutPin).toEqual({ ...certificate, pinEncrypted: null });
+      expect(withoutExternalId).toEqual({ ...certificate, pinEncrypted: null, externalId: null });
+    });
+
+    it('when nothing is to change, then the certificate is returned as it is', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+
+      // Act
+      const updated = await updateCertificateAccess(db.knex, certificate.id, user.id, {});
+
+      // Assert
+      expect(updated).toEqual(certificate);
+    });
+
+    it('when the certificate belongs to another user, then it returns undefined and changes nothing', async () => {
+      // Arrange
+      const [owner, other] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const certificate = await givenCertificate(db.knex, owner.id);
+
+      // Act
+      const updated = await updateCertificateAccess(db.knex, certificate.id, other.id, {
+        public: true,
+      });
+      const unchanged = await updateCertificateAccess(db.knex, certificate.id, other.id, {});
+
+      // Assert
+      expect([updated, unchanged]).toEqual([undefined, undefined]);
+      expect(await findCertificate(db.knex, 'certId', certificate.certId)).toEqual(certificate);
+    });
+
+    it('when the external id is already used by another of the owner’s certificates, then it is a unique violation', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const externalId = uniqueId('external');
+      await givenCertificate(db.knex, user.id, { externalId });
+      const certificate = await givenCertificate(db.knex, user.id);
+
+      // Act
+      const violation = await violationOf(
+        updateCertificateAccess(db.knex, certificate.id, user.id, { externalId }),
+      );
+
+      // Assert
+      expect(violation).toEqual({
+        kind: 'unique',
+        constraint: 'certificates_user_external_id_unique',
+      });
+    });
+  });
+
+  describe('markCertificateRevoked', () => {
+    it('when revoked twice, then the first returns true, the second false, and the first time is kept', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+
+      // Act
+      const first = await markCertificateRevoked(db.knex, certificate.id, issuedOn + 1000);
+      const second = await markCertificateRevoked(db.knex, certificate.id, issuedOn + 2000);
+
+      // Assert
+      expect([first, second]).toEqual([true, false]);
+      const found = await findCertificate(db.knex, 'certId', certificate.certId);
+      expect(found?.revokedAt).toBe(issuedOn + 1000);
+    });
+
+    it('when the certificate does not exist, then it returns false', async () => {
+      // Arrange
+      const id = randomUUID();
+
+      // Act
+      const revoked = await markCertificateRevoked(db.knex, id, issuedOn);
+
+      // Assert
+      expect(revoked).toBe(false);
+    });
+  });
+});
