@@ -6,7 +6,7 @@ import { launch, type RunningTrustpoint } from './launcher.js';
 import { readLauncherConfig } from './launcher-config.js';
 
 function banner(running: RunningTrustpoint, dataDir: string): string {
-  const { deployment, chainUrl } = running;
+  const { deployment, chainUrl, certApiUrl } = running;
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
     'getTrustPoint',
     ['did:trustpoint:certid:unknown', 0],
@@ -25,6 +25,13 @@ Trustpoint is running on its embedded defaults (data in ${dataDir}).
 
 Access token for the local user (valid 30 days; a new one is printed at every start):
   export TOKEN=${running.token}
+
+Certificate API      ${certApiUrl}
+
+Certify a piece of content (the answer comes once its trustpoint is mined):
+  curl -s -X POST '${certApiUrl}/certificates?type=content&networkId=${deployment.chainId}' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name":"Hello","description":"First certificate","content":{"hello":"world"}}'
+Read it back by its certID:
+  curl -s '${certApiUrl}/certificates/certID/<certID>' -H "Authorization: Bearer $TOKEN"
 
 Ask the chain which network it is:
   curl -s ${chainUrl} -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","method":"net_version","params":[],"id":1}'

@@ -6,6 +6,9 @@ export interface LauncherConfig {
   dataDir: string;
   chainHost: string;
   chainPort: number;
+  /** Where the APIs listen. */
+  apiHost: string;
+  certApiPort: number;
   /** A PostgreSQL server to use instead of the embedded database. */
   databaseUrl: string | undefined;
 }
@@ -25,6 +28,8 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     dataDir: env.TRUSTPOINT_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), '.trustpoint'),
     chainHost: env.CHAIN_HOST ?? '127.0.0.1',
     chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
+    apiHost: env.API_HOST ?? '127.0.0.1',
+    certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
     databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
   };
 }

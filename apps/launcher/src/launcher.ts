@@ -1,18 +1,48 @@
 import { join } from 'node:path';
-import { AnchorEngine, loadNetworks, NetworkRegistry, type AnchorLogger } from '@trustpoint/chain';
+import { AnchorEngine, loadNetworks, NetworkRegistry } from '@trustpoint/chain';
 import {
   ensureDeployment,
   HARDHAT_DEV_KEY,
   startLocalChain,
   type TrustpointDeployment,
 } from '@trustpoint/contracts';
+import { CERT_API_BASE_PATH, createCertApp, createPinCipher } from '@trustpoint/cert-api';
 import { createDatabase, type Database } from '@trustpoint/db';
+import type { Express } from 'express';
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
 
+function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => {
+      resolve(server);
+    });
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
+          : error,
+      );
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+    server.closeAllConnections();
+  });
+}
+
 export interface RunningTrustpoint {
   chainUrl: string;
+  certApiUrl: string;
   deployment: TrustpointDeployment;
   restoredTransactions: number;
   token: string;
@@ -27,10 +57,7 @@ export interface RunningTrustpoint {
  * the registries deployed once), the embedded database, the anchoring engine. Everything lives
  * under `dataDir`, so a second start resumes the same chain, database and deployments.
  */
-export async function launch(
-  config: LauncherConfig,
-  logger: AnchorLogger,
-): Promise<RunningTrustpoint> {
+export async function launch(config: LauncherConfig, logger: Logger): Promise<RunningTrustpoint> {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop();
@@ -63,6 +90,7 @@ export async function launch(
     );
     await networks.verifyChainIds({ requireReachable: true });
 
+    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
     const database = await createDatabase(
       config.databaseUrl
         ? { url: config.databaseUrl }
@@ -78,7 +106,6 @@ export async function launch(
       database.knex,
       networks.list().map((network) => network.networkId),
     );
-    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
 
     const engine = new AnchorEngine(database.knex, networks, {
       logger,
@@ -87,8 +114,24 @@ export async function launch(
     engine.start();
     stops.push(() => engine.stop());
 
+    const certApp = createCertApp({
+      jwtSecret: secrets.jwtSecret,
+      services: {
+        knex: database.knex,
+        engine,
+        networks,
+        pins: createPinCipher(Buffer.from(secrets.pinKey, 'base64url')),
+        namespace: 'trustpoint',
+        now: Date.now,
+        logger,
+      },
+    });
+    const certServer = await listen(certApp, config.apiHost, config.certApiPort);
+    stops.push(() => closeServer(certServer));
+
     return {
       chainUrl: chain.url,
+      certApiUrl: `http://${config.apiHost}:${String(config.certApiPort)}${CERT_API_BASE_PATH}`,
       deployment,
       restoredTransactions: chain.replayed,
       token: mintLocalToken(secrets.jwtSecret),

@@ -13,6 +13,8 @@ const TOKEN_TTL = '30d';
 
 interface Secrets {
   jwtSecret: string;
+  /** Key that seals certificate PINs (32 bytes, base64url). */
+  pinKey: string;
 }
 
 /**
@@ -22,13 +24,20 @@ interface Secrets {
 export async function loadOrCreateSecrets(path: string): Promise<Secrets> {
   try {
     const secrets = JSON.parse(await readFile(path, 'utf8')) as Partial<Secrets>;
-    if (typeof secrets.jwtSecret === 'string' && secrets.jwtSecret.length >= 32) {
-      return { jwtSecret: secrets.jwtSecret };
+    if (
+      typeof secrets.jwtSecret === 'string' &&
+      secrets.jwtSecret.length >= 32 &&
+      typeof secrets.pinKey === 'string'
+    ) {
+      return { jwtSecret: secrets.jwtSecret, pinKey: secrets.pinKey };
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const secrets = { jwtSecret: randomBytes(32).toString('base64url') };
+  const secrets = {
+    jwtSecret: randomBytes(32).toString('base64url'),
+    pinKey: randomBytes(32).toString('base64url'),
+  };
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   return secrets;

@@ -1,14 +1,16 @@
 import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '@trustpoint/chain';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance, findUser } from '@trustpoint/db';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import jwt from 'jsonwebtoken';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
 import { LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
+
+const silent = pino({ level: 'silent' });
 
 describe('Embedded launcher', () => {
   it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {
@@ -17,16 +19,26 @@ describe('Embedded launcher', () => {
       dataDir,
       chainHost: '127.0.0.1',
       chainPort: await freePort(),
+      apiHost: '127.0.0.1',
+      certApiPort: await freePort(),
       databaseUrl: undefined,
     };
 
-    const first = await launch(config, silentLogger);
+    const first = await launch(config, silent);
     const firstDeployment = first.deployment;
+    const created = await fetch(`${first.certApiUrl}/certificates?type=content&networkId=31337`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Hello', description: '', content: { hello: 'world' } }),
+    });
+    const certificate = (
+      (await created.json()) as { data: { certID: string; metadata: unknown[] } }
+    ).data;
     const user = await findUser(first.database.knex, LOCAL_USER_ID);
     const credits = await findCreditBalance(first.database.knex, LOCAL_USER_ID);
     await first.stop();
 
-    const second = await launch(config, silentLogger);
+    const second = await launch(config, silent);
     try {
       expect(user?.planId).toBe('local');
       expect(credits).toBeGreaterThan(0);
@@ -35,6 +47,16 @@ describe('Embedded launcher', () => {
       expect(second.deployment.trustPointRegistry).toBe(firstDeployment.trustPointRegistry);
       expect(await findUser(second.database.knex, LOCAL_USER_ID)).toEqual(user);
       expect(second.networks.list().map((network) => network.networkId)).toEqual(['31337']);
+      expect(created.status).toBe(201);
+      const readBack = await fetch(
+        `${second.certApiUrl}/certificates/certID/${certificate.certID}`,
+        {
+          headers: { Authorization: `Bearer ${second.token}` },
+        },
+      );
+      expect(readBack.status).toBe(200);
+      expect(((await readBack.json()) as { data: unknown }).data).toEqual(certificate);
+      expect(certificate.metadata).toHaveLength(1);
     } finally {
       await second.stop();
     }
@@ -43,8 +65,15 @@ describe('Embedded launcher', () => {
   it('when started, then the printed token is a valid HS256 token for the local user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
     const running = await launch(
-      { dataDir, chainHost: '127.0.0.1', chainPort: await freePort(), databaseUrl: undefined },
-      silentLogger,
+      {
+        dataDir,
+        chainHost: '127.0.0.1',
+        chainPort: await freePort(),
+        apiHost: '127.0.0.1',
+        certApiPort: await freePort(),
+        databaseUrl: undefined,
+      },
+      silent,
     );
     try {
       const { jwtSecret } = await loadOrCreateSecrets(join(dataDir, 'secrets.json'));
