@@ -92,7 +92,13 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     }),
   );
 
+  // A parent that exits without stopping the node (a failed test, an uncaught error) takes it along.
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.removeListener('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };

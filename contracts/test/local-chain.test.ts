@@ -29,19 +29,23 @@ describe('Local chain', function () {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const port = await freePort();
     const first = await startLocalChain({ dataDir, port });
-    const provider = new JsonRpcProvider(first.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
-    const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
-    // NonceManager: the provider may answer the nonce from its short-lived request cache.
-    const repository = EvidenceRepository__factory.connect(
-      deployment.evidenceRepository,
-      new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
-    );
-    await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word)).wait();
-    provider.destroy();
-    await first.stop();
+    let deployment;
+    try {
+      const provider = new JsonRpcProvider(first.url, undefined, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
+      deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+      // NonceManager: the provider may answer the nonce from its short-lived request cache.
+      const repository = EvidenceRepository__factory.connect(
+        deployment.evidenceRepository,
+        new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
+      );
+      await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word)).wait();
+      provider.destroy();
+    } finally {
+      await first.stop();
+    }
 
     const second = await startLocalChain({ dataDir, port });
     try {
