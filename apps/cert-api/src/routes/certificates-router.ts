@@ -1,4 +1,4 @@
-import { createCertificateQuerySchema } from '@trustpoint/domain';
+import { certificateListQuerySchema, createCertificateQuerySchema } from '@trustpoint/domain';
 import {
   authenticate,
   currentUser,
@@ -15,6 +15,7 @@ import type { CertificateServices } from '../certificates/certificate-services.j
 import { certificateView } from '../certificates/certificate-view.js';
 import { createCertificate } from '../certificates/create-certificate.js';
 import { getCertificate } from '../certificates/get-certificate.js';
+import { listUserCertificates } from '../certificates/list-certificates.js';
 
 const lookupParamsSchema = z.object({ lookup: z.string(), id: z.string().min(1).max(256) });
 const pinQuerySchema = z.object({ pin: z.string().max(256).optional() });
@@ -30,6 +31,17 @@ export function certificatesRouter(
     const draft = jsonCertificateDraft(query, req.body);
     const record = await createCertificate(services, currentUser(res), draft);
     sendSuccess(res, 201, 'Certificate created successfully', certificateView(record));
+  });
+
+  router.get('/certificates', authenticate(auth), async (req, res) => {
+    const query = validate(certificateListQuerySchema, req.query, 'query');
+    const page = await listUserCertificates(services, currentUser(res).id, query);
+    sendSuccess(
+      res,
+      200,
+      `Retrieved ${String(page.certificates.length)} certificate(s) out of a total of ${String(page.pagination.total)}`,
+      page,
+    );
   });
 
   router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {

@@ -47,31 +47,14 @@ export interface CertificateRecord {
   trustpoints: TrustpointRecord[];
 }
 
-export interface NewTrustpoint {
-  type: TrustpointTypeCode;
-  hash: string;
-  timestamp: number;
-  networkId: string;
-  anchorRecordId: number | null;
-}
+/** A trustpoint to store; where it landed on chain is filled in once anchored. */
+export type NewTrustpoint = Pick<
+  TrustpointRecord,
+  'type' | 'hash' | 'timestamp' | 'networkId' | 'anchorRecordId'
+>;
 
-export interface NewCertificate {
-  id: string;
-  certId: string;
-  userId: string;
-  type: CertificateType;
-  name: string;
-  description: string;
-  content: Record<string, unknown>;
-  hash: string;
-  fileHash: string | null;
-  issuedOn: number;
-  expires: number | null;
-  public: boolean;
-  pinEncrypted: string | null;
-  externalId: string | null;
-  networkId: string;
-}
+/** A certificate to store: everything but what the database or later events set. */
+export type NewCertificate = Omit<CertificateRecord, 'revokedAt' | 'createdAt' | 'trustpoints'>;
 
 export type CertificateLookup = 'certId' | 'externalId' | 'fileHash' | 'hash';
 
