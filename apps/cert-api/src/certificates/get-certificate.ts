@@ -21,6 +21,28 @@ export const CERTIFICATE_LOOKUPS: Record<string, CertificateLookup> = {
  * certificates. A certificate the caller may not see is reported as not found, so that private
  * certificates cannot be probed for.
  */
+function lookupOf(lookupName: string): CertificateLookup {
+  const lookup = CERTIFICATE_LOOKUPS[lookupName];
+  if (!lookup) {
+    throw new DomainError('validation', {
+      errors: [{ field: 'type', error: 'Expected one of certID, externalId, fileHash, hash' }],
+    });
+  }
+  return lookup;
+}
+
+/** One of the caller's own certificates, for the operations only its issuer may perform. */
+export async function getOwnCertificate(
+  services: CertificateServices,
+  owner: User,
+  lookupName: string,
+  value: string,
+): Promise<CertificateRecord> {
+  const record = await findCertificate(services.knex, lookupOf(lookupName), value, owner.id);
+  if (!record || record.userId !== owner.id) throw new DomainError('notFound');
+  return record;
+}
+
 export async function getCertificate(
   services: CertificateServices,
   reader: User | undefined,
@@ -28,12 +50,7 @@ export async function getCertificate(
   value: string,
   pin: string | undefined,
 ): Promise<CertificateRecord> {
-  const lookup = CERTIFICATE_LOOKUPS[lookupName];
-  if (!lookup) {
-    throw new DomainError('validation', {
-      errors: [{ field: 'type', error: 'Expected one of certID, externalId, fileHash, hash' }],
-    });
-  }
+  const lookup = lookupOf(lookupName);
   if (lookup !== 'certId' && !reader) throw new DomainError('missingToken');
   const record = await findCertificate(services.knex, lookup, value, reader?.id);
   if (!record) throw new DomainError('notFound');

@@ -1,4 +1,9 @@
-import { certificateListQuerySchema, createCertificateQuerySchema } from '@trustpoint/domain';
+import {
+  certificateAccessChangesBodySchema,
+  certificateListQuerySchema,
+  createCertificateQuerySchema,
+  networkQuerySchema,
+} from '@trustpoint/domain';
 import {
   authenticate,
   currentUser,
@@ -13,7 +18,9 @@ import { z } from 'zod';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { certificateView } from '../certificates/certificate-view.js';
+import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
+import { revokeCertificate } from '../certificates/revoke-certificate.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
 
@@ -49,6 +56,26 @@ export function certificatesRouter(
     const { pin } = validate(pinQuerySchema, req.query, 'query');
     const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, pin);
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
+  });
+
+  router.patch('/certificates/:lookup/:id', authenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const changes = validate(certificateAccessChangesBodySchema, req.body, 'body');
+    const record = await changeCertificateAccess(services, currentUser(res), lookup, id, changes);
+    sendSuccess(res, 200, 'Certificate updated successfully', certificateView(record));
+  });
+
+  router.patch('/certificates/:lookup/:id/revoke', authenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { networkId } = validate(networkQuerySchema, req.query, 'query');
+    const record = await revokeCertificate(
+      services,
+      currentUser(res),
+      lookup,
+      id,
+      String(networkId),
+    );
+    sendSuccess(res, 200, 'Certificate revoked successfully', certificateView(record));
   });
 
   return router;

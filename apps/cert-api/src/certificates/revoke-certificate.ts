@@ -1,0 +1,58 @@
+import {
+  addTrustpoint,
+  findCertificate,
+  isNetworkInPlan,
+  markCertificateRevoked,
+  type CertificateRecord,
+  type User,
+} from '@trustpoint/db';
+import { revocationTrustPointHash, trustPointKey } from '@trustpoint/domain';
+import type { CertificateServices } from './certificate-services.js';
+import { getOwnCertificate } from './get-certificate.js';
+
+/**
+ * Revokes one of the owner's certificates: marks it revoked and adds a Revocation trustpoint
+ * (`doubleHash("Certificate <certID> has been revoked")`) in one transaction, then waits for it to
+ * be mined. Revoking is idempotent: a revoked certificate comes back as it is. If the chain does
+ * not mine the trustpoint in time the request fails with 503, but the revocation stands and its
+ * trustpoint is anchored once the chain is back; asking again returns the certificate.
+ */
+export async function revokeCertificate(
+  services: CertificateServices,
+  owner: User,
+  lookupName: string,
+  value: string,
+  networkId: string,
+): Promise<CertificateRecord> {
+  const { knex, engine } = services;
+  const record = await getOwnCertificate(services, owner, lookupName, value);
+  if (record.revokedAt !== null) return record;
+  await services.networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
+  // The on-chain key is (certID, timestamp): strictly after every earlier trustpoint.
+  const latest = Math.max(...record.trustpoints.map((trustpoint) => trustpoint.timestamp));
+  const timestamp = Math.max(services.now(), latest + 1);
+  const hash = revocationTrustPointHash(record.certId);
+
+  const recordId = await knex.transaction(async (trx) => {
+    if (!(await markCertificateRevoked(trx, record.id, timestamp))) return undefined;
+    const queued = await engine.enqueue(trx, {
+      networkId,
+      kind: 'trustpoint',
+      recordKey: trustPointKey(record.certId, timestamp),
+      hash,
+      trustPointType: 1,
+    });
+    await addTrustpoint(trx, record.id, {
+      type: 1,
+      hash,
+      timestamp,
+      networkId,
+      anchorRecordId: queued,
+    });
+    return queued;
+  });
+  if (recordId !== undefined) await engine.waitForAnchor(recordId);
+  const revoked = await findCertificate(knex, 'certId', record.certId);
+  if (!revoked) throw new Error(`certificate ${record.certId} vanished while being revoked`);
+  return revoked;
+}
