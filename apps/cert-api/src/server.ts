@@ -12,6 +12,7 @@ import {
 import express, { type Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { certificatesRouter } from './routes/certificates-router.js';
+import { trustpointsRouter } from './routes/trustpoints-router.js';
 
 export const CERT_API_BASE_PATH = '/cert/v2';
 
@@ -36,6 +37,7 @@ export function createCertApp(options: CertApiOptions): Express {
   api.use(rateLimit({ windowMs: 60_000, limit: options.requestsPerMinute ?? 6_000 }));
   api.use(jsonBody());
   api.use(certificatesRouter(services, auth));
+  api.use(trustpointsRouter(services, auth));
 
   const app = express();
   app.disable('x-powered-by');

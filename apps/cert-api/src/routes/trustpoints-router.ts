@@ -1,0 +1,36 @@
+import {
+  optionalAuthenticate,
+  optionalCurrentUser,
+  sendSuccess,
+  validate,
+  type AuthenticateOptions,
+} from '@trustpoint/http';
+import { Router } from 'express';
+import { z } from 'zod';
+import type { CertificateServices } from '../certificates/certificate-services.js';
+import { getCertificate } from '../certificates/get-certificate.js';
+import { verifyCertificate } from '../certificates/verify-certificate.js';
+
+const lookupParamsSchema = z.object({ lookup: z.string(), id: z.string().min(1).max(256) });
+const pinQuerySchema = z.object({ pin: z.string().max(256).optional() });
+
+/** GET /trustpoints/{type}/{id}: the service verifies a certificate's trustpoints on chain. */
+export function trustpointsRouter(
+  services: CertificateServices,
+  auth: AuthenticateOptions,
+): Router {
+  const router = Router();
+  router.get('/trustpoints/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { pin } = validate(pinQuerySchema, req.query, 'query');
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, pin);
+    const verification = await verifyCertificate(services, record);
+    sendSuccess(
+      res,
+      200,
+      verification.verified ? 'Certificate verified' : 'Certificate not verified',
+      verification,
+    );
+  });
+  return router;
+}

@@ -1,0 +1,115 @@
+import { testBackends } from '@trustpoint/db/testing';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+
+describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) => {
+  let api: CertApiFixture;
+
+  beforeAll(async () => {
+    api = await startCertApi(backend);
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  async function certify(token: string, body: Record<string, unknown> = {}) {
+    const response = await request(api.app)
+      .post('/cert/v2/certificates?type=content&networkId=31337')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'Doc', description: '', content: { n: Math.random() }, ...body });
+    expect(response.status).toBe(201);
+    return response.body.data as { certID: string; data: { hash: string } };
+  }
+
+  const verify = (path: string, token?: string) => {
+    const call = request(api.app).get(`/cert/v2/trustpoints/${path}`);
+    return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
+  };
+
+  it('when a certificate is anchored, then its trustpoint matches the chain', async () => {
+    const owner = await api.user();
+    const created = await certify(owner.token);
+
+    const response = await verify(`certID/${created.certID}`, owner.token);
+
+    expect(response.status).toBe(200);
+    expect(response.body.message).toBe('Certificate verified');
+    expect(response.body.data).toMatchObject({
+      certID: created.certID,
+      verified: true,
+      revoked: false,
+    });
+    expect(response.body.data.trustpoints).toHaveLength(1);
+    expect(response.body.data.trustpoints[0]).toMatchObject({
+      type: 'Evidence',
+      status: 'match',
+      hashMatches: true,
+      typeMatches: true,
+      onChain: { hash: created.data.hash, type: 'Evidence' },
+    });
+  });
+
+  it('when a certificate is revoked, then both trustpoints match and it reads as revoked', async () => {
+    const owner = await api.user();
+    const created = await certify(owner.token, { public: true });
+    await request(api.app)
+      .patch(`/cert/v2/certificates/certID/${created.certID}/revoke?networkId=31337`)
+      .set('Authorization', `Bearer ${owner.token}`);
+
+    const response = await verify(`certID/${created.certID}`);
+
+    expect(response.body.data.verified).toBe(true);
+    expect(response.body.data.revoked).toBe(true);
+    expect(
+      response.body.data.trustpoints.map((t: { type: string; status: string }) => [
+        t.type,
+        t.status,
+      ]),
+    ).toEqual([
+      ['Evidence', 'match'],
+      ['Revocation', 'match'],
+    ]);
+  });
+
+  it('when the stored hash or timestamp disagrees with the chain, then it is a mismatch or not found', async () => {
+    const owner = await api.user();
+    const tampered = await certify(owner.token);
+    const moved = await certify(owner.token);
+    const certificates = api.db.knex('certificates');
+    const ids = await certificates
+      .whereIn('cert_id', [tampered.certID, moved.certID])
+      .select<{ id: string; cert_id: string }[]>('id', 'cert_id');
+    const idOf = (certId: string) => ids.find((row) => row.cert_id === certId)?.id;
+    await api.db
+      .knex('trustpoints')
+      .where({ certificate_id: idOf(tampered.certID) })
+      .update({ hash: 'f'.repeat(64) });
+    await api.db
+      .knex('trustpoints')
+      .where({ certificate_id: idOf(moved.certID) })
+      .increment('timestamp', 1);
+
+    const mismatch = await verify(`certID/${tampered.certID}`, owner.token);
+    const notFound = await verify(`certID/${moved.certID}`, owner.token);
+
+    expect(mismatch.body.data.verified).toBe(false);
+    expect(mismatch.body.message).toBe('Certificate not verified');
+    expect(mismatch.body.data.trustpoints[0]).toMatchObject({
+      status: 'mismatch',
+      hashMatches: false,
+      typeMatches: true,
+    });
+    expect(notFound.body.data.trustpoints[0]).toMatchObject({ status: 'notFound', onChain: null });
+  });
+
+  it('when the certificate is private and the reader is not its issuer, then it is not found', async () => {
+    const owner = await api.user();
+    const other = await api.user();
+    const created = await certify(owner.token);
+
+    expect((await verify(`certID/${created.certID}`, other.token)).status).toBe(404);
+    expect((await verify(`certID/${created.certID}`)).status).toBe(404);
+  });
+});
