@@ -19,15 +19,6 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
     await api.close();
   });
 
-  async function certify(token: string, body: Record<string, unknown> = {}) {
-    const response = await request(api.app)
-      .post('/cert/v2/certificates?type=content&networkId=31337')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'Doc', description: '', content: { n: Math.random() }, ...body });
-    expect(response.status).toBe(201);
-    return response.body.data as { certID: string; data: { hash: string } };
-  }
-
   const patch = (path: string, token: string, body?: unknown) =>
     request(api.app)
       .patch(`/cert/v2/certificates/${path}`)
@@ -36,7 +27,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
 
   it('when the issuer changes access, then public, PIN and externalId change and null removes them', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token, { externalId: 'old-id' });
+    const created = await api.certify(owner.token, { externalId: 'old-id' });
 
     const changed = await patch(`certID/${created.certID}`, owner.token, {
       public: true,
@@ -61,7 +52,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
   it('when another user or a bad body patches, then 404 and 400 and nothing changes', async () => {
     const owner = await api.user();
     const other = await api.user();
-    const created = await certify(owner.token);
+    const created = await api.certify(owner.token);
 
     const foreign = await patch(`certID/${created.certID}`, other.token, { public: true });
     const empty = await patch(`certID/${created.certID}`, owner.token, {});
@@ -78,8 +69,8 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
 
   it('when an externalId is taken by another certificate of the issuer, then 409', async () => {
     const owner = await api.user();
-    await certify(owner.token, { externalId: 'taken' });
-    const second = await certify(owner.token);
+    await api.certify(owner.token, { externalId: 'taken' });
+    const second = await api.certify(owner.token);
 
     const response = await patch(`certID/${second.certID}`, owner.token, { externalId: 'taken' });
 
@@ -91,7 +82,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
 
   it('when the issuer revokes, then a Revocation trustpoint is anchored and verifiable with one eth_call', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token);
+    const created = await api.certify(owner.token);
 
     const response = await patch(`hash/${created.data.hash}/revoke?networkId=31337`, owner.token);
 
@@ -127,7 +118,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
 
   it('when a certificate is revoked twice, then the second call returns it unchanged', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token);
+    const created = await api.certify(owner.token);
     const first = await patch(`certID/${created.certID}/revoke?networkId=31337`, owner.token);
 
     const second = await patch(`certID/${created.certID}/revoke?networkId=31337`, owner.token);
@@ -140,7 +131,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
     const owner = await api.user({ networks: [] });
     const missing = await patch('certID/did:trustpoint:certid:whatever/revoke', owner.token);
     const other = await api.user();
-    const created = await certify(other.token);
+    const created = await api.certify(other.token);
     const restricted = await api.user({ networks: [] });
 
     expect(missing.status).toBe(400);

@@ -14,19 +14,6 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
     await api.close();
   });
 
-  async function certify(token: string, body: Record<string, unknown>) {
-    const response = await request(api.app)
-      .post('/cert/v2/certificates?type=content&networkId=31337')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'Doc', description: '', content: { n: Math.random() }, ...body });
-    expect(response.status).toBe(201);
-    return response.body.data as {
-      certID: string;
-      data: { hash: string };
-      access: { certificatePin?: string };
-    };
-  }
-
   const get = (path: string, token?: string) => {
     const call = request(api.app).get(`/cert/v2/certificates/${path}`);
     return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
@@ -34,7 +21,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
 
   it('when the issuer reads by certID, externalId or hash, then the same certificate comes back', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token, { externalId: 'doc-1' });
+    const created = await api.certify(owner.token, { externalId: 'doc-1' });
 
     const byCertId = await get(`certID/${created.certID}`, owner.token);
     const byExternalId = await get('externalId/doc-1', owner.token);
@@ -49,7 +36,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
   it('when another user or nobody reads a private certificate, then it is not found', async () => {
     const owner = await api.user();
     const other = await api.user();
-    const created = await certify(owner.token, {});
+    const created = await api.certify(owner.token, {});
 
     expect((await get(`certID/${created.certID}`, other.token)).status).toBe(404);
     expect((await get(`certID/${created.certID}`)).status).toBe(404);
@@ -58,7 +45,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
 
   it('when anyone reads a public certificate by certID, then it is returned without a token', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token, { public: true });
+    const created = await api.certify(owner.token, { public: true });
 
     const response = await get(`certID/${created.certID}`);
 
@@ -68,7 +55,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
 
   it('when a public certificate has a PIN, then readers need it; the PIN is only ever shown encrypted', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token, { public: true, certificatePin: '2468' });
+    const created = await api.certify(owner.token, { public: true, certificatePin: '2468' });
 
     const without = await get(`certID/${created.certID}`);
     const wrong = await get(`certID/${created.certID}?pin=1111`);
@@ -84,7 +71,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
 
   it('when the lookup type is unknown or a private lookup has no token, then 400 and 401', async () => {
     const owner = await api.user();
-    await certify(owner.token, { externalId: 'x-1' });
+    await api.certify(owner.token, { externalId: 'x-1' });
 
     const unknown = await get('serial/123', owner.token);
     const anonymous = await get('externalId/x-1');

@@ -14,15 +14,6 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
     await api.close();
   });
 
-  async function certify(token: string, body: Record<string, unknown> = {}) {
-    const response = await request(api.app)
-      .post('/cert/v2/certificates?type=content&networkId=31337')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'Doc', description: '', content: { n: Math.random() }, ...body });
-    expect(response.status).toBe(201);
-    return response.body.data as { certID: string; data: { hash: string } };
-  }
-
   const verify = (path: string, token?: string) => {
     const call = request(api.app).get(`/cert/v2/trustpoints/${path}`);
     return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
@@ -30,7 +21,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
 
   it('when a certificate is anchored, then its trustpoint matches the chain', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token);
+    const created = await api.certify(owner.token);
 
     const response = await verify(`certID/${created.certID}`, owner.token);
 
@@ -53,7 +44,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
 
   it('when a certificate is revoked, then both trustpoints match and it reads as revoked', async () => {
     const owner = await api.user();
-    const created = await certify(owner.token, { public: true });
+    const created = await api.certify(owner.token, { public: true });
     await request(api.app)
       .patch(`/cert/v2/certificates/certID/${created.certID}/revoke?networkId=31337`)
       .set('Authorization', `Bearer ${owner.token}`);
@@ -75,8 +66,8 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
 
   it('when the stored hash or timestamp disagrees with the chain, then it is a mismatch or not found', async () => {
     const owner = await api.user();
-    const tampered = await certify(owner.token);
-    const moved = await certify(owner.token);
+    const tampered = await api.certify(owner.token);
+    const moved = await api.certify(owner.token);
     const certificates = api.db.knex('certificates');
     const ids = await certificates
       .whereIn('cert_id', [tampered.certID, moved.certID])
@@ -107,7 +98,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
   it('when the certificate is private and the reader is not its issuer, then it is not found', async () => {
     const owner = await api.user();
     const other = await api.user();
-    const created = await certify(owner.token);
+    const created = await api.certify(owner.token);
 
     expect((await verify(`certID/${created.certID}`, other.token)).status).toBe(404);
     expect((await verify(`certID/${created.certID}`)).status).toBe(404);

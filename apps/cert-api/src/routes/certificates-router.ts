@@ -14,7 +14,6 @@ import {
   type AuthenticateOptions,
 } from '@trustpoint/http';
 import { Router } from 'express';
-import { z } from 'zod';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { certificateView } from '../certificates/certificate-view.js';
@@ -23,9 +22,7 @@ import { createCertificate } from '../certificates/create-certificate.js';
 import { revokeCertificate } from '../certificates/revoke-certificate.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
-
-const lookupParamsSchema = z.object({ lookup: z.string(), id: z.string().min(1).max(256) });
-const pinQuerySchema = z.object({ pin: z.string().max(256).optional() });
+import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
 
 export function certificatesRouter(
   services: CertificateServices,

@@ -6,13 +6,10 @@ import {
   type AuthenticateOptions,
 } from '@trustpoint/http';
 import { Router } from 'express';
-import { z } from 'zod';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import { verifyCertificate } from '../certificates/verify-certificate.js';
-
-const lookupParamsSchema = z.object({ lookup: z.string(), id: z.string().min(1).max(256) });
-const pinQuerySchema = z.object({ pin: z.string().max(256).optional() });
+import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
 
 /** GET /trustpoints/{type}/{id}: the service verifies a certificate's trustpoints on chain. */
 export function trustpointsRouter(

@@ -16,6 +16,7 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
+import request from 'supertest';
 import { createCertApp, createPinCipher } from '../../src/server.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
@@ -28,9 +29,17 @@ export interface CertApiFixture {
   chain: LocalChain;
   network: NetworkConfig;
   engine: AnchorEngine;
+  /** Certifies a random content for the token's user (201 expected), with extra body fields. */
+  certify(token: string, body?: Record<string, unknown>): Promise<CreatedCertificate>;
   /** A new user on a plan with the local network (or none) and `credits`; returns a token. */
   user(options?: { credits?: number; networks?: string[] }): Promise<{ id: string; token: string }>;
   close(): Promise<void>;
+}
+
+export interface CreatedCertificate {
+  certID: string;
+  data: { hash: string };
+  access: { certificatePin?: string };
 }
 
 export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): string {
@@ -96,6 +105,18 @@ export async function startCertApi(
     chain,
     network,
     engine,
+    async certify(token, body = {}) {
+      const response = await request(app)
+        .post('/cert/v2/certificates?type=content&networkId=31337')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'Doc', description: '', content: { n: Math.random() }, ...body });
+      if (response.status !== 201) {
+        throw new Error(
+          `certify: expected 201, got ${String(response.status)} ${JSON.stringify(response.body)}`,
+        );
+      }
+      return response.body.data as CreatedCertificate;
+    },
     async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
       const id = `user-${randomUUID()}`;
       await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });

@@ -93,10 +93,6 @@ export class NetworkAnchorer {
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
   }
 
-  get signer(): string {
-    return this.#wallet.address;
-  }
-
   /**
    * Two loops: one claims and sends batches, the other settles them from receipts, so a batch is
    * prepared while the previous one is being mined.
