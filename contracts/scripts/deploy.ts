@@ -4,8 +4,8 @@
 // registries still exist reuses them, unless --force is given.
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { deployTrustpoint } from '../src/deploy';
-import { isDeployed, readDeployments, recordDeployment } from '../src/deployments-file';
+import { deployTrustpoint, type TrustpointDeployment } from '../src/deploy';
+import { ensureDeployment, recordDeployment } from '../src/deployments-file';
 import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '../src/hardhat-node';
 
 const USAGE = `Usage: trustpoint-deploy [options]
@@ -50,20 +50,25 @@ async function main(): Promise<void> {
     process.env.DEPLOYER_KEY ?? (chainId === HARDHAT_CHAIN_ID ? HARDHAT_DEV_KEY : undefined);
   if (!key) throw new Error(`DEPLOYER_KEY is required to deploy to chain ${chainId.toString()}`);
 
-  const existing = (await readDeployments(out))[chainId.toString()];
-  if (existing && !values.force && (await isDeployed(provider, existing))) {
-    console.log(`Chain ${chainId.toString()}: registries already deployed, reusing them`);
-    console.log(JSON.stringify(existing, null, 2));
-    return;
-  }
-
   const deployer = new Wallet(key, provider);
-  const deployment = await deployTrustpoint(deployer, {
+  const options = {
     ...(values.admin ? { admin: values.admin } : {}),
     ...(values.registrar ? { registrar: values.registrar } : {}),
     confirmations,
-  });
-  await recordDeployment(out, deployment);
+  };
+  let deployment: TrustpointDeployment;
+  if (values.force) {
+    deployment = await deployTrustpoint(deployer, options);
+    await recordDeployment(out, deployment);
+  } else {
+    const ensured = await ensureDeployment(deployer, out, options);
+    deployment = ensured.deployment;
+    if (ensured.reused) {
+      console.log(`Chain ${chainId.toString()}: registries already deployed, reusing them`);
+      console.log(JSON.stringify(deployment, null, 2));
+      return;
+    }
+  }
   console.log(`Chain ${deployment.chainId}: registries deployed, recorded in ${out}`);
   console.log(JSON.stringify(deployment, null, 2));
 }

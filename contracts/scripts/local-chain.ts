@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     staticNetwork: true,
     cacheTimeout: -1,
   });
-  const deployment = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
+  const { deployment } = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
   provider.destroy();
 
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(

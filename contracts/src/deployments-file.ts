@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Provider, Signer } from 'ethers';
-import { deployTrustpoint, type TrustpointDeployment } from './deploy';
+import { deployTrustpoint, type DeployOptions, type TrustpointDeployment } from './deploy';
 
 /** The deployments file: one entry per chain id. */
 export type DeploymentsFile = Record<string, TrustpointDeployment>;
@@ -43,19 +43,21 @@ export async function isDeployed(
 }
 
 /**
- * The deployment recorded for the deployer's chain when its code is still there; otherwise deploys
- * the registries and records them. What a restart of a long-lived chain relies on.
+ * The deployment recorded for the deployer's chain when its code is still there (`reused`);
+ * otherwise deploys the registries with `options` and records them. What a restart relies on.
  */
 export async function ensureDeployment(
   deployer: Signer,
   path: string,
-): Promise<TrustpointDeployment> {
+  options: DeployOptions = {},
+): Promise<{ deployment: TrustpointDeployment; reused: boolean }> {
   const provider = deployer.provider;
   if (!provider) throw new Error('The deployer signer has no provider');
   const { chainId } = await provider.getNetwork();
   const recorded = (await readDeployments(path))[chainId.toString()];
-  if (recorded && (await isDeployed(provider, recorded))) return recorded;
-  const deployment = await deployTrustpoint(deployer);
+  if (recorded && (await isDeployed(provider, recorded)))
+    return { deployment: recorded, reused: true };
+  const deployment = await deployTrustpoint(deployer, options);
   await recordDeployment(path, deployment);
-  return deployment;
+  return { deployment, reused: false };
 }

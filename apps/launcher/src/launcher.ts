@@ -75,7 +75,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       staticNetwork: true,
       cacheTimeout: -1,
     });
-    const deployment = await ensureDeployment(
+    const { deployment } = await ensureDeployment(
       new Wallet(HARDHAT_DEV_KEY, provider),
       deploymentsFile,
     );
