@@ -9,10 +9,30 @@ export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';
 export type { Queryable } from './queryable.js';
 export {
+  findAsset,
+  findAssetsByIds,
+  insertAsset,
+  listAssets,
+  shareAsset,
+  unshareAsset,
+  withdrawAsset,
+} from './repositories/assets-repository.js';
+export type { AssetListFilter, AssetRecord, NewAsset } from './repositories/assets-repository.js';
+export {
+  findEvidence,
+  findEvidencesByHash,
+  insertEvidence,
+  loadEvidences,
+  nextEvidenceTimestamp,
+  withdrawEvidence,
+} from './repositories/evidences-repository.js';
+export type { EvidenceRecord, NewEvidence } from './repositories/evidences-repository.js';
+export {
   addTrustpoint,
   findCertificate,
   insertCertificate,
   listCertificates,
+  lockCertificate,
   markCertificateRevoked,
   setTrustpointAnchorRecord,
   updateCertificateAccess,
@@ -34,3 +54,9 @@ export type { Plan } from './repositories/plans-repository.js';
 export { createUser, findUser, updateUser } from './repositories/users-repository.js';
 export type { NewUser, User, UserChanges } from './repositories/users-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
+export {
+  findPublishedFile,
+  insertPublishedFile,
+  lockPublishedFileHash,
+} from './repositories/published-files-repository.js';
+export type { NewPublishedFile, PublishedFile } from './repositories/published-files-repository.js';

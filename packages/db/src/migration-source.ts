@@ -3,6 +3,9 @@ import { accounts } from './migrations/0001-accounts.js';
 import { anchoringQueue } from './migrations/0002-anchoring-queue.js';
 import { certificates } from './migrations/0003-certificates.js';
 import { assetTracking } from './migrations/0004-asset-tracking.js';
+import { evidenceClock } from './migrations/0005-evidence-clock.js';
+import { trustpointSignatures } from './migrations/0006-trustpoint-signatures.js';
+import { certificateCounts } from './migrations/0007-certificate-counts.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -11,6 +14,9 @@ export const migrations: readonly Migration[] = [
   anchoringQueue,
   certificates,
   assetTracking,
+  evidenceClock,
+  trustpointSignatures,
+  certificateCounts,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -20,6 +20,8 @@ export interface TrustpointRecord {
   transactionHash: string | null;
   anchoredAt: Date | null;
   anchorRecordId: number | null;
+  /** Signature trustpoints: the signature (compact JWS) whose double hash is `hash`. */
+  signature?: string;
 }
 
 export interface CertificateRecord {
@@ -50,7 +52,7 @@ export interface CertificateRecord {
 /** A trustpoint to store; where it landed on chain is filled in once anchored. */
 export type NewTrustpoint = Pick<
   TrustpointRecord,
-  'type' | 'hash' | 'timestamp' | 'networkId' | 'anchorRecordId'
+  'type' | 'hash' | 'timestamp' | 'networkId' | 'anchorRecordId' | 'signature'
 >;
 
 /** A certificate to store: everything but what the database or later events set. */
@@ -110,6 +112,7 @@ interface TrustpointRow {
   transaction_hash: string | null;
   anchored_at: Date | null;
   anchor_record_id: number | null;
+  signature: string | null;
 }
 
 const certificateColumns = [
@@ -142,6 +145,7 @@ const trustpointColumns = [
   'transaction_hash',
   'anchored_at',
   'anchor_record_id',
+  'signature',
 ] as const;
 
 const lookupColumns: Readonly<Record<CertificateLookup, keyof CertificateRow>> = {
@@ -161,6 +165,7 @@ function toTrustpoint(row: TrustpointRow): TrustpointRecord {
     transactionHash: row.transaction_hash,
     anchoredAt: row.anchored_at,
     anchorRecordId: row.anchor_record_id,
+    ...(row.signature === null ? {} : { signature: row.signature }),
   };
 }
 
@@ -195,6 +200,7 @@ function trustpointRow(certificateId: string, trustpoint: NewTrustpoint) {
     timestamp: trustpoint.timestamp,
     network_id: trustpoint.networkId,
     anchor_record_id: trustpoint.anchorRecordId,
+    signature: trustpoint.signature ?? null,
   };
 }
 
@@ -286,6 +292,21 @@ export async function addTrustpoint(
 }
 
 /**
+ * Locks the certificate's row until the transaction ends, so that the trustpoints added to it
+ * (and its revocation) are decided one request at a time; false when there is no such certificate.
+ */
+export async function lockCertificate(
+  trx: Knex.Transaction,
+  certificateId: string,
+): Promise<boolean> {
+  const row = await trx('certificates')
+    .where('id', certificateId)
+    .forUpdate()
+    .first<{ id: string } | undefined>('id');
+  return row !== undefined;
+}
+
+/**
  * Links a trustpoint to its entry in the anchoring queue, for callers that queue it after
  * inserting it. Throws when the certificate has no trustpoint at that timestamp: that is a bug
  * in the caller, and passing silently would leave the trustpoint unanchored.
@@ -355,6 +376,27 @@ function matchingCertificates(db: Queryable, filter: CertificateListFilter): Kne
 }
 
 /**
+ * How many of the user's certificates match. Without a time window the trigger-kept
+ * `certificate_counts` answer in one index read (at most eight rows per user); a window counts
+ * the rows in it through the list indexes.
+ */
+async function countCertificates(db: Queryable, filter: CertificateListFilter): Promise<number> {
+  if (filter.from === undefined && filter.to === undefined) {
+    const counters = db('certificate_counts').where('user_id', filter.userId);
+    if (filter.access !== undefined) counters.andWhere('public', filter.access === 'public');
+    if (filter.type !== undefined) counters.andWhere('type', filter.type);
+    const row = await counters
+      .sum({ total: 'total' })
+      .first<{ total: number | string | null } | undefined>();
+    return Number(row?.total ?? 0);
+  }
+  const row = await matchingCertificates(db, filter)
+    .count({ total: '*' })
+    .first<{ total: number } | undefined>();
+  return row?.total ?? 0;
+}
+
+/**
  * A page of the user's certificates, each with its trustpoints, and how many match in all.
  * Three queries: the page, the page's trustpoints, the count. Pass a transaction if the count
  * must agree with the page under concurrent writes.
@@ -377,12 +419,9 @@ export async function listCertificates(
     db,
     rows.map((row) => row.id),
   );
-  const count = await matchingCertificates(db, filter)
-    .count({ total: '*' })
-    .first<{ total: number } | undefined>();
   return {
     certificates: rows.map((row) => toCertificate(row, trustpoints.get(row.id) ?? [])),
-    total: count?.total ?? 0,
+    total: await countCertificates(db, filter),
   };
 }
 

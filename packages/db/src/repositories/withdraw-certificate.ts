@@ -11,7 +11,13 @@ export async function withdrawCertificate(
   certificateId: string,
   ownerId: string,
 ): Promise<void> {
+  const owned = await db('certificates')
+    .where({ id: certificateId, user_id: ownerId })
+    .first<{ id: string } | undefined>('id');
+  if (owned === undefined) return;
+  // The credit row first, then the certificate (whose delete updates the user's counters): the
+  // order creation takes them in, so a withdrawal and a creation cannot deadlock.
+  await grantCredits(db, ownerId, 1);
   await db('trustpoints').where({ certificate_id: certificateId }).delete();
-  const removed = await db('certificates').where({ id: certificateId, user_id: ownerId }).delete();
-  if (removed === 1) await grantCredits(db, ownerId, 1);
+  await db('certificates').where({ id: certificateId, user_id: ownerId }).delete();
 }

@@ -1,0 +1,183 @@
+import type { Queryable } from '../queryable.js';
+import { grantCredits } from './credits-repository.js';
+
+/** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
+export interface EvidenceRecord {
+  id: number;
+  /** uuid of the asset row (not the caller's assetId). */
+  asset: string;
+  /** The asset's assetHash: with the timestamp, the on-chain key. */
+  assetHash: string;
+  metadata: Record<string, unknown>;
+  /** Seconds since the epoch, unique per assetHash. */
+  timestamp: number;
+  /** `did:user:<sub>` of the user who registered it. */
+  userOwner: string;
+  /** 64 lowercase hex characters: what `getEvidence(assetHash, timestamp)` returns. */
+  hash: string;
+  networkId: string;
+  /** Null until anchored. */
+  smartContract: string | null;
+  /** Null until anchored. */
+  transactionHash: string | null;
+  anchoredAt: Date | null;
+  anchorRecordId: number | null;
+}
+
+/** An evidence to store; where it landed on chain is filled in once anchored. */
+export type NewEvidence = Omit<
+  EvidenceRecord,
+  'id' | 'smartContract' | 'transactionHash' | 'anchoredAt'
+>;
+
+interface EvidenceRow {
+  id: number;
+  asset: string;
+  asset_hash: string;
+  metadata: Record<string, unknown>;
+  timestamp: number;
+  user_owner: string;
+  hash: string;
+  network_id: string;
+  smart_contract: string | null;
+  transaction_hash: string | null;
+  anchored_at: Date | null;
+  anchor_record_id: number | null;
+}
+
+const evidenceColumns = [
+  'id',
+  'asset',
+  'asset_hash',
+  'metadata',
+  'timestamp',
+  'user_owner',
+  'hash',
+  'network_id',
+  'smart_contract',
+  'transaction_hash',
+  'anchored_at',
+  'anchor_record_id',
+] as const;
+
+function toEvidence(row: EvidenceRow): EvidenceRecord {
+  return {
+    id: row.id,
+    asset: row.asset,
+    assetHash: row.asset_hash,
+    metadata: row.metadata,
+    timestamp: row.timestamp,
+    userOwner: row.user_owner,
+    hash: row.hash,
+    networkId: row.network_id,
+    smartContract: row.smart_contract,
+    transactionHash: row.transaction_hash,
+    anchoredAt: row.anchored_at,
+    anchorRecordId: row.anchor_record_id,
+  };
+}
+
+/**
+ * The timestamp (seconds) for a new evidence of `assetHash`: `nowSeconds`, or one past the last
+ * one given when that is not earlier. One upsert: concurrent callers queue on the clock row's lock
+ * and each gets a different second. Run on its own (autocommit), the lock lasts for the statement
+ * and a caller that fails later leaves a gap, never a reuse; run in a transaction, the lock lasts
+ * until it ends and a rollback gives the second back, but evidences of that assetHash then wait
+ * for each other's whole transactions.
+ */
+export async function nextEvidenceTimestamp(
+  trx: Queryable,
+  assetHash: string,
+  nowSeconds: number,
+): Promise<number> {
+  const [row] = await trx('evidence_clocks')
+    .insert({ asset_hash: assetHash, last_timestamp: nowSeconds })
+    .onConflict('asset_hash')
+    .merge({
+      last_timestamp: trx.raw(
+        'greatest(evidence_clocks.last_timestamp + 1, excluded.last_timestamp)',
+      ),
+    })
+    .returning<{ last_timestamp: number }[]>('last_timestamp');
+  if (row === undefined) throw new Error(`the evidence clock of ${assetHash} returned no row`);
+  return row.last_timestamp;
+}
+
+/**
+ * Stores an evidence. A timestamp its assetHash already has surfaces as the database error
+ * (`evidences_asset_hash_timestamp_unique`): take timestamps from `nextEvidenceTimestamp`.
+ */
+export async function insertEvidence(
+  db: Queryable,
+  evidence: NewEvidence,
+): Promise<EvidenceRecord> {
+  const [row] = await db('evidences')
+    .insert({
+      asset: evidence.asset,
+      asset_hash: evidence.assetHash,
+      // pg would send an array as a PostgreSQL array, not as JSON.
+      metadata: JSON.stringify(evidence.metadata),
+      timestamp: evidence.timestamp,
+      user_owner: evidence.userOwner,
+      hash: evidence.hash,
+      network_id: evidence.networkId,
+      anchor_record_id: evidence.anchorRecordId,
+    })
+    .returning<EvidenceRow[]>(evidenceColumns);
+  if (row === undefined)
+    throw new Error(`inserting an evidence of ${evidence.asset} returned no row`);
+  return toEvidence(row);
+}
+
+/** The evidences of the given assets in one query, each asset's oldest first. */
+export async function loadEvidences(
+  db: Queryable,
+  assets: readonly string[],
+): Promise<Map<string, EvidenceRecord[]>> {
+  const byAsset = new Map<string, EvidenceRecord[]>(assets.map((id) => [id, []]));
+  if (assets.length === 0) return byAsset;
+  const rows = await db('evidences')
+    .whereIn('asset', assets)
+    .orderBy(['asset', 'timestamp'])
+    .select<EvidenceRow[]>(evidenceColumns);
+  for (const row of rows) byAsset.get(row.asset)?.push(toEvidence(row));
+  return byAsset;
+}
+
+/** One evidence by its id, or undefined. */
+export async function findEvidence(db: Queryable, id: number): Promise<EvidenceRecord | undefined> {
+  const row = await db('evidences').where('id', id).first<EvidenceRow | undefined>(evidenceColumns);
+  return row === undefined ? undefined : toEvidence(row);
+}
+
+/**
+ * Every evidence with this hash, oldest first. Usually one; the hash covers metadata, timestamp
+ * and owner but not the asset, so one user's identical metadata on two assets in the same
+ * second gives two.
+ */
+export async function findEvidencesByHash(db: Queryable, hash: string): Promise<EvidenceRecord[]> {
+  const rows = await db('evidences')
+    .where('hash', hash)
+    .orderBy(['timestamp', 'id'])
+    .select<EvidenceRow[]>(evidenceColumns);
+  return rows.map(toEvidence);
+}
+
+/**
+ * Undoes an evidence whose anchor record never left the queue: removes it and gives the credit
+ * back to the user who spent it. Use it in the transaction that withdrew the queued record. The
+ * clock keeps its second: a gap in an asset's timestamps is harmless, a reused one is not.
+ */
+export async function withdrawEvidence(
+  db: Queryable,
+  evidenceId: number,
+  spenderId: string,
+): Promise<void> {
+  const evidence = await db('evidences')
+    .where('id', evidenceId)
+    .first<{ id: number } | undefined>('id');
+  if (evidence === undefined) return;
+  // The credit row first, as requests take it, so that the two cannot deadlock.
+  await grantCredits(db, spenderId, 1);
+  await db('evidences').where('id', evidenceId).delete();
+}
