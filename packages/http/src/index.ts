@@ -1,5 +1,7 @@
 // Public API of @trustpoint/http: the Express pieces both APIs share.
 
+export { API_DOCS_DOCUMENT_CSP, API_DOCS_PAGE_CSP, apiDocs } from './api-docs.js';
+export type { ApiDocsOptions } from './api-docs.js';
 export { authenticate, optionalAuthenticate } from './authenticate.js';
 export type { AuthenticateOptions } from './authenticate.js';
 export { currentUser, optionalCurrentUser } from './current-user.js';

@@ -37,6 +37,11 @@ describe('error catalogue', () => {
         'Existing certificate error',
         'The provided externalId is already registered, please try again with a different one',
       ],
+      assetIdAlreadyRegistered: [
+        409,
+        'Existing certificate error',
+        'The provided assetId is already registered, please try again with a different one',
+      ],
       outOfCredits: [
         429,
         'Out of Credits Error',
@@ -84,11 +89,11 @@ describe('error catalogue', () => {
     expect(DEFAULT_SUPPORT_CONTACT).toBe('the support team');
   });
 
-  it('when counting messages per status, then 401 has four, 403 three and 409 two', () => {
+  it('when counting messages per status, then 401 has four, 403 three and 409 three (two of spec 7.2, one for assetId)', () => {
     const count = (status: number) =>
       ERROR_CODES.filter((code) => defaultErrorCatalogue[code].statusCode === status).length;
 
-    expect([count(401), count(403), count(409)]).toEqual([4, 3, 2]);
+    expect([count(401), count(403), count(409)]).toEqual([4, 3, 3]);
   });
 
   it('when an entry is read, then its type is the one of its status', () => {

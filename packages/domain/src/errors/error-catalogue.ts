@@ -68,6 +68,11 @@ const ENTRIES = {
     message: () =>
       'The provided externalId is already registered, please try again with a different one',
   },
+  assetIdAlreadyRegistered: {
+    status: 409,
+    message: () =>
+      'The provided assetId is already registered, please try again with a different one',
+  },
   payloadTooLarge: {
     status: 413,
     message: () => 'The request payload exceeds the configured limit',

@@ -14,11 +14,13 @@ export const assetCertificateBoundSchema = z.union([
 ]);
 
 /** Body of POST /certificates?type=asset; `{assetId, from, to, content}` is what gets hashed. */
-export const assetCertificateBodySchema = z.strictObject({
-  ...certificateBodyFields,
-  assetId: z.string().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
-  from: assetCertificateBoundSchema.optional(),
-  to: assetCertificateBoundSchema.optional(),
-  content: jsonObjectSchema.optional(),
-});
+export const assetCertificateBodySchema = z
+  .strictObject({
+    ...certificateBodyFields,
+    assetId: z.string().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
+    from: assetCertificateBoundSchema.optional(),
+    to: assetCertificateBoundSchema.optional(),
+    content: jsonObjectSchema.optional(),
+  })
+  .meta({ id: 'AssetCertificateBody' });
 export type AssetCertificateBody = z.infer<typeof assetCertificateBodySchema>;

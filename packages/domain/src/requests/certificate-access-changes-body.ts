@@ -19,5 +19,6 @@ export const certificateAccessChangesBodySchema = z
   })
   .refine((body) => Object.keys(body).length > 0, {
     message: 'Name at least one of public, certificatePin, externalId',
-  });
+  })
+  .meta({ id: 'CertificateAccessChanges' });
 export type CertificateAccessChangesBody = z.infer<typeof certificateAccessChangesBodySchema>;

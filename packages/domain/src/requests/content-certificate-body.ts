@@ -4,8 +4,10 @@ import { jsonObjectSchema } from '../schemas/json-object.js';
 import { certificateBodyFields } from './certificate-body-fields.js';
 
 /** Body of POST /certificates?type=content; `content` is what gets hashed. */
-export const contentCertificateBodySchema = z.strictObject({
-  ...certificateBodyFields,
-  content: jsonObjectSchema,
-});
+export const contentCertificateBodySchema = z
+  .strictObject({
+    ...certificateBodyFields,
+    content: jsonObjectSchema,
+  })
+  .meta({ id: 'ContentCertificateBody' });
 export type ContentCertificateBody = z.infer<typeof contentCertificateBodySchema>;

@@ -13,46 +13,81 @@ import { networkIdSchema } from './network-id.js';
 
 /** Certificate resource (CertModel, spec 2.2). */
 
-export const certificateDataSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  type: certificateTypeSchema,
-  content: jsonObjectSchema,
-  issuer: userDidSchema,
-  issuedOn: epochMillisSchema,
-  /** The certificate hash of its type's rule; also the Evidence trustpoint hash. */
-  hash: hashHexSchema,
-  expires: epochMillisSchema.optional(),
-  /** File certificates only: `sha256(file bytes)`, what `sha256sum` prints. */
-  fileHash: hashHexSchema.optional(),
-});
+/** What a certificate looks like, for API documents. */
+export const CERTIFICATE_EXAMPLE = {
+  certID: 'did:trustpoint:certid:019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a7b',
+  data: {
+    name: 'Purchase order 4711',
+    description: 'Order confirmed by the supplier',
+    type: 'content',
+    content: { orderId: 4711, total: '1250.00 EUR' },
+    issuer: 'did:user:auth0%7C4242',
+    issuedOn: 1767225600000,
+    hash: '5d41402abc4b2a76b9719d911017c592a3f1e2b7c6d5e4f3a2b1c0d9e8f7a6b5',
+  },
+  metadata: [
+    {
+      type: 'Evidence',
+      networkId: 31337,
+      smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      transactionHash: '0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63',
+      trustPointHash: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
+      timestamp: 1767225601234,
+    },
+  ],
+  access: { public: false, externalId: 'po-4711' },
+} as const;
+
+export const certificateDataSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    type: certificateTypeSchema,
+    content: jsonObjectSchema,
+    issuer: userDidSchema,
+    issuedOn: epochMillisSchema,
+    /** The certificate hash of its type's rule; also the Evidence trustpoint hash. */
+    hash: hashHexSchema,
+    expires: epochMillisSchema.optional(),
+    /** File certificates only: `sha256(file bytes)`, what `sha256sum` prints. */
+    fileHash: hashHexSchema.optional(),
+  })
+  .meta({ id: 'CertificateData' });
 export type CertificateData = z.infer<typeof certificateDataSchema>;
 
 /** One trustpoint of a certificate: where and when it was anchored, and what was stored. */
-export const certificateMetadataItemSchema = z.object({
-  type: trustPointTypeNameSchema,
-  networkId: networkIdSchema,
-  smartContract: evmAddressSchema,
-  transactionHash: evmTransactionHashSchema,
-  /** What `getTrustPoint(certID, timestamp)` returns as `hash`. */
-  trustPointHash: hashHexSchema,
-  /** Milliseconds; half of the on-chain key. */
-  timestamp: epochMillisSchema,
-});
+export const certificateMetadataItemSchema = z
+  .object({
+    type: trustPointTypeNameSchema,
+    networkId: networkIdSchema,
+    smartContract: evmAddressSchema,
+    transactionHash: evmTransactionHashSchema,
+    /** What `getTrustPoint(certID, timestamp)` returns as `hash`. */
+    trustPointHash: hashHexSchema,
+    /** Milliseconds; half of the on-chain key. */
+    timestamp: epochMillisSchema,
+    /** Signature trustpoints only: the compact JWS whose double hash is `trustPointHash`. */
+    signature: z.string().optional(),
+  })
+  .meta({ id: 'Trustpoint', description: 'One trustpoint of the certificate, as anchored' });
 export type CertificateMetadataItem = z.infer<typeof certificateMetadataItemSchema>;
 
-export const certificateAccessSchema = z.object({
-  public: z.boolean(),
-  /** Returned only in encrypted form. */
-  certificatePin: z.string().optional(),
-  externalId: z.string().optional(),
-});
+export const certificateAccessSchema = z
+  .object({
+    public: z.boolean(),
+    /** Returned only in encrypted form. */
+    certificatePin: z.string().optional(),
+    externalId: z.string().optional(),
+  })
+  .meta({ id: 'CertificateAccess' });
 export type CertificateAccess = z.infer<typeof certificateAccessSchema>;
 
-export const certificateSchema = z.object({
-  certID: certIdSchema(),
-  data: certificateDataSchema,
-  metadata: z.array(certificateMetadataItemSchema),
-  access: certificateAccessSchema,
-});
+export const certificateSchema = z
+  .object({
+    certID: certIdSchema(),
+    data: certificateDataSchema,
+    metadata: z.array(certificateMetadataItemSchema),
+    access: certificateAccessSchema,
+  })
+  .meta({ id: 'Certificate', example: CERTIFICATE_EXAMPLE });
 export type Certificate = z.infer<typeof certificateSchema>;

@@ -5,7 +5,11 @@ export const HASH_HEX_PATTERN = /^[0-9a-f]{64}$/;
 
 export const hashHexSchema = z
   .string()
-  .regex(HASH_HEX_PATTERN, 'Expected 64 lowercase hexadecimal characters without 0x');
+  .regex(HASH_HEX_PATTERN, 'Expected 64 lowercase hexadecimal characters without 0x')
+  .meta({
+    description: 'SHA-256, 64 lowercase hexadecimal characters',
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  });
 
 export function isHashHex(value: string): boolean {
   return HASH_HEX_PATTERN.test(value);

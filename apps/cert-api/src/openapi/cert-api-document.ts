@@ -1,0 +1,428 @@
+import {
+  assetCertificateBodySchema,
+  certificateAccessChangesBodySchema,
+  certificateListQuerySchema,
+  certificateListSchema,
+  certificateSchema,
+  CERTIFICATE_EXAMPLE,
+  contentCertificateBodySchema,
+  createCertificateQuerySchema,
+  createErrorCatalogue,
+  fileCertificateBodySchema,
+  hashHexSchema,
+  networkQuerySchema,
+  successEnvelopeSchema,
+  urlCertificateBodySchema,
+  type ErrorCode,
+} from '@trustpoint/domain';
+import { z } from 'zod';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { CERTIFICATE_LOOKUPS } from '../certificates/get-certificate.js';
+import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
+import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
+import { certificateVerificationSchema } from './certificate-verification-schema.js';
+import { errorResponses } from './error-responses.js';
+import { jwksSchema } from './jwks-schema.js';
+
+export interface CertApiDocumentOptions {
+  /** The support contact the error messages name, as the app's error catalogue has it. */
+  supportContact?: string;
+}
+
+const TAGS = {
+  generation: 'Certificate Generation',
+  management: 'Certificate Management',
+  signature: 'Qualified Signature',
+  utils: 'Utils',
+} as const;
+
+const BEARER = 'bearerAuth';
+/** A token is required. */
+const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
+/** Anonymous callers are served too; a token that is sent is checked. */
+const OPTIONAL_AUTHENTICATION: oas31.SecurityRequirementObject[] = [{}, { [BEARER]: [] }];
+const PUBLIC: oas31.SecurityRequirementObject[] = [];
+
+const lookupNames = Object.keys(CERTIFICATE_LOOKUPS) as [string, ...string[]];
+
+/**
+ * `{type}/{id}`. The routes name the first segment `lookup` and check its value in the use case
+ * (reported as field `type`); the document uses the spec's name and lists the values.
+ */
+const lookupPathSchema = z.object({
+  type: z.enum(lookupNames).meta({
+    description:
+      'What `id` is. certID finds public certificates of anyone; the others search only the ' +
+      "caller's own certificates and need a token",
+  }),
+  id: lookupParamsSchema.shape.id,
+});
+
+const certificateResponseSchema = successEnvelopeSchema(certificateSchema).meta({
+  id: 'CertificateResponse',
+});
+const certificateListResponseSchema = successEnvelopeSchema(certificateListSchema).meta({
+  id: 'CertificateListResponse',
+});
+const certificateVerificationResponseSchema = successEnvelopeSchema(
+  certificateVerificationSchema,
+).meta({ id: 'CertificateVerificationResponse' });
+
+/** The JSON bodies of POST /certificates; which one applies is chosen by `?type=`. */
+const jsonCertificateBodySchema = z
+  .xor([contentCertificateBodySchema, assetCertificateBodySchema, urlCertificateBodySchema])
+  .meta({
+    description:
+      'The body of `type=content`, `type=asset` or `type=url`, as the `type` query says ' +
+      '(`type=file` is sent as multipart/form-data)',
+  });
+
+/** POST /certificates?type=file: the file and the same body as JSON text in a part of its own. */
+const fileUploadSchema = z
+  .object({
+    [FILE_PART]: z.string().meta({
+      format: 'binary',
+      contentMediaType: 'application/octet-stream',
+      description: 'The file; hashed while it streams, limited to the configured size (413)',
+    }),
+    [BODY_PART]: fileCertificateBodySchema.meta({
+      description: 'The certificate body as JSON text (the part is application/json)',
+    }),
+  })
+  .meta({ description: 'Parts may come in either order; no other part is accepted' });
+
+const CERTIFICATE_LIST_EXAMPLE = {
+  certificates: [CERTIFICATE_EXAMPLE],
+  pagination: { offset: 0, limit: 20, total: 1, order: 'desc' },
+};
+
+const [EVIDENCE_EXAMPLE] = CERTIFICATE_EXAMPLE.metadata;
+const VERIFICATION_EXAMPLE = {
+  certID: CERTIFICATE_EXAMPLE.certID,
+  verified: true,
+  revoked: false,
+  trustpoints: [
+    {
+      ...EVIDENCE_EXAMPLE,
+      onChain: { hash: EVIDENCE_EXAMPLE.trustPointHash, type: EVIDENCE_EXAMPLE.type },
+      hashMatches: true,
+      typeMatches: true,
+      status: 'match',
+    },
+  ],
+};
+
+/** A success response: the envelope with its `data` schema, and the message as an example. */
+function success(
+  status: 200 | 201,
+  description: string,
+  schema: z.ZodType,
+  message: string,
+  data: unknown,
+): ZodOpenApiResponsesObject {
+  return {
+    [status]: {
+      description,
+      content: {
+        'application/json': {
+          schema,
+          examples: {
+            [status === 201 ? 'created' : 'ok']: {
+              summary: message,
+              value: { statusCode: status, message, data },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the certificate API (server `/cert/v2`), generated with zod-openapi
+ * from the zod schemas the routes validate with and the error catalogue they answer from, so the
+ * document cannot describe an API other than the one that runs.
+ */
+export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.OpenAPIObject {
+  const catalogue = createErrorCatalogue(
+    options.supportContact === undefined ? {} : { supportContact: options.supportContact },
+  );
+  const errors = (...codes: ErrorCode[]): ZodOpenApiResponsesObject =>
+    errorResponses(catalogue, codes);
+  const authErrors: ErrorCode[] = [
+    'missingToken',
+    'expiredToken',
+    'invalidToken',
+    'wrongCredentials',
+  ];
+
+  const createCertificate: ZodOpenApiOperationObject = {
+    operationId: 'createCertificate',
+    tags: [TAGS.generation],
+    summary: 'Certify content, an asset, a file or a URL',
+    description:
+      'Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, ' +
+      'spending one credit. `type=file` takes multipart/form-data; the other types take JSON. ' +
+      '`type=url`: the service fetches the URL once (public addresses only) and hashes the bytes.',
+    security: AUTHENTICATED,
+    requestParams: { query: createCertificateQuerySchema },
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: jsonCertificateBodySchema },
+        'multipart/form-data': {
+          schema: fileUploadSchema,
+          encoding: { [BODY_PART]: { contentType: 'application/json' } },
+        },
+      },
+    },
+    responses: {
+      ...success(
+        201,
+        'Certificate created',
+        certificateResponseSchema,
+        'Certificate created successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors(
+        'validation',
+        ...authErrors,
+        'userNotQualified',
+        'providerNotInPlan',
+        'certificateAlreadyRegistered',
+        'externalIdAlreadyRegistered',
+        'payloadTooLarge',
+        'outOfCredits',
+        'networkUnavailable',
+      ),
+    },
+  };
+
+  const listCertificates: ZodOpenApiOperationObject = {
+    operationId: 'listCertificates',
+    tags: [TAGS.management],
+    summary: "The caller's certificates, a page at a time",
+    security: AUTHENTICATED,
+    requestParams: { query: certificateListQuerySchema },
+    responses: {
+      ...success(
+        200,
+        'A page of certificates and the pagination',
+        certificateListResponseSchema,
+        'Retrieved 1 certificate(s) out of a total of 1',
+        CERTIFICATE_LIST_EXAMPLE,
+      ),
+      ...errors('validation', ...authErrors),
+    },
+  };
+
+  const getCertificate: ZodOpenApiOperationObject = {
+    operationId: 'getCertificate',
+    tags: [TAGS.management],
+    summary: 'One certificate',
+    description:
+      'Public certificates are readable by anyone by certID (with `pin` when they have a PIN); ' +
+      'private ones only by their issuer. A certificate the caller may not see is a 404.',
+    security: OPTIONAL_AUTHENTICATION,
+    requestParams: { path: lookupPathSchema, query: pinQuerySchema },
+    responses: {
+      ...success(
+        200,
+        'The certificate',
+        certificateResponseSchema,
+        'Certificate retrieved successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors('validation', ...authErrors, 'pinRequired', 'notFound'),
+    },
+  };
+
+  const changeCertificateAccess: ZodOpenApiOperationObject = {
+    operationId: 'changeCertificateAccess',
+    tags: [TAGS.management],
+    summary: 'Change who may read a certificate',
+    description:
+      'Sets `public`, `certificatePin` or `externalId`; `null` removes a PIN or an externalId.',
+    security: AUTHENTICATED,
+    requestParams: { path: lookupPathSchema },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: certificateAccessChangesBodySchema } },
+    },
+    responses: {
+      ...success(
+        200,
+        'The changed certificate',
+        certificateResponseSchema,
+        'Certificate updated successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors('validation', ...authErrors, 'notFound', 'externalIdAlreadyRegistered'),
+    },
+  };
+
+  const revokeCertificate: ZodOpenApiOperationObject = {
+    operationId: 'revokeCertificate',
+    tags: [TAGS.management],
+    summary: 'Revoke a certificate',
+    description:
+      'Anchors a Revocation trustpoint on `networkId` and marks the certificate revoked.',
+    security: AUTHENTICATED,
+    requestParams: { path: lookupPathSchema, query: networkQuerySchema },
+    responses: {
+      ...success(
+        200,
+        'The revoked certificate',
+        certificateResponseSchema,
+        'Certificate revoked successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors(
+        'validation',
+        ...authErrors,
+        'providerNotInPlan',
+        'notFound',
+        'outOfCredits',
+        'networkUnavailable',
+      ),
+    },
+  };
+
+  const signCertificate: ZodOpenApiOperationObject = {
+    operationId: 'signCertificate',
+    tags: [TAGS.signature],
+    summary: "Sign a certificate with the service's key",
+    description:
+      'Qualified users only. Signs the certificate (compact JWS, verifiable with the keys at ' +
+      '`/.well-known/jwks.json`) and anchors a Signature trustpoint holding its double hash; the ' +
+      "JWS is returned in that trustpoint's `signature`. A repeated request returns the first " +
+      'signature with 200.',
+    security: AUTHENTICATED,
+    requestParams: { path: lookupPathSchema, query: networkQuerySchema },
+    responses: {
+      ...success(
+        201,
+        'The signed certificate',
+        certificateResponseSchema,
+        'Certificate signed successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...success(
+        200,
+        'Already signed: the certificate as signed before',
+        certificateResponseSchema,
+        'Certificate already signed',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors(
+        'validation',
+        ...authErrors,
+        'userNotQualified',
+        'providerNotInPlan',
+        'notFound',
+        'outOfCredits',
+        'networkUnavailable',
+      ),
+    },
+  };
+
+  const verifyTrustpoints: ZodOpenApiOperationObject = {
+    operationId: 'verifyTrustpoints',
+    tags: [TAGS.utils],
+    summary: "Verify a certificate's trustpoints on chain",
+    description:
+      'Verification method 1: reads every trustpoint of the certificate on its network and ' +
+      'reports, per trustpoint, whether hash and type match, plus the revoked status. Who may ' +
+      'verify a certificate is who may read it (see GET /certificates/{type}/{id}).',
+    security: OPTIONAL_AUTHENTICATION,
+    requestParams: { path: lookupPathSchema, query: pinQuerySchema },
+    responses: {
+      ...success(
+        200,
+        'The verification',
+        certificateVerificationResponseSchema,
+        'Certificate verified',
+        VERIFICATION_EXAMPLE,
+      ),
+      ...errors('validation', ...authErrors, 'pinRequired', 'notFound'),
+    },
+  };
+
+  const getPublishedFile: ZodOpenApiOperationObject = {
+    operationId: 'getPublishedFile',
+    tags: [TAGS.utils],
+    summary: 'A published file',
+    description:
+      'Files certified with `publish=true`, by their SHA-256 (`data.fileHash`); readable without ' +
+      'a token, always served as an attachment.',
+    security: PUBLIC,
+    requestParams: { path: z.object({ fileHash: hashHexSchema }) },
+    responses: {
+      200: {
+        description: 'The file as uploaded, with the media type it was uploaded with',
+        content: {
+          'application/octet-stream': {
+            schema: z
+              .string()
+              .meta({ format: 'binary', contentMediaType: 'application/octet-stream' }),
+          },
+        },
+      },
+      304: { description: "Not modified (`If-None-Match` with the file's ETag)" },
+      ...errors('validation', 'notFound'),
+    },
+  };
+
+  const getJwks: ZodOpenApiOperationObject = {
+    operationId: 'getJwks',
+    tags: [TAGS.utils],
+    summary: "The service's signing keys",
+    description: 'A JWK Set (RFC 7517), not the success envelope, so JOSE libraries can fetch it.',
+    security: PUBLIC,
+    responses: {
+      200: {
+        description: 'The public keys of qualified signatures',
+        content: { 'application/json': { schema: jwksSchema } },
+      },
+      ...errors(),
+    },
+  };
+
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Trustpoint certificate API',
+      version: '2.0.0',
+      description:
+        'Certify content, assets, files and URLs with trustpoints anchored on EVM networks. ' +
+        'Successes answer `{statusCode, message, data}`; errors `{statusCode, type, message, errors?}`.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/cert/v2' }],
+    tags: [
+      { name: TAGS.generation, description: 'Create certificates' },
+      { name: TAGS.management, description: 'Read, list, change and revoke certificates' },
+      { name: TAGS.signature, description: "Qualified signatures by the service's key" },
+      { name: TAGS.utils, description: 'Verification, published files and signing keys' },
+    ],
+    components: {
+      securitySchemes: {
+        [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+    },
+    paths: {
+      '/certificates': { post: createCertificate, get: listCertificates },
+      '/certificates/{type}/{id}': { get: getCertificate, patch: changeCertificateAccess },
+      '/certificates/{type}/{id}/revoke': { patch: revokeCertificate },
+      '/certificates/{type}/{id}/signature': { post: signCertificate },
+      '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
+      '/files/{fileHash}': { get: getPublishedFile },
+      '/.well-known/jwks.json': { get: getJwks },
+    },
+  });
+}
