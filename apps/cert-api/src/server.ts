@@ -1,6 +1,7 @@
 import { findUser } from '@trustpoint/db';
 import { createErrorCatalogue } from '@trustpoint/domain';
 import {
+  apiDocs,
   errorHandler,
   jsonBody,
   notFoundHandler,
@@ -11,7 +12,10 @@ import {
 } from '@trustpoint/http';
 import express, { type Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
+import { certApiDocument } from './openapi/cert-api-document.js';
 import { certificatesRouter } from './routes/certificates-router.js';
+import { filesRouter } from './routes/files-router.js';
+import { jwksRouter } from './routes/jwks-router.js';
 import { trustpointsRouter } from './routes/trustpoints-router.js';
 
 export const CERT_API_BASE_PATH = '/cert/v2';
@@ -38,11 +42,23 @@ export function createCertApp(options: CertApiOptions): Express {
   api.use(jsonBody());
   api.use(certificatesRouter(services, auth));
   api.use(trustpointsRouter(services, auth));
+  api.use(filesRouter(services));
+  api.use(jwksRouter(services.signer));
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestLogger(services.logger));
+  // Before the API: the docs need no token and the page's assets must not count against a limit.
+  app.use(
+    CERT_API_BASE_PATH,
+    apiDocs({
+      document: certApiDocument(
+        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
+      ),
+      title: 'Trustpoint certificate API',
+    }),
+  );
   app.use(CERT_API_BASE_PATH, api);
   app.use(notFoundHandler);
   app.use(
@@ -57,4 +73,15 @@ export function createCertApp(options: CertApiOptions): Express {
 }
 
 export type { CertificateServices } from './certificates/certificate-services.js';
+export { certApiDocument, type CertApiDocumentOptions } from './openapi/cert-api-document.js';
+export { DEFAULT_MAX_FILE_BYTES, type FilesSettings } from './files/files-settings.js';
+export {
+  DEFAULT_URL_FETCH_SETTINGS,
+  type UrlFetchSettings,
+} from './url-fetch/url-fetch-settings.js';
 export { createPinCipher, type PinCipher } from './certificates/pin-cipher.js';
+export {
+  createCertificateSigner,
+  generateSigningKey,
+  type CertificateSigner,
+} from './certificates/certificate-signer.js';

@@ -3,8 +3,9 @@ import { findCreditBalance } from '@trustpoint/db';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { storedCertificate } from './support/stored-certificate.js';
 
-describe('POST /certificates when the chain is down', () => {
+describe('when the chain is down', () => {
   let api: CertApiFixture;
 
   beforeAll(async () => {
@@ -44,5 +45,28 @@ describe('POST /certificates when the chain is down', () => {
         .where({ status: 'queued' })
         .count<{ count: number }[]>('* as count'),
     ).toEqual([{ count: 0 }]);
+  });
+
+  it('when a revocation cannot be mined in time, then 503, the revocation stands and a retry adds no second one', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 1 });
+    const created = await storedCertificate(api.db.knex, id);
+    const revokePath = `/cert/v2/certificates/certID/${created.certID}/revoke?networkId=31337`;
+
+    // Act
+    const first = await request(api.app).patch(revokePath).set('Authorization', `Bearer ${token}`);
+    const retry = await request(api.app).patch(revokePath).set('Authorization', `Bearer ${token}`);
+
+    // Assert
+    expect([first.status, retry.status]).toEqual([503, 503]);
+    const revocations = await api.db
+      .knex('trustpoints')
+      .join('anchor_records', 'anchor_records.id', 'trustpoints.anchor_record_id')
+      .join('certificates', 'certificates.id', 'trustpoints.certificate_id')
+      .where({ 'trustpoints.type': 1, 'certificates.cert_id': created.certID })
+      .select('anchor_records.status', 'certificates.revoked_at');
+    expect(revocations).toHaveLength(1);
+    expect(revocations[0]?.status).toBe('queued');
+    expect(revocations[0]?.revoked_at).toEqual(expect.any(Number));
   });
 });

@@ -3,7 +3,6 @@ import {
   assetCertificateHash,
   contentCertificateBodySchema,
   contentCertificateHash,
-  DomainError,
   type CreateCertificateQuery,
 } from '@trustpoint/domain';
 import { validate } from '@trustpoint/http';
@@ -14,7 +13,8 @@ type CommonFields = Pick<
   'name' | 'description' | 'expires' | 'public' | 'certificatePin' | 'externalId'
 >;
 
-function common(body: {
+/** The fields every kind of creation body shares, as a draft holds them. */
+export function commonDraftFields(body: {
   name: string;
   description: string;
   expires?: number | undefined;
@@ -32,7 +32,10 @@ function common(body: {
   };
 }
 
-/** Validates a JSON creation body and hashes it by the rule of its certificate type. */
+/**
+ * Validates a JSON creation body and hashes it by the rule of its certificate type. File and URL
+ * certificates have drafts of their own (file-certificate-draft.ts, url-certificate-draft.ts).
+ */
 export function jsonCertificateDraft(
   query: CreateCertificateQuery,
   body: unknown,
@@ -42,7 +45,7 @@ export function jsonCertificateDraft(
     case 'content': {
       const parsed = validate(contentCertificateBodySchema, body, 'body');
       return {
-        ...common(parsed),
+        ...commonDraftFields(parsed),
         type: 'content',
         networkId,
         content: parsed.content,
@@ -60,7 +63,7 @@ export function jsonCertificateDraft(
         ...(parsed.content === undefined ? {} : { content: parsed.content }),
       };
       return {
-        ...common(parsed),
+        ...commonDraftFields(parsed),
         type: 'asset',
         networkId,
         content: hashed,
@@ -70,11 +73,7 @@ export function jsonCertificateDraft(
     }
     case 'file':
     case 'url':
-      throw new DomainError('validation', {
-        detail: `certificate type ${query.type} is not served by this version`,
-        errors: [
-          { field: 'type', error: `Certificates of type ${query.type} are not available yet` },
-        ],
-      });
+      // The router sends these to their own handlers; reaching here is a programming error.
+      throw new Error(`${query.type} certificates are not created from a JSON draft`);
   }
 }

@@ -1,6 +1,9 @@
 import type { AnchorEngine, NetworkRegistry } from '@trustpoint/chain';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { FilesSettings } from '../files/files-settings.js';
+import type { UrlFetchSettings } from '../url-fetch/url-fetch-settings.js';
+import type { CertificateSigner } from './certificate-signer.js';
 import type { PinCipher } from './pin-cipher.js';
 
 /** What the certificate use cases work with; built once at start-up and shared by requests. */
@@ -14,4 +17,10 @@ export interface CertificateServices {
   /** Milliseconds since the epoch; a parameter so tests can pin time. */
   now: () => number;
   logger: Logger;
+  /** The service key that makes qualified signatures (JWS), published at /.well-known/jwks.json. */
+  signer: CertificateSigner;
+  /** Upload limit and the store of published files. */
+  files: FilesSettings;
+  /** URL certificates' fetching; each setting left out takes `DEFAULT_URL_FETCH_SETTINGS`. */
+  urlFetch?: Partial<UrlFetchSettings>;
 }

@@ -3,14 +3,23 @@ import {
   formatUserDid,
   trustPointTypeName,
   type Certificate,
+  type CertificateMetadataItem,
   type JsonObject,
 } from '@trustpoint/domain';
+
+/**
+ * A Signature item also carries the signature itself (compact JWS): the chain holds only its
+ * double hash, so a verifier needs the JWS to check it against the service's published key.
+ */
+export type CertificateViewMetadataItem = CertificateMetadataItem & { signature?: string };
+
+export type CertificateView = Certificate & { metadata: CertificateViewMetadataItem[] };
 
 /**
  * A stored certificate as the API shows it (CertModel, spec 2.2). Only anchored trustpoints appear
  * in `metadata`: each item is exactly what `getTrustPoint(certID, timestamp)` verifies on chain.
  */
-export function certificateView(record: CertificateRecord): Certificate {
+export function certificateView(record: CertificateRecord): CertificateView {
   return {
     certID: record.certId,
     data: {
@@ -35,6 +44,7 @@ export function certificateView(record: CertificateRecord): Certificate {
               transactionHash: trustpoint.transactionHash,
               trustPointHash: trustpoint.hash,
               timestamp: trustpoint.timestamp,
+              ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
             },
           ]
         : [],

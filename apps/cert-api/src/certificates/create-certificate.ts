@@ -16,7 +16,9 @@ import {
   trustPointKey,
   type CertificateType,
 } from '@trustpoint/domain';
+import type { Knex } from 'knex';
 import type { CertificateServices } from './certificate-services.js';
+import { addSignatureTrustpoint, qualifiedSignature } from './qualified-signature.js';
 
 /** A certificate to create, once its kind-specific part has been hashed. */
 export interface CertificateDraft {
@@ -32,6 +34,41 @@ export interface CertificateDraft {
   public: boolean;
   certificatePin: string | null;
   externalId: string | null;
+}
+
+export interface CreateCertificateOptions {
+  /** Also sign it with the service key: a Signature trustpoint at `issuedOn + 1`. */
+  qualified: boolean;
+  /**
+   * Extra work inside the creating transaction, once the certificate is written (publishing a
+   * file records it here): it commits or rolls back together with the certificate.
+   */
+  inTransaction?: (trx: Knex.Transaction) => Promise<void>;
+}
+
+/** Thrown inside a savepoint to undo the cancellations made before it. */
+class AlreadySentError extends Error {}
+
+/**
+ * Withdraws every queued record of a request, or none when one is already on its way: a
+ * certificate must not keep some of its trustpoints anchored and lose the others.
+ */
+async function cancelAll(
+  services: CertificateServices,
+  trx: Knex.Transaction,
+  recordIds: readonly number[],
+): Promise<boolean> {
+  try {
+    await trx.transaction(async (savepoint) => {
+      for (const recordId of recordIds) {
+        if (!(await services.engine.cancel(savepoint, recordId))) throw new AlreadySentError();
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof AlreadySentError) return false;
+    throw error;
+  }
 }
 
 function conflictOf(error: unknown): DomainError | undefined {
@@ -54,23 +91,37 @@ function conflictOf(error: unknown): DomainError | undefined {
  * changes nothing. If the chain does not mine it within the anchor timeout, a trustpoint still
  * waiting in the queue is withdrawn together with its certificate and the credit is given back,
  * and the request fails with 503; one already sent stays and will be anchored.
+ *
+ * `qualified` (qualified users only, 403 otherwise before anything changes) also signs the
+ * certificate: its Signature trustpoint (`issuedOn + 1`) is written in the same transaction and
+ * anchored with the Evidence; the answer waits for both, and a timeout withdraws both or neither.
  */
 export async function createCertificate(
   services: CertificateServices,
   user: User,
   draft: CertificateDraft,
+  options: CreateCertificateOptions = { qualified: false },
 ): Promise<CertificateRecord> {
   const { knex, engine, networks } = services;
+  if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
   await networks.requireForUser(draft.networkId, (networkId) =>
     isNetworkInPlan(knex, user.id, networkId),
   );
   const id = newUuidV7();
   const certId = newCertId(services.namespace);
   const issuedOn = services.now();
+  const signedAt = issuedOn + 1;
+  const signature = options.qualified
+    ? await qualifiedSignature(
+        services.signer,
+        { ...draft, certId, userId: user.id, issuedOn },
+        signedAt,
+      )
+    : undefined;
 
-  let recordId: number;
+  let recordIds: number[];
   try {
-    recordId = await knex.transaction(async (trx) => {
+    recordIds = await knex.transaction(async (trx) => {
       if (!(await spendCredit(trx, user.id))) throw new DomainError('outOfCredits');
       const queued = await engine.enqueue(trx, {
         networkId: draft.networkId,
@@ -107,23 +158,26 @@ export async function createCertificate(
           anchorRecordId: queued,
         },
       );
-      return queued;
+      await options.inTransaction?.(trx);
+      if (signature === undefined) return [queued];
+      const target = { certificateId: id, certId, networkId: draft.networkId, timestamp: signedAt };
+      return [queued, await addSignatureTrustpoint(trx, engine, target, signature)];
     });
   } catch (error) {
     throw conflictOf(error) ?? error;
   }
 
-  let receipt: AnchorReceipt;
+  let receipts: AnchorReceipt[];
   try {
-    receipt = await engine.waitForAnchor(recordId);
+    receipts = await Promise.all(recordIds.map((recordId) => engine.waitForAnchor(recordId)));
   } catch (error) {
     await knex.transaction(async (trx) => {
-      if (await engine.cancel(trx, recordId)) await withdrawCertificate(trx, id, user.id);
+      if (await cancelAll(services, trx, recordIds)) await withdrawCertificate(trx, id, user.id);
     });
     throw error;
   }
   services.logger.debug(
-    { certId, transactionHash: receipt.transactionHash },
+    { certId, transactionHash: receipts[0]?.transactionHash },
     'certificate anchored',
   );
   const created = await findCertificate(knex, 'certId', certId);

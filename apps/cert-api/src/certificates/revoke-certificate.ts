@@ -2,6 +2,7 @@ import {
   addTrustpoint,
   findCertificate,
   isNetworkInPlan,
+  lockCertificate,
   markCertificateRevoked,
   type CertificateRecord,
   type User,
@@ -26,14 +27,18 @@ export async function revokeCertificate(
 ): Promise<CertificateRecord> {
   const { knex, engine } = services;
   const record = await getOwnCertificate(services, owner, lookupName, value);
-  if (record.revokedAt !== null) return record;
+  if (record.revokedAt !== null) return untilRevocationAnchored(services, record);
   await services.networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
-  // The on-chain key is (certID, timestamp): strictly after every earlier trustpoint.
-  const latest = Math.max(...record.trustpoints.map((trustpoint) => trustpoint.timestamp));
-  const timestamp = Math.max(services.now(), latest + 1);
   const hash = revocationTrustPointHash(record.certId);
 
   const recordId = await knex.transaction(async (trx) => {
+    // Under the certificate's lock, so that a concurrent signature or revocation cannot take the
+    // same timestamp: the on-chain key is (certID, timestamp), strictly after every earlier one.
+    await lockCertificate(trx, record.id);
+    const current = await findCertificate(trx, 'certId', record.certId);
+    if (!current || current.revokedAt !== null) return undefined;
+    const latest = Math.max(...current.trustpoints.map((trustpoint) => trustpoint.timestamp));
+    const timestamp = Math.max(services.now(), latest + 1);
     if (!(await markCertificateRevoked(trx, record.id, timestamp))) return undefined;
     const queued = await engine.enqueue(trx, {
       networkId,
@@ -54,5 +59,23 @@ export async function revokeCertificate(
   if (recordId !== undefined) await engine.waitForAnchor(recordId);
   const revoked = await findCertificate(knex, 'certId', record.certId);
   if (!revoked) throw new Error(`certificate ${record.certId} vanished while being revoked`);
-  return revoked;
+  return recordId === undefined ? untilRevocationAnchored(services, revoked) : revoked;
+}
+
+/**
+ * An already revoked certificate, once its Revocation trustpoint is mined: asking again after a
+ * 503 answers like the first request would have.
+ */
+async function untilRevocationAnchored(
+  services: CertificateServices,
+  record: CertificateRecord,
+): Promise<CertificateRecord> {
+  const revocation = record.trustpoints.find((trustpoint) => trustpoint.type === 1);
+  if (!revocation || revocation.transactionHash !== null || revocation.anchorRecordId === null) {
+    return record;
+  }
+  await services.engine.waitForAnchor(revocation.anchorRecordId);
+  const anchored = await findCertificate(services.knex, 'certId', record.certId);
+  if (!anchored) throw new Error(`certificate ${record.certId} vanished while being revoked`);
+  return anchored;
 }

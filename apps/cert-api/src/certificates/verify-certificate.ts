@@ -2,6 +2,7 @@ import { RecordReader, type TrustPointRead } from '@trustpoint/chain';
 import type { CertificateRecord, TrustpointRecord } from '@trustpoint/db';
 import { trustPointTypeName, type TrustPointTypeName } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
+import { isQualifiedSignatureOf } from './qualified-signature.js';
 
 /** How one trustpoint compares with what the chain holds under (certID, timestamp). */
 export type TrustpointCheck = 'match' | 'mismatch' | 'notFound' | 'unreachable' | 'pending';
@@ -17,6 +18,11 @@ export interface TrustpointVerification {
   onChain: { hash: string; type: TrustPointTypeName } | null;
   hashMatches: boolean;
   typeMatches: boolean;
+  /**
+   * Signature trustpoints: the stored JWS verifies with the service key, signs this certificate
+   * at this timestamp and double-hashes to `trustPointHash`. False makes the status `mismatch`.
+   */
+  signatureValid?: boolean;
   status: TrustpointCheck;
 }
 
@@ -34,6 +40,7 @@ const reader = new RecordReader();
 function checkOf(
   trustpoint: TrustpointRecord,
   read: TrustPointRead | undefined,
+  signatureValid: boolean | undefined,
 ): TrustpointVerification {
   const type = trustPointTypeName(trustpoint.type);
   const base = {
@@ -43,6 +50,7 @@ function checkOf(
     transactionHash: trustpoint.transactionHash,
     timestamp: trustpoint.timestamp,
     trustPointHash: trustpoint.hash,
+    ...(signatureValid === undefined ? {} : { signatureValid }),
   };
   if (read === undefined) {
     return { ...base, onChain: null, hashMatches: false, typeMatches: false, status: 'pending' };
@@ -58,7 +66,7 @@ function checkOf(
     onChain: { hash: read.hash, type: read.type },
     hashMatches,
     typeMatches,
-    status: hashMatches && typeMatches ? 'match' : 'mismatch',
+    status: hashMatches && typeMatches && signatureValid !== false ? 'match' : 'mismatch',
   };
 }
 
@@ -73,12 +81,18 @@ export async function verifyCertificate(
 ): Promise<CertificateVerification> {
   const trustpoints = await Promise.all(
     record.trustpoints.map(async (trustpoint) => {
-      if (trustpoint.transactionHash === null) return checkOf(trustpoint, undefined);
+      const signatureValid =
+        trustpoint.type === 2
+          ? await isQualifiedSignatureOf(services.signer, record, trustpoint)
+          : undefined;
+      if (trustpoint.transactionHash === null) {
+        return checkOf(trustpoint, undefined, signatureValid);
+      }
       const network = services.networks.get(trustpoint.networkId);
       const read: TrustPointRead = network
         ? await reader.readTrustPoint(network, record.certId, trustpoint.timestamp)
         : { found: 'unreachable', detail: `network ${trustpoint.networkId} is not configured` };
-      return checkOf(trustpoint, read);
+      return checkOf(trustpoint, read, signatureValid);
     }),
   );
   return {

@@ -20,9 +20,14 @@ import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
 import { revokeCertificate } from '../certificates/revoke-certificate.js';
+import { signCertificate } from '../certificates/sign-certificate.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
+import {
+  createCertificateFromUpload,
+  createCertificateFromUrl,
+} from './file-and-url-certificates.js';
 
 export function certificatesRouter(
   services: CertificateServices,
@@ -32,8 +37,16 @@ export function certificatesRouter(
 
   router.post('/certificates', authenticate(auth), async (req, res) => {
     const query = validate(createCertificateQuerySchema, req.query, 'query');
+    if (query.type === 'file' || query.type === 'url') {
+      const create = query.type === 'file' ? createCertificateFromUpload : createCertificateFromUrl;
+      const created = await create(services, query, req, res);
+      sendSuccess(res, 201, 'Certificate created successfully', certificateView(created));
+      return;
+    }
     const draft = jsonCertificateDraft(query, req.body);
-    const record = await createCertificate(services, currentUser(res), draft);
+    const record = await createCertificate(services, currentUser(res), draft, {
+      qualified: query.qualified,
+    });
     sendSuccess(res, 201, 'Certificate created successfully', certificateView(record));
   });
 
@@ -73,6 +86,25 @@ export function certificatesRouter(
       String(networkId),
     );
     sendSuccess(res, 200, 'Certificate revoked successfully', certificateView(record));
+  });
+
+  router.post('/certificates/:lookup/:id/signature', authenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { networkId } = validate(networkQuerySchema, req.query, 'query');
+    const { certificate, created } = await signCertificate(
+      services,
+      currentUser(res),
+      lookup,
+      id,
+      String(networkId),
+    );
+    // A repeated request creates nothing: 200 with the signature made the first time.
+    sendSuccess(
+      res,
+      created ? 201 : 200,
+      created ? 'Certificate signed successfully' : 'Certificate already signed',
+      certificateView(certificate),
+    );
   });
 
   return router;

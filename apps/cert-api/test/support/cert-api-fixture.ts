@@ -17,7 +17,14 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import request from 'supertest';
-import { createCertApp, createPinCipher } from '../../src/server.js';
+import {
+  createCertApp,
+  createCertificateSigner,
+  createPinCipher,
+  generateSigningKey,
+} from '../../src/server.js';
+
+import type { FilesSettings, UrlFetchSettings } from '../../src/server.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 const NAMESPACE = 'trustpoint';
@@ -29,10 +36,19 @@ export interface CertApiFixture {
   chain: LocalChain;
   network: NetworkConfig;
   engine: AnchorEngine;
+  /** The upload limit and the published files' directory (a fresh temporary one). */
+  files: FilesSettings;
   /** Certifies a random content for the token's user (201 expected), with extra body fields. */
   certify(token: string, body?: Record<string, unknown>): Promise<CreatedCertificate>;
-  /** A new user on a plan with the local network (or none) and `credits`; returns a token. */
-  user(options?: { credits?: number; networks?: string[] }): Promise<{ id: string; token: string }>;
+  /**
+   * A new user on a plan with the local network (or none) and `credits`, qualified for
+   * signatures or not (default); returns a token.
+   */
+  user(options?: {
+    credits?: number;
+    networks?: string[];
+    qualified?: boolean;
+  }): Promise<{ id: string; token: string }>;
   close(): Promise<void>;
 }
 
@@ -54,7 +70,12 @@ export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600)
 
 export async function startCertApi(
   backend: DatabaseBackend,
-  options: { anchorTimeoutMs?: number; rpcUrl?: string } = {},
+  options: {
+    anchorTimeoutMs?: number;
+    rpcUrl?: string;
+    maxFileBytes?: number;
+    urlFetch?: Partial<UrlFetchSettings>;
+  } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
     dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-cert-api-')),
@@ -87,6 +108,10 @@ export async function startCertApi(
     timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
   });
   engine.start();
+  const files: FilesSettings = {
+    dir: await mkdtemp(join(tmpdir(), 'trustpoint-files-')),
+    maxFileBytes: options.maxFileBytes ?? 16 * 1024 ** 2,
+  };
   const app = createCertApp({
     jwtSecret: JWT_SECRET,
     services: {
@@ -95,8 +120,11 @@ export async function startCertApi(
       networks,
       pins: createPinCipher(randomBytes(32)),
       namespace: NAMESPACE,
+      files,
+      ...(options.urlFetch === undefined ? {} : { urlFetch: options.urlFetch }),
       now: Date.now,
       logger,
+      signer: await createCertificateSigner(generateSigningKey()),
     },
   });
   return {
@@ -105,6 +133,7 @@ export async function startCertApi(
     chain,
     network,
     engine,
+    files,
     async certify(token, body = {}) {
       const response = await request(app)
         .post('/cert/v2/certificates?type=content&networkId=31337')
@@ -117,13 +146,14 @@ export async function startCertApi(
       }
       return response.body.data as CreatedCertificate;
     },
-    async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
+    async user({ credits = 100, networks: planNetworks = ['31337'], qualified = false } = {}) {
       const id = `user-${randomUUID()}`;
       await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });
       await createUser(db.knex, {
         id,
         displayName: id,
         planId: `plan-${id}`,
+        qualified,
         ...(credits > 0 ? { initialCredits: credits } : {}),
       });
       return { id, token: tokenFor(id) };

@@ -1,0 +1,73 @@
+import {
+  findPublishedFile,
+  insertPublishedFile,
+  lockPublishedFileHash,
+  type CertificateRecord,
+  type User,
+} from '@trustpoint/db';
+import {
+  isStored,
+  moveIntoStore,
+  removeFromStore,
+  storagePathOf,
+} from '../files/published-file-store.js';
+import type { CertificateServices } from './certificate-services.js';
+import { createCertificate, type CertificateDraft } from './create-certificate.js';
+import type { ReceivedFile } from './file-certificate-draft.js';
+
+/** A received file to publish: its bytes wait in the store's incoming directory. */
+export interface FileToPublish {
+  file: ReceivedFile;
+  incomingPath: string;
+}
+
+/**
+ * Creates a file certificate and, when asked, publishes the file: its `published_files` row is
+ * written and the file renamed to its content address inside the certificate's transaction, so a
+ * refused request (409, 429, ...) records and stores nothing. A file already published stays as it
+ * is (one row, one copy). If the transaction fails after the rename, the file is removed again
+ * unless a row for it exists by then; the hash lock keeps that check and a concurrent publisher
+ * of the same bytes from interleaving.
+ */
+export async function createFileCertificate(
+  services: CertificateServices,
+  user: User,
+  draft: CertificateDraft,
+  options: { qualified: boolean; publish: FileToPublish | null },
+): Promise<CertificateRecord> {
+  const { publish } = options;
+  if (publish === null)
+    return createCertificate(services, user, draft, { qualified: options.qualified });
+
+  const { dir } = services.files;
+  const { fileHash } = publish.file;
+  // Set inside the transaction's callback; an object, so the catch below sees the change.
+  const outcome = { movedHere: false };
+  try {
+    return await createCertificate(services, user, draft, {
+      qualified: options.qualified,
+      inTransaction: async (trx) => {
+        await lockPublishedFileHash(trx, fileHash);
+        const recorded = await insertPublishedFile(trx, {
+          fileHash,
+          size: publish.file.size,
+          mediaType: publish.file.mediaType,
+          storagePath: storagePathOf(fileHash),
+        });
+        // A recorded file whose bytes went missing is restored from this upload.
+        if (recorded || !(await isStored(dir, fileHash))) {
+          await moveIntoStore(dir, publish.incomingPath, fileHash);
+          outcome.movedHere = recorded;
+        }
+      },
+    });
+  } catch (error) {
+    if (outcome.movedHere) {
+      await services.knex.transaction(async (trx) => {
+        await lockPublishedFileHash(trx, fileHash);
+        if (!(await findPublishedFile(trx, fileHash))) await removeFromStore(dir, fileHash);
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,38 @@
+import { urlCertificateBodySchema } from '@trustpoint/domain';
+import { validate } from '@trustpoint/http';
+import type { FetchedUrl } from '../url-fetch/fetch-url.js';
+import { commonDraftFields } from './certificate-drafts.js';
+import type { CertificateDraft } from './create-certificate.js';
+
+/** Validates a URL certificate body; the URL is fetched only once the body is known good. */
+export function parseUrlCertificateBody(body: unknown) {
+  return validate(urlCertificateBodySchema, body, 'body');
+}
+
+/**
+ * A URL certificate: `hash = doubleHash(bytes received)`; `data.content` records what was
+ * fetched (DESIGN.md 3): `url`, `finalUrl` when redirected, `mediaType`, `size` and `fetchedAt`
+ * (milliseconds since the epoch), so a reader can fetch it again and compare.
+ */
+export function urlCertificateDraft(
+  networkId: string,
+  body: ReturnType<typeof parseUrlCertificateBody>,
+  fetched: FetchedUrl,
+  fetchedAt: number,
+): CertificateDraft {
+  const redirected = fetched.finalUrl !== new URL(body.url).href;
+  return {
+    ...commonDraftFields(body),
+    type: 'url',
+    networkId,
+    content: {
+      url: body.url,
+      ...(redirected ? { finalUrl: fetched.finalUrl } : {}),
+      mediaType: fetched.mediaType,
+      size: fetched.size,
+      fetchedAt,
+    },
+    hash: fetched.hash,
+    fileHash: null,
+  };
+}

@@ -1,0 +1,56 @@
+import type { CertificateRecord } from '@trustpoint/db';
+import type { CreateCertificateQuery } from '@trustpoint/domain';
+import { currentUser } from '@trustpoint/http';
+import type { Request, Response } from 'express';
+import type { CertificateServices } from '../certificates/certificate-services.js';
+import { createFileCertificate } from '../certificates/create-file-certificate.js';
+import { createUrlCertificate } from '../certificates/create-url-certificate.js';
+import { fileCertificateDraft } from '../certificates/file-certificate-draft.js';
+import { receiveFileUpload } from './receive-file-upload.js';
+
+/**
+ * `POST /certificates?type=file`: the multipart upload is hashed while it streams (and kept in the
+ * store's incoming directory when `publish=true`); what was kept is always removed afterwards
+ * unless it was published.
+ */
+export async function createCertificateFromUpload(
+  services: CertificateServices,
+  query: CreateCertificateQuery,
+  req: Request,
+  res: Response,
+): Promise<CertificateRecord> {
+  const user = currentUser(res);
+  let upload;
+  try {
+    upload = await receiveFileUpload(req, {
+      maxFileBytes: services.files.maxFileBytes,
+      keepInStore: query.publish ? services.files.dir : null,
+    });
+  } catch (error) {
+    // Refused before the upload ended: the rest is discarded, and the connection is not reused.
+    if (!req.complete) res.setHeader('Connection', 'close');
+    throw error;
+  }
+  try {
+    const draft = fileCertificateDraft(String(query.networkId), upload.body, upload.file);
+    return await createFileCertificate(services, user, draft, {
+      qualified: query.qualified,
+      publish:
+        upload.incoming === null ? null : { file: upload.file, incomingPath: upload.incoming.path },
+    });
+  } finally {
+    await upload.discard();
+  }
+}
+
+/** `POST /certificates?type=url`: a JSON body whose `url` the service fetches once. */
+export function createCertificateFromUrl(
+  services: CertificateServices,
+  query: CreateCertificateQuery,
+  req: Request,
+  res: Response,
+): Promise<CertificateRecord> {
+  return createUrlCertificate(services, currentUser(res), String(query.networkId), req.body, {
+    qualified: query.qualified,
+  });
+}
