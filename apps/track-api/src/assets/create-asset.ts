@@ -1,0 +1,93 @@
+import {
+  constraintViolation,
+  findAsset,
+  insertAsset,
+  isNetworkInPlan,
+  spendCredit,
+  withdrawAsset,
+  type AssetRecord,
+  type EvidenceRecord,
+  type User,
+} from '@trustpoint/db';
+import {
+  assetHash,
+  DomainError,
+  newTrackId,
+  newUuidV7,
+  type CreateAssetBody,
+} from '@trustpoint/domain';
+import { awaitEvidenceAnchor, registerEvidence, takeEvidenceSecond } from './register-evidence.js';
+import type { TrackServices } from './track-services.js';
+
+/**
+ * The metadata of an asset's first evidence. Empty on purpose: its on-chain key
+ * (assetHash, timestamp) already commits to assetId and data, so the first evidence proves the
+ * asset existed with that data at that second.
+ */
+export const CREATION_METADATA = {};
+
+function conflictOf(error: unknown): DomainError | undefined {
+  const violation = constraintViolation(error);
+  if (violation?.kind === 'unique' && violation.constraint === 'assets_user_asset_id_unique') {
+    return new DomainError('assetIdAlreadyRegistered', { cause: error });
+  }
+  return undefined;
+}
+
+/**
+ * Creates an asset and registers its first evidence, and answers once that evidence is mined.
+ *
+ * One database transaction spends the credit (one per asset, its first evidence included),
+ * stores the asset and evidence and queues the evidence for anchoring: a refused request (no
+ * credit, repeated assetId) changes nothing. If the chain does not mine it within the anchor
+ * timeout, an evidence still queued is withdrawn with the asset, the credit is given back and the
+ * request fails with 503; one already sent stays and will be anchored.
+ */
+export async function createAsset(
+  services: TrackServices,
+  owner: User,
+  body: CreateAssetBody,
+): Promise<AssetRecord> {
+  const { knex, networks } = services;
+  const networkId = String(body.networkId);
+  await networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
+  const trackId = newTrackId(services.namespace);
+
+  let asset: AssetRecord;
+  let first: EvidenceRecord;
+  try {
+    [asset, first] = await knex.transaction(async (trx) => {
+      if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
+      const inserted = await insertAsset(trx, {
+        id: newUuidV7(),
+        trackId,
+        userId: owner.id,
+        assetId: body.assetId,
+        data: body.data,
+        assetHash: assetHash({ assetId: body.assetId, data: body.data }),
+        networkId,
+      });
+      // In the transaction: a refused creation leaves no clock behind, and a new asset's clock
+      // row is rarely contended (only by assets of other users with the same assetHash).
+      const timestamp = await takeEvidenceSecond(services, trx, inserted.assetHash);
+      const evidence = await registerEvidence(
+        services,
+        trx,
+        inserted,
+        owner.id,
+        CREATION_METADATA,
+        timestamp,
+      );
+      return [inserted, evidence] as const;
+    });
+  } catch (error) {
+    throw conflictOf(error) ?? error;
+  }
+
+  await awaitEvidenceAnchor(services, first, (trx) =>
+    withdrawAsset(trx, asset.id, owner.id, first.id),
+  );
+  const created = await findAsset(knex, trackId);
+  if (!created) throw new Error(`asset ${trackId} vanished after anchoring`);
+  return created;
+}

@@ -1,0 +1,33 @@
+import { listAssets } from '@trustpoint/db';
+import type { Asset, AssetListQuery, Pagination } from '@trustpoint/domain';
+import { assetView } from './asset-view.js';
+import type { TrackServices } from './track-services.js';
+
+/** An asset with only the requested top-level fields. */
+export function pickFields(asset: Asset, fields: readonly string[]): Partial<Asset> {
+  return Object.fromEntries(
+    fields.filter((field) => field in asset).map((field) => [field, asset[field as keyof Asset]]),
+  );
+}
+
+/**
+ * A page of the assets the caller owns and of those shared with them, newest first unless asked
+ * otherwise (spec 4.3).
+ */
+export async function listReadableAssets(
+  services: TrackServices,
+  userId: string,
+  query: AssetListQuery,
+): Promise<{ assets: Partial<Asset>[]; pagination: Pagination }> {
+  const { assets, total } = await listAssets(services.knex, {
+    userId,
+    offset: query.offset,
+    limit: query.limit,
+    order: query.order,
+  });
+  const views = assets.map(assetView);
+  return {
+    assets: query.fields ? views.map((view) => pickFields(view, query.fields ?? [])) : views,
+    pagination: { offset: query.offset, limit: query.limit, total, order: query.order },
+  };
+}

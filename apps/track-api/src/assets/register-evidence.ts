@@ -1,0 +1,85 @@
+import type { AnchorReceipt } from '@trustpoint/chain';
+import {
+  insertEvidence,
+  nextEvidenceTimestamp,
+  type EvidenceRecord,
+  type Queryable,
+} from '@trustpoint/db';
+import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trustpoint/domain';
+import type { Knex } from 'knex';
+import type { TrackServices } from './track-services.js';
+
+/** The asset an evidence is registered for: its row, on-chain key half, and network. */
+export interface EvidenceTarget {
+  id: string;
+  assetHash: string;
+  networkId: string;
+}
+
+/**
+ * The second for a new evidence of `assetHash`: now, or one past the last one given, so that no
+ * two evidences of an assetHash (of any owner) share an on-chain key. On `services.knex` it is one
+ * statement of its own, and the clock row is locked only for that statement.
+ */
+export function takeEvidenceSecond(
+  services: TrackServices,
+  db: Queryable,
+  assetHash: string,
+): Promise<number> {
+  return nextEvidenceTimestamp(db, assetHash, Math.floor(services.now() / 1_000));
+}
+
+/**
+ * Inside the request's transaction: hashes the evidence at its `timestamp` (from
+ * `takeEvidenceSecond`), queues it for anchoring under (assetHash, timestamp) and stores it
+ * linked to its anchor record.
+ */
+export async function registerEvidence(
+  services: TrackServices,
+  trx: Knex.Transaction,
+  target: EvidenceTarget,
+  registrantId: string,
+  metadata: JsonObject,
+  timestamp: number,
+): Promise<EvidenceRecord> {
+  const userOwner = formatUserDid(registrantId);
+  const hash = evidenceHash({ metadata, timestamp, userOwner });
+  const anchorRecordId = await services.engine.enqueue(trx, {
+    networkId: target.networkId,
+    kind: 'evidence',
+    recordKey: evidenceKey(target.assetHash, timestamp),
+    hash,
+  });
+  return insertEvidence(trx, {
+    asset: target.id,
+    assetHash: target.assetHash,
+    metadata,
+    timestamp,
+    userOwner,
+    hash,
+    networkId: target.networkId,
+    anchorRecordId,
+  });
+}
+
+/**
+ * Waits until the evidence is mined. If it is not within the anchor timeout, an evidence still
+ * waiting in the queue is withdrawn with `withdraw` (in the transaction that cancels its record)
+ * and the error is rethrown (503); one already sent stays and will be anchored.
+ */
+export async function awaitEvidenceAnchor(
+  services: TrackServices,
+  evidence: EvidenceRecord,
+  withdraw: (trx: Queryable) => Promise<unknown>,
+): Promise<AnchorReceipt> {
+  const recordId = evidence.anchorRecordId;
+  if (recordId === null) throw new Error(`evidence ${String(evidence.id)} was not queued`);
+  try {
+    return await services.engine.waitForAnchor(recordId);
+  } catch (error) {
+    await services.knex.transaction(async (trx) => {
+      if (await services.engine.cancel(trx, recordId)) await withdraw(trx);
+    });
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+import {
+  errorBodySchema,
+  toErrorBody,
+  type ErrorBody,
+  type ErrorCatalogue,
+  type ErrorCode,
+} from '@trustpoint/domain';
+import { TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
+import type { ZodOpenApiExampleObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+
+// The same helper as the certificate API's document; apps do not import each other, so it would
+// belong in @trustpoint/http once both documents settle.
+
+/** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
+const VALIDATION_EXAMPLE_ERRORS = [
+  { field: 'body.assetId', error: 'Invalid input: expected string, received undefined' },
+  { field: 'path.trackID', error: 'Invalid input' },
+];
+
+/** Every route can fail unexpectedly. */
+const ALWAYS: readonly ErrorCode[] = ['internal'];
+
+function exampleOf(code: ErrorCode, catalogue: ErrorCatalogue): ZodOpenApiExampleObject {
+  const value: ErrorBody = toErrorBody(code, {
+    catalogue,
+    ...(code === 'validation' ? { errors: VALIDATION_EXAMPLE_ERRORS } : {}),
+  });
+  return { summary: value.message, value };
+}
+
+/**
+ * The error responses of an operation (spec section 7): one response per status, with the error
+ * body schema and, as examples, the catalogue's exact messages for the codes the operation can
+ * answer. 429 always lists the rate limit's body too, and 500 is always there.
+ */
+export function errorResponses(
+  catalogue: ErrorCatalogue,
+  codes: readonly ErrorCode[],
+): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, Record<string, ZodOpenApiExampleObject>>();
+  for (const code of [...codes, ...ALWAYS]) {
+    const { statusCode } = catalogue[code];
+    byStatus.set(statusCode, { ...byStatus.get(statusCode), [code]: exampleOf(code, catalogue) });
+  }
+  byStatus.set(429, {
+    ...byStatus.get(429),
+    tooManyRequests: { summary: TOO_MANY_REQUESTS_BODY.message, value: TOO_MANY_REQUESTS_BODY },
+  });
+
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, examples] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const first = Object.values(examples)[0]?.value as ErrorBody | undefined;
+    // Catalogue statuses are 4xx and 5xx.
+    responses[`${status}` as `${4 | 5}${string}`] = {
+      description: first?.type ?? 'Error',
+      content: { 'application/json': { schema: errorBodySchema, examples } },
+    };
+  }
+  return responses;
+}

@@ -1,0 +1,189 @@
+import {
+  addEvidenceBodySchema,
+  assetListQuerySchema,
+  assetListSchema,
+  assetSchema,
+  createAssetBodySchema,
+  createErrorCatalogue,
+  successEnvelopeSchema,
+  transactionSchema,
+  type ErrorCode,
+} from '@trustpoint/domain';
+import type { z } from 'zod';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import {
+  evidenceParamsSchema,
+  shareParamsSchema,
+  trackIdParamsSchema,
+} from '../routes/track-params.js';
+import { errorResponses } from './error-responses.js';
+import { assetSharesSchema, evidencesVerificationSchema } from './track-schemas.js';
+
+export interface TrackApiDocumentOptions {
+  /** The support contact the error messages name, as the app's error catalogue has it. */
+  supportContact?: string;
+}
+
+const TAG = 'Asset Tracking';
+const BEARER = 'bearerAuth';
+const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
+
+const AUTH_ERRORS: ErrorCode[] = [
+  'missingToken',
+  'expiredToken',
+  'invalidToken',
+  'wrongCredentials',
+];
+
+function success(
+  status: 200 | 201,
+  description: string,
+  data: z.ZodType,
+): ZodOpenApiResponsesObject {
+  return {
+    [status]: {
+      description,
+      content: { 'application/json': { schema: successEnvelopeSchema(data) } },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the asset-tracking API (server `/track/v2`), generated with
+ * zod-openapi from the zod schemas the routes validate with and the error catalogue they answer
+ * from. Every route needs a bearer token; assets others own and did not share are 404.
+ */
+export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.OpenAPIObject {
+  const catalogue = createErrorCatalogue(
+    options.supportContact === undefined ? {} : { supportContact: options.supportContact },
+  );
+  const errors = (...codes: ErrorCode[]) =>
+    errorResponses(catalogue, ['validation', ...AUTH_ERRORS, ...codes]);
+  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+    tags: [TAG],
+    security: AUTHENTICATED,
+    ...op,
+  });
+
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Trustpoint asset-tracking API',
+      version: '2.0.0',
+      description:
+        'Assets and the evidences registered for them on an EVM network. Each evidence is ' +
+        'anchored under (assetHash, timestamp in seconds) and can be verified with ' +
+        '`getEvidence(assetHash, timestamp)` on the contract `smartContract`.',
+    },
+    servers: [{ url: '/track/v2' }],
+    components: {
+      securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+    paths: {
+      '/assets': {
+        post: operation({
+          operationId: 'createAsset',
+          summary: 'Create an asset and register its first evidence',
+          description:
+            'Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. ' +
+            'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
+            'the network does not mine it in time; nothing is kept then).',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: createAssetBodySchema } },
+          },
+          responses: {
+            ...success(201, 'Asset created', assetSchema),
+            ...errors(
+              'providerNotInPlan',
+              'assetIdAlreadyRegistered',
+              'payloadTooLarge',
+              'outOfCredits',
+              'networkUnavailable',
+            ),
+          },
+        }),
+        get: operation({
+          operationId: 'listAssets',
+          summary: "The caller's assets and those shared with them",
+          requestParams: { query: assetListQuerySchema },
+          responses: { ...success(200, 'A page of assets', assetListSchema), ...errors() },
+        }),
+      },
+      '/assets/{trackID}': {
+        get: operation({
+          operationId: 'getAsset',
+          summary: 'One asset with its transactions, oldest first',
+          requestParams: { path: trackIdParamsSchema },
+          responses: { ...success(200, 'The asset', assetSchema), ...errors('notFound') },
+        }),
+      },
+      '/assets/{trackID}/transactions': {
+        post: operation({
+          operationId: 'addEvidence',
+          summary: 'Register an evidence for an asset',
+          description:
+            'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
+            'spends one credit. The service gives each evidence of an assetHash its own second. ' +
+            'Answered once mined (503 if not in time; nothing is kept then).',
+          requestParams: { path: trackIdParamsSchema },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: addEvidenceBodySchema } },
+          },
+          responses: {
+            ...success(201, 'Evidence registered', transactionSchema),
+            ...errors(
+              'notFound',
+              'providerNotInPlan',
+              'payloadTooLarge',
+              'outOfCredits',
+              'networkUnavailable',
+            ),
+          },
+        }),
+      },
+      '/assets/{trackID}/shares': {
+        get: operation({
+          operationId: 'listAssetShares',
+          summary: 'Who the asset is shared with (owner only)',
+          requestParams: { path: trackIdParamsSchema },
+          responses: { ...success(200, 'The shares', assetSharesSchema), ...errors('notFound') },
+        }),
+      },
+      '/assets/{trackID}/shares/{userDid}': {
+        put: operation({
+          operationId: 'shareAsset',
+          summary: 'Let a user read the asset and add evidences (owner only)',
+          requestParams: { path: shareParamsSchema },
+          responses: { ...success(200, 'Shared', assetSharesSchema), ...errors('notFound') },
+        }),
+        delete: operation({
+          operationId: 'unshareAsset',
+          summary: 'Withdraw a share (owner only)',
+          requestParams: { path: shareParamsSchema },
+          responses: {
+            ...success(200, 'Share withdrawn', assetSharesSchema),
+            ...errors('notFound'),
+          },
+        }),
+      },
+      '/evidences/{id}': {
+        get: operation({
+          operationId: 'verifyEvidence',
+          summary: 'Verify an evidence on chain by its hash (verification method 1)',
+          requestParams: { path: evidenceParamsSchema },
+          responses: {
+            ...success(200, 'The verification', evidencesVerificationSchema),
+            ...errors('notFound'),
+          },
+        }),
+      },
+    },
+  });
+}

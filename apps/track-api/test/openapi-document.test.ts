@@ -1,0 +1,95 @@
+import type { AuthenticateOptions } from '@trustpoint/http';
+import type { Router } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrackServices } from '../src/assets/track-services.js';
+import { trackApiDocument } from '../src/openapi/track-api-document.js';
+import { assetsRouter } from '../src/routes/assets-router.js';
+import { evidencesRouter } from '../src/routes/evidences-router.js';
+import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
+
+interface RouteLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+/** `METHOD /path/{param}` of every route a router serves, as the document spells paths. */
+function routesOf(router: Router): string[] {
+  return (router.stack as RouteLayer[]).flatMap((layer) =>
+    layer.route
+      ? Object.keys(layer.route.methods).map(
+          (method) =>
+            `${method.toUpperCase()} ${layer.route?.path.replace(/:(\w+)/g, '{$1}') ?? ''}`,
+        )
+      : [],
+  );
+}
+
+function documentedRoutes(document: { paths?: Record<string, object> }): string[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  it('when compared with the routers, then every route the app serves is documented, and nothing else', () => {
+    // Arrange: the routers only register handlers; nothing is called on these stand-ins.
+    const services = {} as TrackServices;
+    const auth = {} as AuthenticateOptions;
+    const served = [
+      ...routesOf(assetsRouter(services, auth)),
+      ...routesOf(evidencesRouter(services, auth)),
+    ];
+
+    // Act
+    const documented = documentedRoutes(trackApiDocument());
+
+    // Assert
+    expect(served.length).toBeGreaterThanOrEqual(8);
+    expect([...documented].sort()).toEqual([...served].sort());
+  });
+
+  it('when generated, then it is OpenAPI 3.1 with bearer security on every operation and the catalogue messages as examples', () => {
+    // Act
+    const document = trackApiDocument({ supportContact: 'help@example.org' });
+
+    // Assert
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.components?.securitySchemes).toEqual({
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
+    const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+      Object.values(item as Record<string, { security?: unknown; responses: object }>),
+    );
+    for (const operation of operations) expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    const create = JSON.stringify(document.paths?.['/assets']?.post?.responses);
+    expect(create).toContain('The provided assetId is already registered');
+    expect(create).toContain('contact help@example.org to increase the limit');
+    expect(Object.keys(document.components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(['ErrorBody', 'AssetShares', 'EvidencesVerification']),
+    );
+  });
+});
+
+describe('the served documentation', () => {
+  let api: TrackApiFixture;
+
+  beforeAll(async () => {
+    api = await startTrackApi('pglite');
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('when anyone asks, then /openapi.json and the interactive /docs page are served without a token', async () => {
+    // Act
+    const json = await request(api.app).get(`${BASE}/openapi.json`);
+    const page = await request(api.app).get(`${BASE}/docs/`);
+
+    // Assert
+    expect(json.status).toBe(200);
+    expect(json.body).toEqual(JSON.parse(JSON.stringify(trackApiDocument())));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Trustpoint asset-tracking API');
+  });
+});

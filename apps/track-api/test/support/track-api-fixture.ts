@@ -1,0 +1,172 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
+import {
+  deployTrustpoint,
+  freePort,
+  HARDHAT_DEV_KEY,
+  startLocalChain,
+  type LocalChain,
+} from '@trustpoint/contracts';
+import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import type { Asset, Transaction } from '@trustpoint/domain';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import jwt from 'jsonwebtoken';
+import pino from 'pino';
+import request from 'supertest';
+import { createTrackApp } from '../../src/server.js';
+
+export const JWT_SECRET = randomBytes(32).toString('base64url');
+export const BASE = '/track/v2';
+const NAMESPACE = 'trustpoint';
+
+export interface TestUser {
+  id: string;
+  did: string;
+  token: string;
+}
+
+/** A tracking API on a real database and a real local chain, with users made per test. */
+export interface TrackApiFixture {
+  app: ReturnType<typeof createTrackApp>;
+  db: TestDatabase;
+  chain: LocalChain;
+  network: NetworkConfig;
+  engine: AnchorEngine;
+  /** A new user on a plan with the local network (or none) and `credits`; returns a token. */
+  user(options?: { credits?: number; networks?: string[] }): Promise<TestUser>;
+  /** Creates an asset for the token's user (201 expected); random assetId unless given. */
+  createAsset(token: string, body?: Record<string, unknown>): Promise<Asset>;
+  /** Adds an evidence (201 expected). */
+  addEvidence(
+    token: string,
+    trackID: string,
+    metadata?: Record<string, unknown>,
+  ): Promise<Transaction>;
+  /** Shares an asset (200 expected). */
+  share(token: string, trackID: string, userDid: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): string {
+  return jwt.sign({}, secret, {
+    algorithm: 'HS256',
+    subject: userId,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    expiresIn,
+  });
+}
+
+function expectStatus(what: string, expected: number, response: request.Response): void {
+  if (response.status !== expected) {
+    throw new Error(
+      `${what}: expected ${String(expected)}, got ${String(response.status)} ${JSON.stringify(response.body)}`,
+    );
+  }
+}
+
+export async function startTrackApi(
+  backend: DatabaseBackend,
+  options: { anchorTimeoutMs?: number; rpcUrl?: string } = {},
+): Promise<TrackApiFixture> {
+  const chain = await startLocalChain({
+    dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-track-api-')),
+    port: await freePort(),
+  });
+  const provider = new JsonRpcProvider(chain.url, undefined, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
+  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+  provider.destroy();
+  const network: NetworkConfig = {
+    networkId: '31337',
+    name: 'test chain',
+    rpcUrl: options.rpcUrl ?? chain.url,
+    chainId: 31337,
+    trustPointRegistry: deployment.trustPointRegistry,
+    evidenceRepository: deployment.evidenceRepository,
+    signerKey: HARDHAT_DEV_KEY,
+    confirmations: 1,
+    explorerUrl: undefined,
+    batch: { maxSize: 100, maxWaitMs: 10 },
+  };
+  const db = await openTestDatabase(backend, { poolMax: 20 });
+  const networks = new NetworkRegistry([network]);
+  const logger = pino({ level: 'silent' });
+  const engine = new AnchorEngine(db.knex, networks, {
+    logger,
+    anchorTimeoutMs: options.anchorTimeoutMs ?? 30_000,
+    timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
+  });
+  engine.start();
+  const app = createTrackApp({
+    jwtSecret: JWT_SECRET,
+    services: { knex: db.knex, engine, networks, namespace: NAMESPACE, now: Date.now, logger },
+  });
+  return {
+    app,
+    db,
+    chain,
+    network,
+    engine,
+    async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
+      const id = `user-${randomUUID()}`;
+      await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });
+      await createUser(db.knex, {
+        id,
+        displayName: id,
+        planId: `plan-${id}`,
+        ...(credits > 0 ? { initialCredits: credits } : {}),
+      });
+      return { id, did: `did:user:${id}`, token: tokenFor(id) };
+    },
+    async createAsset(token, body = {}) {
+      const response = await request(app)
+        .post(`${BASE}/assets`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({
+          assetId: `asset-${randomUUID()}`,
+          data: { id: 'pallet', version: '1' },
+          networkId: '31337',
+          ...body,
+        });
+      expectStatus('createAsset', 201, response);
+      return response.body.data as Asset;
+    },
+    async addEvidence(token, trackID, metadata = { step: randomUUID() }) {
+      const response = await request(app)
+        .post(`${BASE}/assets/${trackID}/transactions`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ metadata });
+      expectStatus('addEvidence', 201, response);
+      return response.body.data as Transaction;
+    },
+    async share(token, trackID, userDid) {
+      const response = await request(app)
+        .put(`${BASE}/assets/${trackID}/shares/${encodeURIComponent(userDid)}`)
+        .set('Authorization', `Bearer ${token}`);
+      expectStatus('share', 200, response);
+    },
+    async close() {
+      await engine.stop();
+      await db.close();
+      await chain.stop();
+    },
+  };
+}
+
+/** What an outside client gets for one raw `eth_call` POSTed to the node. */
+export async function rawEthCall(rpcUrl: string, body: unknown): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
