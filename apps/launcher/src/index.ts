@@ -6,7 +6,7 @@ import { launch, type RunningTrustpoint } from './launcher.js';
 import { readLauncherConfig } from './launcher-config.js';
 
 function banner(running: RunningTrustpoint, dataDir: string): string {
-  const { deployment, chainUrl, certApiUrl } = running;
+  const { deployment, chainUrl, certApiUrl, trackApiUrl } = running;
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
     'getTrustPoint',
     ['did:trustpoint:certid:unknown', 0],
@@ -32,6 +32,14 @@ Certify a piece of content (the answer comes once its trustpoint is mined):
   curl -s -X POST '${certApiUrl}/certificates?type=content&networkId=${deployment.chainId}' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name":"Hello","description":"First certificate","content":{"hello":"world"}}'
 Read it back by its certID:
   curl -s '${certApiUrl}/certificates/certID/<certID>' -H "Authorization: Bearer $TOKEN"
+
+Asset-tracking API   ${trackApiUrl}   (OpenAPI page: ${trackApiUrl}/docs/)
+
+Create an asset (its first evidence is anchored before the answer), then add an evidence to it:
+  curl -s -X POST '${trackApiUrl}/assets' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"assetId":"pallet-1","data":{"id":"pallet-1","version":"1"},"networkId":${deployment.chainId}}'
+  curl -s -X POST '${trackApiUrl}/assets/<trackID>/transactions' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"metadata":{"step":"shipped"}}'
+Verify an evidence on chain through the service, by its hash:
+  curl -s '${trackApiUrl}/evidences/<hash>' -H "Authorization: Bearer $TOKEN"
 
 Ask the chain which network it is:
   curl -s ${chainUrl} -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","method":"net_version","params":[],"id":1}'

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES } from '@trustpoint/cert-api';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
 export interface LauncherConfig {
@@ -9,8 +11,19 @@ export interface LauncherConfig {
   /** Where the APIs listen. */
   apiHost: string;
   certApiPort: number;
+  trackApiPort: number;
   /** A PostgreSQL server to use instead of the embedded database. */
   databaseUrl: string | undefined;
+  /** Private key of qualified signatures (PEM or JWK); otherwise one kept in the secrets file. */
+  signingKey?: string | undefined;
+  /** API requests each user (or address, without a token) may make per minute. */
+  requestsPerMinute: number;
+  /** Largest file upload accepted, in bytes (`MAX_FILE_BYTES`, default 2 GiB). */
+  maxFileBytes: number;
+  /** Non-public addresses or CIDR ranges URL certificates may fetch (`URL_FETCH_ALLOW`). */
+  urlFetchAllow: string[];
+  /** Any non-public address may be fetched (`URL_FETCH_ALLOW_PRIVATE=true`); off by default. */
+  urlFetchAllowPrivate: boolean;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -22,6 +35,38 @@ function port(value: string | undefined, fallback: number, name: string): number
   return parsed;
 }
 
+function positiveInteger(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new Error(`${name} must be a positive integer, got "${value}"`);
+  }
+  return parsed;
+}
+
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+/** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`). */
+function addressList(value: string | undefined, name: string): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim());
+  return entries
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const [address = '', bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const maxBits = family === 6 ? 128 : 32;
+      const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+      if (family === 0 || !validBits || rest.length > 0) {
+        throw new Error(`${name} must list IP addresses or CIDR ranges, got "${entry}"`);
+      }
+      return entry;
+    });
+}
+
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   return {
     // INIT_CWD: where the user ran `npm start`, rather than this package's folder.
@@ -30,6 +75,12 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
     apiHost: env.API_HOST ?? '127.0.0.1',
     certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
+    trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
     databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
+    signingKey: env.SIGNING_KEY === '' ? undefined : env.SIGNING_KEY,
+    requestsPerMinute: positiveInteger(env.RATE_LIMIT_PER_MINUTE, 6_000, 'RATE_LIMIT_PER_MINUTE'),
+    maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),
+    urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
+    urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
   };
 }

@@ -6,8 +6,15 @@ import {
   startLocalChain,
   type TrustpointDeployment,
 } from '@trustpoint/contracts';
-import { CERT_API_BASE_PATH, createCertApp, createPinCipher } from '@trustpoint/cert-api';
+import {
+  CERT_API_BASE_PATH,
+  createCertApp,
+  createCertificateSigner,
+  createPinCipher,
+  type CertificateSigner,
+} from '@trustpoint/cert-api';
 import { createDatabase, type Database } from '@trustpoint/db';
+import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
@@ -31,6 +38,17 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
   });
 }
 
+/** The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. */
+async function signerOf(config: LauncherConfig, storedKey: string): Promise<CertificateSigner> {
+  try {
+    return await createCertificateSigner(config.signingKey ?? storedKey);
+  } catch (error) {
+    const source =
+      config.signingKey === undefined ? 'the signing key of secrets.json' : 'SIGNING_KEY';
+    throw new Error(`${source} is not a usable private key: ${(error as Error).message}`);
+  }
+}
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => {
@@ -43,9 +61,12 @@ function closeServer(server: Server): Promise<void> {
 export interface RunningTrustpoint {
   chainUrl: string;
   certApiUrl: string;
+  trackApiUrl: string;
   deployment: TrustpointDeployment;
   restoredTransactions: number;
   token: string;
+  /** A token for any user of this service (the local user's is `token`). */
+  mintToken(userId: string): string;
   database: Database;
   engine: AnchorEngine;
   networks: NetworkRegistry;
@@ -116,6 +137,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
 
     const certApp = createCertApp({
       jwtSecret: secrets.jwtSecret,
+      requestsPerMinute: config.requestsPerMinute,
       services: {
         knex: database.knex,
         engine,
@@ -124,17 +146,41 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
         namespace: 'trustpoint',
         now: Date.now,
         logger,
+        signer: await signerOf(config, secrets.signingKey),
+        files: { dir: join(config.dataDir, 'files'), maxFileBytes: config.maxFileBytes },
+        urlFetch: {
+          allowAddresses: config.urlFetchAllow,
+          allowPrivateAddresses: config.urlFetchAllowPrivate,
+        },
       },
     });
     const certServer = await listen(certApp, config.apiHost, config.certApiPort);
     stops.push(() => closeServer(certServer));
 
+    // Same database, engine, secrets and local user as the certificate API; a port of its own.
+    const trackApp = createTrackApp({
+      jwtSecret: secrets.jwtSecret,
+      requestsPerMinute: config.requestsPerMinute,
+      services: {
+        knex: database.knex,
+        engine,
+        networks,
+        namespace: 'trustpoint',
+        now: Date.now,
+        logger,
+      },
+    });
+    const trackServer = await listen(trackApp, config.apiHost, config.trackApiPort);
+    stops.push(() => closeServer(trackServer));
+
     return {
       chainUrl: chain.url,
       certApiUrl: `http://${config.apiHost}:${String(config.certApiPort)}${CERT_API_BASE_PATH}`,
+      trackApiUrl: `http://${config.apiHost}:${String(config.trackApiPort)}${TRACK_API_BASE_PATH}`,
       deployment,
       restoredTransactions: chain.replayed,
       token: mintLocalToken(secrets.jwtSecret),
+      mintToken: (userId) => mintLocalToken(secrets.jwtSecret, userId),
       database,
       engine,
       networks,

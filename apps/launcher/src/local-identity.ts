@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { generateSigningKey } from '@trustpoint/cert-api';
 import { createUser, findUser, savePlan, type Queryable } from '@trustpoint/db';
 import { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import jwt from 'jsonwebtoken';
@@ -15,6 +16,8 @@ interface Secrets {
   jwtSecret: string;
   /** Key that seals certificate PINs (32 bytes, base64url). */
   pinKey: string;
+  /** Private key of qualified signatures (PKCS#8 PEM); SIGNING_KEY replaces it. */
+  signingKey: string;
 }
 
 /**
@@ -29,15 +32,23 @@ export async function loadOrCreateSecrets(path: string): Promise<Secrets> {
       secrets.jwtSecret.length >= 32 &&
       typeof secrets.pinKey === 'string'
     ) {
-      return { jwtSecret: secrets.jwtSecret, pinKey: secrets.pinKey };
+      const kept = { jwtSecret: secrets.jwtSecret, pinKey: secrets.pinKey };
+      if (typeof secrets.signingKey === 'string')
+        return { ...kept, signingKey: secrets.signingKey };
+      // A file from before signatures: add the key, keeping the secrets tokens and PINs rely on.
+      return await writeSecrets(path, { ...kept, signingKey: generateSigningKey() });
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const secrets = {
+  return writeSecrets(path, {
     jwtSecret: randomBytes(32).toString('base64url'),
     pinKey: randomBytes(32).toString('base64url'),
-  };
+    signingKey: generateSigningKey(),
+  });
+}
+
+async function writeSecrets(path: string, secrets: Secrets): Promise<Secrets> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   return secrets;
@@ -57,10 +68,10 @@ export async function ensureLocalUser(db: Queryable, networkIds: string[]): Prom
   }
 }
 
-export function mintLocalToken(secret: string): string {
+export function mintLocalToken(secret: string, subject = LOCAL_USER_ID): string {
   return jwt.sign({}, secret, {
     algorithm: TOKEN_ALGORITHM,
-    subject: LOCAL_USER_ID,
+    subject,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
     expiresIn: TOKEN_TTL,

@@ -8,6 +8,7 @@ import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
+import { readLauncherConfig } from '../src/launcher-config.js';
 import { LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
 
 const silent = pino({ level: 'silent' });
@@ -16,11 +17,14 @@ describe('Embedded launcher', () => {
   it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
     const config = {
+      // The defaults of every setting this test does not care about.
+      ...readLauncherConfig({}),
       dataDir,
       chainHost: '127.0.0.1',
       chainPort: await freePort(),
       apiHost: '127.0.0.1',
       certApiPort: await freePort(),
+      trackApiPort: await freePort(),
       databaseUrl: undefined,
     };
 
@@ -34,6 +38,17 @@ describe('Embedded launcher', () => {
     const certificate = (
       (await created.json()) as { data: { certID: string; metadata: unknown[] } }
     ).data;
+    const asset = await fetch(`${first.trackApiUrl}/assets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ assetId: 'pallet-1', data: { id: 'p1' }, networkId: 31337 }),
+    });
+    const { trackID } = ((await asset.json()) as { data: { trackID: string } }).data;
+    const evidence = await fetch(`${first.trackApiUrl}/assets/${trackID}/transactions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { step: 'shipped' } }),
+    });
     const user = await findUser(first.database.knex, LOCAL_USER_ID);
     const credits = await findCreditBalance(first.database.knex, LOCAL_USER_ID);
     await first.stop();
@@ -57,6 +72,13 @@ describe('Embedded launcher', () => {
       expect(readBack.status).toBe(200);
       expect(((await readBack.json()) as { data: unknown }).data).toEqual(certificate);
       expect(certificate.metadata).toHaveLength(1);
+      expect([asset.status, evidence.status]).toEqual([201, 201]);
+      const trackedBack = await fetch(`${second.trackApiUrl}/assets/${trackID}`, {
+        headers: { Authorization: `Bearer ${second.token}` },
+      });
+      const tracked = ((await trackedBack.json()) as { data: { transactions: unknown[] } }).data;
+      expect(tracked.transactions).toHaveLength(2);
+      expect(tracked.transactions[1]).toMatchObject({ metadata: { step: 'shipped' } });
     } finally {
       await second.stop();
     }
@@ -66,11 +88,13 @@ describe('Embedded launcher', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
     const running = await launch(
       {
+        ...readLauncherConfig({}),
         dataDir,
         chainHost: '127.0.0.1',
         chainPort: await freePort(),
         apiHost: '127.0.0.1',
         certApiPort: await freePort(),
+        trackApiPort: await freePort(),
         databaseUrl: undefined,
       },
       silent,

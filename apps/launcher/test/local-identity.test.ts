@@ -1,0 +1,36 @@
+import { createPrivateKey } from 'node:crypto';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadOrCreateSecrets } from '../src/local-identity.js';
+
+async function secretsPath(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'trustpoint-secrets-')), 'secrets.json');
+}
+
+describe('local secrets', () => {
+  it('when no secrets file exists, then one is made (0600) with a P-256 signing key and kept across loads', async () => {
+    const path = await secretsPath();
+
+    const first = await loadOrCreateSecrets(path);
+    const second = await loadOrCreateSecrets(path);
+
+    expect(second).toEqual(first);
+    const key = createPrivateKey(first.signingKey);
+    expect(key.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect((await stat(path)).mode & 0o077).toBe(0);
+  });
+
+  it('when a secrets file predates signing keys, then a key is added and the other secrets are kept', async () => {
+    const path = await secretsPath();
+    const older = { jwtSecret: 'j'.repeat(43), pinKey: 'p'.repeat(43) };
+    await writeFile(path, JSON.stringify(older), { mode: 0o600 });
+
+    const secrets = await loadOrCreateSecrets(path);
+
+    expect(secrets).toMatchObject(older);
+    expect(secrets.signingKey).toContain('-----BEGIN PRIVATE KEY-----');
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(secrets);
+  });
+});
