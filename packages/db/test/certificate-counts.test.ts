@@ -11,7 +11,7 @@ import {
   type CertificateType,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest } from './test-data.js';
+import { certificateRow, givenUser, randomDigest } from './test-data.js';
 
 const issuedOn = 1_717_171_717_171;
 
@@ -147,5 +147,25 @@ describe.each(testBackends())('certificate counts on %s', (backend) => {
     const results = await totalsAndCounts(db.knex, user.id);
     for (const result of results) expect(result.total).toBe(result.counted);
     expect(results[1]?.total).toBe(15);
+  });
+
+  it('when many certificates are written and removed in single statements, then the totals follow them', async () => {
+    // Arrange
+    const user = await givenUser(db.knex);
+    const rows = [
+      ...Array.from({ length: 5 }, () => certificateRow(user.id, { type: 'file', public: true })),
+      ...Array.from({ length: 3 }, () => certificateRow(user.id, { type: 'url' })),
+    ];
+
+    // Act
+    await db.knex('certificates').insert(rows);
+    await db.knex('certificates').where({ user_id: user.id, type: 'url' }).update({ public: true });
+    const removed = rows.slice(0, 2).map((row) => row.id);
+    await db.knex('certificates').whereIn('id', removed).delete();
+
+    // Assert
+    const results = await totalsAndCounts(db.knex, user.id);
+    for (const result of results) expect(result.total).toBe(result.counted);
+    expect(results.map((result) => result.total)).toEqual([6, 6, 0, 0, 3, 3, 3, 0]);
   });
 });
