@@ -26,12 +26,15 @@ Trustpoint is running on its embedded defaults (data in ${dataDir}).
 Access token for the local user (valid 30 days; a new one is printed at every start):
   export TOKEN=${running.token}
 
-Certificate API      ${certApiUrl}
+Certificate API      ${certApiUrl}   (OpenAPI page: ${certApiUrl}/docs/)
 
 Certify a piece of content (the answer comes once its trustpoint is mined):
   curl -s -X POST '${certApiUrl}/certificates?type=content&networkId=${deployment.chainId}' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name":"Hello","description":"First certificate","content":{"hello":"world"}}'
-Read it back by its certID:
+Certify a file, hashed while it uploads (publish=true also serves it at ${certApiUrl}/files/<fileHash>):
+  curl -s -X POST '${certApiUrl}/certificates?type=file&networkId=${deployment.chainId}&publish=true' -H "Authorization: Bearer $TOKEN" -F fileInput=@README.md -F 'body={"name":"Readme","description":"A file"}'
+Read it back by its certID, and check its trustpoints on chain:
   curl -s '${certApiUrl}/certificates/certID/<certID>' -H "Authorization: Bearer $TOKEN"
+  curl -s '${certApiUrl}/trustpoints/certID/<certID>' -H "Authorization: Bearer $TOKEN"
 
 Asset-tracking API   ${trackApiUrl}   (OpenAPI page: ${trackApiUrl}/docs/)
 

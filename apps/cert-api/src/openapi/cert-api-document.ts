@@ -397,7 +397,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     openapi: '3.1.0',
     info: {
       title: 'Trustpoint certificate API',
-      version: '2.0.0',
+      // The version of the service interface this API implements (spec section 9).
+      version: '2.6.0',
       description:
         'Certify content, assets, files and URLs with trustpoints anchored on EVM networks. ' +
         'Successes answer `{statusCode, message, data}`; errors `{statusCode, type, message, errors?}`.',
