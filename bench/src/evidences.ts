@@ -5,21 +5,20 @@
 // requests spread over many assets.
 // Run: pnpm bench:evidences   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 import { startBenchService, type BenchService } from './support/bench-service.js';
-import { latencyHistogram, millis } from './support/latency.js';
+import {
+  clientThreads,
+  describeClient,
+  runHttpLoad,
+  type LoadOutcome,
+} from './support/http-load.js';
+import { millis } from './support/latency.js';
 
 const EVIDENCES = Number(process.env.BENCH_EVIDENCES ?? '5000');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? '500');
 const USERS = Number(process.env.BENCH_USERS ?? '50');
 const ASSETS = Number(process.env.BENCH_ASSETS ?? '500');
 const WARMUP = Number(process.env.BENCH_WARMUP ?? '500');
-
-interface Outcome {
-  seconds: number;
-  statuses: Map<number, number>;
-  latencies: ReturnType<typeof latencyHistogram>;
-  transactions: Set<string>;
-  timestamps: Map<string, Set<number>>;
-}
+const THREADS = clientThreads();
 
 interface Target {
   trackID: string;
@@ -40,47 +39,17 @@ async function run(
   targets: Target[],
   count: number,
   clients: number,
-): Promise<Outcome> {
-  const statuses = new Map<number, number>();
-  const latencies = latencyHistogram();
-  const transactions = new Set<string>();
-  const timestamps = new Map<string, Set<number>>();
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < count) {
-        const i = next;
-        next += 1;
-        const target = targets[i % targets.length];
-        if (!target) break;
-        const sent = performance.now();
-        const response = await post(
-          `${trackApiUrl}/assets/${target.trackID}/transactions`,
-          target.token,
-          { metadata: { reading: i, sensor: { kind: 'temperature', celsius: 4.5 } } },
-        );
-        const body = (await response.json()) as {
-          data?: { transactionHash?: string; timestamp?: number };
-        };
-        latencies.recordValue(Math.round((performance.now() - sent) * 1_000));
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        if (body.data?.transactionHash !== undefined) transactions.add(body.data.transactionHash);
-        if (body.data?.timestamp !== undefined) {
-          const seen = timestamps.get(target.trackID) ?? new Set<number>();
-          seen.add(body.data.timestamp);
-          timestamps.set(target.trackID, seen);
-        }
-      }
-    }),
-  );
-  return {
-    seconds: (performance.now() - started) / 1_000,
-    statuses,
-    latencies,
-    transactions,
-    timestamps,
-  };
+): Promise<LoadOutcome> {
+  return runHttpLoad({
+    targets: targets.map((target) => ({
+      url: `${trackApiUrl}/assets/${target.trackID}/transactions`,
+      token: target.token,
+    })),
+    body: 'evidence',
+    count,
+    clients,
+    threads: THREADS,
+  });
 }
 
 async function createAsset(service: BenchService, token: string, assetId: string) {
@@ -93,9 +62,19 @@ async function createAsset(service: BenchService, token: string, assetId: string
   return ((await response.json()) as { data: { trackID: string } }).data.trackID;
 }
 
-function report(label: string, outcome: Outcome): void {
+function report(label: string, targets: Target[], outcome: LoadOutcome): void {
   const added = outcome.statuses.get(201) ?? 0;
-  const distinct = [...outcome.timestamps.values()].reduce((sum, seen) => sum + seen.size, 0);
+  const transactions = new Set<string>();
+  // The (asset, second) keys handed out: each must be distinct.
+  const keys = new Set<string>();
+  for (const response of outcome.responses) {
+    if (response.transactionHash !== undefined) transactions.add(response.transactionHash);
+    const trackID = targets[response.target]?.trackID;
+    if (response.timestamp !== undefined && trackID !== undefined) {
+      keys.add(`${trackID} ${String(response.timestamp)}`);
+    }
+  }
+  const distinct = keys.size;
   console.log(`\n${label}`);
   console.log(
     `  statuses      ${[...outcome.statuses].map(([status, n]) => `${String(status)}: ${String(n)}`).join(', ')}`,
@@ -108,7 +87,7 @@ function report(label: string, outcome: Outcome): void {
     `  latency       p50 ${millis(outcome.latencies, 50)} ms, p99 ${millis(outcome.latencies, 99)} ms, max ${millis(outcome.latencies, 100)} ms`,
   );
   console.log(
-    `  batching      ${String(outcome.transactions.size)} transactions, ${(added / Math.max(1, outcome.transactions.size)).toFixed(1)} evidences per transaction`,
+    `  batching      ${String(transactions.size)} transactions, ${(added / Math.max(1, transactions.size)).toFixed(1)} evidences per transaction`,
   );
   console.log(
     `  timestamps    ${String(distinct)} distinct (asset, second) keys for ${String(added)} evidences`,
@@ -150,10 +129,10 @@ async function main(): Promise<void> {
     const spreadOutcome = await run(url, spread, EVIDENCES, CLIENTS);
 
     console.log(
-      `Evidences through the tracking API, ${service.backend} database, local chain; ${String(CLIENTS)} concurrent clients over ${String(USERS)} users; ${String(EVIDENCES)} requests per run after ${String(WARMUP)} warm-up`,
+      `Evidences through the tracking API, ${service.backend} database, local chain; ${describeClient(CLIENTS, THREADS)}; ${String(USERS)} users; ${String(EVIDENCES)} requests per run after ${String(WARMUP)} warm-up`,
     );
-    report('one hot asset (every request queues on its clock row)', hotOutcome);
-    report(`${String(ASSETS)} assets`, spreadOutcome);
+    report('one hot asset (every request queues on its clock row)', hotTargets, hotOutcome);
+    report(`${String(ASSETS)} assets`, spread, spreadOutcome);
   } finally {
     await service.stop();
   }

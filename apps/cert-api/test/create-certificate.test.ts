@@ -76,6 +76,39 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     });
   });
 
+  it('when a certificate is created, then the 201 body is exactly what a later GET returns', async () => {
+    const { token } = await api.user({ qualified: true });
+    const read = (certId: string) =>
+      request(api.app)
+        .get(`/cert/v2/certificates/certID/${certId}`)
+        .set('Authorization', `Bearer ${token}`);
+
+    // Every optional field set, and a qualified one with its Signature trustpoint.
+    const full = await post(token, 'type=content&networkId=31337', {
+      name: 'Invoice 43',
+      description: 'April',
+      content: { invoice: 'INV-43', lines: [{ sku: 'B', qty: 1 }] },
+      expires: 4_102_444_800_000,
+      public: true,
+      certificatePin: '1234',
+      externalId: 'inv-43',
+    });
+    const signed = await post(token, 'type=content&networkId=31337&qualified=true', {
+      name: 'Invoice 44',
+      description: 'May',
+      content: { invoice: 'INV-44' },
+    });
+
+    expect(full.status).toBe(201);
+    expect(signed.status).toBe(201);
+    expect(signed.body.data.metadata).toHaveLength(2);
+    for (const created of [full, signed]) {
+      const later = await read(created.body.data.certID);
+      expect(later.status).toBe(200);
+      expect(created.body.data).toEqual(later.body.data);
+    }
+  });
+
   it('when an asset is certified, then its hash covers assetId, from, to and content as shown', async () => {
     const { token } = await api.user();
     const body = {

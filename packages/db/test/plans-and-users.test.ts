@@ -78,7 +78,11 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
   describe('users', () => {
     it('when a user is created, then it is found with its plan and initial credits', async () => {
       // Arrange
-      const plan = await savePlan(db.knex, { id: uniqueId('plan'), name: 'Free', networkIds: [] });
+      const plan = await savePlan(db.knex, {
+        id: uniqueId('plan'),
+        name: 'Free',
+        networkIds: ['31337', '137'],
+      });
       const id = uniqueId('user');
 
       // Act
@@ -96,6 +100,7 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
         displayName: 'Ada',
         qualified: true,
         planId: plan.id,
+        planNetworkIds: ['137', '31337'],
         createdAt: expect.any(Date) as unknown,
       });
       expect(await findUser(db.knex, id)).toEqual(created);
@@ -122,13 +127,34 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
     it('when a user is updated, then only the given fields change', async () => {
       // Arrange
       const user = await givenUser(db.knex);
-      const plan = await savePlan(db.knex, { id: uniqueId('plan'), name: 'Pro', networkIds: [] });
+      const plan = await savePlan(db.knex, {
+        id: uniqueId('plan'),
+        name: 'Pro',
+        networkIds: ['1'],
+      });
 
       // Act
       const updated = await updateUser(db.knex, user.id, { qualified: true, planId: plan.id });
 
       // Assert
-      expect(updated).toEqual({ ...user, qualified: true, planId: plan.id });
+      expect(updated).toEqual({ ...user, qualified: true, planId: plan.id, planNetworkIds: ['1'] });
+    });
+
+    it("when the user's plan changes its networks, then the user is read with the new ones", async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const plan = await savePlan(db.knex, {
+        id: uniqueId('plan'),
+        name: 'Pro',
+        networkIds: ['1'],
+      });
+      await updateUser(db.knex, user.id, { planId: plan.id });
+
+      // Act
+      await savePlan(db.knex, { ...plan, networkIds: ['137'] });
+
+      // Assert
+      expect((await findUser(db.knex, user.id))?.planNetworkIds).toEqual(['137']);
     });
 
     it('when the user to update does not exist, then it returns undefined', async () => {

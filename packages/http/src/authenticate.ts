@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import type { User } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import type { Request, RequestHandler, Response } from 'express';
@@ -6,7 +7,9 @@ import { bearerToken } from './bearer-token.js';
 import { setCurrentUser } from './current-user.js';
 import { verifyAccessToken, type TokenVerification } from './verify-access-token.js';
 
-export interface AuthenticateOptions extends TokenVerification {
+export interface AuthenticateOptions extends Omit<TokenVerification, 'key'> {
+  /** The HS256 secret the tokens are signed with. */
+  secret: string;
   /** Looks a token's subject up, e.g. `(id) => findUser(db, id)` from `@trustpoint/db`. */
   findUser: (id: string) => Promise<User | undefined>;
 }
@@ -18,8 +21,13 @@ function authenticator(options: AuthenticateOptions): Authenticator {
     // An empty secret would make every token check fail (or worse); stop at start-up instead.
     throw new TypeError('authenticate() needs a non-empty token secret');
   }
+  const verification: TokenVerification = {
+    key: createSecretKey(Buffer.from(options.secret, 'utf8')),
+    issuer: options.issuer,
+    audience: options.audience,
+  };
   return async (req, res) => {
-    const userId = verifyAccessToken(bearerToken(req.headers.authorization), options);
+    const userId = verifyAccessToken(bearerToken(req.headers.authorization), verification);
     const user = await options.findUser(userId);
     if (user === undefined) {
       throw new DomainError('wrongCredentials', { detail: 'token subject is not a known user' });

@@ -1,10 +1,15 @@
+import type { KeyObject } from 'node:crypto';
 import { DomainError } from '@trustpoint/domain';
 import jwt from 'jsonwebtoken';
 
 import { TOKEN_ALGORITHM } from './token-settings.js';
 
 export interface TokenVerification {
-  secret: string;
+  /**
+   * The shared secret as a KeyObject (`createSecretKey`), made once: given a string, jsonwebtoken
+   * tries to parse it as a public key and then builds a new KeyObject on every verification.
+   */
+  key: KeyObject;
   issuer: string;
   audience: string;
 }
@@ -17,7 +22,7 @@ export interface TokenVerification {
 export function verifyAccessToken(token: string, verification: TokenVerification): string {
   let payload: string | jwt.JwtPayload;
   try {
-    payload = jwt.verify(token, verification.secret, {
+    payload = jwt.verify(token, verification.key, {
       algorithms: [TOKEN_ALGORITHM],
       issuer: verification.issuer,
       audience: verification.audience,

@@ -2,10 +2,8 @@ import type { AnchorReceipt } from '@trustpoint/chain';
 import {
   constraintViolation,
   insertCertificate,
-  isNetworkInPlan,
   spendCredit,
   withdrawCertificate,
-  findCertificate,
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
@@ -105,7 +103,7 @@ export async function createCertificate(
   const { knex, engine, networks } = services;
   if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
   await networks.requireForUser(draft.networkId, (networkId) =>
-    isNetworkInPlan(knex, user.id, networkId),
+    Promise.resolve(user.planNetworkIds.includes(networkId)),
   );
   const id = newUuidV7();
   const certId = newCertId(services.namespace);
@@ -119,9 +117,10 @@ export async function createCertificate(
       )
     : undefined;
 
+  let inserted: CertificateRecord;
   let recordIds: number[];
   try {
-    recordIds = await knex.transaction(async (trx) => {
+    ({ inserted, recordIds } = await knex.transaction(async (trx) => {
       if (!(await spendCredit(trx, user.id))) throw new DomainError('outOfCredits');
       const queued = await engine.enqueue(trx, {
         networkId: draft.networkId,
@@ -130,7 +129,7 @@ export async function createCertificate(
         hash: draft.hash,
         trustPointType: 0,
       });
-      await insertCertificate(
+      const certificate = await insertCertificate(
         trx,
         {
           id,
@@ -159,10 +158,14 @@ export async function createCertificate(
         },
       );
       await options.inTransaction?.(trx);
-      if (signature === undefined) return [queued];
+      if (signature === undefined) return { inserted: certificate, recordIds: [queued] };
       const target = { certificateId: id, certId, networkId: draft.networkId, timestamp: signedAt };
-      return [queued, await addSignatureTrustpoint(trx, engine, target, signature)];
-    });
+      const signed = await addSignatureTrustpoint(trx, engine, target, signature);
+      return {
+        inserted: { ...certificate, trustpoints: [...certificate.trustpoints, signed.trustpoint] },
+        recordIds: [queued, signed.recordId],
+      };
+    }));
   } catch (error) {
     throw conflictOf(error) ?? error;
   }
@@ -180,7 +183,16 @@ export async function createCertificate(
     { certId, transactionHash: receipts[0]?.transactionHash },
     'certificate anchored',
   );
-  const created = await findCertificate(knex, 'certId', certId);
-  if (!created) throw new Error(`certificate ${certId} vanished after anchoring`);
-  return created;
+  // No read back: since the insert, only where its trustpoints landed has changed, and the
+  // receipts carry exactly what the settlement wrote into their rows.
+  const byRecord = new Map(receipts.map((receipt) => [receipt.recordId, receipt]));
+  return {
+    ...inserted,
+    trustpoints: inserted.trustpoints.map((trustpoint) => {
+      const receipt = byRecord.get(trustpoint.anchorRecordId ?? -1);
+      if (!receipt) return trustpoint;
+      const { smartContract, transactionHash, anchoredAt } = receipt;
+      return { ...trustpoint, smartContract, transactionHash, anchoredAt };
+    }),
+  };
 }

@@ -1,9 +1,4 @@
-import {
-  findCreditBalance,
-  isNetworkInPlan,
-  type CertificateRecord,
-  type User,
-} from '@trustpoint/db';
+import { findCreditBalance, type CertificateRecord, type User } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import { fetchUrl, UrlFetchError } from '../url-fetch/fetch-url.js';
 import { DEFAULT_URL_FETCH_SETTINGS } from '../url-fetch/url-fetch-settings.js';
@@ -26,7 +21,7 @@ export async function createUrlCertificate(
 ): Promise<CertificateRecord> {
   const parsed = parseUrlCertificateBody(body);
   await services.networks.requireForUser(networkId, (id) =>
-    isNetworkInPlan(services.knex, user.id, id),
+    Promise.resolve(user.planNetworkIds.includes(id)),
   );
   if (!((await findCreditBalance(services.knex, user.id)) ?? 0)) {
     throw new DomainError('outOfCredits');

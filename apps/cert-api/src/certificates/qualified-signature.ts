@@ -71,14 +71,15 @@ export async function isQualifiedSignatureOf(
 
 /**
  * Stores the signature as the certificate's Signature trustpoint at `timestamp` and queues it for
- * anchoring, in the caller's transaction; returns the anchoring record's id.
+ * anchoring, in the caller's transaction; returns its anchoring record's id and the trustpoint as
+ * stored.
  */
 export async function addSignatureTrustpoint(
   trx: Knex.Transaction,
   engine: AnchorEngine,
   target: { certificateId: string; certId: string; networkId: string; timestamp: number },
   signature: QualifiedSignature,
-): Promise<number> {
+): Promise<{ recordId: number; trustpoint: TrustpointRecord }> {
   const queued = await engine.enqueue(trx, {
     networkId: target.networkId,
     kind: 'trustpoint',
@@ -86,7 +87,7 @@ export async function addSignatureTrustpoint(
     hash: signature.trustPointHash,
     trustPointType: 2,
   });
-  await addTrustpoint(trx, target.certificateId, {
+  const trustpoint = await addTrustpoint(trx, target.certificateId, {
     type: 2,
     hash: signature.trustPointHash,
     timestamp: target.timestamp,
@@ -94,5 +95,5 @@ export async function addSignatureTrustpoint(
     anchorRecordId: queued,
     signature: signature.jws,
   });
-  return queued;
+  return { recordId: queued, trustpoint };
 }

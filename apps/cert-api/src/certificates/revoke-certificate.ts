@@ -1,7 +1,6 @@
 import {
   addTrustpoint,
   findCertificate,
-  isNetworkInPlan,
   lockCertificate,
   markCertificateRevoked,
   type CertificateRecord,
@@ -28,7 +27,9 @@ export async function revokeCertificate(
   const { knex, engine } = services;
   const record = await getOwnCertificate(services, owner, lookupName, value);
   if (record.revokedAt !== null) return untilRevocationAnchored(services, record);
-  await services.networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
+  await services.networks.requireForUser(networkId, (id) =>
+    Promise.resolve(owner.planNetworkIds.includes(id)),
+  );
   const hash = revocationTrustPointHash(record.certId);
 
   const recordId = await knex.transaction(async (trx) => {

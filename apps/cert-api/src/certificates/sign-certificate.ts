@@ -1,6 +1,5 @@
 import {
   findCertificate,
-  isNetworkInPlan,
   lockCertificate,
   spendCredit,
   type CertificateRecord,
@@ -73,7 +72,9 @@ export async function signCertificate(
     return { certificate: await reread(services, found.certId), created: false };
   }
   if (found.revokedAt !== null) throw revokedError(found.certId);
-  await services.networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
+  await services.networks.requireForUser(networkId, (id) =>
+    Promise.resolve(owner.planNetworkIds.includes(id)),
+  );
 
   const outcome = await knex.transaction(async (trx) => {
     await lockCertificate(trx, found.id);
@@ -87,13 +88,13 @@ export async function signCertificate(
     // The on-chain key is (certID, timestamp): strictly after every earlier trustpoint.
     const latest = Math.max(...record.trustpoints.map((trustpoint) => trustpoint.timestamp));
     const timestamp = Math.max(services.now(), latest + 1);
-    const queued = await addSignatureTrustpoint(
+    const { recordId } = await addSignatureTrustpoint(
       trx,
       engine,
       { certificateId: record.id, certId: record.certId, networkId, timestamp },
       await qualifiedSignature(services.signer, record, timestamp),
     );
-    return { queued };
+    return { queued: recordId };
   });
 
   if (outcome.existing !== undefined) {

@@ -2,7 +2,6 @@ import {
   constraintViolation,
   findAsset,
   insertAsset,
-  isNetworkInPlan,
   spendCredit,
   withdrawAsset,
   type AssetRecord,
@@ -50,7 +49,9 @@ export async function createAsset(
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
-  await networks.requireForUser(networkId, (id) => isNetworkInPlan(knex, owner.id, id));
+  await networks.requireForUser(networkId, (id) =>
+    Promise.resolve(owner.planNetworkIds.includes(id)),
+  );
   const trackId = newTrackId(services.namespace);
 
   let asset: AssetRecord;

@@ -190,7 +190,8 @@ export class AnchorEngine {
     if (
       state.status === 'anchored' &&
       state.transactionHash !== null &&
-      state.blockNumber !== null
+      state.blockNumber !== null &&
+      state.anchoredAt !== null
     ) {
       const network = this.#networks.require(state.networkId);
       this.#resolve(state.id, {
@@ -199,6 +200,7 @@ export class AnchorEngine {
         smartContract: contractFor(network, state.kind),
         transactionHash: state.transactionHash,
         blockNumber: state.blockNumber,
+        anchoredAt: state.anchoredAt,
       });
     } else if (state.status === 'failed' || state.status === 'cancelled') {
       this.#reject(state.id, new AnchorFailedError(state.id, state.error ?? state.status));

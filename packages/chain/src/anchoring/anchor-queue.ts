@@ -222,19 +222,34 @@ export interface SettledBatch {
   smartContract: string;
 }
 
+/** The records a settlement anchored, and when (the time written into their rows). */
+export interface SettledRecords {
+  recordIds: number[];
+  anchoredAt: Date;
+}
+
 /**
  * Marks a mined batch anchored with its records, and writes the transaction into the trustpoints
- * or evidences that wait on them, all in one transaction. Returns the anchored record ids, or
- * none when another process settled the batch first.
+ * or evidences that wait on them, all in one transaction. Returns the anchored records, or
+ * undefined when another process settled the batch first.
  */
-export async function settleBatch(knex: Knex, settled: SettledBatch): Promise<number[]> {
+export async function settleBatch(
+  knex: Knex,
+  settled: SettledBatch,
+): Promise<SettledRecords | undefined> {
   return knex.transaction(async (trx) => {
+    // now() is the transaction's start time: the batch's updated_at and the rows' anchored_at
+    // below are the same instant, which waiting requests are told.
     const batch = await trx('anchor_batches')
       .where({ id: settled.batchId, status: 'signed' })
       .update({ status: 'anchored', block_number: settled.blockNumber, updated_at: trx.fn.now() })
-      .returning<{ kind: RecordKind; transaction_hash: string }[]>(['kind', 'transaction_hash']);
+      .returning<{ kind: RecordKind; transaction_hash: string; updated_at: Date }[]>([
+        'kind',
+        'transaction_hash',
+        'updated_at',
+      ]);
     const row = batch[0];
-    if (!row) return [];
+    if (!row) return undefined;
     const anchored = await trx('anchor_records')
       .where({ batch_id: settled.batchId, status: 'batched' })
       .update({ status: 'anchored' })
@@ -246,7 +261,7 @@ export async function settleBatch(knex: Knex, settled: SettledBatch): Promise<nu
       transaction_hash: row.transaction_hash,
       anchored_at: trx.fn.now(),
     });
-    return ids;
+    return { recordIds: ids, anchoredAt: row.updated_at };
   });
 }
 
@@ -285,6 +300,8 @@ export interface RecordState {
   kind: RecordKind;
   transactionHash: string | null;
   blockNumber: number | null;
+  /** When it was anchored (the batch's settlement); null until then. */
+  anchoredAt: Date | null;
 }
 
 /** Current state of the given records, with the transaction of the anchored ones. */
@@ -302,6 +319,7 @@ export async function recordStates(knex: Knex, ids: number[]): Promise<RecordSta
         kind: RecordKind;
         transaction_hash: string | null;
         block_number: number | null;
+        updated_at: Date | null;
       }[]
     >(
       'r.id',
@@ -311,6 +329,7 @@ export async function recordStates(knex: Knex, ids: number[]): Promise<RecordSta
       'r.kind',
       'b.transaction_hash',
       'b.block_number',
+      'b.updated_at',
     );
   return rows.map((row) => ({
     id: row.id,
@@ -320,5 +339,7 @@ export async function recordStates(knex: Knex, ids: number[]): Promise<RecordSta
     kind: row.kind,
     transactionHash: row.status === 'anchored' ? row.transaction_hash : null,
     blockNumber: row.status === 'anchored' ? row.block_number : null,
+    // An anchored batch is never updated again: its updated_at is when it was settled.
+    anchoredAt: row.status === 'anchored' ? row.updated_at : null,
   }));
 }

@@ -29,6 +29,8 @@ export interface AnchorReceipt {
   smartContract: string;
   transactionHash: string;
   blockNumber: number;
+  /** When the batch was settled: the `anchored_at` the record's trustpoint or evidence now holds. */
+  anchoredAt: Date;
 }
 
 export type AnchorStatus = 'queued' | 'batched' | 'anchored' | 'cancelled' | 'failed';

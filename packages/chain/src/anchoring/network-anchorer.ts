@@ -220,20 +220,25 @@ export class NetworkAnchorer {
         if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) continue;
         if (receipt.success) {
           const smartContract = contractFor(this.#network, batch.kind);
-          const ids = await settleBatch(this.#knex, {
+          const settledRecords = await settleBatch(this.#knex, {
             batchId: batch.id,
             blockNumber: receipt.blockNumber,
             smartContract,
           });
-          this.#events.anchored(
-            ids.map((recordId) => ({
-              recordId,
-              networkId: this.#network.networkId,
-              smartContract,
-              transactionHash: batch.transactionHash,
-              blockNumber: receipt.blockNumber,
-            })),
-          );
+          // Undefined: another process settled it first, and its waiters learn it by polling.
+          if (settledRecords) {
+            const { recordIds, anchoredAt } = settledRecords;
+            this.#events.anchored(
+              recordIds.map((recordId) => ({
+                recordId,
+                networkId: this.#network.networkId,
+                smartContract,
+                transactionHash: batch.transactionHash,
+                blockNumber: receipt.blockNumber,
+                anchoredAt,
+              })),
+            );
+          }
         } else {
           this.#logger.error(
             {

@@ -239,8 +239,9 @@ async function insertTrustpoint(
 }
 
 /**
- * Inserts the certificate and its first trustpoint, both or neither. Pass the request's
- * transaction (the two inserts then run in a savepoint of it).
+ * Inserts the certificate and its first trustpoint, both or neither: one statement (the
+ * trustpoint in a data-modifying CTE), so it needs no transaction or savepoint of its own and
+ * costs one round trip. Pass the request's transaction to commit it with the rest of the request.
  *
  * Unique violations surface as the database error: classify them with `constraintViolation()`
  * (`certificates_user_hash_unique`, `certificates_user_external_id_unique`).
@@ -250,33 +251,44 @@ export async function insertCertificate(
   certificate: NewCertificate,
   trustpoint: NewTrustpoint,
 ): Promise<CertificateRecord> {
-  return db.transaction(async (trx) => {
-    const [row] = await trx('certificates')
-      .insert({
-        id: certificate.id,
-        cert_id: certificate.certId,
-        user_id: certificate.userId,
-        type: certificate.type,
-        name: certificate.name,
-        description: certificate.description,
-        // pg would send an array as a PostgreSQL array, not as JSON.
-        content: JSON.stringify(certificate.content),
-        hash: certificate.hash,
-        file_hash: certificate.fileHash,
-        issued_on: certificate.issuedOn,
-        expires: certificate.expires,
-        public: certificate.public,
-        pin_encrypted: certificate.pinEncrypted,
-        external_id: certificate.externalId,
-        network_id: certificate.networkId,
-      })
-      .returning<CertificateRow[]>(certificateColumns);
-    if (row === undefined) {
-      throw new Error(`inserting certificate ${certificate.id} returned no row`);
-    }
-    const first = await insertTrustpoint(trx, certificate.id, trustpoint);
-    return toCertificate(row, [first]);
-  });
+  // The trustpoint's foreign key is checked at the end of the statement, once both rows exist.
+  const [row] = await db('certificates')
+    .with('first_trustpoint', db('trustpoints').insert(trustpointRow(certificate.id, trustpoint)))
+    .insert({
+      id: certificate.id,
+      cert_id: certificate.certId,
+      user_id: certificate.userId,
+      type: certificate.type,
+      name: certificate.name,
+      description: certificate.description,
+      // pg would send an array as a PostgreSQL array, not as JSON.
+      content: JSON.stringify(certificate.content),
+      hash: certificate.hash,
+      file_hash: certificate.fileHash,
+      issued_on: certificate.issuedOn,
+      expires: certificate.expires,
+      public: certificate.public,
+      pin_encrypted: certificate.pinEncrypted,
+      external_id: certificate.externalId,
+      network_id: certificate.networkId,
+    })
+    .returning<CertificateRow[]>(certificateColumns);
+  if (row === undefined) {
+    throw new Error(`inserting certificate ${certificate.id} returned no row`);
+  }
+  // Exactly the row just written: the columns set later (where it is anchored) start null.
+  const first: TrustpointRecord = {
+    type: trustpoint.type,
+    hash: trustpoint.hash,
+    timestamp: trustpoint.timestamp,
+    networkId: trustpoint.networkId,
+    smartContract: null,
+    transactionHash: null,
+    anchoredAt: null,
+    anchorRecordId: trustpoint.anchorRecordId,
+    ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
+  };
+  return toCertificate(row, [first]);
 }
 
 /**

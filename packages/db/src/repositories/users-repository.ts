@@ -7,6 +7,11 @@ export interface User {
   /** Allowed to request qualified signatures. */
   qualified: boolean;
   planId: string;
+  /**
+   * The networks of the user's plan, read with the user: a request checks its network against
+   * these instead of asking the database again.
+   */
+  planNetworkIds: string[];
   createdAt: Date;
 }
 
@@ -26,10 +31,23 @@ interface UserRow {
   display_name: string;
   qualified: boolean;
   plan_id: string;
+  plan_network_ids: string[];
   created_at: Date;
 }
 
-const userColumns = ['id', 'display_name', 'qualified', 'plan_id', 'created_at'] as const;
+/** The user's columns and, in the same query, the network ids of the user's plan. */
+function userColumns(db: Queryable) {
+  return [
+    'id',
+    'display_name',
+    'qualified',
+    'plan_id',
+    'created_at',
+    db.raw(
+      'array(select network_id from plan_networks where plan_networks.plan_id = users.plan_id order by network_id) as plan_network_ids',
+    ),
+  ];
+}
 
 function toUser(row: UserRow): User {
   return {
@@ -37,6 +55,7 @@ function toUser(row: UserRow): User {
     displayName: row.display_name,
     qualified: row.qualified,
     planId: row.plan_id,
+    planNetworkIds: row.plan_network_ids,
     createdAt: row.created_at,
   };
 }
@@ -44,22 +63,22 @@ function toUser(row: UserRow): User {
 /** Creates the user with its credit balance, both or neither. */
 export async function createUser(db: Queryable, user: NewUser): Promise<User> {
   return db.transaction(async (trx) => {
-    const [row] = await trx('users')
-      .insert({
-        id: user.id,
-        display_name: user.displayName,
-        plan_id: user.planId,
-        qualified: user.qualified ?? false,
-      })
-      .returning<UserRow[]>(userColumns);
-    if (row === undefined) throw new Error(`inserting user ${user.id} returned no row`);
+    await trx('users').insert({
+      id: user.id,
+      display_name: user.displayName,
+      plan_id: user.planId,
+      qualified: user.qualified ?? false,
+    });
     await trx('credits').insert({ user_id: user.id, balance: user.initialCredits ?? 0 });
-    return toUser(row);
+    const created = await findUser(trx, user.id);
+    if (created === undefined) throw new Error(`user ${user.id} not found after inserting it`);
+    return created;
   });
 }
 
+/** The user with the networks of its plan, in one query. */
 export async function findUser(db: Queryable, id: string): Promise<User | undefined> {
-  const row = await db('users').where('id', id).first<UserRow | undefined>(userColumns);
+  const row = await db('users').where('id', id).first<UserRow | undefined>(userColumns(db));
   return row === undefined ? undefined : toUser(row);
 }
 
@@ -74,6 +93,7 @@ export async function updateUser(
   if (changes.qualified !== undefined) patch.qualified = changes.qualified;
   if (changes.planId !== undefined) patch.plan_id = changes.planId;
   if (Object.keys(patch).length === 0) return findUser(db, id);
-  const [row] = await db('users').where('id', id).update(patch).returning<UserRow[]>(userColumns);
-  return row === undefined ? undefined : toUser(row);
+  // Read back afterwards: a new plan brings other networks, which RETURNING cannot join.
+  const updated = await db('users').where('id', id).update(patch);
+  return updated === 0 ? undefined : findUser(db, id);
 }

@@ -11,6 +11,7 @@ export function testUser(id: string): User {
     displayName: `User ${id}`,
     qualified: false,
     planId: 'free',
+    planNetworkIds: ['31337'],
     createdAt: new Date(0),
   };
 }
