@@ -1,5 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import { freePort } from '@trustpoint/contracts';
-import { findCreditBalance } from '@trustpoint/db';
+import { findCreditBalance, findPublishedFile } from '@trustpoint/db';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -68,5 +70,29 @@ describe('when the chain is down', () => {
     expect(revocations).toHaveLength(1);
     expect(revocations[0]?.status).toBe('queued');
     expect(revocations[0]?.revoked_at).toEqual(expect.any(Number));
+  });
+
+  it('when a published file certificate cannot be mined in time, then 503 and neither the certificate nor the publication is left', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 1 });
+    const bytes = randomBytes(10_000);
+    const fileHash = createHash('sha256').update(bytes).digest('hex');
+
+    // Act
+    const response = await request(api.app)
+      .post('/cert/v2/certificates?type=file&networkId=31337&publish=true')
+      .set('Authorization', `Bearer ${token}`)
+      .attach('fileInput', bytes, { filename: 'late.bin', contentType: 'application/octet-stream' })
+      .field('body', JSON.stringify({ name: 'Late', description: '' }));
+
+    // Assert
+    expect(response.status).toBe(503);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+    expect(await findPublishedFile(api.db.knex, fileHash)).toBeUndefined();
+    expect(await readdir(api.files.dir, { recursive: true })).not.toContainEqual(
+      expect.stringContaining(fileHash),
+    );
+    const files = await request(api.app).get(`/cert/v2/files/${fileHash}`);
+    expect(files.status).toBe(404);
   });
 });

@@ -58,5 +58,6 @@ export {
   findPublishedFile,
   insertPublishedFile,
   lockPublishedFileHash,
+  unpublishUncertifiedFile,
 } from './repositories/published-files-repository.js';
 export type { NewPublishedFile, PublishedFile } from './repositories/published-files-repository.js';

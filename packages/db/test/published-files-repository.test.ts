@@ -4,9 +4,10 @@ import {
   findPublishedFile,
   insertPublishedFile,
   lockPublishedFileHash,
+  unpublishUncertifiedFile,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { randomDigest } from './test-data.js';
+import { certificateRow, givenUser, randomDigest } from './test-data.js';
 
 function publishedFile(fileHash = randomDigest()) {
   return {
@@ -98,5 +99,26 @@ describe.each(testBackends())('published files on %s', (backend) => {
 
     // Assert
     expect(constraintViolation(error)).toMatchObject({ kind: 'check' });
+  });
+
+  it('when a published file has no certificate, then unpublishing removes it, and otherwise keeps it', async () => {
+    // Arrange
+    const user = await givenUser(db.knex);
+    const orphan = publishedFile();
+    const certified = publishedFile();
+    await insertPublishedFile(db.knex, orphan);
+    await insertPublishedFile(db.knex, certified);
+    await db
+      .knex('certificates')
+      .insert(certificateRow(user.id, { type: 'file', file_hash: certified.fileHash }));
+
+    // Act
+    const removedOrphan = await unpublishUncertifiedFile(db.knex, orphan.fileHash);
+    const removedCertified = await unpublishUncertifiedFile(db.knex, certified.fileHash);
+
+    // Assert
+    expect([removedOrphan, removedCertified]).toEqual([true, false]);
+    expect(await findPublishedFile(db.knex, orphan.fileHash)).toBeUndefined();
+    expect(await findPublishedFile(db.knex, certified.fileHash)).toBeDefined();
   });
 });

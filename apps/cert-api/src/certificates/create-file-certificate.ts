@@ -2,6 +2,7 @@ import {
   findPublishedFile,
   insertPublishedFile,
   lockPublishedFileHash,
+  unpublishUncertifiedFile,
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
@@ -26,8 +27,9 @@ export interface FileToPublish {
  * written and the file renamed to its content address inside the certificate's transaction, so a
  * refused request (409, 429, ...) records and stores nothing. A file already published stays as it
  * is (one row, one copy). If the transaction fails after the rename, the file is removed again
- * unless a row for it exists by then; the hash lock keeps that check and a concurrent publisher
- * of the same bytes from interleaving.
+ * unless a row for it exists by then; if the certificate is withdrawn after a 503, the row and the
+ * file it made go too, unless another certificate of the same bytes exists. The hash lock keeps
+ * these checks and a concurrent publisher of the same bytes from interleaving.
  */
 export async function createFileCertificate(
   services: CertificateServices,
@@ -65,7 +67,14 @@ export async function createFileCertificate(
     if (outcome.movedHere) {
       await services.knex.transaction(async (trx) => {
         await lockPublishedFileHash(trx, fileHash);
-        if (!(await findPublishedFile(trx, fileHash))) await removeFromStore(dir, fileHash);
+        // A certificate withdrawn after a 503 takes the publication it made with it, unless
+        // another certificate of the same bytes exists by now.
+        if (
+          !(await findPublishedFile(trx, fileHash)) ||
+          (await unpublishUncertifiedFile(trx, fileHash))
+        ) {
+          await removeFromStore(dir, fileHash);
+        }
       });
     }
     throw error;

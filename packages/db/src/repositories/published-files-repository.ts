@@ -69,3 +69,16 @@ export async function lockPublishedFileHash(trx: Queryable, fileHash: string): P
     `published_files:${fileHash}`,
   ]);
 }
+
+/**
+ * Removes the record of a published file that no certificate has (any more), e.g. once the
+ * certificate that published it was withdrawn; true when it removed one. Call under
+ * `lockPublishedFileHash`, and remove the bytes in the same transaction.
+ */
+export async function unpublishUncertifiedFile(db: Queryable, fileHash: string): Promise<boolean> {
+  const removed = await db('published_files')
+    .where('file_hash', fileHash)
+    .whereNotExists(db('certificates').where('file_hash', fileHash).select(db.raw('1')))
+    .delete();
+  return removed === 1;
+}
