@@ -10,6 +10,7 @@ export type { ErrorHandlerOptions } from './error-handler.js';
 export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
 export type { JsonBodyOptions } from './json-body.js';
 export { notFoundHandler } from './not-found-handler.js';
+export { openApiErrorResponses } from './openapi-error-responses.js';
 export { rateLimit } from './rate-limit.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { redactPin, requestLogger } from './request-logger.js';

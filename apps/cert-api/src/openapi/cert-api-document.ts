@@ -15,6 +15,7 @@ import {
   urlCertificateBodySchema,
   type ErrorCode,
 } from '@trustpoint/domain';
+import { openApiErrorResponses } from '@trustpoint/http';
 import { z } from 'zod';
 import {
   createDocument,
@@ -26,7 +27,6 @@ import { CERTIFICATE_LOOKUPS } from '../certificates/get-certificate.js';
 import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
 import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
 import { certificateVerificationSchema } from './certificate-verification-schema.js';
-import { errorResponses } from './error-responses.js';
 import { jwksSchema } from './jwks-schema.js';
 
 export interface CertApiDocumentOptions {
@@ -40,6 +40,12 @@ const TAGS = {
   signature: 'Qualified Signature',
   utils: 'Utils',
 } as const;
+
+/** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
+const VALIDATION_EXAMPLE_ERRORS = [
+  { field: 'query.networkId', error: 'Invalid input: expected number, received undefined' },
+  { field: 'body.name', error: 'Invalid input: expected string, received undefined' },
+];
 
 const BEARER = 'bearerAuth';
 /** A token is required. */
@@ -153,7 +159,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     options.supportContact === undefined ? {} : { supportContact: options.supportContact },
   );
   const errors = (...codes: ErrorCode[]): ZodOpenApiResponsesObject =>
-    errorResponses(catalogue, codes);
+    openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS);
   const authErrors: ErrorCode[] = [
     'missingToken',
     'expiredToken',

@@ -9,6 +9,7 @@ import {
   transactionSchema,
   type ErrorCode,
 } from '@trustpoint/domain';
+import { openApiErrorResponses } from '@trustpoint/http';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -21,7 +22,6 @@ import {
   shareParamsSchema,
   trackIdParamsSchema,
 } from '../routes/track-params.js';
-import { errorResponses } from './error-responses.js';
 import { assetSharesSchema, evidencesVerificationSchema } from './track-schemas.js';
 
 export interface TrackApiDocumentOptions {
@@ -32,6 +32,12 @@ export interface TrackApiDocumentOptions {
 const TAG = 'Asset Tracking';
 const BEARER = 'bearerAuth';
 const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
+
+/** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
+const VALIDATION_EXAMPLE_ERRORS = [
+  { field: 'body.assetId', error: 'Invalid input: expected string, received undefined' },
+  { field: 'path.trackID', error: 'Invalid input' },
+];
 
 const AUTH_ERRORS: ErrorCode[] = [
   'missingToken',
@@ -63,7 +69,11 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     options.supportContact === undefined ? {} : { supportContact: options.supportContact },
   );
   const errors = (...codes: ErrorCode[]) =>
-    errorResponses(catalogue, ['validation', ...AUTH_ERRORS, ...codes]);
+    openApiErrorResponses(
+      catalogue,
+      ['validation', ...AUTH_ERRORS, ...codes],
+      VALIDATION_EXAMPLE_ERRORS,
+    );
   const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
     tags: [TAG],
     security: AUTHENTICATED,

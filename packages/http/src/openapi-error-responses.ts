@@ -4,23 +4,22 @@ import {
   type ErrorBody,
   type ErrorCatalogue,
   type ErrorCode,
+  type FieldError,
 } from '@trustpoint/domain';
-import { TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
+import { TOO_MANY_REQUESTS_BODY } from './too-many-requests.js';
 import type { ZodOpenApiExampleObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 
-/** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
-const VALIDATION_EXAMPLE_ERRORS = [
-  { field: 'query.networkId', error: 'Invalid input: expected number, received undefined' },
-  { field: 'body.name', error: 'Invalid input: expected string, received undefined' },
-];
-
-/** Every API route sits behind the per-user rate limit, whatever else it may answer. */
+/** Every route can fail unexpectedly. */
 const ALWAYS: readonly ErrorCode[] = ['internal'];
 
-function exampleOf(code: ErrorCode, catalogue: ErrorCatalogue): ZodOpenApiExampleObject {
+function exampleOf(
+  code: ErrorCode,
+  catalogue: ErrorCatalogue,
+  validationErrors: readonly FieldError[],
+): ZodOpenApiExampleObject {
   const value: ErrorBody = toErrorBody(code, {
     catalogue,
-    ...(code === 'validation' ? { errors: VALIDATION_EXAMPLE_ERRORS } : {}),
+    ...(code === 'validation' ? { errors: [...validationErrors] } : {}),
   });
   return { summary: value.message, value };
 }
@@ -29,15 +28,20 @@ function exampleOf(code: ErrorCode, catalogue: ErrorCatalogue): ZodOpenApiExampl
  * The error responses of an operation (spec section 7): one response per status, with the error
  * body schema and, as examples, the catalogue's exact messages for the codes the operation can
  * answer. 429 always lists the rate limit's body too, and 500 is always there.
+ * `validationErrors` shows what a 400's `errors[]` looks like for the API documented.
  */
-export function errorResponses(
+export function openApiErrorResponses(
   catalogue: ErrorCatalogue,
   codes: readonly ErrorCode[],
+  validationErrors: readonly FieldError[],
 ): ZodOpenApiResponsesObject {
   const byStatus = new Map<number, Record<string, ZodOpenApiExampleObject>>();
   for (const code of [...codes, ...ALWAYS]) {
     const { statusCode } = catalogue[code];
-    byStatus.set(statusCode, { ...byStatus.get(statusCode), [code]: exampleOf(code, catalogue) });
+    byStatus.set(statusCode, {
+      ...byStatus.get(statusCode),
+      [code]: exampleOf(code, catalogue, validationErrors),
+    });
   }
   byStatus.set(429, {
     ...byStatus.get(429),
