@@ -1,16 +1,6 @@
 import { findUser } from '@trustpoint/db';
-import { createErrorCatalogue } from '@trustpoint/domain';
-import {
-  apiDocs,
-  errorHandler,
-  jsonBody,
-  notFoundHandler,
-  rateLimit,
-  requestLogger,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '@trustpoint/http';
-import express, { type Express } from 'express';
+import { createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
 import { certificatesRouter } from './routes/certificates-router.js';
@@ -37,39 +27,24 @@ export function createCertApp(options: CertApiOptions): Express {
     audience: TOKEN_AUDIENCE,
     findUser: (id: string) => findUser(services.knex, id),
   };
-  const api = express.Router();
-  api.use(rateLimit({ windowMs: 60_000, limit: options.requestsPerMinute ?? 6_000 }));
-  api.use(jsonBody());
-  api.use(certificatesRouter(services, auth));
-  api.use(trustpointsRouter(services, auth));
-  api.use(filesRouter(services));
-  api.use(jwksRouter(services.signer));
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use(requestLogger(services.logger));
-  // Before the API: the docs need no token and the page's assets must not count against a limit.
-  app.use(
-    CERT_API_BASE_PATH,
-    apiDocs({
+  return createApiApp({
+    basePath: CERT_API_BASE_PATH,
+    docs: {
       document: certApiDocument(
         options.supportContact === undefined ? {} : { supportContact: options.supportContact },
       ),
       title: 'Trustpoint certificate API',
-    }),
-  );
-  app.use(CERT_API_BASE_PATH, api);
-  app.use(notFoundHandler);
-  app.use(
-    errorHandler({
-      catalogue: createErrorCatalogue(
-        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
-      ),
-      logger: services.logger,
-    }),
-  );
-  return app;
+    },
+    routers: [
+      certificatesRouter(services, auth),
+      trustpointsRouter(services, auth),
+      filesRouter(services),
+      jwksRouter(services.signer),
+    ],
+    logger: services.logger,
+    supportContact: options.supportContact,
+    requestsPerMinute: options.requestsPerMinute,
+  });
 }
 
 export type { CertificateServices } from './certificates/certificate-services.js';

@@ -1,16 +1,6 @@
 import { findUser } from '@trustpoint/db';
-import { createErrorCatalogue } from '@trustpoint/domain';
-import {
-  apiDocs,
-  errorHandler,
-  jsonBody,
-  notFoundHandler,
-  rateLimit,
-  requestLogger,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '@trustpoint/http';
-import express, { type Express } from 'express';
+import { createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import type { Express } from 'express';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
 import { assetsRouter } from './routes/assets-router.js';
@@ -35,37 +25,19 @@ export function createTrackApp(options: TrackApiOptions): Express {
     audience: TOKEN_AUDIENCE,
     findUser: (id: string) => findUser(services.knex, id),
   };
-  const api = express.Router();
-  api.use(rateLimit({ windowMs: 60_000, limit: options.requestsPerMinute ?? 6_000 }));
-  api.use(jsonBody());
-  api.use(assetsRouter(services, auth));
-  api.use(evidencesRouter(services, auth));
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use(requestLogger(services.logger));
-  // Before the API: the docs need no token and the page's assets must not count against a limit.
-  app.use(
-    TRACK_API_BASE_PATH,
-    apiDocs({
+  return createApiApp({
+    basePath: TRACK_API_BASE_PATH,
+    docs: {
       document: trackApiDocument(
         options.supportContact === undefined ? {} : { supportContact: options.supportContact },
       ),
       title: 'Trustpoint asset-tracking API',
-    }),
-  );
-  app.use(TRACK_API_BASE_PATH, api);
-  app.use(notFoundHandler);
-  app.use(
-    errorHandler({
-      catalogue: createErrorCatalogue(
-        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
-      ),
-      logger: services.logger,
-    }),
-  );
-  return app;
+    },
+    routers: [assetsRouter(services, auth), evidencesRouter(services, auth)],
+    logger: services.logger,
+    supportContact: options.supportContact,
+    requestsPerMinute: options.requestsPerMinute,
+  });
 }
 
 export type { TrackServices } from './assets/track-services.js';

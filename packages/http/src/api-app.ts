@@ -1,0 +1,52 @@
+import { createErrorCatalogue } from '@trustpoint/domain';
+import express, { type Express, type Router } from 'express';
+import type { Logger } from 'pino';
+import { apiDocs, type ApiDocsOptions } from './api-docs.js';
+import { errorHandler } from './error-handler.js';
+import { jsonBody } from './json-body.js';
+import { notFoundHandler } from './not-found-handler.js';
+import { rateLimit } from './rate-limit.js';
+import { requestLogger } from './request-logger.js';
+
+export interface ApiAppOptions {
+  /** Where the API is mounted, e.g. `/cert/v2`. */
+  basePath: string;
+  /** The API's OpenAPI document and page, served at the base path without a token. */
+  docs: ApiDocsOptions;
+  /** The API's routes, behind the per-user rate limit and the JSON body parser. */
+  routers: readonly Router[];
+  logger: Logger;
+  /** The support contact the error messages name. */
+  supportContact?: string | undefined;
+  /** Requests per user (or address) per minute. */
+  requestsPerMinute?: number | undefined;
+}
+
+/**
+ * An API as an Express app, the same shell for every API: request logs, the docs, the routes under
+ * the rate limit, and the spec's bodies for unknown paths and errors. `listen` is the caller's.
+ */
+export function createApiApp(options: ApiAppOptions): Express {
+  const api = express.Router();
+  api.use(rateLimit({ windowMs: 60_000, limit: options.requestsPerMinute ?? 6_000 }));
+  api.use(jsonBody());
+  for (const router of options.routers) api.use(router);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestLogger(options.logger));
+  // Before the API: the docs need no token and the page's assets must not count against a limit.
+  app.use(options.basePath, apiDocs(options.docs));
+  app.use(options.basePath, api);
+  app.use(notFoundHandler);
+  app.use(
+    errorHandler({
+      catalogue: createErrorCatalogue(
+        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
+      ),
+      logger: options.logger,
+    }),
+  );
+  return app;
+}
