@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  constraintViolation,
   findAsset,
   findAssetsByIds,
   findCreditBalance,
@@ -16,7 +15,7 @@ import {
   type NewAsset,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest } from './test-data.js';
+import { givenUser, randomDigest, violationOf } from './test-data.js';
 
 function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {
   const id = randomUUID();
@@ -43,15 +42,6 @@ async function givenEvidence(knex: Knex, asset: AssetRecord, timestamp = 1_767_2
     networkId: asset.networkId,
     anchorRecordId: null,
   });
-}
-
-async function violationOf(write: PromiseLike<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    return constraintViolation(error);
-  }
-  throw new Error('expected the write to violate a constraint');
 }
 
 describe.each(testBackends())('assets repository on %s', (backend) => {

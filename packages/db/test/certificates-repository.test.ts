@@ -3,7 +3,6 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrustpoint,
-  constraintViolation,
   findCertificate,
   insertCertificate,
   listCertificates,
@@ -17,7 +16,7 @@ import {
   type TrustpointTypeCode,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest, uniqueId } from './test-data.js';
+import { givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
 
 // Beyond 2^32, so that an int8 read back as anything but a number would show.
 const issuedOn = 1_717_171_717_171;
@@ -82,15 +81,6 @@ async function givenAnchorRecord(
     .returning<{ id: number }[]>('id');
   if (row === undefined) throw new Error('queuing an anchor record returned no row');
   return row.id;
-}
-
-async function violationOf(write: PromiseLike<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    return constraintViolation(error);
-  }
-  throw new Error('expected the write to violate a constraint');
 }
 
 function idsOf(page: { certificates: CertificateRecord[] }): string[] {

@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { constraintViolation } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { certificateRow, givenUser, randomDigest, uniqueId } from './test-data.js';
-
-async function violationOf(write: PromiseLike<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    return constraintViolation(error);
-  }
-  throw new Error('expected the write to violate a constraint');
-}
+import { certificateRow, givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
 
 describe.each(testBackends())('constraints on %s', (backend) => {
   let db: TestDatabase;

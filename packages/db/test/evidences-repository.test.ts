@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  constraintViolation,
   findCreditBalance,
   findEvidence,
   findEvidencesByHash,
@@ -15,7 +14,7 @@ import {
   type NewEvidence,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest } from './test-data.js';
+import { givenUser, randomDigest, violationOf } from './test-data.js';
 
 const now = 1_767_225_600;
 
@@ -44,15 +43,6 @@ function newEvidence(asset: AssetRecord, overrides: Partial<NewEvidence> = {}): 
     anchorRecordId: null,
     ...overrides,
   };
-}
-
-async function violationOf(write: PromiseLike<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    return constraintViolation(error);
-  }
-  throw new Error('expected the write to violate a constraint');
 }
 
 describe.each(testBackends())('evidences repository on %s', (backend) => {

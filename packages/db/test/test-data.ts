@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createUser, savePlan, type User } from '../src/index.js';
+import { constraintViolation, createUser, savePlan, type User } from '../src/index.js';
 
 /** A name no other test uses, so tests sharing a database never collide. */
 export function uniqueId(prefix: string): string {
@@ -42,4 +42,14 @@ export function certificateRow(userId: string, overrides: Record<string, unknown
     network_id: '31337',
     ...overrides,
   };
+}
+
+/** The constraint a write violated; throws when the write succeeds. */
+export async function violationOf(write: PromiseLike<unknown>) {
+  try {
+    await write;
+  } catch (error) {
+    return constraintViolation(error);
+  }
+  throw new Error('expected the write to violate a constraint');
 }

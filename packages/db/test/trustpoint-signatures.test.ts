@@ -1,21 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addTrustpoint,
-  constraintViolation,
-  findCertificate,
-  lockCertificate,
-} from '../src/index.js';
+import { addTrustpoint, findCertificate, lockCertificate } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { certificateRow, givenUser, randomDigest } from './test-data.js';
-
-async function violationOf(write: PromiseLike<unknown>) {
-  try {
-    await write;
-  } catch (error) {
-    return constraintViolation(error);
-  }
-  throw new Error('expected the write to violate a constraint');
-}
+import { certificateRow, givenUser, randomDigest, violationOf } from './test-data.js';
 
 describe.each(testBackends())('trustpoint signatures on %s', (backend) => {
   let db: TestDatabase;
