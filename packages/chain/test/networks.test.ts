@@ -148,15 +148,19 @@ describe('Network registry', () => {
     ]);
   });
 
-  it('when the network is outside the user plan, then it is providerNotInPlan (403)', async () => {
-    const error = await registry
-      .requireForUser('31337', () => Promise.resolve(false))
-      .catch((reason: unknown) => reason);
+  it('when the network is outside the user plan, then it is providerNotInPlan (403)', () => {
+    const error = (() => {
+      try {
+        return registry.requireForUser('31337', ['137']);
+      } catch (reason: unknown) {
+        return reason;
+      }
+    })();
 
     expect((error as DomainError).code).toBe('providerNotInPlan');
-    await expect(
-      registry.requireForUser('31337', () => Promise.resolve(true)),
-    ).resolves.toMatchObject({ networkId: '31337' });
+    expect(registry.requireForUser('31337', ['137', '31337'])).toMatchObject({
+      networkId: '31337',
+    });
   });
 
   it('when the node serves the configured chain, then start-up checks pass', async () => {

@@ -102,9 +102,7 @@ export async function createCertificate(
 ): Promise<CertificateRecord> {
   const { knex, engine, networks } = services;
   if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
-  await networks.requireForUser(draft.networkId, (networkId) =>
-    Promise.resolve(user.planNetworkIds.includes(networkId)),
-  );
+  networks.requireForUser(draft.networkId, user.planNetworkIds);
   const id = newUuidV7();
   const certId = newCertId(services.namespace);
   const issuedOn = services.now();

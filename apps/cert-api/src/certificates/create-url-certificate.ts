@@ -20,9 +20,7 @@ export async function createUrlCertificate(
   options: { qualified: boolean },
 ): Promise<CertificateRecord> {
   const parsed = parseUrlCertificateBody(body);
-  await services.networks.requireForUser(networkId, (id) =>
-    Promise.resolve(user.planNetworkIds.includes(id)),
-  );
+  services.networks.requireForUser(networkId, user.planNetworkIds);
   if (!((await findCreditBalance(services.knex, user.id)) ?? 0)) {
     throw new DomainError('outOfCredits');
   }

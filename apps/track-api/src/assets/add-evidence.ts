@@ -25,9 +25,7 @@ export async function addEvidence(
   const { knex, networks } = services;
   // Without its evidences: a busy asset has many, and the write needs none of them.
   const asset = await getReadableAsset(services, registrant, trackId, { withEvidences: false });
-  await networks.requireForUser(asset.networkId, (id) =>
-    Promise.resolve(registrant.planNetworkIds.includes(id)),
-  );
+  networks.requireForUser(asset.networkId, registrant.planNetworkIds);
 
   // Taken before the transaction, in a statement of its own: the asset's clock row is then locked
   // for that statement only, not until commit, so evidences of a busy asset do not wait for each

@@ -49,9 +49,7 @@ export async function createAsset(
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
-  await networks.requireForUser(networkId, (id) =>
-    Promise.resolve(owner.planNetworkIds.includes(id)),
-  );
+  networks.requireForUser(networkId, owner.planNetworkIds);
   const trackId = newTrackId(services.namespace);
 
   let asset: AssetRecord;

@@ -31,13 +31,10 @@ export class NetworkRegistry {
     return network;
   }
 
-  /** As `require`, and the network must be in the user's plan (403 otherwise). */
-  async requireForUser(
-    networkId: string,
-    isInPlan: (networkId: string) => Promise<boolean>,
-  ): Promise<NetworkConfig> {
+  /** As `require`, and the network must be among the user's plan networks (403 otherwise). */
+  requireForUser(networkId: string, planNetworkIds: readonly string[]): NetworkConfig {
     const network = this.require(networkId);
-    if (!(await isInPlan(networkId))) {
+    if (!planNetworkIds.includes(networkId)) {
       throw new DomainError('providerNotInPlan', { detail: `network ${networkId} not in plan` });
     }
     return network;
