@@ -1,7 +1,6 @@
 import {
   addTrustpoint,
   findCertificate,
-  lockCertificate,
   markCertificateRevoked,
   type CertificateRecord,
   type User,
@@ -9,6 +8,7 @@ import {
 import { revocationTrustPointHash, trustPointKey } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
+import { lockedCertificate, nextTrustpointTimestamp } from './next-trustpoint.js';
 
 /**
  * Revokes one of the owner's certificates: marks it revoked and adds a Revocation trustpoint
@@ -27,19 +27,15 @@ export async function revokeCertificate(
   const { knex, engine } = services;
   const record = await getOwnCertificate(services, owner, lookupName, value);
   if (record.revokedAt !== null) return untilRevocationAnchored(services, record);
-  await services.networks.requireForUser(networkId, (id) =>
-    Promise.resolve(owner.planNetworkIds.includes(id)),
-  );
+  services.networks.requireForUser(networkId, owner.planNetworkIds);
   const hash = revocationTrustPointHash(record.certId);
 
   const recordId = await knex.transaction(async (trx) => {
     // Under the certificate's lock, so that a concurrent signature or revocation cannot take the
-    // same timestamp: the on-chain key is (certID, timestamp), strictly after every earlier one.
-    await lockCertificate(trx, record.id);
-    const current = await findCertificate(trx, 'certId', record.certId);
+    // same timestamp.
+    const current = await lockedCertificate(trx, record);
     if (!current || current.revokedAt !== null) return undefined;
-    const latest = Math.max(...current.trustpoints.map((trustpoint) => trustpoint.timestamp));
-    const timestamp = Math.max(services.now(), latest + 1);
+    const timestamp = nextTrustpointTimestamp(current, services.now());
     if (!(await markCertificateRevoked(trx, record.id, timestamp))) return undefined;
     const queued = await engine.enqueue(trx, {
       networkId,

@@ -1,6 +1,5 @@
 import {
   findCertificate,
-  lockCertificate,
   spendCredit,
   type CertificateRecord,
   type TrustpointRecord,
@@ -9,6 +8,7 @@ import {
 import { DomainError } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
+import { lockedCertificate, nextTrustpointTimestamp } from './next-trustpoint.js';
 import { addSignatureTrustpoint, qualifiedSignature } from './qualified-signature.js';
 
 export interface SignedCertificateResult {
@@ -72,22 +72,17 @@ export async function signCertificate(
     return { certificate: await reread(services, found.certId), created: false };
   }
   if (found.revokedAt !== null) throw revokedError(found.certId);
-  await services.networks.requireForUser(networkId, (id) =>
-    Promise.resolve(owner.planNetworkIds.includes(id)),
-  );
+  services.networks.requireForUser(networkId, owner.planNetworkIds);
 
   const outcome = await knex.transaction(async (trx) => {
-    await lockCertificate(trx, found.id);
     // Read again under the lock: another request may have signed or revoked it meanwhile.
-    const record = await findCertificate(trx, 'certId', found.certId);
+    const record = await lockedCertificate(trx, found);
     if (!record) throw new DomainError('notFound');
     const signed = signatureOf(record);
     if (signed) return { existing: signed };
     if (record.revokedAt !== null) throw revokedError(record.certId);
     if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
-    // The on-chain key is (certID, timestamp): strictly after every earlier trustpoint.
-    const latest = Math.max(...record.trustpoints.map((trustpoint) => trustpoint.timestamp));
-    const timestamp = Math.max(services.now(), latest + 1);
+    const timestamp = nextTrustpointTimestamp(record, services.now());
     const { recordId } = await addSignatureTrustpoint(
       trx,
       engine,
