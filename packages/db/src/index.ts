@@ -1,5 +1,8 @@
 export { constraintViolation } from './constraint-violation.js';
 export type { ConstraintViolation, ConstraintViolationKind } from './constraint-violation.js';
+export { isTransientConflict, retryTransientConflicts } from './transient-conflict.js';
+export { Batcher } from './batcher.js';
+export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
 export type { Database, DatabaseBackend } from './database.js';
@@ -31,14 +34,19 @@ export {
   addTrustpoint,
   findCertificate,
   insertCertificate,
+  insertCertificates,
+  insertTrustpoints,
   listCertificates,
   lockCertificate,
   markCertificateRevoked,
   setTrustpointAnchorRecord,
+  unanchoredTrustpoint,
   updateCertificateAccess,
 } from './repositories/certificates-repository.js';
 export type {
   CertificateAccessChanges,
+  CertificateConflict,
+  CertificatesInsertion,
   CertificateListFilter,
   CertificateLookup,
   CertificateRecord,
@@ -48,10 +56,22 @@ export type {
   TrustpointRecord,
   TrustpointTypeCode,
 } from './repositories/certificates-repository.js';
-export { findCreditBalance, grantCredits, spendCredit } from './repositories/credits-repository.js';
+export {
+  findCreditBalance,
+  grantCredits,
+  lockCreditBalances,
+  spendCredit,
+  spendCredits,
+} from './repositories/credits-repository.js';
 export { findPlan, isNetworkInPlan, savePlan } from './repositories/plans-repository.js';
 export type { Plan } from './repositories/plans-repository.js';
-export { createUser, findUser, updateUser } from './repositories/users-repository.js';
+export {
+  batchedUserLookup,
+  createUser,
+  findUser,
+  findUsers,
+  updateUser,
+} from './repositories/users-repository.js';
 export type { NewUser, User, UserChanges } from './repositories/users-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
 export {

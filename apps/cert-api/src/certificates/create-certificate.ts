@@ -1,10 +1,18 @@
 import type { AnchorReceipt } from '@trustpoint/chain';
 import {
-  constraintViolation,
-  insertCertificate,
-  spendCredit,
+  Batcher,
+  insertCertificates,
+  insertTrustpoints,
+  lockCreditBalances,
+  retryTransientConflicts,
+  spendCredits,
+  unanchoredTrustpoint,
   withdrawCertificate,
+  type CertificateConflict,
   type CertificateRecord,
+  type ItemOutcome,
+  type NewCertificate,
+  type NewTrustpoint,
   type User,
 } from '@trustpoint/db';
 import {
@@ -13,10 +21,11 @@ import {
   newUuidV7,
   trustPointKey,
   type CertificateType,
+  type ErrorCode,
 } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificate-services.js';
-import { addSignatureTrustpoint, qualifiedSignature } from './qualified-signature.js';
+import { qualifiedSignature } from './qualified-signature.js';
 
 /** A certificate to create, once its kind-specific part has been hashed. */
 export interface CertificateDraft {
@@ -69,16 +78,154 @@ async function cancelAll(
   }
 }
 
-function conflictOf(error: unknown): DomainError | undefined {
-  const violation = constraintViolation(error);
-  if (violation?.kind !== 'unique') return undefined;
-  if (violation.constraint === 'certificates_user_hash_unique') {
-    return new DomainError('certificateAlreadyRegistered', { cause: error });
+/** A certificate ready to store: ids, time and signature chosen, its trustpoints decided. */
+interface PreparedCertificate {
+  certificate: NewCertificate;
+  /** Evidence first, then the Signature of a qualified request; queued when stored. */
+  trustpoints: Omit<NewTrustpoint, 'anchorRecordId'>[];
+  inTransaction?: (trx: Knex.Transaction) => Promise<void>;
+}
+
+/** A certificate as stored, with its trustpoints' anchoring records, to wait on. */
+interface StoredCertificate {
+  record: CertificateRecord;
+  recordIds: number[];
+}
+
+const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
+  hash: 'certificateAlreadyRegistered',
+  externalId: 'externalIdAlreadyRegistered',
+};
+
+/**
+ * Stores certificates of any number of requests in one transaction, each with its own outcome:
+ * a certificate refused for lack of credit, or for repeating its user's content or externalId,
+ * changes nothing, and the others are stored regardless.
+ *
+ * The credit balances are locked first, in user order (as every creation and withdrawal takes
+ * them), then the certificates go in with one insert that skips repeats. A user's credits go to
+ * that user's certificates in the order given; a repeat spends none, so the next certificate
+ * of the same user gets its place in a further round. Then one statement spends the credits, one
+ * queues every trustpoint and one stores them.
+ */
+async function storeCertificates(
+  services: CertificateServices,
+  prepared: readonly PreparedCertificate[],
+): Promise<ItemOutcome<StoredCertificate>[]> {
+  return retryTransientConflicts(() =>
+    services.knex.transaction(async (trx) => {
+      const outcomes: ItemOutcome<StoredCertificate>[] = [];
+      const fail = (index: number, error: DomainError) => {
+        outcomes[index] = { ok: false, error };
+      };
+      const credits = await lockCreditBalances(
+        trx,
+        prepared.map((item) => item.certificate.userId),
+      );
+      const spent = new Map<string, number>();
+      const inserted = new Map<number, CertificateRecord>();
+      let waiting = prepared.map((_, index) => index);
+      while (waiting.length > 0) {
+        const round: number[] = [];
+        const later: number[] = [];
+        const places = new Map<string, number>();
+        for (const index of waiting) {
+          const { userId } = (prepared[index] as PreparedCertificate).certificate;
+          const left = (credits.get(userId) ?? 0) - (spent.get(userId) ?? 0);
+          const taken = places.get(userId) ?? 0;
+          if (left <= 0) fail(index, new DomainError('outOfCredits'));
+          else if (taken < left) {
+            places.set(userId, taken + 1);
+            round.push(index);
+          } else later.push(index);
+        }
+        if (round.length === 0) break;
+        const { inserted: rows, conflicts } = await insertCertificates(
+          trx,
+          round.map((index) => (prepared[index] as PreparedCertificate).certificate),
+        );
+        for (const index of round) {
+          const { id, userId } = (prepared[index] as PreparedCertificate).certificate;
+          const row = rows.get(id);
+          if (row !== undefined) {
+            inserted.set(index, row);
+            spent.set(userId, (spent.get(userId) ?? 0) + 1);
+          } else fail(index, new DomainError(conflictErrors[conflicts.get(id) ?? 'hash']));
+        }
+        waiting = later;
+      }
+      for (const index of waiting) fail(index, new DomainError('outOfCredits'));
+      if (inserted.size === 0) return outcomes;
+
+      await spendCredits(trx, spent);
+      const storedIndexes = [...inserted.keys()];
+      const queue = storedIndexes.flatMap((index) => {
+        const { certificate, trustpoints } = prepared[index] as PreparedCertificate;
+        return trustpoints.map((trustpoint) => ({ certificate, trustpoint }));
+      });
+      const recordIds = await services.engine.enqueueAll(
+        trx,
+        queue.map(({ certificate, trustpoint }) => ({
+          networkId: trustpoint.networkId,
+          kind: 'trustpoint' as const,
+          recordKey: trustPointKey(certificate.certId, trustpoint.timestamp),
+          hash: trustpoint.hash,
+          trustPointType: trustpoint.type,
+        })),
+      );
+      const queued = queue.map(({ certificate, trustpoint }, position) => ({
+        certificateId: certificate.id,
+        trustpoint: { ...trustpoint, anchorRecordId: recordIds[position] as number },
+      }));
+      await insertTrustpoints(trx, queued);
+      for (const index of storedIndexes) await prepared[index]?.inTransaction?.(trx);
+
+      for (const index of storedIndexes) {
+        const record = inserted.get(index) as CertificateRecord;
+        const own = queued.filter((entry) => entry.certificateId === record.id);
+        outcomes[index] = {
+          ok: true,
+          value: {
+            record: {
+              ...record,
+              trustpoints: own.map((entry) => unanchoredTrustpoint(entry.trustpoint)),
+            },
+            recordIds: own.map((entry) => entry.trustpoint.anchorRecordId),
+          },
+        };
+      }
+      return outcomes;
+    }),
+  );
+}
+
+/** Runs the creations of concurrent requests together: one transaction for all that are waiting. */
+const creationGroups = new WeakMap<
+  CertificateServices,
+  Batcher<PreparedCertificate, StoredCertificate>
+>();
+
+function creationGroup(
+  services: CertificateServices,
+): Batcher<PreparedCertificate, StoredCertificate> {
+  let group = creationGroups.get(services);
+  if (group === undefined) {
+    group = new Batcher((items) => storeCertificates(services, items));
+    creationGroups.set(services, group);
   }
-  if (violation.constraint === 'certificates_user_external_id_unique') {
-    return new DomainError('externalIdAlreadyRegistered', { cause: error });
-  }
-  return undefined;
+  return group;
+}
+
+/** A request whose own work joins the transaction is stored on its own, not with others. */
+async function store(
+  services: CertificateServices,
+  prepared: PreparedCertificate,
+): Promise<StoredCertificate> {
+  if (prepared.inTransaction === undefined) return creationGroup(services).submit(prepared);
+  const [outcome] = await storeCertificates(services, [prepared]);
+  if (outcome === undefined) throw new Error('storing a certificate gave no outcome');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
 }
 
 /**
@@ -115,58 +262,46 @@ export async function createCertificate(
       )
     : undefined;
 
-  let inserted: CertificateRecord;
-  let recordIds: number[];
-  try {
-    ({ inserted, recordIds } = await knex.transaction(async (trx) => {
-      if (!(await spendCredit(trx, user.id))) throw new DomainError('outOfCredits');
-      const queued = await engine.enqueue(trx, {
-        networkId: draft.networkId,
-        kind: 'trustpoint',
-        recordKey: trustPointKey(certId, issuedOn),
-        hash: draft.hash,
-        trustPointType: 0,
-      });
-      const certificate = await insertCertificate(
-        trx,
-        {
-          id,
-          certId,
-          userId: user.id,
-          type: draft.type,
-          name: draft.name,
-          description: draft.description,
-          content: draft.content,
-          hash: draft.hash,
-          fileHash: draft.fileHash,
-          issuedOn,
-          expires: draft.expires,
-          public: draft.public,
-          pinEncrypted:
-            draft.certificatePin === null ? null : services.pins.encrypt(draft.certificatePin),
-          externalId: draft.externalId,
-          networkId: draft.networkId,
-        },
-        {
-          type: 0,
-          hash: draft.hash,
-          timestamp: issuedOn,
-          networkId: draft.networkId,
-          anchorRecordId: queued,
-        },
-      );
-      await options.inTransaction?.(trx);
-      if (signature === undefined) return { inserted: certificate, recordIds: [queued] };
-      const target = { certificateId: id, certId, networkId: draft.networkId, timestamp: signedAt };
-      const signed = await addSignatureTrustpoint(trx, engine, target, signature);
-      return {
-        inserted: { ...certificate, trustpoints: [...certificate.trustpoints, signed.trustpoint] },
-        recordIds: [queued, signed.recordId],
-      };
-    }));
-  } catch (error) {
-    throw conflictOf(error) ?? error;
-  }
+  const evidence = {
+    type: 0 as const,
+    hash: draft.hash,
+    timestamp: issuedOn,
+    networkId: draft.networkId,
+  };
+  const { record: inserted, recordIds } = await store(services, {
+    certificate: {
+      id,
+      certId,
+      userId: user.id,
+      type: draft.type,
+      name: draft.name,
+      description: draft.description,
+      content: draft.content,
+      hash: draft.hash,
+      fileHash: draft.fileHash,
+      issuedOn,
+      expires: draft.expires,
+      public: draft.public,
+      pinEncrypted:
+        draft.certificatePin === null ? null : services.pins.encrypt(draft.certificatePin),
+      externalId: draft.externalId,
+      networkId: draft.networkId,
+    },
+    trustpoints:
+      signature === undefined
+        ? [evidence]
+        : [
+            evidence,
+            {
+              type: 2,
+              hash: signature.trustPointHash,
+              timestamp: signedAt,
+              networkId: draft.networkId,
+              signature: signature.jws,
+            },
+          ],
+    ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
+  });
 
   let receipts: AnchorReceipt[];
   try {

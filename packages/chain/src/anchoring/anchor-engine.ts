@@ -5,6 +5,7 @@ import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import {
   cancelQueuedRecord,
   enqueueRecord,
+  enqueueRecords,
   recordStates,
   type RecordState,
 } from './anchor-queue.js';
@@ -127,6 +128,15 @@ export class AnchorEngine {
   async enqueue(trx: Knex | Knex.Transaction, request: AnchorRequest): Promise<number> {
     this.#networks.require(request.networkId);
     return enqueueRecord(trx, request);
+  }
+
+  /** Queues several records in one statement of the caller's transaction; ids in the order given. */
+  async enqueueAll(
+    trx: Knex | Knex.Transaction,
+    requests: readonly AnchorRequest[],
+  ): Promise<number[]> {
+    for (const request of requests) this.#networks.require(request.networkId);
+    return enqueueRecords(trx, requests);
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */

@@ -61,6 +61,41 @@ export async function enqueueRecord(
 }
 
 /**
+ * Queues several records in one statement, in the caller's transaction; returns their ids in the
+ * order given.
+ */
+export async function enqueueRecords(
+  trx: Knex | Knex.Transaction,
+  requests: readonly AnchorRequest[],
+): Promise<number[]> {
+  if (requests.length === 0) return [];
+  const rows = requests.map((request) => ({
+    network_id: request.networkId,
+    kind: request.kind,
+    record_key: request.recordKey.toLowerCase(),
+    hash: request.hash,
+    trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
+  }));
+  const inserted = await trx('anchor_records')
+    .insert(rows)
+    .returning<{ id: number; network_id: string; kind: string; record_key: string }[]>([
+      'id',
+      'network_id',
+      'kind',
+      'record_key',
+    ]);
+  // A record is unique by (network, kind, key): match the ids up by it, not by position.
+  const ids = new Map(
+    inserted.map((row) => [`${row.network_id}\n${row.kind}\n${row.record_key}`, row.id]),
+  );
+  return rows.map((row) => {
+    const id = ids.get(`${row.network_id}\n${row.kind}\n${row.record_key}`);
+    if (id === undefined) throw new Error(`anchor record ${row.record_key} was not inserted`);
+    return id;
+  });
+}
+
+/**
  * Withdraws a record that no batch has taken yet, in the caller's transaction. Returns false when
  * it is already on its way to the chain (it will be anchored).
  */

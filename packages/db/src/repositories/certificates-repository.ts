@@ -254,30 +254,99 @@ export async function insertCertificate(
   // The trustpoint's foreign key is checked at the end of the statement, once both rows exist.
   const [row] = await db('certificates')
     .with('first_trustpoint', db('trustpoints').insert(trustpointRow(certificate.id, trustpoint)))
-    .insert({
-      id: certificate.id,
-      cert_id: certificate.certId,
-      user_id: certificate.userId,
-      type: certificate.type,
-      name: certificate.name,
-      description: certificate.description,
-      // pg would send an array as a PostgreSQL array, not as JSON.
-      content: JSON.stringify(certificate.content),
-      hash: certificate.hash,
-      file_hash: certificate.fileHash,
-      issued_on: certificate.issuedOn,
-      expires: certificate.expires,
-      public: certificate.public,
-      pin_encrypted: certificate.pinEncrypted,
-      external_id: certificate.externalId,
-      network_id: certificate.networkId,
-    })
+    .insert(certificateInsertRow(certificate))
     .returning<CertificateRow[]>(certificateColumns);
   if (row === undefined) {
     throw new Error(`inserting certificate ${certificate.id} returned no row`);
   }
-  // Exactly the row just written: the columns set later (where it is anchored) start null.
-  const first: TrustpointRecord = {
+  return toCertificate(row, [unanchoredTrustpoint(trustpoint)]);
+}
+
+function certificateInsertRow(certificate: NewCertificate) {
+  return {
+    id: certificate.id,
+    cert_id: certificate.certId,
+    user_id: certificate.userId,
+    type: certificate.type,
+    name: certificate.name,
+    description: certificate.description,
+    // pg would send an array as a PostgreSQL array, not as JSON.
+    content: JSON.stringify(certificate.content),
+    hash: certificate.hash,
+    file_hash: certificate.fileHash,
+    issued_on: certificate.issuedOn,
+    expires: certificate.expires,
+    public: certificate.public,
+    pin_encrypted: certificate.pinEncrypted,
+    external_id: certificate.externalId,
+    network_id: certificate.networkId,
+  };
+}
+
+/** Why a certificate was not inserted: the user already has its hash, or its externalId. */
+export type CertificateConflict = 'hash' | 'externalId';
+
+export interface CertificatesInsertion {
+  /** By id, the certificates inserted, as stored (without trustpoints). */
+  inserted: Map<string, CertificateRecord>;
+  /** By id, the certificates skipped, and what they repeat. */
+  conflicts: Map<string, CertificateConflict>;
+}
+
+/**
+ * Inserts several certificates in one statement, skipping each one whose hash or externalId its
+ * user already has (in the table, or earlier in the same list): the others go in regardless.
+ * Tells, for each certificate not inserted, which of the two it repeats (the hash when both).
+ * A conflict with a transaction still in progress waits for it, so that under concurrency
+ * exactly one of several equal certificates is inserted.
+ */
+export async function insertCertificates(
+  trx: Knex.Transaction,
+  certificates: readonly NewCertificate[],
+): Promise<CertificatesInsertion> {
+  const conflicts = new Map<string, CertificateConflict>();
+  if (certificates.length === 0) return { inserted: new Map(), conflicts };
+  const rows = await trx('certificates')
+    .insert(certificates.map(certificateInsertRow))
+    .onConflict()
+    .ignore()
+    .returning<CertificateRow[]>(certificateColumns);
+  const inserted = new Map(rows.map((row) => [row.id, toCertificate(row, [])]));
+  if (inserted.size === certificates.length) return { inserted, conflicts };
+  const skipped = certificates.filter((certificate) => !inserted.has(certificate.id));
+  // Every row of this user and hash is visible now: committed ones and this transaction's own.
+  const taken = await trx('certificates')
+    .whereIn(
+      ['user_id', 'hash'],
+      skipped.map((certificate) => [certificate.userId, certificate.hash]),
+    )
+    .whereNotIn(
+      'id',
+      skipped.map((certificate) => certificate.id),
+    )
+    .select<{ user_id: string; hash: string }[]>('user_id', 'hash');
+  const takenHashes = new Set(taken.map((row) => `${row.user_id}\n${row.hash}`));
+  for (const certificate of skipped) {
+    const hashTaken = takenHashes.has(`${certificate.userId}\n${certificate.hash}`);
+    conflicts.set(certificate.id, hashTaken ? 'hash' : 'externalId');
+  }
+  return { inserted, conflicts };
+}
+
+/** Inserts trustpoints of certificates already inserted, in one statement. */
+export async function insertTrustpoints(
+  trx: Knex.Transaction,
+  trustpoints: readonly { certificateId: string; trustpoint: NewTrustpoint }[],
+): Promise<void> {
+  if (trustpoints.length === 0) return;
+  await trx('trustpoints').insert(
+    trustpoints.map(({ certificateId, trustpoint }) => trustpointRow(certificateId, trustpoint)),
+  );
+}
+
+/** A trustpoint exactly as just inserted: where it lands on chain is filled in later. */
+export function unanchoredTrustpoint(trustpoint: NewTrustpoint): TrustpointRecord {
+  return {
     type: trustpoint.type,
     hash: trustpoint.hash,
     timestamp: trustpoint.timestamp,
@@ -288,7 +357,6 @@ export async function insertCertificate(
     anchorRecordId: trustpoint.anchorRecordId,
     ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
   };
-  return toCertificate(row, [first]);
 }
 
 /**

@@ -44,3 +44,40 @@ export async function findCreditBalance(
   const row = await db<CreditsRow>('credits').where('user_id', userId).first('balance');
   return row?.balance;
 }
+
+/**
+ * Locks the balances of these users until the transaction ends and returns them (users without a
+ * balance are left out). Rows are locked in user id order, so that transactions locking several
+ * users' balances at once cannot deadlock one another.
+ */
+export async function lockCreditBalances(
+  trx: Queryable,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  const unique = [...new Set(userIds)].sort();
+  if (unique.length === 0) return new Map();
+  const rows = await trx<CreditsRow>('credits')
+    .whereIn('user_id', unique)
+    .orderBy('user_id')
+    .forUpdate()
+    .select('user_id', 'balance');
+  return new Map(rows.map((row) => [row.user_id, row.balance]));
+}
+
+/**
+ * Takes several credits from several users in one statement. The caller has locked these
+ * balances (`lockCreditBalances`) and spends no more than they hold.
+ */
+export async function spendCredits(
+  trx: Queryable,
+  spent: ReadonlyMap<string, number>,
+): Promise<void> {
+  const entries = [...spent].filter(([, amount]) => amount > 0);
+  if (entries.length === 0) return;
+  await trx.raw(
+    `update credits set balance = credits.balance - spent.amount, updated_at = now()
+       from jsonb_to_recordset(?::jsonb) as spent(user_id text, amount int)
+      where credits.user_id = spent.user_id`,
+    [JSON.stringify(entries.map(([userId, amount]) => ({ user_id: userId, amount })))],
+  );
+}

@@ -1,3 +1,4 @@
+import { Batcher } from '../batcher.js';
 import type { Queryable } from '../queryable.js';
 
 /** A caller of the APIs, identified by the subject of its JWT. */
@@ -80,6 +81,30 @@ export async function createUser(db: Queryable, user: NewUser): Promise<User> {
 export async function findUser(db: Queryable, id: string): Promise<User | undefined> {
   const row = await db('users').where('id', id).first<UserRow | undefined>(userColumns(db));
   return row === undefined ? undefined : toUser(row);
+}
+
+/** The users of these ids that exist, with their plans' networks, in one query. */
+export async function findUsers(db: Queryable, ids: readonly string[]): Promise<Map<string, User>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db('users')
+    .whereIn('id', [...new Set(ids)])
+    .select<UserRow[]>(userColumns(db));
+  return new Map(rows.map((row) => [row.id, toUser(row)]));
+}
+
+/**
+ * `findUser` for a server's requests: the lookups of requests that arrive together are answered
+ * by one query.
+ */
+export function batchedUserLookup(db: Queryable): (id: string) => Promise<User | undefined> {
+  const lookups = new Batcher<string, User | undefined>(
+    async (ids) => {
+      const users = await findUsers(db, ids);
+      return ids.map((id) => ({ ok: true, value: users.get(id) }));
+    },
+    { maxRuns: 4 },
+  );
+  return (id) => lookups.submit(id);
 }
 
 /** Applies the changes given; returns the updated user, or undefined when there is none. */
