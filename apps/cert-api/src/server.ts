@@ -1,4 +1,4 @@
-import { findUser } from '@trustpoint/db';
+import { batchedUserLookup } from '@trustpoint/db';
 import { createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
@@ -25,7 +25,7 @@ export function createCertApp(options: CertApiOptions): Express {
     secret: options.jwtSecret,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    findUser: (id: string) => findUser(services.knex, id),
+    findUser: batchedUserLookup(services.knex),
   };
   return createApiApp({
     basePath: CERT_API_BASE_PATH,

@@ -35,7 +35,9 @@ export function createApiApp(options: ApiAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(requestLogger(options.logger));
+  // Request lines are written at info; below that level the middleware would only cost time
+  // (it serializes and redacts every request for a child logger that never writes).
+  if (options.logger.isLevelEnabled('info')) app.use(requestLogger(options.logger));
   // Before the API: the docs need no token and the page's assets must not count against a limit.
   app.use(options.basePath, apiDocs(options.docs));
   app.use(options.basePath, api);

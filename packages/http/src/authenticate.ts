@@ -5,13 +5,47 @@ import type { Request, RequestHandler, Response } from 'express';
 
 import { bearerToken } from './bearer-token.js';
 import { setCurrentUser } from './current-user.js';
-import { verifyAccessToken, type TokenVerification } from './verify-access-token.js';
+import {
+  verifyAccessToken,
+  type TokenVerification,
+  type VerifiedToken,
+} from './verify-access-token.js';
 
 export interface AuthenticateOptions extends Omit<TokenVerification, 'key'> {
   /** The HS256 secret the tokens are signed with. */
   secret: string;
   /** Looks a token's subject up, e.g. `(id) => findUser(db, id)` from `@trustpoint/db`. */
   findUser: (id: string) => Promise<User | undefined>;
+}
+
+/** Most tokens remembered as verified; beyond it the oldest is forgotten first. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * Tokens whose signature, issuer and audience were already checked, with their subject and expiry:
+ * a client sends the same token with every request, and the HMAC check is a good part of a small
+ * request's cost. Only exact token strings verified with this authenticator's key are kept, and
+ * each stops counting at its expiry, when it is checked afresh (and found expired).
+ */
+class VerifiedTokens {
+  readonly #tokens = new Map<string, { subject: string; expiresAtMs: number }>();
+
+  subject(token: string): string | undefined {
+    const entry = this.#tokens.get(token);
+    if (entry === undefined) return undefined;
+    if (Date.now() < entry.expiresAtMs) return entry.subject;
+    this.#tokens.delete(token);
+    return undefined;
+  }
+
+  remember(token: string, verified: VerifiedToken): string {
+    if (this.#tokens.size >= VERIFIED_TOKENS_KEPT) {
+      const oldest = this.#tokens.keys().next();
+      if (oldest.done !== true) this.#tokens.delete(oldest.value);
+    }
+    this.#tokens.set(token, { subject: verified.subject, expiresAtMs: verified.expiresAt * 1000 });
+    return verified.subject;
+  }
 }
 
 type Authenticator = (req: Request, res: Response) => Promise<void>;
@@ -26,8 +60,11 @@ function authenticator(options: AuthenticateOptions): Authenticator {
     issuer: options.issuer,
     audience: options.audience,
   };
+  const verified = new VerifiedTokens();
   return async (req, res) => {
-    const userId = verifyAccessToken(bearerToken(req.headers.authorization), verification);
+    const token = bearerToken(req.headers.authorization);
+    const userId =
+      verified.subject(token) ?? verified.remember(token, verifyAccessToken(token, verification));
     const user = await options.findUser(userId);
     if (user === undefined) {
       throw new DomainError('wrongCredentials', { detail: 'token subject is not a known user' });

@@ -14,12 +14,18 @@ export interface TokenVerification {
   audience: string;
 }
 
+/** What a valid access token says: its user id (`sub`) and expiry (`exp`, seconds). */
+export interface VerifiedToken {
+  subject: string;
+  expiresAt: number;
+}
+
 /**
- * The user id (`sub`) of a valid access token. An expired token is `expiredToken`; every other
+ * The user id (`sub`) and expiry of a valid access token. An expired token is `expiredToken`; every other
  * failure (signature, algorithm, issuer, audience, shape) is `invalidToken`, so a caller learns
  * nothing about which check failed.
  */
-export function verifyAccessToken(token: string, verification: TokenVerification): string {
+export function verifyAccessToken(token: string, verification: TokenVerification): VerifiedToken {
   let payload: string | jwt.JwtPayload;
   try {
     payload = jwt.verify(token, verification.key, {
@@ -41,5 +47,5 @@ export function verifyAccessToken(token: string, verification: TokenVerification
   if (typeof payload.exp !== 'number') {
     throw new DomainError('invalidToken', { detail: 'access token has no expiry' });
   }
-  return payload.sub;
+  return { subject: payload.sub, expiresAt: payload.exp };
 }
