@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LoadBody, LoadResponse, LoadWorkerData, LoadWorkerMessage } from './http-load.js';
+import { KeepAliveClient } from './keep-alive-client.js';
 
 const data = workerData as LoadWorkerData;
 const next = new Int32Array(data.next);
@@ -26,7 +27,22 @@ interface AnswerBody {
   };
 }
 
+const urls = data.targets.map((target) => new URL(target.url));
+
 async function client(latencies: number[], responses: LoadResponse[]): Promise<void> {
+  const connection = new KeepAliveClient(urls[0] as URL);
+  try {
+    await requests(connection, latencies, responses);
+  } finally {
+    connection.close();
+  }
+}
+
+async function requests(
+  connection: KeepAliveClient,
+  latencies: number[],
+  responses: LoadResponse[],
+): Promise<void> {
   for (;;) {
     const index = Atomics.add(next, 0, 1);
     if (index >= data.count) return;
@@ -34,12 +50,13 @@ async function client(latencies: number[], responses: LoadResponse[]): Promise<v
     const target = data.targets[targetIndex];
     if (!target) return;
     const sent = performance.now();
-    const response = await fetch(target.url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(bodyOf(data.body, index)),
-    });
-    const answer = (await response.json()) as AnswerBody;
+    const response = await connection.request(
+      'POST',
+      urls[targetIndex] as URL,
+      { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+      JSON.stringify(bodyOf(data.body, index)),
+    );
+    const answer = JSON.parse(response.body) as AnswerBody;
     latencies.push(Math.round((performance.now() - sent) * 1_000));
     const transactionHash =
       answer.data?.transactionHash ?? answer.data?.metadata?.[0]?.transactionHash;

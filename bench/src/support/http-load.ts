@@ -59,7 +59,7 @@ export function clientThreads(): number {
 
 /** The client as the benchmarks' headers describe it. */
 export function describeClient(clients: number, threads: number): string {
-  return `${String(clients)} concurrent clients (fetch) in ${String(threads)} worker thread${threads === 1 ? '' : 's'}, the service alone on the main thread`;
+  return `${String(clients)} concurrent keep-alive clients in ${String(threads)} worker thread${threads === 1 ? '' : 's'}, the service alone on the main thread`;
 }
 
 /** Sends `count` requests from `clients` concurrent clients over the worker threads. */
