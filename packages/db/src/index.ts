@@ -14,6 +14,7 @@ export type { Queryable } from './queryable.js';
 export {
   findAsset,
   findAssetsByIds,
+  findAssetsByTrackIds,
   insertAsset,
   listAssets,
   shareAsset,
@@ -25,8 +26,10 @@ export {
   findEvidence,
   findEvidencesByHash,
   insertEvidence,
+  insertEvidences,
   loadEvidences,
   nextEvidenceTimestamp,
+  nextEvidenceTimestamps,
   withdrawEvidence,
 } from './repositories/evidences-repository.js';
 export type { EvidenceRecord, NewEvidence } from './repositories/evidences-repository.js';

@@ -140,6 +140,22 @@ export async function findAsset(
 }
 
 /**
+ * The assets of these trackIDs that exist, with their shares but not their evidences (enough to
+ * decide who may read them and add to them), by trackID.
+ */
+export async function findAssetsByTrackIds(
+  db: Queryable,
+  trackIds: readonly string[],
+): Promise<Map<string, AssetRecord>> {
+  if (trackIds.length === 0) return new Map();
+  const rows = await db('assets')
+    .whereIn('track_id', [...new Set(trackIds)])
+    .select<AssetRow[]>(assetColumns);
+  const assets = await withDetails(db, rows, false);
+  return new Map(assets.map((asset) => [asset.trackId, asset]));
+}
+
+/**
  * The given assets (by row id) with their shares, in no particular order; with their evidences
  * too unless `withEvidences` is false (then `evidences` is empty: enough to decide who may read).
  */

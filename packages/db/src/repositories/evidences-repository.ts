@@ -104,6 +104,81 @@ export async function nextEvidenceTimestamp(
 }
 
 /**
+ * `nextEvidenceTimestamp` for several evidences at once: for each assetHash, `count` consecutive
+ * seconds, the first `nowSeconds` or one past the last one given, whichever is later. One upsert
+ * for all, locking the clock rows in assetHash order (so concurrent callers cannot deadlock) for
+ * that statement only when run on its own. Returns the first second of each assetHash.
+ */
+export async function nextEvidenceTimestamps(
+  db: Queryable,
+  counts: ReadonlyMap<string, number>,
+  nowSeconds: number,
+): Promise<Map<string, number>> {
+  const entries = [...counts]
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return new Map();
+  // The inserted value is the last second a new clock gives (now + count - 1), so the conflict
+  // branch recovers `count` as excluded.last_timestamp - now + 1.
+  const result = await db.raw<{ rows: { asset_hash: string; last_timestamp: number | string }[] }>(
+    `insert into evidence_clocks (asset_hash, last_timestamp)
+     select asset_hash, ?::bigint + count - 1
+       from jsonb_to_recordset(?::jsonb) as wanted(asset_hash text, count int)
+      order by asset_hash
+     on conflict (asset_hash) do update
+       set last_timestamp = greatest(
+             evidence_clocks.last_timestamp + (excluded.last_timestamp - ?::bigint + 1),
+             excluded.last_timestamp)
+     returning asset_hash, last_timestamp`,
+    [
+      nowSeconds,
+      JSON.stringify(entries.map(([assetHash, count]) => ({ asset_hash: assetHash, count }))),
+      nowSeconds,
+    ],
+  );
+  return new Map(
+    result.rows.map((row) => [
+      row.asset_hash,
+      Number(row.last_timestamp) - (counts.get(row.asset_hash) ?? 1) + 1,
+    ]),
+  );
+}
+
+/**
+ * Stores several evidences in one statement, in the order given (which their ids follow). A
+ * timestamp an assetHash already has surfaces as the database error, as for `insertEvidence`.
+ */
+export async function insertEvidences(
+  db: Queryable,
+  evidences: readonly NewEvidence[],
+): Promise<EvidenceRecord[]> {
+  if (evidences.length === 0) return [];
+  const rows = await db('evidences')
+    .insert(evidences.map(evidenceInsertRow))
+    .returning<EvidenceRow[]>(evidenceColumns);
+  const byKey = new Map(rows.map((row) => [`${row.asset_hash}\n${String(row.timestamp)}`, row]));
+  return evidences.map((evidence) => {
+    const row = byKey.get(`${evidence.assetHash}\n${String(evidence.timestamp)}`);
+    if (row === undefined) throw new Error(`evidence of ${evidence.asset} was not inserted`);
+    return toEvidence(row);
+  });
+}
+
+function evidenceInsertRow(evidence: NewEvidence) {
+  return {
+    asset: evidence.asset,
+    asset_hash: evidence.assetHash,
+    // pg would send an array as a PostgreSQL array, not as JSON.
+    metadata: JSON.stringify(evidence.metadata),
+    timestamp: evidence.timestamp,
+    user_owner: evidence.userOwner,
+    hash: evidence.hash,
+    network_id: evidence.networkId,
+    anchor_record_id: evidence.anchorRecordId,
+  };
+}
+
+/**
  * Stores an evidence. A timestamp its assetHash already has surfaces as the database error
  * (`evidences_asset_hash_timestamp_unique`): take timestamps from `nextEvidenceTimestamp`.
  */
@@ -112,17 +187,7 @@ export async function insertEvidence(
   evidence: NewEvidence,
 ): Promise<EvidenceRecord> {
   const [row] = await db('evidences')
-    .insert({
-      asset: evidence.asset,
-      asset_hash: evidence.assetHash,
-      // pg would send an array as a PostgreSQL array, not as JSON.
-      metadata: JSON.stringify(evidence.metadata),
-      timestamp: evidence.timestamp,
-      user_owner: evidence.userOwner,
-      hash: evidence.hash,
-      network_id: evidence.networkId,
-      anchor_record_id: evidence.anchorRecordId,
-    })
+    .insert(evidenceInsertRow(evidence))
     .returning<EvidenceRow[]>(evidenceColumns);
   if (row === undefined)
     throw new Error(`inserting an evidence of ${evidence.asset} returned no row`);

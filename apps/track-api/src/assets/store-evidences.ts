@@ -1,0 +1,198 @@
+import {
+  Batcher,
+  constraintViolation,
+  findAssetsByTrackIds,
+  insertEvidences,
+  lockCreditBalances,
+  nextEvidenceTimestamps,
+  retryTransientConflicts,
+  spendCredits,
+  type AssetRecord,
+  type EvidenceRecord,
+  type ItemOutcome,
+  type User,
+} from '@trustpoint/db';
+import {
+  DomainError,
+  evidenceHash,
+  evidenceKey,
+  formatUserDid,
+  type JsonObject,
+} from '@trustpoint/domain';
+import type { TrackServices } from './track-services.js';
+
+/** An evidence a request adds: who registers it, to which asset (already found readable). */
+export interface EvidenceToStore {
+  registrant: User;
+  asset: AssetRecord;
+  metadata: JsonObject;
+}
+
+/**
+ * Stores the evidences of any number of requests, each with its own outcome.
+ *
+ * Their seconds are taken first, in one statement of its own: the assets' clock rows are locked
+ * for that statement only, not until commit, so evidences of a busy asset never wait for each
+ * other's transactions. A request that fails from there on leaves a gap in its asset's seconds
+ * (harmless); a second is never handed out twice. Then one transaction locks the registrants'
+ * credit balances (in user order), refuses those without credit, and queues, stores and pays for
+ * the rest with one statement each.
+ */
+async function storeEvidences(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+): Promise<ItemOutcome<EvidenceRecord>[]> {
+  const counts = new Map<string, number>();
+  for (const { asset } of items)
+    counts.set(asset.assetHash, (counts.get(asset.assetHash) ?? 0) + 1);
+  const next = await nextEvidenceTimestamps(
+    services.knex,
+    counts,
+    Math.floor(services.now() / 1_000),
+  );
+  const timestamps = items.map(({ asset }) => {
+    const second = next.get(asset.assetHash);
+    if (second === undefined) throw new Error(`no second was taken for ${asset.assetHash}`);
+    next.set(asset.assetHash, second + 1);
+    return second;
+  });
+  try {
+    return await writeEvidences(services, items, timestamps);
+  } catch (error) {
+    if (constraintViolation(error)?.kind !== 'foreign-key') throw error;
+    // An asset was withdrawn (its creation timed out) after it was read: those requests get 404,
+    // the others are written again with the seconds they already hold.
+    const existing = await findAssetsByTrackIds(
+      services.knex,
+      items.map(({ asset }) => asset.trackId),
+    );
+    const gone = items.map(({ asset }) => !existing.has(asset.trackId));
+    if (!gone.includes(true)) throw error;
+    const kept = items.flatMap((item, index) => (gone[index] === true ? [] : [index]));
+    const written = await writeEvidences(
+      services,
+      kept.map((index) => items[index] as EvidenceToStore),
+      kept.map((index) => timestamps[index] as number),
+    );
+    const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
+      ok: false,
+      error: new DomainError('notFound'),
+    }));
+    kept.forEach((index, position) => {
+      outcomes[index] = written[position] as ItemOutcome<EvidenceRecord>;
+    });
+    return outcomes;
+  }
+}
+
+async function writeEvidences(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+  timestamps: readonly number[],
+): Promise<ItemOutcome<EvidenceRecord>[]> {
+  return retryTransientConflicts(() =>
+    services.knex.transaction(async (trx) => {
+      const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
+        ok: false,
+        error: new DomainError('outOfCredits'),
+      }));
+      const credits = await lockCreditBalances(
+        trx,
+        items.map(({ registrant }) => registrant.id),
+      );
+      const spent = new Map<string, number>();
+      const accepted = items.flatMap((item, index) => {
+        const userId = item.registrant.id;
+        const used = spent.get(userId) ?? 0;
+        if ((credits.get(userId) ?? 0) <= used) return [];
+        spent.set(userId, used + 1);
+        return [index];
+      });
+      if (accepted.length === 0) return outcomes;
+
+      const evidences = accepted.map((index) => {
+        const { registrant, asset, metadata } = items[index] as EvidenceToStore;
+        const timestamp = timestamps[index] as number;
+        const userOwner = formatUserDid(registrant.id);
+        return {
+          asset: asset.id,
+          assetHash: asset.assetHash,
+          metadata,
+          timestamp,
+          userOwner,
+          hash: evidenceHash({ metadata, timestamp, userOwner }),
+          networkId: asset.networkId,
+        };
+      });
+      const recordIds = await services.engine.enqueueAll(
+        trx,
+        evidences.map((evidence) => ({
+          networkId: evidence.networkId,
+          kind: 'evidence' as const,
+          recordKey: evidenceKey(evidence.assetHash, evidence.timestamp),
+          hash: evidence.hash,
+        })),
+      );
+      const stored = await insertEvidences(
+        trx,
+        evidences.map((evidence, position) => ({
+          ...evidence,
+          anchorRecordId: recordIds[position] as number,
+        })),
+      );
+      await spendCredits(trx, spent);
+      accepted.forEach((index, position) => {
+        outcomes[index] = { ok: true, value: stored[position] as EvidenceRecord };
+      });
+      return outcomes;
+    }),
+  );
+}
+
+interface TrackBatchers {
+  evidences: Batcher<EvidenceToStore, EvidenceRecord>;
+  assets: Batcher<string, AssetRecord | undefined>;
+}
+
+/** Per set of services: the evidences and asset reads of concurrent requests, run together. */
+const batchers = new WeakMap<TrackServices, TrackBatchers>();
+
+function batchersOf(services: TrackServices): TrackBatchers {
+  let found = batchers.get(services);
+  if (found === undefined) {
+    found = {
+      evidences: new Batcher((items) => storeEvidences(services, items)),
+      assets: new Batcher(
+        async (trackIds) => {
+          const assets = await findAssetsByTrackIds(services.knex, trackIds);
+          return trackIds.map((trackId) => ({ ok: true, value: assets.get(trackId) }));
+        },
+        { maxRuns: 4 },
+      ),
+    };
+    batchers.set(services, found);
+  }
+  return found;
+}
+
+/**
+ * Stores one request's evidence together with those of the requests that arrive with it (one
+ * transaction for all); rejects with its own error (outOfCredits, notFound) when refused.
+ */
+export function storeEvidence(
+  services: TrackServices,
+  evidence: EvidenceToStore,
+): Promise<EvidenceRecord> {
+  return batchersOf(services).evidences.submit(evidence);
+}
+
+/**
+ * The asset of a trackID with its shares and without its evidences, read together with the
+ * assets other requests ask for at the same time.
+ */
+export function findAssetForEvidence(
+  services: TrackServices,
+  trackId: string,
+): Promise<AssetRecord | undefined> {
+  return batchersOf(services).assets.submit(trackId);
+}
