@@ -5,9 +5,12 @@ import {
   addTrustpoint,
   findCertificate,
   insertCertificate,
+  insertCertificates,
+  insertTrustpoints,
   listCertificates,
   markCertificateRevoked,
   setTrustpointAnchorRecord,
+  unanchoredTrustpoint,
   updateCertificateAccess,
   type CertificateListFilter,
   type CertificateRecord,
@@ -109,6 +112,16 @@ async function planOf(trx: Knex.Transaction, query: QueryEvent): Promise<string[
     query.bindings ?? [],
   );
   return result.rows.map((row) => row['QUERY PLAN'] ?? '');
+}
+
+/** What insertCertificates answers for a certificate it inserted: as stored, no trustpoints yet. */
+function storedWithoutTrustpoints(certificate: NewCertificate) {
+  return {
+    ...certificate,
+    revokedAt: null,
+    createdAt: expect.any(Date) as unknown,
+    trustpoints: [],
+  };
 }
 
 describe.each(testBackends())('certificates repository on %s', (backend) => {
@@ -475,6 +488,282 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         order: 'desc',
       });
       expect(page.total).toBe(3);
+    });
+  });
+
+  describe('insertCertificates', () => {
+    it('when several certificates are inserted, then each is returned as stored and can be found', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificates = [
+        newCertificate(user.id),
+        newCertificate(user.id, { type: 'file', fileHash: randomDigest(), public: true }),
+        newCertificate(user.id, { externalId: uniqueId('external'), content: { list: [1, 2] } }),
+      ];
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, certificates),
+      );
+
+      // Assert
+      expect(conflicts).toEqual(new Map());
+      expect(inserted).toEqual(
+        new Map(certificates.map((c) => [c.id, storedWithoutTrustpoints(c)])),
+      );
+      for (const certificate of certificates) {
+        expect(await findCertificate(db.knex, 'certId', certificate.certId)).toEqual(
+          inserted.get(certificate.id),
+        );
+      }
+    });
+
+    it('when one repeats a hash the user already has, then it alone is skipped as a hash conflict', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const existing = await givenCertificate(db.knex, user.id);
+      const [before, repeat, after] = [
+        newCertificate(user.id),
+        newCertificate(user.id, { hash: existing.hash }),
+        newCertificate(user.id),
+      ];
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [before, repeat, after]),
+      );
+
+      // Assert
+      expect([...inserted.keys()].sort()).toEqual([before.id, after.id].sort());
+      expect(conflicts).toEqual(new Map([[repeat.id, 'hash']]));
+      expect(await findCertificate(db.knex, 'certId', repeat.certId)).toBeUndefined();
+      expect(await findCertificate(db.knex, 'hash', existing.hash, user.id)).toEqual(existing);
+    });
+
+    it('when the hash is one another user already has, then it is no conflict', async () => {
+      // Arrange
+      const [alice, bob] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const alices = await givenCertificate(db.knex, alice.id);
+      const bobs = newCertificate(bob.id, { hash: alices.hash });
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [bobs]),
+      );
+
+      // Assert
+      expect(conflicts).toEqual(new Map());
+      expect(inserted.get(bobs.id)).toEqual(storedWithoutTrustpoints(bobs));
+    });
+
+    it('when one repeats an external id the user already has, then it is skipped as an externalId conflict', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const externalId = uniqueId('external');
+      await givenCertificate(db.knex, user.id, { externalId });
+      const [repeat, other] = [
+        newCertificate(user.id, { externalId }),
+        newCertificate(user.id, { externalId: uniqueId('external') }),
+      ];
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [repeat, other]),
+      );
+
+      // Assert
+      expect([...inserted.keys()]).toEqual([other.id]);
+      expect(conflicts).toEqual(new Map([[repeat.id, 'externalId']]));
+    });
+
+    it('when the same hash or external id comes twice in one call, then the first is inserted and the second is its conflict', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const hash = randomDigest();
+      const externalId = uniqueId('external');
+      const [firstHash, secondHash] = [
+        newCertificate(user.id, { hash }),
+        newCertificate(user.id, { hash }),
+      ];
+      const [firstExternal, secondExternal] = [
+        newCertificate(user.id, { externalId }),
+        newCertificate(user.id, { externalId }),
+      ];
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [firstHash, firstExternal, secondHash, secondExternal]),
+      );
+
+      // Assert
+      expect([...inserted.keys()].sort()).toEqual([firstHash.id, firstExternal.id].sort());
+      expect(conflicts).toEqual(
+        new Map([
+          [secondHash.id, 'hash'],
+          [secondExternal.id, 'externalId'],
+        ]),
+      );
+    });
+
+    it('when a certificate repeats only an external id and a later one in the call has its hash, then its conflict is the external id', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const externalId = uniqueId('external');
+      await givenCertificate(db.knex, user.id, { externalId });
+      const hash = randomDigest();
+      const repeat = newCertificate(user.id, { hash, externalId });
+      const later = newCertificate(user.id, { hash });
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [repeat, later]),
+      );
+
+      // Assert: one at a time, the first fails on its external id and the second goes in.
+      expect([...inserted.keys()]).toEqual([later.id]);
+      expect(conflicts).toEqual(new Map([[repeat.id, 'externalId']]));
+    });
+
+    it('when one repeats both the hash and the external id of the user, then the conflict is the hash', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const existing = await givenCertificate(db.knex, user.id, {
+        externalId: uniqueId('external'),
+      });
+      const repeat = newCertificate(user.id, {
+        hash: existing.hash,
+        externalId: existing.externalId,
+      });
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction((trx) =>
+        insertCertificates(trx, [repeat]),
+      );
+
+      // Assert
+      expect(inserted).toEqual(new Map());
+      expect(conflicts).toEqual(new Map([[repeat.id, 'hash']]));
+    });
+
+    it('when two transactions insert the same hash at once, then exactly one is inserted and the other reports a hash conflict', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const hash = randomDigest();
+      const [mine, theirs] = [newCertificate(user.id, { hash }), newCertificate(user.id, { hash })];
+
+      // Act
+      const insertions = await Promise.all(
+        [mine, theirs].map((certificate) =>
+          db.knex.transaction(async (trx) => {
+            const insertion = await insertCertificates(trx, [certificate]);
+            // Hold the row a moment, so that on PostgreSQL the other insert waits on it.
+            await trx.raw('select pg_sleep(0.05)');
+            return insertion;
+          }),
+        ),
+      );
+
+      // Assert
+      expect(insertions.map(({ inserted }) => inserted.size).sort()).toEqual([0, 1]);
+      expect(insertions.flatMap(({ conflicts }) => [...conflicts.values()])).toEqual(['hash']);
+      const page = await listCertificates(db.knex, {
+        userId: user.id,
+        offset: 0,
+        limit: 10,
+        order: 'desc',
+      });
+      expect(page.total).toBe(1);
+    });
+
+    it('when some are skipped, then the certificate counters count only those inserted', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const externalId = uniqueId('external');
+      const existing = await givenCertificate(db.knex, user.id, { externalId });
+      const certificates = [
+        newCertificate(user.id, { type: 'file', public: true }),
+        newCertificate(user.id),
+        newCertificate(user.id, { type: 'file', public: true, hash: existing.hash }),
+        newCertificate(user.id, { type: 'url', public: true, externalId }),
+      ];
+      const filters: Partial<CertificateListFilter>[] = [
+        {},
+        { access: 'public' },
+        { access: 'private' },
+        { type: 'file' },
+        { type: 'content' },
+        { type: 'url' },
+      ];
+
+      // Act
+      await db.knex.transaction((trx) => insertCertificates(trx, certificates));
+
+      // Assert
+      const totals = [];
+      for (const filter of filters) {
+        const page = await listCertificates(db.knex, {
+          userId: user.id,
+          offset: 0,
+          limit: 10,
+          order: 'desc',
+          ...filter,
+        });
+        // The listed certificates are read from the rows, the total from the counters.
+        expect(page.total).toBe(page.certificates.length);
+        totals.push(page.total);
+      }
+      expect(totals).toEqual([3, 1, 2, 1, 2, 0]);
+    });
+
+    it('when the list is empty, then nothing is inserted and nothing conflicts', async () => {
+      // Arrange
+      const none: NewCertificate[] = [];
+
+      // Act
+      const insertion = await db.knex.transaction((trx) => insertCertificates(trx, none));
+
+      // Assert
+      expect(insertion).toEqual({ inserted: new Map(), conflicts: new Map() });
+    });
+  });
+
+  describe('insertTrustpoints', () => {
+    it('when the trustpoints of several certificates are inserted at once, then each certificate has its own, as they were given', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const [first, second] = [newCertificate(user.id), newCertificate(user.id)];
+      const signatureHash = randomDigest();
+      const anchorRecordId = await givenAnchorRecord(db.knex, 2, signatureHash);
+      const trustpoints = [
+        { certificateId: first.id, trustpoint: evidenceOf(first) },
+        { certificateId: second.id, trustpoint: evidenceOf(second, { anchorRecordId }) },
+        {
+          certificateId: first.id,
+          trustpoint: evidenceOf(first, {
+            type: 2,
+            hash: signatureHash,
+            timestamp: issuedOn + 1000,
+            signature: 'header.payload.signature',
+          }),
+        },
+      ];
+
+      // Act
+      await db.knex.transaction(async (trx) => {
+        await insertCertificates(trx, [first, second]);
+        await insertTrustpoints(trx, trustpoints);
+      });
+
+      // Assert
+      const [foundFirst, foundSecond] = [
+        await findCertificate(db.knex, 'certId', first.certId),
+        await findCertificate(db.knex, 'certId', second.certId),
+      ];
+      const [firstEvidence, secondEvidence, signature] = trustpoints.map(({ trustpoint }) =>
+        unanchoredTrustpoint(trustpoint),
+      );
+      expect(foundFirst?.trustpoints).toEqual([firstEvidence, signature]);
+      expect(foundSecond?.trustpoints).toEqual([secondEvidence]);
     });
   });
 

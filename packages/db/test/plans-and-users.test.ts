@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  batchedUserLookup,
   constraintViolation,
   createUser,
   findCreditBalance,
   findPlan,
   findUser,
+  findUsers,
   isNetworkInPlan,
   savePlan,
   updateUser,
@@ -166,6 +168,57 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
 
       // Assert
       expect(updated).toBeUndefined();
+    });
+  });
+  describe('findUsers and batchedUserLookup', () => {
+    it('when users are found by several ids, then only the existing ones are returned, each with its plan networks', async () => {
+      // Arrange
+      const [first, second] = [
+        await givenUser(db.knex, { networkIds: ['31337', '137'] }),
+        await givenUser(db.knex, { networkIds: ['1'] }),
+      ];
+      const unknown = uniqueId('nobody');
+
+      // Act
+      const users = await findUsers(db.knex, [second.id, unknown, first.id, second.id]);
+
+      // Assert
+      expect(users).toEqual(
+        new Map([
+          [first.id, { ...first, planNetworkIds: ['137', '31337'] }],
+          [second.id, { ...second, planNetworkIds: ['1'] }],
+        ]),
+      );
+    });
+
+    it('when no id is given, then no user is returned', async () => {
+      // Arrange
+      const ids: string[] = [];
+
+      // Act
+      const users = await findUsers(db.knex, ids);
+
+      // Assert
+      expect(users).toEqual(new Map());
+    });
+
+    it('when several lookups arrive together, then one query answers each with its own user or undefined', async () => {
+      // Arrange
+      const [first, second] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const unknown = uniqueId('nobody');
+      const lookUp = batchedUserLookup(db.knex);
+      const queries: string[] = [];
+      const capture = (query: { sql: string }) => queries.push(query.sql);
+
+      // Act
+      db.knex.on('query', capture);
+      const users = await Promise.all(
+        [first.id, unknown, second.id, first.id].map((id) => lookUp(id)),
+      ).finally(() => db.knex.off('query', capture));
+
+      // Assert
+      expect(users).toEqual([first, undefined, second, first]);
+      expect(queries).toHaveLength(1);
     });
   });
 });

@@ -314,21 +314,23 @@ export async function insertCertificates(
   const inserted = new Map(rows.map((row) => [row.id, toCertificate(row, [])]));
   if (inserted.size === certificates.length) return { inserted, conflicts };
   const skipped = certificates.filter((certificate) => !inserted.has(certificate.id));
-  // Every row of this user and hash is visible now: committed ones and this transaction's own.
-  const taken = await trx('certificates')
+  // A skipped certificate repeats a row stored before this call, or one earlier in the list
+  // (a later one in the list never takes its place: it went in only because this one did not).
+  const stored = await trx('certificates')
     .whereIn(
       ['user_id', 'hash'],
       skipped.map((certificate) => [certificate.userId, certificate.hash]),
     )
     .whereNotIn(
       'id',
-      skipped.map((certificate) => certificate.id),
+      certificates.map((certificate) => certificate.id),
     )
     .select<{ user_id: string; hash: string }[]>('user_id', 'hash');
-  const takenHashes = new Set(taken.map((row) => `${row.user_id}\n${row.hash}`));
-  for (const certificate of skipped) {
-    const hashTaken = takenHashes.has(`${certificate.userId}\n${certificate.hash}`);
-    conflicts.set(certificate.id, hashTaken ? 'hash' : 'externalId');
+  const takenHashes = new Set(stored.map((row) => `${row.user_id}\n${row.hash}`));
+  for (const certificate of certificates) {
+    const key = `${certificate.userId}\n${certificate.hash}`;
+    if (inserted.has(certificate.id)) takenHashes.add(key);
+    else conflicts.set(certificate.id, takenHashes.has(key) ? 'hash' : 'externalId');
   }
   return { inserted, conflicts };
 }
