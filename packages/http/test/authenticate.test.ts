@@ -1,9 +1,11 @@
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { authenticate } from '../src/authenticate.js';
 import { currentUser } from '../src/current-user.js';
 import { sendSuccess } from '../src/send-success.js';
+import type { User } from '@trustpoint/db';
+
 import { fakeAuthOptions, testUser } from './support/fake-users.js';
 import { signToken, tokenWithoutExpiry, unsignedToken } from './support/tokens.js';
 import { testApp } from './support/test-app.js';
@@ -112,6 +114,83 @@ describe('authenticate', () => {
       statusCode: 200,
       message: 'Current user',
       data: { id: 'alice' },
+    });
+  });
+
+  describe('when a token was accepted once (verified tokens are remembered)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    const me = (app: ReturnType<typeof protectedApp>, token: string) =>
+      request(app).get('/me').set('Authorization', `Bearer ${token}`);
+
+    it('when its expiry then passes, then the next request gets 401 "Token is expired"', async () => {
+      // Arrange: only Date is faked (jsonwebtoken and the cache read Date.now); sockets keep real timers.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const token = signToken('alice', { expiresIn: 60 });
+      const app = protectedApp();
+      const accepted = await me(app, token);
+      vi.setSystemTime(Date.now() + 30_000);
+      const stillValid = await me(app, token);
+
+      // Act
+      vi.setSystemTime(Date.now() + 31_000);
+      const response = await me(app, token);
+
+      // Assert
+      expect(accepted.status).toBe(200);
+      expect(stillValid.status).toBe(200);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('Token is expired'));
+    });
+
+    it('when a token differs from it by one character of its signature, then 401 "Token is invalid"', async () => {
+      // Arrange
+      const token = signToken('alice');
+      const app = protectedApp();
+      const accepted = await me(app, token);
+      // A character in the middle of the signature: every one of its bits is significant.
+      const signatureStart = token.lastIndexOf('.') + 1;
+      const at = signatureStart + 10;
+      const tampered = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+
+      // Act
+      const response = await me(app, tampered);
+
+      // Assert
+      expect(accepted.status).toBe(200);
+      expect(tampered).not.toBe(token);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('Token is invalid'));
+    });
+
+    it('when its user is then deleted, then the next request gets 401 "User credentials are wrong"', async () => {
+      // Arrange
+      const users = new Map<string, User>([['alice', alice]]);
+      const app = testApp((app) => {
+        app.get(
+          '/me',
+          authenticate({
+            ...fakeAuthOptions([]),
+            findUser: (id) => Promise.resolve(users.get(id)),
+          }),
+          (_req, res) => {
+            sendSuccess(res, 200, 'Current user', { id: currentUser(res).id });
+          },
+        );
+      });
+      const token = signToken('alice');
+      const accepted = await me(app, token);
+      users.delete('alice');
+
+      // Act
+      const response = await me(app, token);
+
+      // Assert
+      expect(accepted.status).toBe(200);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('User credentials are wrong'));
     });
   });
 

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type Level, type Logger } from 'pino';
 
 export interface CapturedLogger {
   logger: Logger;
@@ -9,9 +9,9 @@ export interface CapturedLogger {
 }
 
 /** A pino logger writing into memory, so tests can read what would reach the log. */
-export function capturedLogger(): CapturedLogger {
+export function capturedLogger(level: Level = 'debug'): CapturedLogger {
   const lines: string[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(line) });
+  const logger = pino({ level }, { write: (line: string) => lines.push(line) });
   return {
     logger,
     lines,
