@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 import {
@@ -207,6 +208,168 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     expect(await findCreditBalance(api.db.knex, id)).toBe(0);
+  });
+
+  describe('when creations of several requests share one transaction', () => {
+    /** A creation request of a user, with the content it certifies. */
+    interface Creation {
+      user: { id: string; token: string };
+      content: Record<string, string | number>;
+    }
+
+    const create = ({ user, content }: Creation) =>
+      post(user.token, 'type=content&networkId=31337', { name: 'Batch', description: '', content });
+
+    const readAs = (token: string, certId: string) =>
+      request(api.app)
+        .get(`/cert/v2/certificates/certID/${certId}`)
+        .set('Authorization', `Bearer ${token}`);
+
+    const distinctContents = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ i, nonce: randomUUID() }));
+
+    const count = (statuses: number[], status: number) =>
+      statuses.filter((s) => s === status).length;
+
+    /**
+     * A user with one credit left (two at first, one spent on `existing`) sends a repeat of
+     * `existing` and a new content at the same time, in the order given (requests sent together
+     * reach the creation batch in the order they were sent).
+     */
+    async function repeatAndNew(repeatFirst: boolean) {
+      const user = await api.user({ credits: 2 });
+      const existing = { existing: randomUUID() };
+      expect((await create({ user, content: existing })).status).toBe(201);
+      const repeat = { user, content: existing };
+      const fresh = { user, content: { fresh: randomUUID() } };
+
+      const [first, second] = await Promise.all(
+        (repeatFirst ? [repeat, fresh] : [fresh, repeat]).map(create),
+      );
+
+      const [repeated, created] = repeatFirst ? [first, second] : [second, first];
+      return { user, fresh, repeated, created };
+    }
+
+    async function expectRepeatRefusedAndNewCreated(
+      outcome: Awaited<ReturnType<typeof repeatAndNew>>,
+    ) {
+      const { user, fresh, repeated, created } = outcome;
+      expect([repeated?.status, created?.status]).toEqual([409, 201]);
+      expect(repeated?.body.message).toBe(
+        'The certificate is already registered, please try again with a different content',
+      );
+      expect(created?.body.data.data.hash).toBe(contentCertificateHash(fresh.content));
+      expect(await findCreditBalance(api.db.knex, user.id)).toBe(0);
+    }
+
+    it('when a user with one credit left sends at once a repeat, then a new content, then 409 and 201, and the balance is 0', async () => {
+      // Act
+      const outcome = await repeatAndNew(true);
+
+      // Assert
+      await expectRepeatRefusedAndNewCreated(outcome);
+    });
+
+    // The new content takes the last credit; the repeat, with none left, is still a 409.
+    it('when a user with one credit left sends at once a new content, then a repeat, then 201 and 409, and the balance is 0', async () => {
+      // Act
+      const outcome = await repeatAndNew(false);
+
+      // Assert
+      await expectRepeatRefusedAndNewCreated(outcome);
+    });
+
+    it('when three users create at once, then each gets exactly its own outcomes and certificates', async () => {
+      // Arrange: one user runs out of credit, one repeats a content of its own, one is plain.
+      const short = await api.user({ credits: 4 });
+      const repeating = await api.user({ credits: 20 });
+      const plain = await api.user({ credits: 20 });
+      const repeated = { repeated: randomUUID() };
+      const creations: Creation[] = [
+        ...distinctContents(10).map((content) => ({ user: short, content })),
+        ...[repeated, repeated, ...distinctContents(8)].map((content) => ({
+          user: repeating,
+          content,
+        })),
+        ...distinctContents(10).map((content) => ({ user: plain, content })),
+      ];
+      // Interleaved, so that every user's requests are spread over the batch.
+      const interleaved = Array.from({ length: 10 }, (_, i) =>
+        [0, 10, 20].map((offset) => creations[offset + i] as Creation),
+      ).flat();
+
+      // Act
+      const responses = await Promise.all(interleaved.map(create));
+
+      // Assert
+      const statusesOf = (user: { id: string }) =>
+        responses.filter((_, i) => interleaved[i]?.user === user).map((r) => r.status);
+      expect([count(statusesOf(short), 201), count(statusesOf(short), 429)]).toEqual([4, 6]);
+      expect([count(statusesOf(repeating), 201), count(statusesOf(repeating), 409)]).toEqual([
+        9, 1,
+      ]);
+      expect(count(statusesOf(plain), 201)).toBe(10);
+      expect(
+        responses
+          .filter((_, i) => interleaved[i]?.content === repeated)
+          .map((r) => r.status)
+          .sort(),
+      ).toEqual([201, 409]);
+      const certIds = new Set<string>();
+      for (const [i, response] of responses.entries()) {
+        if (response.status !== 201) continue;
+        const { user, content } = interleaved[i] as Creation;
+        const certificate = certificateSchema.parse(response.body.data);
+        expect(certificate.data.issuer).toBe(`did:user:${user.id}`);
+        expect(certificate.data.hash).toBe(contentCertificateHash(content));
+        const later = await readAs(user.token, certificate.certID);
+        expect(later.status).toBe(200);
+        expect(response.body.data).toEqual(later.body.data);
+        certIds.add(certificate.certID);
+      }
+      expect(certIds.size).toBe(4 + 9 + 10);
+      expect(await findCreditBalance(api.db.knex, short.id)).toBe(0);
+      expect(await findCreditBalance(api.db.knex, repeating.id)).toBe(20 - 9);
+      expect(await findCreditBalance(api.db.knex, plain.id)).toBe(20 - 10);
+    });
+
+    it('when requests of two users race, then each balance ends at its initial credits minus its successes', async () => {
+      // Arrange: one user has more credits than distinct contents (three of its eight repeat),
+      // the other fewer credits than requests.
+      const repeater = await api.user({ credits: 10 });
+      const spender = await api.user({ credits: 5 });
+      const same = { same: randomUUID() };
+      const creations: Creation[] = [
+        ...[same, same, same, ...distinctContents(5)].map((content) => ({
+          user: repeater,
+          content,
+        })),
+        ...distinctContents(8).map((content) => ({ user: spender, content })),
+      ].sort(() => Math.random() - 0.5);
+
+      // Act
+      const responses = await Promise.all(creations.map(create));
+
+      // Assert
+      const successesOf = (user: { id: string }) =>
+        responses.filter((r, i) => creations[i]?.user === user && r.status === 201).length;
+      const certificatesOf = async (user: { id: string }) =>
+        Number(
+          (
+            await api.db
+              .knex('certificates')
+              .where('user_id', user.id)
+              .count<{ count: number | string }[]>({ count: '*' })
+          )[0]?.count,
+        );
+      expect(successesOf(repeater)).toBe(6);
+      expect(successesOf(spender)).toBe(5);
+      expect(await findCreditBalance(api.db.knex, repeater.id)).toBe(10 - successesOf(repeater));
+      expect(await findCreditBalance(api.db.knex, spender.id)).toBe(5 - successesOf(spender));
+      expect(await certificatesOf(repeater)).toBe(successesOf(repeater));
+      expect(await certificatesOf(spender)).toBe(successesOf(spender));
+    });
   });
 
   it('when the network is not in the plan, then 403; when it is unknown, then 400 on networkId', async () => {

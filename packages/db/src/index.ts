@@ -36,6 +36,7 @@ export type { EvidenceRecord, NewEvidence } from './repositories/evidences-repos
 export {
   addTrustpoint,
   findCertificate,
+  findCertificateRepeats,
   insertCertificate,
   insertCertificates,
   insertTrustpoints,

@@ -5,6 +5,7 @@ import {
   addTrustpoint,
   findCertificate,
   insertCertificate,
+  findCertificateRepeats,
   insertCertificates,
   insertTrustpoints,
   listCertificates,
@@ -488,6 +489,45 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         order: 'desc',
       });
       expect(page.total).toBe(3);
+    });
+  });
+
+  describe('findCertificateRepeats', () => {
+    it('when certificates repeat a hash or an external id of their user, then each is named with what it repeats', async () => {
+      // Arrange
+      const [user, other] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const existing = await givenCertificate(db.knex, user.id, {
+        externalId: uniqueId('external'),
+      });
+      const sameHash = newCertificate(user.id, { hash: existing.hash });
+      const sameExternalId = newCertificate(user.id, { externalId: existing.externalId });
+      const both = newCertificate(user.id, {
+        hash: existing.hash,
+        externalId: existing.externalId,
+      });
+      const othersHash = newCertificate(other.id, {
+        hash: existing.hash,
+        externalId: existing.externalId,
+      });
+      const fresh = newCertificate(user.id, { externalId: uniqueId('external') });
+
+      // Act
+      const repeats = await findCertificateRepeats(db.knex, [
+        sameHash,
+        sameExternalId,
+        both,
+        othersHash,
+        fresh,
+      ]);
+
+      // Assert
+      expect(repeats).toEqual(
+        new Map([
+          [sameHash.id, 'hash'],
+          [sameExternalId.id, 'externalId'],
+          [both.id, 'hash'],
+        ]),
+      );
     });
   });
 

@@ -1,6 +1,7 @@
 import type { AnchorReceipt } from '@trustpoint/chain';
 import {
   Batcher,
+  findCertificateRepeats,
   insertCertificates,
   insertTrustpoints,
   lockCreditBalances,
@@ -99,8 +100,9 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
 
 /**
  * Stores certificates of any number of requests in one transaction, each with its own outcome:
- * a certificate refused for lack of credit, or for repeating its user's content or externalId,
- * changes nothing, and the others are stored regardless.
+ * a certificate refused for repeating its user's content or externalId (409, which wins over a
+ * lack of credit) or for lack of credit (429) changes nothing, and the others are stored
+ * regardless.
  *
  * The credit balances are locked first, in user order (as every creation and withdrawal takes
  * them), then the certificates go in with one insert that skips repeats. A user's credits go to
@@ -155,6 +157,23 @@ async function storeCertificates(
         waiting = later;
       }
       for (const index of waiting) fail(index, new DomainError('outOfCredits'));
+      // A repeat is a 409 even when its user has no credit left: buying credits would not help.
+      const refused = prepared.flatMap((item, index) =>
+        outcomes[index]?.ok === false &&
+        (outcomes[index].error as DomainError).code === 'outOfCredits'
+          ? [{ index, certificate: item.certificate }]
+          : [],
+      );
+      if (refused.length > 0) {
+        const repeats = await findCertificateRepeats(
+          trx,
+          refused.map(({ certificate }) => certificate),
+        );
+        for (const { index, certificate } of refused) {
+          const repeat = repeats.get(certificate.id);
+          if (repeat !== undefined) fail(index, new DomainError(conflictErrors[repeat]));
+        }
+      }
       if (inserted.size === 0) return outcomes;
 
       await spendCredits(trx, spent);

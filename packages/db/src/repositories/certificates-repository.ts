@@ -335,6 +335,49 @@ export async function insertCertificates(
   return { inserted, conflicts };
 }
 
+/**
+ * Which of these certificates (not inserted) repeat a hash or externalId their user already has,
+ * as far as this transaction sees: committed rows and its own. The hash when both.
+ */
+export async function findCertificateRepeats(
+  db: Queryable,
+  certificates: readonly NewCertificate[],
+): Promise<Map<string, CertificateConflict>> {
+  const repeats = new Map<string, CertificateConflict>();
+  if (certificates.length === 0) return repeats;
+  const withExternalId = certificates.filter((certificate) => certificate.externalId !== null);
+  const rows = await db('certificates')
+    .whereIn(
+      ['user_id', 'hash'],
+      certificates.map((certificate) => [certificate.userId, certificate.hash]),
+    )
+    .modify((query) => {
+      if (withExternalId.length === 0) return;
+      void query.orWhereIn(
+        ['user_id', 'external_id'],
+        withExternalId.map((certificate) => [certificate.userId, certificate.externalId]),
+      );
+    })
+    .select<{ user_id: string; hash: string; external_id: string | null }[]>(
+      'user_id',
+      'hash',
+      'external_id',
+    );
+  const hashes = new Set(rows.map((row) => `${row.user_id}\n${row.hash}`));
+  const externalIds = new Set(rows.map((row) => `${row.user_id}\n${String(row.external_id)}`));
+  for (const certificate of certificates) {
+    if (hashes.has(`${certificate.userId}\n${certificate.hash}`)) {
+      repeats.set(certificate.id, 'hash');
+    } else if (
+      certificate.externalId !== null &&
+      externalIds.has(`${certificate.userId}\n${certificate.externalId}`)
+    ) {
+      repeats.set(certificate.id, 'externalId');
+    }
+  }
+  return repeats;
+}
+
 /** Inserts trustpoints of certificates already inserted, in one statement. */
 export async function insertTrustpoints(
   trx: Knex.Transaction,
