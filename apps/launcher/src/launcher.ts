@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { AnchorEngine, loadNetworks, NetworkRegistry } from '@trustpoint/chain';
+import {
+  AnchorEngine,
+  loadNetworks,
+  NetworkRegistry,
+  startAnchoringThread,
+} from '@trustpoint/chain';
 import {
   ensureDeployment,
   HARDHAT_DEV_KEY,
@@ -118,21 +123,26 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
         : { dataDir: join(config.dataDir, 'pgdata') },
     );
     stops.push(() => database.close());
-    // On PostgreSQL anchoring gets connections of its own, so request bursts never starve it.
-    const anchoring = config.databaseUrl
-      ? await createDatabase({ url: config.databaseUrl, poolMax: 4, migrate: false })
-      : database;
-    if (anchoring !== database) stops.push(() => anchoring.close());
     await ensureLocalUser(
       database.knex,
       networks.list().map((network) => network.networkId),
     );
 
-    const engine = new AnchorEngine(database.knex, networks, {
-      logger,
-      anchoringKnex: anchoring.knex,
-    });
+    // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
+    // request bursts never starve them, and their signing and encoding use the other core. The
+    // embedded database lives inside this thread, so there they run here.
+    const threaded = config.databaseUrl !== undefined;
+    const engine = new AnchorEngine(database.knex, networks, { logger, anchoring: !threaded });
     engine.start();
+    if (config.databaseUrl !== undefined) {
+      const anchoring = await startAnchoringThread(engine, {
+        databaseUrl: config.databaseUrl,
+        networks: networks.list(),
+        logLevel: logger.level,
+        logger,
+      });
+      stops.push(() => anchoring.stop());
+    }
     stops.push(() => engine.stop());
 
     const certApp = createCertApp({

@@ -37,6 +37,18 @@ export interface AnchorEngineOptions {
   waitPollMs?: number;
   timing?: Partial<AnchorerTiming>;
   logger?: AnchorLogger;
+  /**
+   * Told of what this process's anchorers settle, as soon as they do: an anchoring thread passes
+   * it on to the engine whose requests wait (`resolveAnchored`, `rejectFailed`).
+   */
+  onAnchored?: (receipts: AnchorReceipt[]) => void;
+  onFailed?: (records: FailedRecord[]) => void;
+}
+
+/** A record the registry refused for good, and why. */
+export interface FailedRecord {
+  recordId: number;
+  reason: string;
 }
 
 export const DEFAULT_ANCHOR_TIMEOUT_MS = 30_000;
@@ -92,12 +104,12 @@ export class AnchorEngine {
             logger: this.#logger,
             events: {
               anchored: (receipts) => {
-                for (const receipt of receipts) this.#resolve(receipt.recordId, receipt);
+                this.resolveAnchored(receipts);
+                options.onAnchored?.(receipts);
               },
               failed: (records) => {
-                for (const { recordId, reason } of records) {
-                  this.#reject(recordId, new AnchorFailedError(recordId, reason));
-                }
+                this.rejectFailed(records);
+                options.onFailed?.(records);
               },
             },
           }),
@@ -157,6 +169,21 @@ export class AnchorEngine {
       for (const anchorer of this.#anchorers.values()) anchorer.wake();
       this.#schedulePoll();
     });
+  }
+
+  /**
+   * Answers the requests waiting on these records, anchored elsewhere (an anchoring thread):
+   * sooner than the next look at the database would.
+   */
+  resolveAnchored(receipts: readonly AnchorReceipt[]): void {
+    for (const receipt of receipts) this.#resolve(receipt.recordId, receipt);
+  }
+
+  /** Fails the requests waiting on these records, refused for good elsewhere. */
+  rejectFailed(records: readonly FailedRecord[]): void {
+    for (const { recordId, reason } of records) {
+      this.#reject(recordId, new AnchorFailedError(recordId, reason));
+    }
   }
 
   #schedulePoll(): void {

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { NetworkConfig } from '../networks/network-config.js';
+import { silentLogger, type AnchorLogger } from './anchor-logger.js';
+import type { AnchorEngine, FailedRecord } from './anchor-engine.js';
+import type { AnchorReceipt } from './anchor-record.js';
+
+/** What the anchoring thread is started with (`workerData`): plain data only. */
+export interface AnchoringThreadData {
+  databaseUrl: string;
+  /** Schema to work in, when not the default one. */
+  schema?: string | undefined;
+  networks: readonly NetworkConfig[];
+  /** Connections of the thread's own pool. */
+  poolMax: number;
+  /** pino level of the thread's log lines. */
+  logLevel: string;
+}
+
+/** What the anchoring thread tells the thread that started it. */
+export type AnchoringThreadMessage =
+  | { kind: 'ready' }
+  | { kind: 'anchored'; receipts: AnchorReceipt[] }
+  | { kind: 'failed'; records: FailedRecord[] }
+  | { kind: 'stopped' };
+
+export interface AnchoringThreadOptions {
+  databaseUrl: string;
+  schema?: string | undefined;
+  networks: readonly NetworkConfig[];
+  /** Default 4. */
+  poolMax?: number;
+  /** Default `info`. */
+  logLevel?: string;
+  logger?: AnchorLogger;
+  /** Wait before starting the thread again after it crashed. Default 1 s. */
+  restartDelayMs?: number;
+}
+
+export interface AnchoringThread {
+  /** Stops its anchorers (batches on their way are settled or left for the next start). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the anchorers of every network in a worker thread of their own, with their own database
+ * pool, on PostgreSQL: signing, encoding and settling batches then use the machine's other core
+ * instead of the thread that serves requests. `engine` is the requests' engine, built with
+ * `anchoring: false`: it is told of each settled record at once, and still looks at the database
+ * on its own, so nothing is lost if a message is (the thread crashed between settling and
+ * telling). A thread that crashes is started again; the queue and the pending batches it left are
+ * in the database, and it resumes them as after a crash of the whole process.
+ */
+export async function startAnchoringThread(
+  engine: AnchorEngine,
+  options: AnchoringThreadOptions,
+): Promise<AnchoringThread> {
+  const logger = options.logger ?? silentLogger;
+  const data: AnchoringThreadData = {
+    databaseUrl: options.databaseUrl,
+    schema: options.schema,
+    networks: options.networks,
+    poolMax: options.poolMax ?? 4,
+    logLevel: options.logLevel ?? 'info',
+  };
+  let stopping = false;
+  let worker: Worker;
+  let restart: NodeJS.Timeout | undefined;
+
+  const spawn = () =>
+    new Promise<void>((resolve, reject) => {
+      worker = new Worker(join(__dirname, 'anchoring-thread-worker.js'), { workerData: data });
+      worker.on('message', (message: AnchoringThreadMessage) => {
+        if (message.kind === 'ready') resolve();
+        else if (message.kind === 'anchored') engine.resolveAnchored(message.receipts);
+        else if (message.kind === 'failed') engine.rejectFailed(message.records);
+      });
+      worker.once('error', (error) => {
+        reject(error);
+        if (stopping) return;
+        logger.error({ err: String(error) }, 'anchoring thread crashed; starting it again');
+        restart = setTimeout(() => {
+          spawn().catch((spawnError: unknown) => {
+            logger.error({ err: String(spawnError) }, 'anchoring thread did not start again');
+          });
+        }, options.restartDelayMs ?? 1_000);
+      });
+    });
+
+  await spawn();
+  return {
+    async stop() {
+      stopping = true;
+      clearTimeout(restart);
+      const current = worker;
+      const stopped = new Promise<void>((resolve) => {
+        current.on('message', (message: AnchoringThreadMessage) => {
+          if (message.kind === 'stopped') resolve();
+        });
+        current.once('exit', () => { resolve(); });
+      });
+      current.postMessage('stop');
+      await stopped;
+      await current.terminate();
+    },
+  };
+}
