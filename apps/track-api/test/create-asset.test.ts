@@ -106,6 +106,22 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(othersCopy.body.data.assetHash).toBe(created.body.data.assetHash);
   });
 
+  it('when a user without credits repeats an assetId, then 409, not 429: credits would not help', async () => {
+    // Arrange
+    const owner = await api.user({ credits: 1 });
+    const body = { assetId: 'last-credit', data: {}, networkId: '31337' };
+    expect((await post(owner.token, body)).status).toBe(201);
+
+    // Act
+    const repeated = await post(owner.token, body);
+
+    // Assert
+    expect(repeated.status).toBe(409);
+    expect(repeated.body.type).toBe('Existing certificate error');
+    expect(await findCreditBalance(api.db.knex, owner.id)).toBe(0);
+    expect(await assetCount(owner.id)).toBe(1);
+  });
+
   it('when credits run out, then 429 and no asset is written', async () => {
     // Arrange
     const owner = await api.user({ credits: 1 });

@@ -15,6 +15,7 @@ export {
   findAsset,
   findAssetsByIds,
   findAssetsByTrackIds,
+  hasAssetId,
   insertAsset,
   listAssets,
   shareAsset,

@@ -1,6 +1,7 @@
 import {
   constraintViolation,
   findAsset,
+  hasAssetId,
   insertAsset,
   spendCredit,
   withdrawAsset,
@@ -56,7 +57,11 @@ export async function createAsset(
   let first: EvidenceRecord;
   try {
     [asset, first] = await knex.transaction(async (trx) => {
-      if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
+      if (!(await spendCredit(trx, owner.id))) {
+        // A repeat is a 409 even without credit left, as for certificates: credits would not help.
+        const repeated = await hasAssetId(trx, owner.id, body.assetId);
+        throw new DomainError(repeated ? 'assetIdAlreadyRegistered' : 'outOfCredits');
+      }
       const inserted = await insertAsset(trx, {
         id: newUuidV7(),
         trackId,

@@ -139,6 +139,14 @@ export async function findAsset(
   return asset;
 }
 
+/** Whether the user already has an asset of this assetId. */
+export async function hasAssetId(db: Queryable, userId: string, assetId: string): Promise<boolean> {
+  const row = await db('assets')
+    .where({ user_id: userId, asset_id: assetId })
+    .first<{ id: string } | undefined>('id');
+  return row !== undefined;
+}
+
 /**
  * The assets of these trackIDs that exist, with their shares but not their evidences (enough to
  * decide who may read them and add to them), by trackID.
