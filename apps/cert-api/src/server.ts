@@ -1,5 +1,5 @@
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
@@ -21,12 +21,12 @@ export interface CertApiOptions {
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
 export function createCertApp(options: CertApiOptions): Express {
   const { services } = options;
-  const auth = {
+  const tokens = new AccessTokens({
     secret: options.jwtSecret,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    findUser: batchedUserLookup(services.knex),
-  };
+  });
+  const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
     basePath: CERT_API_BASE_PATH,
     docs: {
@@ -44,6 +44,7 @@ export function createCertApp(options: CertApiOptions): Express {
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,
+    tokens,
   });
 }
 

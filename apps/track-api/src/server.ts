@@ -1,5 +1,5 @@
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import type { Express } from 'express';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
@@ -19,12 +19,12 @@ export interface TrackApiOptions {
 /** The asset-tracking API as an Express app, mounted at /track/v2; `listen` is the caller's. */
 export function createTrackApp(options: TrackApiOptions): Express {
   const { services } = options;
-  const auth = {
+  const tokens = new AccessTokens({
     secret: options.jwtSecret,
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    findUser: batchedUserLookup(services.knex),
-  };
+  });
+  const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
     basePath: TRACK_API_BASE_PATH,
     docs: {
@@ -37,6 +37,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,
+    tokens,
   });
 }
 

@@ -1,6 +1,7 @@
 import { createErrorCatalogue } from '@trustpoint/domain';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
+import type { AccessTokens } from './access-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
 import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
@@ -20,6 +21,8 @@ export interface ApiAppOptions {
   supportContact?: string | undefined;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number | undefined;
+  /** The API's access tokens, which the routes authenticate with: the rate limit counts by them. */
+  tokens: AccessTokens;
 }
 
 /**
@@ -28,7 +31,13 @@ export interface ApiAppOptions {
  */
 export function createApiApp(options: ApiAppOptions): Express {
   const api = express.Router();
-  api.use(rateLimit({ windowMs: 60_000, limit: options.requestsPerMinute ?? 6_000 }));
+  api.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: options.requestsPerMinute ?? 6_000,
+      tokens: options.tokens,
+    }),
+  );
   api.use(jsonBody());
   for (const router of options.routers) api.use(router);
 

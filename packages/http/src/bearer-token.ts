@@ -9,11 +9,16 @@ const BEARER = /^Bearer +(\S+)\s*$/i;
  * scheme (`Basic ...`) or `Bearer` without a token all mean the caller sent no token (spec 7.2).
  */
 export function bearerToken(header: string | undefined): string {
-  const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+  const token = bearerTokenIfAny(header);
   if (token === undefined) {
     throw new DomainError('missingToken', {
       detail: 'no bearer token in the Authorization header',
     });
   }
   return token;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined when there is none. */
+export function bearerTokenIfAny(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : BEARER.exec(header)?.[1];
 }

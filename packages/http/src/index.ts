@@ -1,5 +1,7 @@
 // Public API of @trustpoint/http: the Express pieces both APIs share.
 
+export { AccessTokens } from './access-tokens.js';
+export type { AccessTokenSettings } from './access-tokens.js';
 export { createApiApp } from './api-app.js';
 export type { ApiAppOptions } from './api-app.js';
 export { API_DOCS_DOCUMENT_CSP, API_DOCS_PAGE_CSP, apiDocs } from './api-docs.js';

@@ -3,7 +3,11 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { createApiApp } from '../src/api-app.js';
+import { authenticate } from '../src/authenticate.js';
+import { currentUser } from '../src/current-user.js';
 import { capturedLogger } from './support/captured-logger.js';
+import { fakeAuthOptions, testAccessTokens, testUser } from './support/fake-users.js';
+import { signToken } from './support/tokens.js';
 
 const document = { openapi: '3.1.0', info: { title: 'Test API', version: '1.0.0' }, paths: {} };
 
@@ -18,7 +22,13 @@ function apiApp(logger: ReturnType<typeof capturedLogger>['logger']) {
   router.get('/broken', () => {
     throw new Error('boom');
   });
-  return createApiApp({ basePath: '/api/v1', docs: { document }, routers: [router], logger });
+  return createApiApp({
+    basePath: '/api/v1',
+    docs: { document },
+    routers: [router],
+    logger,
+    tokens: testAccessTokens(),
+  });
 }
 
 const isRequestLine = (entry: Record<string, unknown>) => entry.msg === 'request completed';
@@ -69,5 +79,58 @@ describe('createApiApp request logging', () => {
     expect(captured.entries()).toHaveLength(1);
     expect(captured.entries().filter(isRequestLine)).toEqual([]);
     expect(captured.entries()[0]).toMatchObject({ level: 50 });
+  });
+});
+
+describe('createApiApp rate limit', () => {
+  const LIMIT = 2;
+
+  /** An API whose routes authenticate themselves, behind the app's limit of LIMIT per minute. */
+  function limitedApi() {
+    const auth = fakeAuthOptions([testUser('alice'), testUser('bob')]);
+    const router = express.Router();
+    router.get('/me', authenticate(auth), (_req, res) => {
+      res.status(200).json({ id: currentUser(res).id });
+    });
+    return createApiApp({
+      basePath: '/api/v1',
+      docs: { document },
+      routers: [router],
+      logger: capturedLogger('warn').logger,
+      requestsPerMinute: LIMIT,
+      tokens: auth.tokens,
+    });
+  }
+
+  const me = (app: ReturnType<typeof limitedApi>, token: string) =>
+    request(app).get('/api/v1/me').set('Authorization', `Bearer ${token}`);
+
+  it('when a user exceeds the limit, then that user gets 429 and another user from the same address does not', async () => {
+    // Arrange
+    const app = limitedApi();
+    for (let i = 0; i < LIMIT; i += 1) expect((await me(app, signToken('alice'))).status).toBe(200);
+
+    // Act
+    const alice = await me(app, signToken('alice'));
+    const bob = await me(app, signToken('bob'));
+
+    // Assert
+    expect(alice.status).toBe(429);
+    expect(bob.status).toBe(200);
+  });
+
+  it('when tokens are invalid, then they count against the address, not against the user they name', async () => {
+    // Arrange: forged tokens naming alice, signed with another key.
+    const app = limitedApi();
+    const forged = signToken('alice', {}, 'another-secret-with-at-least-32-characters');
+    for (let i = 0; i < LIMIT; i += 1) expect((await me(app, forged)).status).toBe(401);
+
+    // Act
+    const moreForged = await me(app, forged);
+    const realAlice = await me(app, signToken('alice'));
+
+    // Assert
+    expect(moreForged.status).toBe(429);
+    expect(realAlice.status).toBe(200);
   });
 });

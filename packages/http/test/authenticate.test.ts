@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { AccessTokens } from '../src/access-tokens.js';
 import { authenticate } from '../src/authenticate.js';
 import { currentUser } from '../src/current-user.js';
 import { sendSuccess } from '../src/send-success.js';
@@ -9,6 +10,7 @@ import type { User } from '@trustpoint/db';
 import { fakeAuthOptions, testUser } from './support/fake-users.js';
 import { signToken, tokenWithoutExpiry, unsignedToken } from './support/tokens.js';
 import { testApp } from './support/test-app.js';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../src/token-settings.js';
 
 const alice = testUser('alice');
 
@@ -195,11 +197,9 @@ describe('authenticate', () => {
   });
 
   it('when the secret is empty, then it refuses to start', () => {
-    // Arrange
-    const options = { ...fakeAuthOptions([alice]), secret: '' };
-
     // Act
-    const create = () => authenticate(options);
+    const create = () =>
+      new AccessTokens({ secret: '', issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
 
     // Assert
     expect(create).toThrow(/non-empty token secret/);

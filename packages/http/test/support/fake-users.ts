@@ -1,5 +1,6 @@
 import type { User } from '@trustpoint/db';
 
+import { AccessTokens } from '../../src/access-tokens.js';
 import type { AuthenticateOptions } from '../../src/authenticate.js';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/token-settings.js';
 
@@ -16,6 +17,11 @@ export function testUser(id: string): User {
   };
 }
 
+/** Access tokens checked against the test secret, as the test tokens are signed. */
+export function testAccessTokens(): AccessTokens {
+  return new AccessTokens({ secret: TEST_SECRET, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
+}
+
 /**
  * Authentication options over an in-memory user table. The database lookup itself (`findUser`) is
  * tested in @trustpoint/db; here only what authenticate does with its answer matters.
@@ -23,9 +29,7 @@ export function testUser(id: string): User {
 export function fakeAuthOptions(users: readonly User[]): AuthenticateOptions {
   const byId = new Map(users.map((user) => [user.id, user]));
   return {
-    secret: TEST_SECRET,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
+    tokens: testAccessTokens(),
     findUser: (id) => Promise.resolve(byId.get(id)),
   };
 }
