@@ -64,26 +64,49 @@ export async function startAnchoringThread(
     logLevel: options.logLevel ?? 'info',
   };
   let stopping = false;
-  let worker: Worker;
+  let worker: Worker | undefined;
   let restart: NodeJS.Timeout | undefined;
 
+  // Resolves once the thread is anchoring; rejects if it ends before that.
   const spawn = () =>
     new Promise<void>((resolve, reject) => {
-      worker = new Worker(join(__dirname, 'anchoring-thread-worker.js'), { workerData: data });
-      worker.on('message', (message: AnchoringThreadMessage) => {
-        if (message.kind === 'ready') resolve();
-        else if (message.kind === 'anchored') engine.resolveAnchored(message.receipts);
+      const started = new Worker(join(__dirname, 'anchoring-thread-worker.js'), {
+        workerData: data,
+      });
+      let ready = false;
+      worker = started;
+      started.on('message', (message: AnchoringThreadMessage) => {
+        if (message.kind === 'ready') {
+          ready = true;
+          resolve();
+        } else if (message.kind === 'anchored') engine.resolveAnchored(message.receipts);
         else if (message.kind === 'failed') engine.rejectFailed(message.records);
       });
-      worker.once('error', (error) => {
-        reject(error);
+      let failure: Error | undefined;
+      started.once('error', (error) => {
+        failure = error;
+      });
+      started.once('exit', (code) => {
+        if (worker === started) worker = undefined;
+        if (!ready) {
+          reject(failure ?? new Error(`anchoring thread exited with code ${String(code)}`));
+          return;
+        }
         if (stopping) return;
-        logger.error({ err: String(error) }, 'anchoring thread crashed; starting it again');
-        restart = setTimeout(() => {
-          spawn().catch((spawnError: unknown) => {
-            logger.error({ err: String(spawnError) }, 'anchoring thread did not start again');
+        // Only a thread that once ran is started again: one that cannot start fails the caller.
+        logger.error(
+          { err: String(failure ?? `exit code ${String(code)}`) },
+          'anchoring thread ended; starting it again',
+        );
+        const again = () => {
+          restart = undefined;
+          if (stopping) return;
+          spawn().catch((error: unknown) => {
+            logger.error({ err: String(error) }, 'anchoring thread did not start again; retrying');
+            restart = setTimeout(again, options.restartDelayMs ?? 1_000);
           });
-        }, options.restartDelayMs ?? 1_000);
+        };
+        restart = setTimeout(again, options.restartDelayMs ?? 1_000);
       });
     });
 
@@ -93,11 +116,14 @@ export async function startAnchoringThread(
       stopping = true;
       clearTimeout(restart);
       const current = worker;
+      if (current === undefined) return;
       const stopped = new Promise<void>((resolve) => {
         current.on('message', (message: AnchoringThreadMessage) => {
           if (message.kind === 'stopped') resolve();
         });
-        current.once('exit', () => { resolve(); });
+        current.once('exit', () => {
+          resolve();
+        });
       });
       current.postMessage('stop');
       await stopped;
