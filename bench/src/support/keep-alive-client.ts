@@ -64,7 +64,9 @@ export class KeepAliveClient {
       waiting?.reject(error);
     };
     socket.on('error', fail);
-    socket.on('close', () => { fail(new Error('connection closed before the answer')); });
+    socket.on('close', () => {
+      fail(new Error('connection closed before the answer'));
+    });
     this.#socket = socket;
     return socket;
   }
