@@ -60,4 +60,11 @@ export {
   createCertificateSigner,
   generateSigningKey,
   type CertificateSigner,
+  type CertificateSignerOptions,
 } from './certificates/certificate-signer.js';
+export type { JWK } from 'jose';
+export {
+  publicSigningKeyOf,
+  type SignatureAlgorithm,
+  type VerificationKeyInput,
+} from './certificates/public-signing-key.js';

@@ -6,6 +6,7 @@ import { Interface } from 'ethers';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCertificateSigner, generateSigningKey } from '../src/server.js';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { storedCertificate } from './support/stored-certificate.js';
 
@@ -162,6 +163,60 @@ describe.each(testBackends())('qualified signatures on %s', (backend) => {
       signatureValid: true,
       status: 'match',
     });
+  });
+
+  it('when the signing key is rotated with the old key retired, then earlier signatures stay valid and the key set lists both', async () => {
+    // Arrange: signed under the first key, whose public half the operator copies from the JWKS.
+    const owner = await api.user({ qualified: true });
+    const created = await api.certify(owner.token);
+    await sign(`certID/${created.certID}`, owner.token);
+    const published = await jwks();
+    const rotatedSigner = await createCertificateSigner(generateSigningKey(), {
+      retired: published.keys,
+    });
+    const rotated = api.appWith(rotatedSigner);
+
+    // Act
+    const verification = await request(rotated)
+      .get(`/cert/v2/trustpoints/certID/${created.certID}`)
+      .set('Authorization', `Bearer ${owner.token}`);
+    const keySet = await request(rotated).get('/cert/v2/.well-known/jwks.json');
+
+    // Assert
+    expect(verification.status).toBe(200);
+    expect(verification.body.data.verified).toBe(true);
+    expect(verification.body.data.trustpoints[1]).toMatchObject({
+      type: 'Signature',
+      signatureValid: true,
+      status: 'match',
+    });
+    const kids = (keySet.body as JSONWebKeySet).keys.map((key) => key.kid);
+    expect(kids).toEqual([rotatedSigner.kid, api.signer.kid]);
+  });
+
+  it('when the signing key is replaced without retiring the old one, then earlier signatures are reported invalid', async () => {
+    // Arrange
+    const owner = await api.user({ qualified: true });
+    const created = await api.certify(owner.token);
+    await sign(`certID/${created.certID}`, owner.token);
+    const replacedSigner = await createCertificateSigner(generateSigningKey());
+    const replaced = api.appWith(replacedSigner);
+
+    // Act
+    const verification = await request(replaced)
+      .get(`/cert/v2/trustpoints/certID/${created.certID}`)
+      .set('Authorization', `Bearer ${owner.token}`);
+    const keySet = await request(replaced).get('/cert/v2/.well-known/jwks.json');
+
+    // Assert
+    expect(verification.body.data.verified).toBe(false);
+    expect(verification.body.data.trustpoints[1]).toMatchObject({
+      type: 'Signature',
+      hashMatches: true,
+      signatureValid: false,
+      status: 'mismatch',
+    });
+    expect((keySet.body as JSONWebKeySet).keys.map((key) => key.kid)).toEqual([replacedSigner.kid]);
   });
 
   it('when the stored JWS is altered, then verification reports the Signature trustpoint as a mismatch', async () => {

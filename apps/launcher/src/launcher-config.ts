@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES } from '@trustpoint/cert-api';
+import { DEFAULT_MAX_FILE_BYTES, publicSigningKeyOf, type JWK } from '@trustpoint/cert-api';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
 export interface LauncherConfig {
@@ -16,6 +16,11 @@ export interface LauncherConfig {
   databaseUrl: string | undefined;
   /** Private key of qualified signatures (PEM or JWK); otherwise one kept in the secrets file. */
   signingKey?: string | undefined;
+  /**
+   * Public JWKs of earlier signing keys (`SIGNING_KEYS_RETIRED`): their signatures stay valid and
+   * they stay in the JWKS after a key rotation.
+   */
+  retiredSigningKeys: JWK[];
   /** API requests each user (or address, without a token) may make per minute. */
   requestsPerMinute: number;
   /** Largest file upload accepted, in bytes (`MAX_FILE_BYTES`, default 2 GiB). */
@@ -67,6 +72,48 @@ function addressList(value: string | undefined, name: string): string[] {
     });
 }
 
+/** JWK members that only a private or secret key has. */
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isJwk(value: unknown): value is JWK {
+  return isObject(value) && typeof value.kty === 'string';
+}
+
+/**
+ * Public keys of earlier signing keys: a JSON array of JWKs or a JWK Set, such as the JWKS the
+ * service served before the rotation. Private keys are refused: a retired key only verifies, and
+ * its private half belongs nowhere near the configuration. Messages never echo a key.
+ */
+function retiredSigningKeys(value: string | undefined, name: string): JWK[] {
+  if (value === undefined || value.trim() === '') return [];
+  const shape = `${name} must be a JSON array of public JWKs or a JWK Set ({"keys": [...]})`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error(`${shape}; it is not valid JSON`);
+  }
+  const keys: unknown = isObject(parsed) ? parsed.keys : parsed;
+  if (!Array.isArray(keys)) throw new Error(shape);
+  return keys.map((key: unknown, index) => {
+    const which = `${name}: key ${String(index + 1)}`;
+    if (!isJwk(key)) throw new Error(`${which} is not a JWK object (with a "kty")`);
+    if (PRIVATE_JWK_MEMBERS.some((member) => member in key)) {
+      throw new Error(`${which} holds a private or secret key; list public keys only`);
+    }
+    try {
+      publicSigningKeyOf(key);
+    } catch (error) {
+      throw new Error(`${which} is not usable: ${(error as Error).message}`);
+    }
+    return key;
+  });
+}
+
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   return {
     // INIT_CWD: where the user ran `npm start`, rather than this package's folder.
@@ -78,6 +125,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
     databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
     signingKey: env.SIGNING_KEY === '' ? undefined : env.SIGNING_KEY,
+    retiredSigningKeys: retiredSigningKeys(env.SIGNING_KEYS_RETIRED, 'SIGNING_KEYS_RETIRED'),
     requestsPerMinute: positiveInteger(env.RATE_LIMIT_PER_MINUTE, 6_000, 'RATE_LIMIT_PER_MINUTE'),
     maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),

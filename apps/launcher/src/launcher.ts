@@ -43,10 +43,15 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
   });
 }
 
-/** The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. */
+/**
+ * The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. The
+ * retired keys were checked with the configuration, so an error here is the current key's.
+ */
 async function signerOf(config: LauncherConfig, storedKey: string): Promise<CertificateSigner> {
   try {
-    return await createCertificateSigner(config.signingKey ?? storedKey);
+    return await createCertificateSigner(config.signingKey ?? storedKey, {
+      retired: config.retiredSigningKeys,
+    });
   } catch (error) {
     const source =
       config.signingKey === undefined ? 'the signing key of secrets.json' : 'SIGNING_KEY';

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readLauncherConfig } from '../src/launcher-config.js';
 
@@ -34,5 +35,101 @@ describe('readLauncherConfig: files and URL fetching', () => {
   ])('when %o is set, then the start stops with a message naming the variable', (env, message) => {
     // Act / Assert
     expect(() => readLauncherConfig(env)).toThrow(message);
+  });
+});
+
+describe('readLauncherConfig: retired signing keys', () => {
+  const p256 = () =>
+    generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const ed25519 = () => generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+
+  it('when SIGNING_KEYS_RETIRED is unset or empty, then no key is retired', () => {
+    // Act / Assert
+    expect(readLauncherConfig({}).retiredSigningKeys).toEqual([]);
+    expect(readLauncherConfig({ SIGNING_KEYS_RETIRED: ' ' }).retiredSigningKeys).toEqual([]);
+  });
+
+  it('when it is a JSON array of public JWKs, then they are read', () => {
+    // Arrange
+    const keys = [p256(), { ...ed25519(), kid: 'old', alg: 'EdDSA', use: 'sig' }];
+
+    // Act
+    const config = readLauncherConfig({ SIGNING_KEYS_RETIRED: JSON.stringify(keys) });
+
+    // Assert
+    expect(config.retiredSigningKeys).toEqual(keys);
+  });
+
+  it('when it is a JWK Set such as the served JWKS, then its keys are read', () => {
+    // Arrange
+    const keys = [p256(), ed25519()];
+
+    // Act
+    const config = readLauncherConfig({ SIGNING_KEYS_RETIRED: JSON.stringify({ keys }) });
+
+    // Assert
+    expect(config.retiredSigningKeys).toEqual(keys);
+  });
+
+  it.each([
+    [
+      'invalid JSON',
+      () => '[{"kty":',
+      /SIGNING_KEYS_RETIRED must be a JSON array .* not valid JSON/,
+    ],
+    ['a lone JWK', () => JSON.stringify(p256()), /SIGNING_KEYS_RETIRED must be a JSON array/],
+    ['a string entry', () => JSON.stringify(['-----BEGIN PUBLIC KEY-----']), /key 1 is not a JWK/],
+    [
+      'an RSA key',
+      () =>
+        JSON.stringify([
+          p256(),
+          generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' }),
+        ]),
+      /SIGNING_KEYS_RETIRED: key 2 is not usable: .*EC P-256 \(ES256\) or Ed25519/,
+    ],
+    [
+      'a P-384 key',
+      () =>
+        JSON.stringify([
+          generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' }),
+        ]),
+      /SIGNING_KEYS_RETIRED: key 1 is not usable/,
+    ],
+    [
+      'a key for encryption',
+      () => JSON.stringify([{ ...p256(), use: 'enc' }]),
+      /SIGNING_KEYS_RETIRED: key 1 is not usable: .*use "enc"/,
+    ],
+    [
+      'a symmetric key',
+      () => JSON.stringify([{ kty: 'oct', k: 'c2VjcmV0' }]),
+      /SIGNING_KEYS_RETIRED: key 1 holds a private or secret key/,
+    ],
+  ])(
+    'when it holds %s, then the start stops with a message naming the variable',
+    (_name, value, message) => {
+      // Act / Assert
+      expect(() => readLauncherConfig({ SIGNING_KEYS_RETIRED: value() })).toThrow(message);
+    },
+  );
+
+  it('when it holds a private key, then the start stops without echoing the key', () => {
+    // Arrange
+    const privateJwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      format: 'jwk',
+    });
+
+    // Act
+    let message = '';
+    try {
+      readLauncherConfig({ SIGNING_KEYS_RETIRED: JSON.stringify({ keys: [privateJwk] }) });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+
+    // Assert
+    expect(message).toContain('SIGNING_KEYS_RETIRED: key 1 holds a private or secret key');
+    expect(message).not.toContain(String(privateJwk.d));
   });
 });

@@ -388,7 +388,9 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     operationId: 'getJwks',
     tags: [TAGS.utils],
     summary: "The service's signing keys",
-    description: 'A JWK Set (RFC 7517), not the success envelope, so JOSE libraries can fetch it.',
+    description:
+      'A JWK Set (RFC 7517), not the success envelope, so JOSE libraries can fetch it: the ' +
+      'current key first, then keys retired by a key rotation, whose signatures stay valid.',
     security: PUBLIC,
     responses: {
       200: {

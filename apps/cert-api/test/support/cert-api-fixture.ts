@@ -24,7 +24,7 @@ import {
   generateSigningKey,
 } from '../../src/server.js';
 
-import type { FilesSettings, UrlFetchSettings } from '../../src/server.js';
+import type { CertificateSigner, FilesSettings, UrlFetchSettings } from '../../src/server.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 const NAMESPACE = 'trustpoint';
@@ -38,6 +38,10 @@ export interface CertApiFixture {
   engine: AnchorEngine;
   /** The upload limit and the published files' directory (a fresh temporary one). */
   files: FilesSettings;
+  /** The signer of qualified signatures `app` uses. */
+  signer: CertificateSigner;
+  /** Another app on the same database, chain and users whose qualified signer is `signer`. */
+  appWith(signer: CertificateSigner): ReturnType<typeof createCertApp>;
   /** Certifies a random content for the token's user (201 expected), with extra body fields. */
   certify(token: string, body?: Record<string, unknown>): Promise<CreatedCertificate>;
   /**
@@ -75,6 +79,8 @@ export async function startCertApi(
     rpcUrl?: string;
     maxFileBytes?: number;
     urlFetch?: Partial<UrlFetchSettings>;
+    /** The signer of qualified signatures; by default one with a new P-256 key. */
+    signer?: CertificateSigner;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -112,21 +118,25 @@ export async function startCertApi(
     dir: await mkdtemp(join(tmpdir(), 'trustpoint-files-')),
     maxFileBytes: options.maxFileBytes ?? 16 * 1024 ** 2,
   };
-  const app = createCertApp({
-    jwtSecret: JWT_SECRET,
-    services: {
-      knex: db.knex,
-      engine,
-      networks,
-      pins: createPinCipher(randomBytes(32)),
-      namespace: NAMESPACE,
-      files,
-      ...(options.urlFetch === undefined ? {} : { urlFetch: options.urlFetch }),
-      now: Date.now,
-      logger,
-      signer: await createCertificateSigner(generateSigningKey()),
-    },
-  });
+  const signer = options.signer ?? (await createCertificateSigner(generateSigningKey()));
+  const pins = createPinCipher(randomBytes(32));
+  const appWith = (appSigner: CertificateSigner) =>
+    createCertApp({
+      jwtSecret: JWT_SECRET,
+      services: {
+        knex: db.knex,
+        engine,
+        networks,
+        pins,
+        namespace: NAMESPACE,
+        files,
+        ...(options.urlFetch === undefined ? {} : { urlFetch: options.urlFetch }),
+        now: Date.now,
+        logger,
+        signer: appSigner,
+      },
+    });
+  const app = appWith(signer);
   return {
     app,
     db,
@@ -134,6 +144,8 @@ export async function startCertApi(
     network,
     engine,
     files,
+    signer,
+    appWith,
     async certify(token, body = {}) {
       const response = await request(app)
         .post('/cert/v2/certificates?type=content&networkId=31337')
