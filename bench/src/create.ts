@@ -5,6 +5,7 @@
 import { startBenchService } from './support/bench-service.js';
 import { clientThreads, describeClient, runHttpLoad } from './support/http-load.js';
 import { millis } from './support/latency.js';
+import { describeMachineSpeed, jsonRoundTripsPerSecond } from './support/machine-check.js';
 
 const CERTIFICATES = Number(process.env.BENCH_CERTIFICATES ?? '6000');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? '500');
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     const load = (count: number, clients: number) =>
       runHttpLoad({ targets, body: 'content-certificate', count, clients, threads: THREADS });
     await load(WARMUP, Math.min(CLIENTS, WARMUP));
+    const speed = jsonRoundTripsPerSecond();
     const outcome = await load(CERTIFICATES, CLIENTS);
     const transactions = new Set(
       outcome.responses.flatMap((response) => response.transactionHash ?? []),
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     console.log(
       `Certificate creation through the API, ${service.backend} database, local chain; ${describeClient(CLIENTS, THREADS)}; ${String(USERS)} users\n`,
     );
+    console.log(describeMachineSpeed(speed));
     console.log(`requests      ${String(CERTIFICATES)} (after ${String(WARMUP)} warm-up)`);
     console.log(
       `statuses      ${[...outcome.statuses].map(([status, n]) => `${String(status)}: ${String(n)}`).join(', ')}`,

@@ -12,6 +12,7 @@ import {
   type LoadOutcome,
 } from './support/http-load.js';
 import { millis } from './support/latency.js';
+import { describeMachineSpeed, jsonRoundTripsPerSecond } from './support/machine-check.js';
 
 const EVIDENCES = Number(process.env.BENCH_EVIDENCES ?? '5000');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? '500');
@@ -125,12 +126,14 @@ async function main(): Promise<void> {
     );
 
     await run(url, spread, WARMUP, Math.min(CLIENTS, WARMUP));
+    const speed = jsonRoundTripsPerSecond();
     const hotOutcome = await run(url, hotTargets, EVIDENCES, CLIENTS);
     const spreadOutcome = await run(url, spread, EVIDENCES, CLIENTS);
 
     console.log(
       `Evidences through the tracking API, ${service.backend} database, local chain; ${describeClient(CLIENTS, THREADS)}; ${String(USERS)} users; ${String(EVIDENCES)} requests per run after ${String(WARMUP)} warm-up`,
     );
+    console.log(describeMachineSpeed(speed));
     report('one hot asset (every request queues on its clock row)', hotTargets, hotOutcome);
     report(`${String(ASSETS)} assets`, spread, spreadOutcome);
   } finally {
