@@ -43,6 +43,9 @@ export function createApiApp(options: ApiAppOptions): Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // No weak ETag hashed from every JSON body: answers to writes never need one, and a route that
+  // serves cacheable content (published files) sets its own strong ETag.
+  app.set('etag', false);
   app.set('trust proxy', false);
   // Request lines are written at info; below that level the middleware would only cost time
   // (it serializes and redacts every request for a child logger that never writes).

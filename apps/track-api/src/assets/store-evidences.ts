@@ -167,7 +167,7 @@ function batchersOf(services: TrackServices): TrackBatchers {
           const assets = await findAssetsByTrackIds(services.knex, trackIds);
           return trackIds.map((trackId) => ({ ok: true, value: assets.get(trackId) }));
         },
-        { maxRuns: 4 },
+        { maxRuns: 1 },
       ),
     };
     batchers.set(services, found);

@@ -94,7 +94,8 @@ export async function findUsers(db: Queryable, ids: readonly string[]): Promise<
 
 /**
  * `findUser` for a server's requests: the lookups of requests that arrive together are answered
- * by one query.
+ * by one query. One query at a time: while it runs the next lookups gather, so under load a query
+ * serves many requests instead of many small queries racing each other.
  */
 export function batchedUserLookup(db: Queryable): (id: string) => Promise<User | undefined> {
   const lookups = new Batcher<string, User | undefined>(
@@ -102,7 +103,7 @@ export function batchedUserLookup(db: Queryable): (id: string) => Promise<User |
       const users = await findUsers(db, ids);
       return ids.map((id) => ({ ok: true, value: users.get(id) }));
     },
-    { maxRuns: 4 },
+    { maxRuns: 1 },
   );
   return (id) => lookups.submit(id);
 }

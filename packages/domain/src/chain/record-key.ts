@@ -1,4 +1,4 @@
-import { solidityPackedKeccak256 } from 'ethers';
+import { keccak256 } from 'ethers';
 
 import { isHashHex } from '../schemas/hash-hex.js';
 import { toUint256 } from './uint256.js';
@@ -9,7 +9,12 @@ import { toUint256 } from './uint256.js';
  * timestamp as a 32-byte big-endian word. Returned as 0x-prefixed bytes32 hex.
  */
 function recordKey(id: string, timestamp: bigint): string {
-  return solidityPackedKeccak256(['string', 'uint256'], [id, timestamp]);
+  // Packed by hand: ethers' solidityPacked goes through hex strings, a cost paid per request.
+  const packed = Buffer.concat([
+    Buffer.from(id, 'utf8'),
+    Buffer.from(timestamp.toString(16).padStart(64, '0'), 'hex'),
+  ]);
+  return keccak256(packed);
 }
 
 /** Key of a trustpoint: the certID and the trustpoint timestamp in milliseconds. */
