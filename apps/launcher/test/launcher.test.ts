@@ -2,7 +2,6 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import workerThreads from 'node:worker_threads';
-import { freePort } from '@trustpoint/contracts';
 import { createDatabase, findCreditBalance, findUser } from '@trustpoint/db';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import { JsonRpcProvider } from 'ethers';
@@ -10,25 +9,15 @@ import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
-import { readLauncherConfig } from '../src/launcher-config.js';
 import { LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
+import { testLaunchConfig } from './support/test-launch-config.js';
 
 const silent = pino({ level: 'silent' });
 
 describe('Embedded launcher', () => {
   it('when started twice on one data directory, then the second start resumes chain, deployment, database and user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
-    const config = {
-      // The defaults of every setting this test does not care about.
-      ...readLauncherConfig({}),
-      dataDir,
-      chainHost: '127.0.0.1',
-      chainPort: await freePort(),
-      apiHost: '127.0.0.1',
-      certApiPort: await freePort(),
-      trackApiPort: await freePort(),
-      databaseUrl: undefined,
-    };
+    const config = await testLaunchConfig(dataDir);
 
     const first = await launch(config, silent);
     const firstDeployment = first.deployment;
@@ -88,19 +77,7 @@ describe('Embedded launcher', () => {
 
   it('when started, then the printed token is a valid HS256 token for the local user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
-    const running = await launch(
-      {
-        ...readLauncherConfig({}),
-        dataDir,
-        chainHost: '127.0.0.1',
-        chainPort: await freePort(),
-        apiHost: '127.0.0.1',
-        certApiPort: await freePort(),
-        trackApiPort: await freePort(),
-        databaseUrl: undefined,
-      },
-      silent,
-    );
+    const running = await launch(await testLaunchConfig(dataDir), silent);
     try {
       const { jwtSecret } = await loadOrCreateSecrets(join(dataDir, 'secrets.json'));
 
@@ -176,16 +153,7 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
       const childrenBefore = await childPids();
       const outcome = await withWorkerRecording(async (workers) => {
         const running = await launch(
-          {
-            ...readLauncherConfig({}),
-            dataDir,
-            chainHost: '127.0.0.1',
-            chainPort: await freePort(),
-            apiHost: '127.0.0.1',
-            certApiPort: await freePort(),
-            trackApiPort: await freePort(),
-            databaseUrl: databaseUrl.toString(),
-          },
+          await testLaunchConfig(dataDir, { databaseUrl: databaseUrl.toString() }),
           silent,
         );
         let stopped = false;

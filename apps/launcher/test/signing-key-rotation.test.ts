@@ -2,11 +2,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@trustpoint/contracts';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
 import { readLauncherConfig } from '../src/launcher-config.js';
+import { testLaunchConfig } from './support/test-launch-config.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -18,16 +18,7 @@ describe('Signing-key rotation through the launcher', () => {
   it('when restarted with a new SIGNING_KEY and the old JWKS as SIGNING_KEYS_RETIRED, then an earlier signature stays valid and both keys are served', async () => {
     // Arrange: a qualified certificate signed with the key the first start made.
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-rotation-'));
-    const places = async () => ({
-      dataDir,
-      chainHost: '127.0.0.1',
-      chainPort: await freePort(),
-      apiHost: '127.0.0.1',
-      certApiPort: await freePort(),
-      trackApiPort: await freePort(),
-      databaseUrl: undefined,
-    });
-    const first = await launch({ ...readLauncherConfig({}), ...(await places()) }, silent);
+    const first = await launch(await testLaunchConfig(dataDir), silent);
     let certID: string;
     let oldJwks: Jwks;
     try {
@@ -51,7 +42,11 @@ describe('Signing-key rotation through the launcher', () => {
     const env = { SIGNING_KEY: newKey, SIGNING_KEYS_RETIRED: JSON.stringify(oldJwks) };
 
     // Act
-    const second = await launch({ ...readLauncherConfig(env), ...(await places()) }, silent);
+    const { signingKey, retiredSigningKeys } = readLauncherConfig(env);
+    const second = await launch(
+      await testLaunchConfig(dataDir, { signingKey, retiredSigningKeys }),
+      silent,
+    );
     try {
       const verification = await fetch(`${second.certApiUrl}/trustpoints/certID/${certID}`, {
         headers: { Authorization: `Bearer ${second.token}` },
