@@ -42,19 +42,24 @@ const toPendingBatch = (row: BatchRow): PendingBatch => ({
   createdAt: new Date(row.created_at),
 });
 
+/** The queue row of a record to anchor. */
+function recordRow(request: AnchorRequest) {
+  return {
+    network_id: request.networkId,
+    kind: request.kind,
+    record_key: request.recordKey.toLowerCase(),
+    hash: request.hash,
+    trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
+  };
+}
+
 /** Queues a record in the caller's transaction; returns its id, to wait on. */
 export async function enqueueRecord(
   trx: Knex | Knex.Transaction,
   request: AnchorRequest,
 ): Promise<number> {
   const [row] = await trx('anchor_records')
-    .insert({
-      network_id: request.networkId,
-      kind: request.kind,
-      record_key: request.recordKey.toLowerCase(),
-      hash: request.hash,
-      trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
-    })
+    .insert(recordRow(request))
     .returning<{ id: number }[]>('id');
   if (!row) throw new Error('anchor record insert returned nothing');
   return row.id;
@@ -69,13 +74,7 @@ export async function enqueueRecords(
   requests: readonly AnchorRequest[],
 ): Promise<number[]> {
   if (requests.length === 0) return [];
-  const rows = requests.map((request) => ({
-    network_id: request.networkId,
-    kind: request.kind,
-    record_key: request.recordKey.toLowerCase(),
-    hash: request.hash,
-    trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
-  }));
+  const rows = requests.map(recordRow);
   const inserted = await trx('anchor_records')
     .insert(rows)
     .returning<{ id: number; network_id: string; kind: string; record_key: string }[]>([

@@ -90,17 +90,10 @@ export async function nextEvidenceTimestamp(
   assetHash: string,
   nowSeconds: number,
 ): Promise<number> {
-  const [row] = await trx('evidence_clocks')
-    .insert({ asset_hash: assetHash, last_timestamp: nowSeconds })
-    .onConflict('asset_hash')
-    .merge({
-      last_timestamp: trx.raw(
-        'greatest(evidence_clocks.last_timestamp + 1, excluded.last_timestamp)',
-      ),
-    })
-    .returning<{ last_timestamp: number }[]>('last_timestamp');
-  if (row === undefined) throw new Error(`the evidence clock of ${assetHash} returned no row`);
-  return row.last_timestamp;
+  const seconds = await nextEvidenceTimestamps(trx, new Map([[assetHash, 1]]), nowSeconds);
+  const second = seconds.get(assetHash);
+  if (second === undefined) throw new Error(`the evidence clock of ${assetHash} returned no row`);
+  return second;
 }
 
 /**
