@@ -85,3 +85,37 @@ export class Batcher<T, R> {
     });
   }
 }
+
+/**
+ * Lookups by key for a server's requests: the keys asked for while a query runs are answered
+ * together by the next one. One query at a time, so that under load a query serves many requests
+ * instead of many small queries racing each other. Undefined for a key `findMany` does not return.
+ */
+export function batchedLookup<K, V>(
+  findMany: (keys: K[]) => Promise<ReadonlyMap<K, V>>,
+): (key: K) => Promise<V | undefined> {
+  const lookups = new Batcher<K, V | undefined>(
+    async (keys) => {
+      const found = await findMany(keys);
+      return keys.map((key) => ({ ok: true, value: found.get(key) }));
+    },
+    { maxRuns: 1 },
+  );
+  return (key) => lookups.submit(key);
+}
+
+/**
+ * One value per owner, made on first use and dropped with the owner: how a use case keeps one
+ * batcher per set of services without the services having to carry it.
+ */
+export function onePer<O extends object, V>(make: (owner: O) => V): (owner: O) => V {
+  const made = new WeakMap<O, V>();
+  return (owner) => {
+    let value = made.get(owner);
+    if (value === undefined) {
+      value = make(owner);
+      made.set(owner, value);
+    }
+    return value;
+  };
+}

@@ -1,7 +1,7 @@
 export { constraintViolation } from './constraint-violation.js';
 export type { ConstraintViolation, ConstraintViolationKind } from './constraint-violation.js';
 export { isTransientConflict, retryTransientConflicts } from './transient-conflict.js';
-export { Batcher } from './batcher.js';
+export { batchedLookup, Batcher, onePer } from './batcher.js';
 export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Batcher, type ItemOutcome } from '../src/index.js';
+import { batchedLookup, Batcher, onePer, type ItemOutcome } from '../src/index.js';
 
 /** A run the test finishes by hand, to keep it busy while more items arrive. */
 interface HeldRun<T> {
@@ -159,5 +159,46 @@ describe('Batcher', () => {
         'batch run answered 1 of 2 items',
       );
     }
+  });
+});
+
+describe('batchedLookup', () => {
+  it('when keys are looked up at once, then one findMany answers them all, undefined for a key it lacks', async () => {
+    // Arrange
+    const calls: string[][] = [];
+    const lookup = batchedLookup((keys: string[]) => {
+      calls.push([...keys]);
+      return Promise.resolve(
+        new Map(keys.filter((key) => key !== 'missing').map((key) => [key, key.length])),
+      );
+    });
+
+    // Act
+    const answers = await Promise.all(['a', 'bb', 'missing', 'a'].map((key) => lookup(key)));
+
+    // Assert
+    expect(answers).toEqual([1, 2, undefined, 1]);
+    expect(calls).toEqual([['a', 'bb', 'missing', 'a']]);
+  });
+});
+
+describe('onePer', () => {
+  it('when asked twice for one owner, then it makes the value once; another owner gets its own', () => {
+    // Arrange
+    let made = 0;
+    const valueOf = onePer((owner: { name: string }) => ({
+      owner: owner.name,
+      serial: (made += 1),
+    }));
+    const first = { name: 'first' };
+    const second = { name: 'second' };
+
+    // Act
+    const values = [valueOf(first), valueOf(first), valueOf(second)];
+
+    // Assert
+    expect(values[0]).toBe(values[1]);
+    expect(values[2]).toEqual({ owner: 'second', serial: 2 });
+    expect(made).toBe(2);
   });
 });

@@ -5,6 +5,7 @@ import {
   insertCertificates,
   insertTrustpoints,
   lockCreditBalances,
+  onePer,
   retryTransientConflicts,
   spendCredits,
   unanchoredTrustpoint,
@@ -219,21 +220,10 @@ async function storeCertificates(
 }
 
 /** Runs the creations of concurrent requests together: one transaction for all that are waiting. */
-const creationGroups = new WeakMap<
-  CertificateServices,
-  Batcher<PreparedCertificate, StoredCertificate>
->();
-
-function creationGroup(
-  services: CertificateServices,
-): Batcher<PreparedCertificate, StoredCertificate> {
-  let group = creationGroups.get(services);
-  if (group === undefined) {
-    group = new Batcher((items) => storeCertificates(services, items));
-    creationGroups.set(services, group);
-  }
-  return group;
-}
+const creationGroup = onePer(
+  (services: CertificateServices) =>
+    new Batcher((items: PreparedCertificate[]) => storeCertificates(services, items)),
+);
 
 /** A request whose own work joins the transaction is stored on its own, not with others. */
 async function store(

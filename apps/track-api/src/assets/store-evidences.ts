@@ -1,10 +1,12 @@
 import {
+  batchedLookup,
   Batcher,
   constraintViolation,
   findAssetsByTrackIds,
   insertEvidences,
   lockCreditBalances,
   nextEvidenceTimestamps,
+  onePer,
   retryTransientConflicts,
   spendCredits,
   type AssetRecord,
@@ -149,31 +151,16 @@ async function writeEvidences(
   );
 }
 
-interface TrackBatchers {
-  evidences: Batcher<EvidenceToStore, EvidenceRecord>;
-  assets: Batcher<string, AssetRecord | undefined>;
-}
+/** Per set of services: the evidences of concurrent requests, stored together. */
+const evidenceBatcher = onePer(
+  (services: TrackServices) =>
+    new Batcher((items: EvidenceToStore[]) => storeEvidences(services, items)),
+);
 
-/** Per set of services: the evidences and asset reads of concurrent requests, run together. */
-const batchers = new WeakMap<TrackServices, TrackBatchers>();
-
-function batchersOf(services: TrackServices): TrackBatchers {
-  let found = batchers.get(services);
-  if (found === undefined) {
-    found = {
-      evidences: new Batcher((items) => storeEvidences(services, items)),
-      assets: new Batcher(
-        async (trackIds) => {
-          const assets = await findAssetsByTrackIds(services.knex, trackIds);
-          return trackIds.map((trackId) => ({ ok: true, value: assets.get(trackId) }));
-        },
-        { maxRuns: 1 },
-      ),
-    };
-    batchers.set(services, found);
-  }
-  return found;
-}
+/** Per set of services: the asset reads of concurrent requests, one query for those waiting. */
+const assetLookup = onePer((services: TrackServices) =>
+  batchedLookup((trackIds: string[]) => findAssetsByTrackIds(services.knex, trackIds)),
+);
 
 /**
  * Stores one request's evidence together with those of the requests that arrive with it (one
@@ -183,7 +170,7 @@ export function storeEvidence(
   services: TrackServices,
   evidence: EvidenceToStore,
 ): Promise<EvidenceRecord> {
-  return batchersOf(services).evidences.submit(evidence);
+  return evidenceBatcher(services).submit(evidence);
 }
 
 /**
@@ -194,5 +181,5 @@ export function findAssetForEvidence(
   services: TrackServices,
   trackId: string,
 ): Promise<AssetRecord | undefined> {
-  return batchersOf(services).assets.submit(trackId);
+  return assetLookup(services)(trackId);
 }

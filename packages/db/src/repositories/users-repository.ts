@@ -1,4 +1,4 @@
-import { Batcher } from '../batcher.js';
+import { batchedLookup } from '../batcher.js';
 import type { Queryable } from '../queryable.js';
 
 /** A caller of the APIs, identified by the subject of its JWT. */
@@ -92,20 +92,9 @@ export async function findUsers(db: Queryable, ids: readonly string[]): Promise<
   return new Map(rows.map((row) => [row.id, toUser(row)]));
 }
 
-/**
- * `findUser` for a server's requests: the lookups of requests that arrive together are answered
- * by one query. One query at a time: while it runs the next lookups gather, so under load a query
- * serves many requests instead of many small queries racing each other.
- */
+/** `findUser` for a server's requests: lookups that arrive together are one query. */
 export function batchedUserLookup(db: Queryable): (id: string) => Promise<User | undefined> {
-  const lookups = new Batcher<string, User | undefined>(
-    async (ids) => {
-      const users = await findUsers(db, ids);
-      return ids.map((id) => ({ ok: true, value: users.get(id) }));
-    },
-    { maxRuns: 1 },
-  );
-  return (id) => lookups.submit(id);
+  return batchedLookup((ids) => findUsers(db, ids));
 }
 
 /** Applies the changes given; returns the updated user, or undefined when there is none. */
