@@ -21,12 +21,12 @@ import {
   DomainError,
   newCertId,
   newUuidV7,
-  trustPointKey,
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificate-services.js';
+import { trustpointAnchorRequest } from './next-trustpoint.js';
 import { qualifiedSignature } from './qualified-signature.js';
 
 /** A certificate to create, once its kind-specific part has been hashed. */
@@ -127,6 +127,8 @@ async function storeCertificates(
       );
       const spent = new Map<string, number>();
       const inserted = new Map<number, CertificateRecord>();
+      // Left without credit: 429, unless a repeat (409: buying credits would not help).
+      const unpaid: number[] = [];
       let waiting = prepared.map((_, index) => index);
       while (waiting.length > 0) {
         const round: number[] = [];
@@ -136,7 +138,7 @@ async function storeCertificates(
           const { userId } = (prepared[index] as PreparedCertificate).certificate;
           const left = (credits.get(userId) ?? 0) - (spent.get(userId) ?? 0);
           const taken = places.get(userId) ?? 0;
-          if (left <= 0) fail(index, new DomainError('outOfCredits'));
+          if (left <= 0) unpaid.push(index);
           else if (taken < left) {
             places.set(userId, taken + 1);
             round.push(index);
@@ -157,22 +159,18 @@ async function storeCertificates(
         }
         waiting = later;
       }
-      for (const index of waiting) fail(index, new DomainError('outOfCredits'));
-      // A repeat is a 409 even when its user has no credit left: buying credits would not help.
-      const refused = prepared.flatMap((item, index) =>
-        outcomes[index]?.ok === false &&
-        (outcomes[index].error as DomainError).code === 'outOfCredits'
-          ? [{ index, certificate: item.certificate }]
-          : [],
-      );
-      if (refused.length > 0) {
+      unpaid.push(...waiting);
+      if (unpaid.length > 0) {
         const repeats = await findCertificateRepeats(
           trx,
-          refused.map(({ certificate }) => certificate),
+          unpaid.map((index) => (prepared[index] as PreparedCertificate).certificate),
         );
-        for (const { index, certificate } of refused) {
-          const repeat = repeats.get(certificate.id);
-          if (repeat !== undefined) fail(index, new DomainError(conflictErrors[repeat]));
+        for (const index of unpaid) {
+          const repeat = repeats.get((prepared[index] as PreparedCertificate).certificate.id);
+          fail(
+            index,
+            new DomainError(repeat === undefined ? 'outOfCredits' : conflictErrors[repeat]),
+          );
         }
       }
       if (inserted.size === 0) return outcomes;
@@ -185,13 +183,9 @@ async function storeCertificates(
       });
       const recordIds = await services.engine.enqueueAll(
         trx,
-        queue.map(({ certificate, trustpoint }) => ({
-          networkId: trustpoint.networkId,
-          kind: 'trustpoint' as const,
-          recordKey: trustPointKey(certificate.certId, trustpoint.timestamp),
-          hash: trustpoint.hash,
-          trustPointType: trustpoint.type,
-        })),
+        queue.map(({ certificate, trustpoint }) =>
+          trustpointAnchorRequest(certificate.certId, trustpoint),
+        ),
       );
       const queued = queue.map(({ certificate, trustpoint }, position) => ({
         certificateId: certificate.id,

@@ -1,4 +1,13 @@
-import { findCertificate, lockCertificate, type CertificateRecord } from '@trustpoint/db';
+import type { AnchorEngine, AnchorRequest } from '@trustpoint/chain';
+import {
+  addTrustpoint,
+  findCertificate,
+  lockCertificate,
+  type CertificateRecord,
+  type NewTrustpoint,
+  type TrustpointRecord,
+} from '@trustpoint/db';
+import { trustPointKey } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 
 /**
@@ -20,4 +29,39 @@ export async function lockedCertificate(
 export function nextTrustpointTimestamp(certificate: CertificateRecord, now: number): number {
   const latest = Math.max(...certificate.trustpoints.map((trustpoint) => trustpoint.timestamp));
   return Math.max(now, latest + 1);
+}
+
+/** What is queued to anchor a certificate's trustpoint: keyed on chain by (certID, timestamp). */
+export function trustpointAnchorRequest(
+  certId: string,
+  trustpoint: Pick<NewTrustpoint, 'type' | 'hash' | 'timestamp' | 'networkId'>,
+): AnchorRequest {
+  return {
+    networkId: trustpoint.networkId,
+    kind: 'trustpoint',
+    recordKey: trustPointKey(certId, trustpoint.timestamp),
+    hash: trustpoint.hash,
+    trustPointType: trustpoint.type,
+  };
+}
+
+/**
+ * Adds a later trustpoint (Revocation, Signature) to the certificate and queues it for anchoring,
+ * in the caller's transaction; its anchoring record's id and the trustpoint as stored.
+ */
+export async function addQueuedTrustpoint(
+  trx: Knex.Transaction,
+  engine: AnchorEngine,
+  certificate: Pick<CertificateRecord, 'id' | 'certId'>,
+  trustpoint: Omit<NewTrustpoint, 'anchorRecordId'>,
+): Promise<{ recordId: number; trustpoint: TrustpointRecord }> {
+  const recordId = await engine.enqueue(
+    trx,
+    trustpointAnchorRequest(certificate.certId, trustpoint),
+  );
+  const stored = await addTrustpoint(trx, certificate.id, {
+    ...trustpoint,
+    anchorRecordId: recordId,
+  });
+  return { recordId, trustpoint: stored };
 }

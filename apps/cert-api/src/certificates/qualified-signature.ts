@@ -1,14 +1,14 @@
 import type { AnchorEngine } from '@trustpoint/chain';
-import { addTrustpoint, type CertificateRecord, type TrustpointRecord } from '@trustpoint/db';
+import type { CertificateRecord, TrustpointRecord } from '@trustpoint/db';
 import {
   canonicalJson,
   formatUserDid,
   signatureTrustPointHash,
-  trustPointKey,
   utf8Bytes,
 } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { CertificateSigner } from './certificate-signer.js';
+import { addQueuedTrustpoint } from './next-trustpoint.js';
 
 /** What a qualified signature binds: the certificate's identity, its hash and when it was signed. */
 export type SignedCertificate = Pick<
@@ -80,20 +80,16 @@ export async function addSignatureTrustpoint(
   target: { certificateId: string; certId: string; networkId: string; timestamp: number },
   signature: QualifiedSignature,
 ): Promise<{ recordId: number; trustpoint: TrustpointRecord }> {
-  const queued = await engine.enqueue(trx, {
-    networkId: target.networkId,
-    kind: 'trustpoint',
-    recordKey: trustPointKey(target.certId, target.timestamp),
-    hash: signature.trustPointHash,
-    trustPointType: 2,
-  });
-  const trustpoint = await addTrustpoint(trx, target.certificateId, {
-    type: 2,
-    hash: signature.trustPointHash,
-    timestamp: target.timestamp,
-    networkId: target.networkId,
-    anchorRecordId: queued,
-    signature: signature.jws,
-  });
-  return { recordId: queued, trustpoint };
+  return addQueuedTrustpoint(
+    trx,
+    engine,
+    { id: target.certificateId, certId: target.certId },
+    {
+      type: 2,
+      hash: signature.trustPointHash,
+      timestamp: target.timestamp,
+      networkId: target.networkId,
+      signature: signature.jws,
+    },
+  );
 }

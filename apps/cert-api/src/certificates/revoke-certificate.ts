@@ -1,14 +1,17 @@
 import {
-  addTrustpoint,
   findCertificate,
   markCertificateRevoked,
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
-import { revocationTrustPointHash, trustPointKey } from '@trustpoint/domain';
+import { revocationTrustPointHash } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
-import { lockedCertificate, nextTrustpointTimestamp } from './next-trustpoint.js';
+import {
+  addQueuedTrustpoint,
+  lockedCertificate,
+  nextTrustpointTimestamp,
+} from './next-trustpoint.js';
 
 /**
  * Revokes one of the owner's certificates: marks it revoked and adds a Revocation trustpoint
@@ -37,21 +40,13 @@ export async function revokeCertificate(
     if (!current || current.revokedAt !== null) return undefined;
     const timestamp = nextTrustpointTimestamp(current, services.now());
     if (!(await markCertificateRevoked(trx, record.id, timestamp))) return undefined;
-    const queued = await engine.enqueue(trx, {
-      networkId,
-      kind: 'trustpoint',
-      recordKey: trustPointKey(record.certId, timestamp),
-      hash,
-      trustPointType: 1,
-    });
-    await addTrustpoint(trx, record.id, {
+    const queued = await addQueuedTrustpoint(trx, engine, record, {
       type: 1,
       hash,
       timestamp,
       networkId,
-      anchorRecordId: queued,
     });
-    return queued;
+    return queued.recordId;
   });
   if (recordId !== undefined) await engine.waitForAnchor(recordId);
   const revoked = await findCertificate(knex, 'certId', record.certId);
