@@ -1,6 +1,6 @@
 import { withdrawEvidence, type User } from '@trustpoint/db';
-import { DomainError, type AddEvidenceBody, type Transaction } from '@trustpoint/domain';
-import { canRead } from './readable-asset.js';
+import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
+import { readableOrNotFound } from './readable-asset.js';
 import { awaitEvidenceAnchor } from './register-evidence.js';
 import { findAssetForEvidence, storeEvidence } from './store-evidences.js';
 import type { TrackServices } from './track-services.js';
@@ -17,8 +17,7 @@ export async function addEvidence(
   trackId: string,
   body: AddEvidenceBody,
 ): Promise<Transaction> {
-  const asset = await findAssetForEvidence(services, trackId);
-  if (!asset || !canRead(asset, registrant)) throw new DomainError('notFound');
+  const asset = readableOrNotFound(await findAssetForEvidence(services, trackId), registrant);
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
   const evidence = await storeEvidence(services, {
     registrant,

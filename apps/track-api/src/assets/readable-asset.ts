@@ -15,9 +15,12 @@ export async function getReadableAsset(
   services: TrackServices,
   user: User,
   trackId: string,
-  options: { withEvidences?: boolean } = {},
 ): Promise<AssetRecord> {
-  const asset = await findAsset(services.knex, trackId, options);
+  return readableOrNotFound(await findAsset(services.knex, trackId), user);
+}
+
+/** The asset found, if the user may read it; otherwise the same 404 as for no asset at all. */
+export function readableOrNotFound(asset: AssetRecord | undefined, user: User): AssetRecord {
   if (!asset || !canRead(asset, user)) throw new DomainError('notFound');
   return asset;
 }

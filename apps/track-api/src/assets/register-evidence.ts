@@ -1,8 +1,9 @@
-import type { AnchorReceipt } from '@trustpoint/chain';
+import type { AnchorReceipt, AnchorRequest } from '@trustpoint/chain';
 import {
   insertEvidence,
   nextEvidenceTimestamp,
   type EvidenceRecord,
+  type NewEvidence,
   type Queryable,
 } from '@trustpoint/db';
 import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trustpoint/domain';
@@ -29,6 +30,41 @@ export function takeEvidenceSecond(
   return nextEvidenceTimestamp(db, assetHash, Math.floor(services.now() / 1_000));
 }
 
+/** An evidence ready to store, hashed at its timestamp, and what anchors it. */
+export interface EvidenceDraft {
+  evidence: Omit<NewEvidence, 'anchorRecordId'>;
+  /** Queued under (assetHash, timestamp), the evidence's on-chain key. */
+  anchor: AnchorRequest;
+}
+
+/** The evidence a registrant adds to the target at `timestamp` (from the asset's clock). */
+export function evidenceDraft(
+  target: EvidenceTarget,
+  registrantId: string,
+  metadata: JsonObject,
+  timestamp: number,
+): EvidenceDraft {
+  const userOwner = formatUserDid(registrantId);
+  const hash = evidenceHash({ metadata, timestamp, userOwner });
+  return {
+    evidence: {
+      asset: target.id,
+      assetHash: target.assetHash,
+      metadata,
+      timestamp,
+      userOwner,
+      hash,
+      networkId: target.networkId,
+    },
+    anchor: {
+      networkId: target.networkId,
+      kind: 'evidence',
+      recordKey: evidenceKey(target.assetHash, timestamp),
+      hash,
+    },
+  };
+}
+
 /**
  * Inside the request's transaction: hashes the evidence at its `timestamp` (from
  * `takeEvidenceSecond`), queues it for anchoring under (assetHash, timestamp) and stores it
@@ -42,24 +78,9 @@ export async function registerEvidence(
   metadata: JsonObject,
   timestamp: number,
 ): Promise<EvidenceRecord> {
-  const userOwner = formatUserDid(registrantId);
-  const hash = evidenceHash({ metadata, timestamp, userOwner });
-  const anchorRecordId = await services.engine.enqueue(trx, {
-    networkId: target.networkId,
-    kind: 'evidence',
-    recordKey: evidenceKey(target.assetHash, timestamp),
-    hash,
-  });
-  return insertEvidence(trx, {
-    asset: target.id,
-    assetHash: target.assetHash,
-    metadata,
-    timestamp,
-    userOwner,
-    hash,
-    networkId: target.networkId,
-    anchorRecordId,
-  });
+  const { evidence, anchor } = evidenceDraft(target, registrantId, metadata, timestamp);
+  const anchorRecordId = await services.engine.enqueue(trx, anchor);
+  return insertEvidence(trx, { ...evidence, anchorRecordId });
 }
 
 /**

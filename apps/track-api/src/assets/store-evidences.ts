@@ -14,13 +14,8 @@ import {
   type ItemOutcome,
   type User,
 } from '@trustpoint/db';
-import {
-  DomainError,
-  evidenceHash,
-  evidenceKey,
-  formatUserDid,
-  type JsonObject,
-} from '@trustpoint/domain';
+import { DomainError, type JsonObject } from '@trustpoint/domain';
+import { evidenceDraft } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
 
 /** An evidence a request adds: who registers it, to which asset (already found readable). */
@@ -112,32 +107,17 @@ async function writeEvidences(
       });
       if (accepted.length === 0) return outcomes;
 
-      const evidences = accepted.map((index) => {
+      const drafts = accepted.map((index) => {
         const { registrant, asset, metadata } = items[index] as EvidenceToStore;
-        const timestamp = timestamps[index] as number;
-        const userOwner = formatUserDid(registrant.id);
-        return {
-          asset: asset.id,
-          assetHash: asset.assetHash,
-          metadata,
-          timestamp,
-          userOwner,
-          hash: evidenceHash({ metadata, timestamp, userOwner }),
-          networkId: asset.networkId,
-        };
+        return evidenceDraft(asset, registrant.id, metadata, timestamps[index] as number);
       });
       const recordIds = await services.engine.enqueueAll(
         trx,
-        evidences.map((evidence) => ({
-          networkId: evidence.networkId,
-          kind: 'evidence' as const,
-          recordKey: evidenceKey(evidence.assetHash, evidence.timestamp),
-          hash: evidence.hash,
-        })),
+        drafts.map(({ anchor }) => anchor),
       );
       const stored = await insertEvidences(
         trx,
-        evidences.map((evidence, position) => ({
+        drafts.map(({ evidence }, position) => ({
           ...evidence,
           anchorRecordId: recordIds[position] as number,
         })),
