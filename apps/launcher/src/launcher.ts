@@ -136,8 +136,10 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
     // request bursts never starve them, and their signing and encoding use the other core. The
     // embedded database lives inside this thread, so there they run here.
-    const threaded = config.databaseUrl !== undefined;
-    const engine = new AnchorEngine(database.knex, networks, { logger, anchoring: !threaded });
+    const engine = new AnchorEngine(database.knex, networks, {
+      logger,
+      anchoring: config.databaseUrl === undefined,
+    });
     engine.start();
     if (config.databaseUrl !== undefined) {
       const anchoring = await startAnchoringThread(engine, {

@@ -21,9 +21,9 @@ export interface VerifiedToken {
 }
 
 /**
- * The user id (`sub`) and expiry of a valid access token. An expired token is `expiredToken`; every other
- * failure (signature, algorithm, issuer, audience, shape) is `invalidToken`, so a caller learns
- * nothing about which check failed.
+ * The user id (`sub`) and expiry of a valid access token. An expired token is `expiredToken`;
+ * every other failure (signature, algorithm, issuer, audience, shape) is `invalidToken`, so a
+ * caller learns nothing about which check failed.
  */
 export function verifyAccessToken(token: string, verification: TokenVerification): VerifiedToken {
   let payload: string | jwt.JwtPayload;
