@@ -16,6 +16,7 @@ export * from './schemas/network-id.js';
 export * from './schemas/pagination.js';
 export * from './schemas/sort-order.js';
 export * from './schemas/success-envelope.js';
+export * from './schemas/text.js';
 export * from './schemas/transaction.js';
 
 // Requests validated at the edge

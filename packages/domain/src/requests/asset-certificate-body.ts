@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { jsonObjectSchema } from '../schemas/json-object.js';
+import { textSchema } from '../schemas/text.js';
 import { certificateBodyFields } from './certificate-body-fields.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
@@ -10,14 +11,14 @@ import { REQUEST_LIMITS } from './request-limits.js';
  */
 export const assetCertificateBoundSchema = z.union([
   z.number().int().nonnegative(),
-  z.string().min(1).max(REQUEST_LIMITS.assetBoundMaxLength),
+  textSchema().min(1).max(REQUEST_LIMITS.assetBoundMaxLength),
 ]);
 
 /** Body of POST /certificates?type=asset; `{assetId, from, to, content}` is what gets hashed. */
 export const assetCertificateBodySchema = z
   .strictObject({
     ...certificateBodyFields,
-    assetId: z.string().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
+    assetId: textSchema().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
     from: assetCertificateBoundSchema.optional(),
     to: assetCertificateBoundSchema.optional(),
     content: jsonObjectSchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { textSchema } from '../schemas/text.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
@@ -9,13 +10,12 @@ import { REQUEST_LIMITS } from './request-limits.js';
 export const certificateAccessChangesBodySchema = z
   .strictObject({
     public: z.boolean().optional(),
-    certificatePin: z
-      .string()
+    certificatePin: textSchema()
       .min(1)
       .max(REQUEST_LIMITS.certificatePinMaxLength)
       .nullable()
       .optional(),
-    externalId: z.string().min(1).max(REQUEST_LIMITS.externalIdMaxLength).nullable().optional(),
+    externalId: textSchema().min(1).max(REQUEST_LIMITS.externalIdMaxLength).nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, {
     message: 'Name at least one of public, certificatePin, externalId',

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 
 import { epochMillisSchema } from '../schemas/epoch-time.js';
+import { textSchema } from '../schemas/text.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /** Fields every certificate creation body shares (spec 4.1, `body` part). */
 export const certificateBodyFields = {
-  name: z.string().min(1).max(REQUEST_LIMITS.nameMaxLength),
-  description: z.string().max(REQUEST_LIMITS.descriptionMaxLength),
+  name: textSchema().min(1).max(REQUEST_LIMITS.nameMaxLength),
+  description: textSchema().max(REQUEST_LIMITS.descriptionMaxLength),
   public: z.boolean().optional(),
   /** Expiration, milliseconds since the epoch. */
   expires: epochMillisSchema.optional(),
-  certificatePin: z.string().min(1).max(REQUEST_LIMITS.certificatePinMaxLength).optional(),
+  certificatePin: textSchema().min(1).max(REQUEST_LIMITS.certificatePinMaxLength).optional(),
   /** Caller-defined identifier; uniqueness is checked by the service (409). */
-  externalId: z.string().min(1).max(REQUEST_LIMITS.externalIdMaxLength).optional(),
+  externalId: textSchema().min(1).max(REQUEST_LIMITS.externalIdMaxLength).optional(),
 };

@@ -2,11 +2,12 @@ import { z } from 'zod';
 
 import { jsonObjectSchema } from '../schemas/json-object.js';
 import { networkIdSchema } from '../schemas/network-id.js';
+import { textSchema } from '../schemas/text.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /** Body creating an asset record; `{assetId, data}` becomes its assetHash. */
 export const createAssetBodySchema = z.strictObject({
-  assetId: z.string().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
+  assetId: textSchema().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
   data: jsonObjectSchema,
   networkId: networkIdSchema,
 });

@@ -10,6 +10,8 @@ export const REQUEST_LIMITS = {
   assetIdMaxLength: 256,
   assetBoundMaxLength: 256,
   urlMaxLength: 2048,
+  /** Levels of nested arrays and objects in a caller's JSON object (content, data, metadata). */
+  jsonMaxDepth: 64,
   pageSizeDefault: 20,
   pageSizeMax: 100,
 } as const;

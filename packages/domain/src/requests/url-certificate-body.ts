@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { refuseUnstorableText } from '../schemas/text.js';
 import { certificateBodyFields } from './certificate-body-fields.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
@@ -9,7 +10,8 @@ export const urlCertificateBodySchema = z
     ...certificateBodyFields,
     url: z
       .url({ protocol: /^https?$/, error: 'Expected an http or https URL' })
-      .max(REQUEST_LIMITS.urlMaxLength),
+      .max(REQUEST_LIMITS.urlMaxLength)
+      .check(refuseUnstorableText),
   })
   .meta({ id: 'UrlCertificateBody' });
 export type UrlCertificateBody = z.infer<typeof urlCertificateBodySchema>;
