@@ -8,6 +8,7 @@ import { jsonBody } from './json-body.js';
 import { notFoundHandler } from './not-found-handler.js';
 import { rateLimit } from './rate-limit.js';
 import { requestLogger } from './request-logger.js';
+import { requestTarget } from './request-target.js';
 
 export interface ApiAppOptions {
   /** Where the API is mounted, e.g. `/cert/v2`. */
@@ -50,6 +51,7 @@ export function createApiApp(options: ApiAppOptions): Express {
   // Request lines are written at info; below that level the middleware would only cost time
   // (it serializes and redacts every request for a child logger that never writes).
   if (options.logger.isLevelEnabled('info')) app.use(requestLogger(options.logger));
+  app.use(requestTarget);
   // Before the API: the docs need no token and the page's assets must not count against a limit.
   app.use(options.basePath, apiDocs(options.docs));
   app.use(options.basePath, api);

@@ -44,6 +44,13 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     }
     if (error instanceof z.ZodError) return validationErrorBody(error, { catalogue });
     if (error instanceof TooManyRequestsError) return { ...TOO_MANY_REQUESTS_BODY };
+    // The router's own decoding of a path parameter (when a route is reached without requestTarget).
+    if (error instanceof URIError) {
+      return toErrorBody('validation', {
+        catalogue,
+        errors: [{ field: 'path', error: 'Must be valid percent-encoded UTF-8' }],
+      });
+    }
     const problem = bodyProblem(error);
     if (problem?.kind === 'tooLarge') return toErrorBody('payloadTooLarge', { catalogue });
     if (problem?.kind === 'invalid') {

@@ -18,6 +18,7 @@ export { openApiErrorResponses } from './openapi-error-responses.js';
 export { rateLimit } from './rate-limit.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { redactPin, requestLogger } from './request-logger.js';
+export { requestTarget } from './request-target.js';
 export { sendSuccess } from './send-success.js';
 export { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-settings.js';
 export { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';

@@ -6,6 +6,7 @@ import {
   DomainError,
   fieldErrorsFromZod,
   fileCertificateBodyPartSchema,
+  textProblem,
   type FieldError,
   type FileCertificateBody,
   type FileHashes,
@@ -159,6 +160,11 @@ export function receiveFileUpload(
       stream.once('limit', () => {
         fail(new DomainError('payloadTooLarge', { detail: `file over ${options.maxFileBytes}` }));
       });
+      // The name is stored with the certificate: refused, like any caller's text, when it cannot be.
+      const nameProblem = textProblem(info.filename ?? '');
+      if (nameProblem !== undefined) {
+        problems.push({ field: FILE_PART, error: `File name: ${nameProblem}` });
+      }
       fileStream = stream;
       received = receiveFile(stream, info);
       pending.push(received);
@@ -174,7 +180,10 @@ export function receiveFileUpload(
         incoming = await createIncomingFile(options.keepInStore);
         await pipeline(stream, hashingTap(hasher), incoming.stream);
       }
-      const name = info.filename?.slice(0, FILE_NAME_MAX_LENGTH) ?? '';
+      // By code points, so a long name is never cut inside a surrogate pair.
+      const name = Array.from(info.filename ?? '')
+        .slice(0, FILE_NAME_MAX_LENGTH)
+        .join('');
       return {
         ...hasher.digest(),
         name: name === '' ? null : name,

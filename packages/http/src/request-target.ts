@@ -1,0 +1,36 @@
+import { DomainError, textProblem, type FieldError } from '@trustpoint/domain';
+import type { RequestHandler } from 'express';
+
+function refused(errors: FieldError[]): DomainError {
+  return new DomainError('validation', { detail: 'undecodable request target', errors });
+}
+
+function queryProblems(name: string, value: unknown, problems: FieldError[]): void {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    if (problem !== undefined) problems.push({ field: `query.${name}`, error: problem });
+  } else if (Array.isArray(value)) {
+    for (const item of value) queryProblems(name, item, problems);
+  }
+}
+
+/**
+ * Mounted first: a path that is not valid percent-encoded UTF-8, or a path or query value holding
+ * U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
+ * text that reaches the database, which cannot hold U+0000; the router itself would throw on an
+ * undecodable parameter, and only on the routes that have one.
+ */
+export const requestTarget: RequestHandler = (req, _res, next) => {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path);
+  } catch {
+    next(refused([{ field: 'path', error: 'Must be valid percent-encoded UTF-8' }]));
+    return;
+  }
+  const problems: FieldError[] = [];
+  const pathProblem = textProblem(path);
+  if (pathProblem !== undefined) problems.push({ field: 'path', error: pathProblem });
+  for (const [name, value] of Object.entries(req.query)) queryProblems(name, value, problems);
+  next(problems.length === 0 ? undefined : refused(problems));
+};

@@ -1,0 +1,50 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { requestTarget } from '../src/request-target.js';
+import { testApp } from './support/test-app.js';
+
+function appWithTarget(checked = true) {
+  return testApp((app) => {
+    if (checked) app.use(requestTarget);
+    app.get('/items/:id', (req, res) => {
+      res.json({ id: req.params.id, query: req.query });
+    });
+  });
+}
+
+describe('requestTarget', () => {
+  it.each([
+    ['a malformed percent-encoding in a parameter', '/items/%E0%A4%A', 'path'],
+    ['an encoded invalid UTF-8 byte', '/items/%FF', 'path'],
+    ['an encoded lone surrogate', '/items/%ED%A0%80', 'path'],
+    ['U+0000 in a parameter', '/items/%00', 'path'],
+    ['a malformed percent-encoding on an unknown path', '/nothing/%E0%A4%A', 'path'],
+    ['U+0000 in a query value', '/items/1?externalId=a%00b', 'query.externalId'],
+    ['U+0000 in a repeated query value', '/items/1?x=ok&x=%00', 'query.x'],
+  ])('when the target holds %s (%s), then 400 names %s', async (_case, target, field) => {
+    const response = await request(appWithTarget()).get(target);
+
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, type: 'Validation Error' });
+    expect(response.body).toMatchObject({
+      errors: [{ field, error: expect.any(String) as string }],
+    });
+  });
+
+  it('when the target is well formed, then the route gets decoded text, astral characters too', async () => {
+    const response = await request(appWithTarget()).get('/items/%F0%9F%98%80%20x?q=%C3%B1');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id: '\u{1F600} x', query: { q: 'ñ' } });
+  });
+
+  it('when no check runs and the router cannot decode a parameter, then the error handler answers 400', async () => {
+    const response = await request(appWithTarget(false)).get('/items/%E0%A4%A');
+
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      errors: [{ field: 'path', error: expect.any(String) as string }],
+    });
+  });
+});
