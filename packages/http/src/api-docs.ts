@@ -26,6 +26,10 @@ export const API_DOCS_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Where `apiDocs` serves the document and the page, relative to where it is mounted. */
+export const API_DOCS_DOCUMENT_PATH = '/openapi.json';
+export const API_DOCS_PAGE_PATH = '/docs';
+
 /** The document is data, never a page: nothing in it may run or be framed. */
 export const API_DOCS_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -71,7 +75,7 @@ export function apiDocs(options: ApiDocsOptions): Router {
   const json = JSON.stringify(options.document);
   const router = Router();
 
-  router.get('/openapi.json', securityHeaders(API_DOCS_DOCUMENT_CSP), (_req, res) => {
+  router.get(API_DOCS_DOCUMENT_PATH, securityHeaders(API_DOCS_DOCUMENT_CSP), (_req, res) => {
     res.type('application/json').send(json);
   });
 
@@ -88,12 +92,12 @@ export function apiDocs(options: ApiDocsOptions): Router {
   // each other's documents. It answers `swagger-ui-init.js` and swagger-ui-dist's files, and
   // redirects `/docs` to `/docs/` so the page's relative asset URLs resolve under `/docs/`.
   const assets = Router().use(...serveFiles(undefined, uiOptions));
-  router.use('/docs', securityHeaders(API_DOCS_PAGE_CSP), (req, res, next) => {
+  router.use(API_DOCS_PAGE_PATH, securityHeaders(API_DOCS_PAGE_CSP), (req, res, next) => {
     // Only what the page loads: swagger-ui-dist also ships a demo page that fetches the Petstore.
     if (req.path === '/' || PAGE_ASSETS.has(req.path)) assets(req, res, next);
     else next();
   });
-  router.get('/docs', setup(undefined, uiOptions));
+  router.get(API_DOCS_PAGE_PATH, setup(undefined, uiOptions));
 
   return router;
 }
