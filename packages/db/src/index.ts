@@ -78,6 +78,17 @@ export {
   updateUser,
 } from './repositories/users-repository.js';
 export type { NewUser, User, UserChanges } from './repositories/users-repository.js';
+export {
+  prunePinFailures,
+  releasePinAttempt,
+  reservePinAttempt,
+} from './repositories/pin-failures-repository.js';
+export type {
+  HeldPinAttempt,
+  PinAttemptReservation,
+  PinFailureBudget,
+  PinFailureScope,
+} from './repositories/pin-failures-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
 export {
   findPublishedFile,

@@ -6,6 +6,7 @@ import { assetTracking } from './migrations/0004-asset-tracking.js';
 import { evidenceClock } from './migrations/0005-evidence-clock.js';
 import { trustpointSignatures } from './migrations/0006-trustpoint-signatures.js';
 import { certificateCounts } from './migrations/0007-certificate-counts.js';
+import { pinFailures } from './migrations/0008-pin-failures.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -17,6 +18,7 @@ export const migrations: readonly Migration[] = [
   evidenceClock,
   trustpointSignatures,
   certificateCounts,
+  pinFailures,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

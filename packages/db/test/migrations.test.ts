@@ -13,6 +13,7 @@ const allTables = [
   'credits',
   'evidence_clocks',
   'evidences',
+  'pin_failures',
   'plan_networks',
   'plans',
   'published_files',
