@@ -1,7 +1,7 @@
 // End-to-end anchoring throughput on the local chain: records queued in the database the way the
 // APIs queue them (one transaction each, many in parallel), until every request has its receipt.
 // Batched anchoring against one transaction per record, with the gas each costs per record.
-// Run: pnpm bench:anchoring   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
+// Run: npm run bench:anchoring   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // Certificate creation through the HTTP API, end to end: each request is authenticated, spends a
 // credit, stores the certificate and queues its trustpoint in one transaction, and is answered
 // (201) only once the trustpoint is mined. Many clients at once, so the engine batches.
-// Run: pnpm bench:create   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
+// Run: npm run bench:create   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 import { startBenchService } from './support/bench-service.js';
 import { clientThreads, describeClient, runHttpLoad } from './support/http-load.js';
 import { millis } from './support/latency.js';

@@ -3,7 +3,7 @@
 // transaction, and is answered (201) only once it is mined. Many clients at once, so the engine
 // batches. Two shapes: every request on one hot asset (they queue on its clock row), and
 // requests spread over many assets.
-// Run: pnpm bench:evidences   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
+// Run: npm run bench:evidences   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 import { startBenchService, type BenchService } from './support/bench-service.js';
 import {
   clientThreads,

@@ -1,5 +1,5 @@
 // Gas per registration on a real `hardhat node`, over JSON-RPC, next to the goals and to peers.
-// Run: pnpm bench:gas
+// Run: npm run bench:gas
 import { JsonRpcProvider, Wallet } from 'ethers';
 import {
   GAS_BATCH_SIZE,

@@ -1,6 +1,6 @@
 // GET /certificates with a million certificates stored for one user: latency of the first page,
 // of filtered pages, and of a time window, through the HTTP API (authentication included).
-// Run: pnpm bench:list   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
+// Run: npm run bench:list   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 import { startBenchService } from './support/bench-service.js';
 import { latencyHistogram, millis } from './support/latency.js';
 

@@ -2,7 +2,7 @@
 // `sha256sum` on the same file (goal >= 0.8), and how much the API process's memory grows meanwhile
 // (goal <= 64 MiB). The API runs as the launcher in a child process (embedded chain, PGlite unless
 // DATABASE_URL is set), so its resident memory is sampled apart from this client's.
-// Run: pnpm bench:upload   (BENCH_UPLOAD_MIB changes the size, 1024 by default)
+// Run: npm run bench:upload   (BENCH_UPLOAD_MIB changes the size, 1024 by default)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
