@@ -68,6 +68,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     }
     const body = bodyFor(error, req);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+    if (error instanceof TooManyRequestsError && error.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    }
     res.status(body.statusCode).json(body);
   };
 }

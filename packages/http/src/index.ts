@@ -8,6 +8,7 @@ export { API_DOCS_DOCUMENT_CSP, API_DOCS_PAGE_CSP, apiDocs } from './api-docs.js
 export type { ApiDocsOptions } from './api-docs.js';
 export { authenticate, optionalAuthenticate } from './authenticate.js';
 export type { AuthenticateOptions } from './authenticate.js';
+export { clientAddress } from './client-address.js';
 export { currentUser, optionalCurrentUser } from './current-user.js';
 export { errorHandler } from './error-handler.js';
 export type { ErrorHandlerOptions } from './error-handler.js';

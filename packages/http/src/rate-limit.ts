@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit as expressRateLimit } from 'express-rate-limit';
+import { rateLimit as expressRateLimit } from 'express-rate-limit';
 
 import type { AccessTokens } from './access-tokens.js';
 import { bearerTokenIfAny } from './bearer-token.js';
+import { clientAddress } from './client-address.js';
 import { optionalCurrentUser } from './current-user.js';
 import { TooManyRequestsError } from './too-many-requests.js';
 
@@ -36,8 +37,7 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
       const token = bearerTokenIfAny(req.headers.authorization);
       const subject = token === undefined ? undefined : options.tokens?.validSubject(token);
       if (subject !== undefined) return `user:${subject}`;
-      // ipKeyGenerator groups an IPv6 /56, so one host cannot dodge the limit by rotating addresses.
-      return `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+      return `ip:${clientAddress(req)}`;
     },
     handler: (_req, _res, next) => {
       next(new TooManyRequestsError(`limit ${options.limit} per ${options.windowMs} ms`));

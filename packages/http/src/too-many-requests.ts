@@ -11,11 +11,17 @@ export const TOO_MANY_REQUESTS_BODY: Readonly<ErrorBody> = Object.freeze({
   message: 'Too many requests, please try again later',
 });
 
-/** Thrown by `rateLimit` so the error handler stays the one place that writes error responses. */
+/**
+ * Thrown by `rateLimit` and by use cases that limit attempts (PINs), so the error handler stays
+ * the one place that writes error responses. With `retryAfterSeconds` the answer says when to come
+ * back (`Retry-After`).
+ */
 export class TooManyRequestsError extends Error {
   override readonly name = 'TooManyRequestsError';
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(detail: string) {
+  constructor(detail: string, options: { retryAfterSeconds?: number } = {}) {
     super(`rate limit exceeded: ${detail}`);
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { authenticate } from '../src/authenticate.js';
 import { errorHandler } from '../src/error-handler.js';
 import { requestLogger } from '../src/request-logger.js';
+import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from '../src/too-many-requests.js';
 import { capturedLogger } from './support/captured-logger.js';
 import { fakeAuthOptions, testUser } from './support/fake-users.js';
 import { testApp } from './support/test-app.js';
@@ -110,6 +111,23 @@ describe('errorHandler', () => {
       message:
         'Provider not available in your plan. Please, contact support@example.org to include it',
     });
+  });
+
+  it('when a TooManyRequestsError says when to retry, then 429 with Retry-After in seconds', async () => {
+    // Arrange
+    const withRetry = appThrowing(new TooManyRequestsError('PINs', { retryAfterSeconds: 1_800 }));
+    const withoutRetry = appThrowing(new TooManyRequestsError('requests'));
+
+    // Act
+    const limited = await request(withRetry).get('/fail');
+    const plain = await request(withoutRetry).get('/fail');
+
+    // Assert
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual(TOO_MANY_REQUESTS_BODY);
+    expect(limited.headers['retry-after']).toBe('1800');
+    expect(plain.status).toBe(429);
+    expect(plain.headers['retry-after']).toBeUndefined();
   });
 
   it('when a ZodError escapes a route, then 400 with one entry per issue', async () => {
