@@ -1,8 +1,10 @@
 // Public API of @trustpoint/domain: pure rules shared by the APIs, the anchoring engine and verifiers.
 
 // Resources (spec section 2)
+export * from './schemas/asset-fields.js';
 export * from './schemas/asset-list.js';
 export * from './schemas/asset.js';
+export * from './schemas/certificate-fields.js';
 export * from './schemas/certificate-list.js';
 export * from './schemas/certificate-type.js';
 export * from './schemas/certificate.js';
