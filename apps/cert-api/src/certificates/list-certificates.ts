@@ -1,13 +1,15 @@
 import { listCertificates } from '@trustpoint/db';
-import type { Certificate, CertificateListQuery, Pagination } from '@trustpoint/domain';
+import type {
+  Certificate,
+  CertificateFields,
+  CertificateListQuery,
+  CertificatePage,
+} from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { certificateView } from './certificate-view.js';
 
 /** A certificate with only the requested fields: whole parts, or single members of data/access. */
-export function pickFields(
-  certificate: Certificate,
-  fields: readonly string[],
-): Partial<Certificate> {
+export function pickFields(certificate: Certificate, fields: readonly string[]): CertificateFields {
   const picked: Record<string, unknown> = {};
   for (const field of fields) {
     const [part, member] = field.split('.') as [keyof Certificate, string | undefined];
@@ -27,7 +29,7 @@ export async function listUserCertificates(
   services: CertificateServices,
   userId: string,
   query: CertificateListQuery,
-): Promise<{ certificates: Partial<Certificate>[]; pagination: Pagination }> {
+): Promise<CertificatePage> {
   const { certificates, total } = await listCertificates(services.knex, {
     userId,
     ...(query.access === undefined ? {} : { access: query.access }),

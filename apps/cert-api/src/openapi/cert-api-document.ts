@@ -2,7 +2,7 @@ import {
   assetCertificateBodySchema,
   certificateAccessChangesBodySchema,
   certificateListQuerySchema,
-  certificateListSchema,
+  certificatePageSchema,
   certificateSchema,
   CERTIFICATE_EXAMPLE,
   contentCertificateBodySchema,
@@ -72,7 +72,7 @@ const lookupPathSchema = z.object({
 const certificateResponseSchema = successEnvelopeSchema(certificateSchema).meta({
   id: 'CertificateResponse',
 });
-const certificateListResponseSchema = successEnvelopeSchema(certificateListSchema).meta({
+const certificateListResponseSchema = successEnvelopeSchema(certificatePageSchema).meta({
   id: 'CertificateListResponse',
 });
 const certificateVerificationResponseSchema = successEnvelopeSchema(
@@ -213,6 +213,10 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     operationId: 'listCertificates',
     tags: [TAGS.management],
     summary: "The caller's certificates, a page at a time",
+    description:
+      'Each certificate is whole unless `fields` names the fields to return; then each holds ' +
+      'only those (see CertificateFields), e.g. `fields=certID,data.name` answers ' +
+      '`{certID, data: {name}}` items.',
     security: AUTHENTICATED,
     requestParams: { query: certificateListQuerySchema },
     responses: {
@@ -370,14 +374,11 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     requestParams: { path: z.object({ fileHash: hashHexSchema }) },
     responses: {
       200: {
-        description: 'The file as uploaded, with the media type it was uploaded with',
-        content: {
-          'application/octet-stream': {
-            schema: z
-              .string()
-              .meta({ format: 'binary', contentMediaType: 'application/octet-stream' }),
-          },
-        },
+        description:
+          'The file as uploaded, with the media type its part was uploaded with ' +
+          '(`application/octet-stream` when that was missing or malformed)',
+        // Any media type; OpenAPI 3.1 describes bytes by their media type, without a schema.
+        content: { '*/*': {} },
       },
       304: { description: "Not modified (`If-None-Match` with the file's ETag)" },
       ...errors('validation', 'notFound'),

@@ -1,10 +1,10 @@
 import { listAssets } from '@trustpoint/db';
-import type { Asset, AssetListQuery, Pagination } from '@trustpoint/domain';
+import type { Asset, AssetFields, AssetListQuery, AssetPage } from '@trustpoint/domain';
 import { assetView } from './asset-view.js';
 import type { TrackServices } from './track-services.js';
 
 /** An asset with only the requested top-level fields. */
-export function pickFields(asset: Asset, fields: readonly string[]): Partial<Asset> {
+export function pickFields(asset: Asset, fields: readonly string[]): AssetFields {
   return Object.fromEntries(
     fields.filter((field) => field in asset).map((field) => [field, asset[field as keyof Asset]]),
   );
@@ -18,7 +18,7 @@ export async function listReadableAssets(
   services: TrackServices,
   userId: string,
   query: AssetListQuery,
-): Promise<{ assets: Partial<Asset>[]; pagination: Pagination }> {
+): Promise<AssetPage> {
   const { assets, total } = await listAssets(services.knex, {
     userId,
     offset: query.offset,

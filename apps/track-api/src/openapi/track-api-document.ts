@@ -1,7 +1,7 @@
 import {
   addEvidenceBodySchema,
   assetListQuerySchema,
-  assetListSchema,
+  assetPageSchema,
   assetSchema,
   createAssetBodySchema,
   createErrorCatalogue,
@@ -121,8 +121,11 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
         get: operation({
           operationId: 'listAssets',
           summary: "The caller's assets and those shared with them",
+          description:
+            'Each asset is whole unless `fields` names the members to return; then each holds ' +
+            'only those (see AssetFields).',
           requestParams: { query: assetListQuerySchema },
-          responses: { ...success(200, 'A page of assets', assetListSchema), ...errors() },
+          responses: { ...success(200, 'A page of assets', assetPageSchema), ...errors() },
         }),
       },
       '/assets/{trackID}': {
