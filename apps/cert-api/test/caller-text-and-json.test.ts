@@ -6,9 +6,9 @@ import {
   decodeGetTrustPointResponse,
   getTrustPointRequest,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 import { uploadMultipart } from './support/multipart-upload.js';
 
 const CREATE = '/cert/v2/certificates';

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance, findPublishedFile } from '@trustpoint/db';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 import { storedCertificate } from './support/stored-certificate.js';
 
 describe('when the chain is down', () => {

@@ -4,9 +4,9 @@ import {
   getTrustPointRequest,
   revocationTrustPointHash,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s', (backend) => {
   let api: CertApiFixture;

@@ -8,9 +8,9 @@ import {
   decodeGetTrustPointResponse,
   getTrustPointRequest,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, tokenFor, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 const CREATE = '/cert/v2/certificates';
 

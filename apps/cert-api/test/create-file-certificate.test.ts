@@ -7,9 +7,9 @@ import {
   decodeGetTrustPointResponse,
   getTrustPointRequest,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 import { repeatedChunks, uploadMultipart } from './support/multipart-upload.js';
 
 const MAX_FILE_BYTES = 1024 * 1024;

@@ -8,9 +8,9 @@ import {
   decodeGetTrustPointResponse,
   getTrustPointRequest,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 const doubleHashHex = (bytes: Buffer) =>
   createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest('hex');

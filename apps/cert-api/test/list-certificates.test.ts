@@ -1,8 +1,8 @@
 import { testBackends } from '@trustpoint/db/testing';
 import { certificateListSchema } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 describe.each(testBackends())('GET /certificates on %s', (backend) => {
   let api: CertApiFixture;
@@ -71,6 +71,19 @@ describe.each(testBackends())('GET /certificates on %s', (backend) => {
 
     expect(Object.keys(response.body.data.certificates[0]).sort()).toEqual(['certID', 'data']);
     expect(response.body.data.certificates[0].data).toEqual({ name: 'cert-4' });
+  });
+
+  it('when fields name members a certificate lacks, then they are left out, as the document says', async () => {
+    // Act: no certificate here expires or has an externalId; the checked request compares the
+    // items with the document's CertificateFields.
+    const response = await list('?limit=2&fields=data.expires,access.externalId,access.public');
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body.data.certificates).toEqual([
+      { access: { public: false } },
+      { access: { public: false } },
+    ]);
   });
 
   it('when another user lists, then none of these certificates appear', async () => {

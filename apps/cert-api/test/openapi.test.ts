@@ -6,11 +6,11 @@ import {
   type ErrorBody,
 } from '@trustpoint/domain';
 import { TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certApiDocument } from '../src/openapi/cert-api-document.js';
 import { CERT_API_BASE_PATH } from '../src/server.js';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 import { registeredRoutes } from './support/registered-routes.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -19,7 +19,12 @@ interface Operation {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
-  parameters?: { in: string; name: string; required?: boolean }[];
+  parameters?: {
+    in: string;
+    name: string;
+    required?: boolean;
+    schema?: { description?: string };
+  }[];
   responses: Record<string, Response>;
 }
 interface Response {
@@ -32,7 +37,10 @@ interface Document {
   servers: { url: string }[];
   tags: { name: string }[];
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, { required?: string[]; description?: string; properties?: object }>;
+  };
 }
 
 const document = certApiDocument() as unknown as Document;
@@ -188,6 +196,30 @@ describe('the certificate API document', () => {
     );
 
     expect(messages).toContain('User is not qualified, please try again with a qualified user');
+  });
+
+  it('when certificates are listed, then the items are described as projected by `fields`', () => {
+    // Arrange
+    const { schemas } = document.components;
+    const list = document.paths['/certificates']?.get;
+
+    // Act
+    const fieldsParameter = list?.parameters?.find((parameter) => parameter.name === 'fields');
+
+    // Assert: with `fields`, any member may be missing, so none is required.
+    expect(schemas.CertificateList?.properties).toMatchObject({
+      certificates: { items: { $ref: '#/components/schemas/CertificateFields' } },
+    });
+    for (const name of ['CertificateFields', 'CertificateDataFields', 'CertificateAccessFields']) {
+      expect(schemas[name], name).toBeDefined();
+      expect(schemas[name]?.required, name).toBeUndefined();
+    }
+    expect(schemas.CertificateFields?.description).toContain(
+      'Without `fields`, a whole Certificate',
+    );
+    expect(fieldsParameter).toMatchObject({
+      schema: { description: expect.stringContaining('data.name') },
+    });
   });
 
   it('when the support contact is configured, then the messages of the document name it', () => {

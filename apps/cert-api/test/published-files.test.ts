@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -4,10 +4,10 @@ import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 import { Interface } from 'ethers';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateSigner, generateSigningKey } from '../src/server.js';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 import { storedCertificate } from './support/stored-certificate.js';
 
 interface MetadataItem {

@@ -1,7 +1,7 @@
 import { testBackends } from '@trustpoint/db/testing';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
 
 describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) => {
   let api: CertApiFixture;

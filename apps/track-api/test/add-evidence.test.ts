@@ -8,8 +8,8 @@ import {
   type Asset,
   type Transaction,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import {
   BASE,
   rawEthCall,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 import { canonicalJson, decodeGetEvidenceResponse, getEvidenceRequest } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
 /** `doubleHash` of canonical JSON text written out by hand: the published rule, independently. */

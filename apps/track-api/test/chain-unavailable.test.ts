@@ -1,8 +1,8 @@
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance, grantCredits, insertAsset } from '@trustpoint/db';
 import { assetHash } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
 describe('the tracking API when the chain is down', () => {

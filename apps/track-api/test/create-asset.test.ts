@@ -7,8 +7,8 @@ import {
   evidenceHash,
   getEvidenceRequest,
 } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import {
   BASE,
   rawEthCall,

@@ -1,11 +1,11 @@
 import type { AuthenticateOptions } from '@trustpoint/http';
 import type { Router } from 'express';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrackServices } from '../src/assets/track-services.js';
 import { trackApiDocument } from '../src/openapi/track-api-document.js';
 import { assetsRouter } from '../src/routes/assets-router.js';
 import { evidencesRouter } from '../src/routes/evidences-router.js';
+import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
 interface RouteLayer {
@@ -67,6 +67,19 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.components?.schemas ?? {})).toEqual(
       expect.arrayContaining(['ErrorBody', 'AssetShares', 'EvidencesVerification']),
     );
+  });
+
+  it('when assets are listed, then the items are described as projected by `fields`', () => {
+    // Act
+    const document = trackApiDocument();
+    const schemas = document.components?.schemas ?? {};
+
+    // Assert: with `fields`, any member may be missing, so none is required.
+    expect(schemas.AssetList).toMatchObject({
+      properties: { assets: { items: { $ref: '#/components/schemas/AssetFields' } } },
+    });
+    expect(schemas.AssetFields).toMatchObject({ description: expect.stringContaining('fields') });
+    expect(schemas.AssetFields).not.toHaveProperty('required');
   });
 });
 

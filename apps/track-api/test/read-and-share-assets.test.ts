@@ -1,7 +1,7 @@
 import { testBackends } from '@trustpoint/db/testing';
 import { assetListSchema, type Asset } from '@trustpoint/domain';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
 describe.each(testBackends())('reading and sharing assets on %s', (backend) => {

@@ -1,7 +1,7 @@
 import { freePort } from '@trustpoint/contracts';
 import { testBackends } from '@trustpoint/db/testing';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
 describe.each(testBackends())('GET /evidences/{id} on %s', (backend) => {

@@ -16,7 +16,6 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
-import request from 'supertest';
 import {
   createCertApp,
   createCertificateSigner,
@@ -25,6 +24,7 @@ import {
 } from '../../src/server.js';
 
 import type { CertificateSigner, FilesSettings, UrlFetchSettings } from '../../src/server.js';
+import { request } from './checked-request.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 const NAMESPACE = 'trustpoint';

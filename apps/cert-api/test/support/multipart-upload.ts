@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkServedResponse } from '@trustpoint/http/testing';
 import type { Express } from 'express';
+import { CERT_API_BASE_PATH } from '../../src/server.js';
 
 /** One part of a hand-built multipart body; a file part has a filename. */
 export interface UploadPart {
@@ -21,7 +23,8 @@ export interface UploadResponse {
 /**
  * Sends `POST /cert/v2/certificates?<query>` as multipart/form-data over a real socket, streaming
  * each part with backpressure: unlike supertest, no part is ever held in memory whole, so a large
- * generated file measures the server, not the client.
+ * generated file measures the server, not the client. The answer is checked against the document
+ * the app serves, as `request` checks its answers.
  */
 export async function uploadMultipart(
   app: Express,
@@ -31,13 +34,14 @@ export async function uploadMultipart(
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const boundary = `----trustpoint${randomBytes(8).toString('hex')}`;
+  const path = `${CERT_API_BASE_PATH}/certificates?${options.query}`;
   try {
-    return await new Promise<UploadResponse>((resolve, reject) => {
+    const response = await new Promise<UploadResponse & { text: string }>((resolve, reject) => {
       const req = http.request({
         host: '127.0.0.1',
         port,
         method: 'POST',
-        path: `/cert/v2/certificates?${options.query}`,
+        path,
         headers: {
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
           ...(options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` }),
@@ -53,6 +57,7 @@ export async function uploadMultipart(
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
+            text,
             body: text === '' ? undefined : JSON.parse(text),
           });
         });
@@ -88,6 +93,14 @@ export async function uploadMultipart(
         req.end(`--${boundary}--\r\n`);
       })().catch(reject);
     });
+    await checkServedResponse(app, CERT_API_BASE_PATH, {
+      method: 'POST',
+      url: path,
+      status: response.status,
+      contentType: response.headers['content-type'],
+      body: response.text,
+    });
+    return { status: response.status, headers: response.headers, body: response.body };
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -17,8 +17,9 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
-import request from 'supertest';
+import type supertest from 'supertest';
 import { createTrackApp } from '../../src/server.js';
+import { request } from './checked-request.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 export const BASE = '/track/v2';
@@ -62,7 +63,7 @@ export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600)
   });
 }
 
-function expectStatus(what: string, expected: number, response: request.Response): void {
+function expectStatus(what: string, expected: number, response: supertest.Response): void {
   if (response.status !== expected) {
     throw new Error(
       `${what}: expected ${String(expected)}, got ${String(response.status)} ${JSON.stringify(response.body)}`,
