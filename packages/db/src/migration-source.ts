@@ -7,6 +7,7 @@ import { evidenceClock } from './migrations/0005-evidence-clock.js';
 import { trustpointSignatures } from './migrations/0006-trustpoint-signatures.js';
 import { certificateCounts } from './migrations/0007-certificate-counts.js';
 import { pinFailures } from './migrations/0008-pin-failures.js';
+import { anchorTransactions } from './migrations/0009-anchor-transactions.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -19,6 +20,7 @@ export const migrations: readonly Migration[] = [
   trustpointSignatures,
   certificateCounts,
   pinFailures,
+  anchorTransactions,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -6,6 +6,7 @@ import { openTestDatabase, testBackends, type TestDatabase } from '../src/testin
 const allTables = [
   'anchor_batches',
   'anchor_records',
+  'anchor_transactions',
   'asset_shares',
   'assets',
   'certificate_counts',
