@@ -62,6 +62,25 @@ export async function isJsonRpcReady(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Makes a Hardhat node mine like a real network: no block per transaction (automine off), one
+ * block every `intervalMs`, empty or not, so transactions wait in the pool, fees move with the
+ * base fee and confirmations take time. `intervalMs` 0 goes back to a block per transaction.
+ */
+export async function useIntervalMining(url: string, intervalMs: number): Promise<void> {
+  const call = async (method: string, params: unknown[]) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await response.json()) as { error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  };
+  await call('evm_setAutomine', [intervalMs === 0]);
+  await call('evm_setIntervalMining', [intervalMs]);
+}
+
 /** Starts `hardhat node` with this package's configuration and resolves once it answers. */
 export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
   const host = options.host ?? '127.0.0.1';

@@ -8,7 +8,7 @@ import {
 } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { startHardhatNode, type HardhatNode } from './hardhat-node';
+import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
 
 /**
  * The embedded development chain: a Hardhat node behind a JSON-RPC relay that journals every
@@ -29,6 +29,11 @@ export interface LocalChainOptions {
   dataDir: string;
   host?: string;
   port?: number;
+  /**
+   * Mine a block every this many milliseconds instead of one per transaction (after the journal is
+   * replayed), as a real network does. Default: a block per transaction.
+   */
+  intervalMiningMs?: number;
 }
 
 interface JsonRpcRequest {
@@ -164,6 +169,15 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     agent.destroy();
     await node.stop();
     throw error;
+  }
+  if (options.intervalMiningMs !== undefined) {
+    try {
+      await useIntervalMining(node.url, options.intervalMiningMs);
+    } catch (error) {
+      agent.destroy();
+      await node.stop();
+      throw error;
+    }
   }
   const journal = await open(journalPath, 'a');
 
