@@ -2,6 +2,7 @@ import { batchedUserLookup } from '@trustpoint/db';
 import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
+import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
 import { certificatesRouter } from './routes/certificates-router.js';
 import { filesRouter } from './routes/files-router.js';
@@ -21,6 +22,8 @@ export interface CertApiOptions {
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
 export function createCertApp(options: CertApiOptions): Express {
   const { services } = options;
+  // A bad limit stops start-up rather than the first request with a PIN.
+  pinAttemptLimits(services.pinAttempts);
   const tokens = new AccessTokens({
     secret: options.jwtSecret,
     issuer: TOKEN_ISSUER,
@@ -30,9 +33,10 @@ export function createCertApp(options: CertApiOptions): Express {
   return createApiApp({
     basePath: CERT_API_BASE_PATH,
     docs: {
-      document: certApiDocument(
-        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
-      ),
+      document: certApiDocument({
+        ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),
+        ...(services.pinAttempts === undefined ? {} : { pinAttempts: services.pinAttempts }),
+      }),
       title: 'Trustpoint certificate API',
     },
     routers: [
@@ -56,6 +60,10 @@ export {
   type UrlFetchSettings,
 } from './url-fetch/url-fetch-settings.js';
 export { createPinCipher, type PinCipher } from './certificates/pin-cipher.js';
+export {
+  DEFAULT_PIN_ATTEMPT_LIMITS,
+  type PinAttemptLimits,
+} from './certificates/pin-attempt-limits.js';
 export {
   createCertificateSigner,
   generateSigningKey,

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { FilesSettings } from '../files/files-settings.js';
 import type { UrlFetchSettings } from '../url-fetch/url-fetch-settings.js';
 import type { CertificateSigner } from './certificate-signer.js';
+import type { PinAttemptLimits } from './pin-attempt-limits.js';
 import type { PinCipher } from './pin-cipher.js';
 
 /** What the certificate use cases work with; built once at start-up and shared by requests. */
@@ -23,4 +24,6 @@ export interface CertificateServices {
   files: FilesSettings;
   /** URL certificates' fetching; each setting left out takes `DEFAULT_URL_FETCH_SETTINGS`. */
   urlFetch?: Partial<UrlFetchSettings>;
+  /** Failed PIN attempts allowed; each limit left out takes `DEFAULT_PIN_ATTEMPT_LIMITS`. */
+  pinAttempts?: Partial<PinAttemptLimits>;
 }

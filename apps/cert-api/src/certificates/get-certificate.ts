@@ -6,6 +6,7 @@ import {
 } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
+import { checkPin, type PinAttempt } from './check-pin.js';
 
 /** Path names of GET /certificates/{type}/{id}, and what each looks up. */
 export const CERTIFICATE_LOOKUPS: Record<string, CertificateLookup> = {
@@ -43,12 +44,13 @@ export async function getOwnCertificate(
   return record;
 }
 
+/** Its issuer never needs the PIN, so failed attempts by others can never lock the issuer out. */
 export async function getCertificate(
   services: CertificateServices,
   reader: User | undefined,
   lookupName: string,
   value: string,
-  pin: string | undefined,
+  pinAttempt: PinAttempt,
 ): Promise<CertificateRecord> {
   const lookup = lookupOf(lookupName);
   if (lookup !== 'certId' && !reader) throw new DomainError('missingToken');
@@ -56,11 +58,7 @@ export async function getCertificate(
   if (!record) throw new DomainError('notFound');
   if (reader?.id === record.userId) return record;
   if (!record.public) throw new DomainError('notFound');
-  if (
-    record.pinEncrypted !== null &&
-    (pin === undefined || !services.pins.matches(pin, record.pinEncrypted))
-  ) {
-    throw new DomainError('pinRequired');
-  }
+  const { pinEncrypted } = record;
+  if (pinEncrypted !== null) await checkPin(services, { ...record, pinEncrypted }, pinAttempt);
   return record;
 }

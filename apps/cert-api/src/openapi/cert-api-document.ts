@@ -24,6 +24,7 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { CERTIFICATE_LOOKUPS } from '../certificates/get-certificate.js';
+import { pinAttemptLimits, type PinAttemptLimits } from '../certificates/pin-attempt-limits.js';
 import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
 import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
 import { certificateVerificationSchema } from './certificate-verification-schema.js';
@@ -32,6 +33,34 @@ import { jwksSchema } from './jwks-schema.js';
 export interface CertApiDocumentOptions {
   /** The support contact the error messages name, as the app's error catalogue has it. */
   supportContact?: string;
+  /** The limits on wrong PINs the app applies, for the document to state. */
+  pinAttempts?: Partial<PinAttemptLimits>;
+}
+
+/** `3600000` as `1 hour`, `600000` as `10 minutes`. */
+function durationText(ms: number): string {
+  const units = [
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+    ['second', 1_000],
+  ] as const;
+  for (const [unit, size] of units) {
+    const count = ms / size;
+    if (Number.isInteger(count)) return `${String(count)} ${unit}${count === 1 ? '' : 's'}`;
+  }
+  return `${String(ms)} ms`;
+}
+
+/** How wrong PINs are limited, with the deployment's numbers. */
+function pinLimitDescription(given: Partial<PinAttemptLimits> | undefined): string {
+  const { perCertificate, perAddress, windowMs } = pinAttemptLimits(given);
+  return (
+    `Wrong PINs are limited to ${String(perCertificate)} per certificate (from all addresses ` +
+    `together) and ${String(perAddress)} per client address (over all certificates) in a window ` +
+    `of ${durationText(windowMs)} that starts with the first attempt: once either is reached, every attempt ` +
+    'with a PIN, the right one included, is a 429 with `Retry-After` until the window ends. ' +
+    'The issuer, with a token, needs no PIN and is never limited by this.'
+  );
 }
 
 const TAGS = {
@@ -122,6 +151,31 @@ const VERIFICATION_EXAMPLE = {
     },
   ],
 };
+
+/**
+ * The 429 of the operations that check a PIN: besides the request rate limit, wrong PINs are
+ * limited per certificate and per client address, and the answer says when to come back.
+ */
+function withPinAttemptLimit(responses: ZodOpenApiResponsesObject): ZodOpenApiResponsesObject {
+  const tooMany = responses['429'];
+  if (tooMany === undefined || '$ref' in tooMany) return responses;
+  return {
+    ...responses,
+    429: {
+      ...tooMany,
+      description:
+        'Too many requests; or too many wrong PINs for this certificate or from this address ' +
+        'within the window, after which even the right PIN is refused until the window ends',
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until PIN attempts are answered again (set on PIN limits)',
+          required: false,
+          schema: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+  };
+}
 
 /** A success response: the envelope with its `data` schema, and the message as an example. */
 function success(
@@ -237,7 +291,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     summary: 'One certificate',
     description:
       'Public certificates are readable by anyone by certID (with `pin` when they have a PIN); ' +
-      'private ones only by their issuer. A certificate the caller may not see is a 404.',
+      'private ones only by their issuer. A certificate the caller may not see is a 404. ' +
+      pinLimitDescription(options.pinAttempts),
     security: OPTIONAL_AUTHENTICATION,
     requestParams: { path: lookupPathSchema, query: pinQuerySchema },
     responses: {
@@ -248,7 +303,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'Certificate retrieved successfully',
         CERTIFICATE_EXAMPLE,
       ),
-      ...errors('validation', ...authErrors, 'pinRequired', 'notFound'),
+      ...withPinAttemptLimit(errors('validation', ...authErrors, 'pinRequired', 'notFound')),
     },
   };
 
@@ -348,7 +403,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     description:
       'Verification method 1: reads every trustpoint of the certificate on its network and ' +
       'reports, per trustpoint, whether hash and type match, plus the revoked status. Who may ' +
-      'verify a certificate is who may read it (see GET /certificates/{type}/{id}).',
+      'verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs ' +
+      'count against the same limits.',
     security: OPTIONAL_AUTHENTICATION,
     requestParams: { path: lookupPathSchema, query: pinQuerySchema },
     responses: {
@@ -359,7 +415,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'Certificate verified',
         VERIFICATION_EXAMPLE,
       ),
-      ...errors('validation', ...authErrors, 'pinRequired', 'notFound'),
+      ...withPinAttemptLimit(errors('validation', ...authErrors, 'pinRequired', 'notFound')),
     },
   };
 

@@ -6,6 +6,7 @@ import {
 } from '@trustpoint/domain';
 import {
   authenticate,
+  clientAddress,
   currentUser,
   optionalAuthenticate,
   optionalCurrentUser,
@@ -64,7 +65,10 @@ export function certificatesRouter(
   router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
     const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
     const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, pin);
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+      pin,
+      address: clientAddress(req),
+    });
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
   });
 

@@ -1,4 +1,5 @@
 import {
+  clientAddress,
   optionalAuthenticate,
   optionalCurrentUser,
   sendSuccess,
@@ -20,7 +21,10 @@ export function trustpointsRouter(
   router.get('/trustpoints/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
     const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
     const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, pin);
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+      pin,
+      address: clientAddress(req),
+    });
     const verification = await verifyCertificate(services, record);
     sendSuccess(
       res,

@@ -23,7 +23,12 @@ import {
   generateSigningKey,
 } from '../../src/server.js';
 
-import type { CertificateSigner, FilesSettings, UrlFetchSettings } from '../../src/server.js';
+import type {
+  CertificateSigner,
+  FilesSettings,
+  PinAttemptLimits,
+  UrlFetchSettings,
+} from '../../src/server.js';
 import { request } from './checked-request.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
@@ -81,6 +86,10 @@ export async function startCertApi(
     urlFetch?: Partial<UrlFetchSettings>;
     /** The signer of qualified signatures; by default one with a new P-256 key. */
     signer?: CertificateSigner;
+    /** The services' clock (ms since the epoch), for tests that move time; `Date.now` by default. */
+    now?: () => number;
+    /** Limits on wrong PINs; the defaults by default. */
+    pinAttempts?: Partial<PinAttemptLimits>;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -131,7 +140,8 @@ export async function startCertApi(
         namespace: NAMESPACE,
         files,
         ...(options.urlFetch === undefined ? {} : { urlFetch: options.urlFetch }),
-        now: Date.now,
+        ...(options.pinAttempts === undefined ? {} : { pinAttempts: options.pinAttempts }),
+        now: options.now ?? Date.now,
         logger,
         signer: appSigner,
       },
