@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, publicSigningKeyOf, type JWK } from '@trustpoint/cert-api';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_PIN_ATTEMPT_LIMITS,
+  publicSigningKeyOf,
+  type JWK,
+  type PinAttemptLimits,
+} from '@trustpoint/cert-api';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
 export interface LauncherConfig {
@@ -29,6 +35,11 @@ export interface LauncherConfig {
   urlFetchAllow: string[];
   /** Any non-public address may be fetched (`URL_FETCH_ALLOW_PRIVATE=true`); off by default. */
   urlFetchAllowPrivate: boolean;
+  /**
+   * Wrong PINs answered before 429: per certificate (`PIN_ATTEMPTS_PER_CERTIFICATE`, 10) and per
+   * client address (`PIN_ATTEMPTS_PER_ADDRESS`, 50) in a window (`PIN_ATTEMPTS_WINDOW_SECONDS`, 3600).
+   */
+  pinAttempts: PinAttemptLimits;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -130,5 +141,23 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
+    pinAttempts: {
+      perCertificate: positiveInteger(
+        env.PIN_ATTEMPTS_PER_CERTIFICATE,
+        DEFAULT_PIN_ATTEMPT_LIMITS.perCertificate,
+        'PIN_ATTEMPTS_PER_CERTIFICATE',
+      ),
+      perAddress: positiveInteger(
+        env.PIN_ATTEMPTS_PER_ADDRESS,
+        DEFAULT_PIN_ATTEMPT_LIMITS.perAddress,
+        'PIN_ATTEMPTS_PER_ADDRESS',
+      ),
+      windowMs:
+        positiveInteger(
+          env.PIN_ATTEMPTS_WINDOW_SECONDS,
+          DEFAULT_PIN_ATTEMPT_LIMITS.windowMs / 1_000,
+          'PIN_ATTEMPTS_WINDOW_SECONDS',
+        ) * 1_000,
+    },
   };
 }

@@ -169,6 +169,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
           allowAddresses: config.urlFetchAllow,
           allowPrivateAddresses: config.urlFetchAllowPrivate,
         },
+        pinAttempts: config.pinAttempts,
       },
     });
     const certServer = await listen(certApp, config.apiHost, config.certApiPort);

@@ -133,3 +133,34 @@ describe('readLauncherConfig: retired signing keys', () => {
     expect(message).not.toContain(String(privateJwk.d));
   });
 });
+
+describe('readLauncherConfig: failed PIN attempts', () => {
+  it('when nothing is set, then 10 wrong PINs per certificate and 50 per address in an hour', () => {
+    // Act
+    const config = readLauncherConfig({});
+
+    // Assert
+    expect(config.pinAttempts).toEqual({ perCertificate: 10, perAddress: 50, windowMs: 3_600_000 });
+  });
+
+  it('when the variables are set, then they are read, the window in seconds', () => {
+    // Act
+    const config = readLauncherConfig({
+      PIN_ATTEMPTS_PER_CERTIFICATE: '5',
+      PIN_ATTEMPTS_PER_ADDRESS: '20',
+      PIN_ATTEMPTS_WINDOW_SECONDS: '86400',
+    });
+
+    // Assert
+    expect(config.pinAttempts).toEqual({ perCertificate: 5, perAddress: 20, windowMs: 86_400_000 });
+  });
+
+  it.each([
+    [{ PIN_ATTEMPTS_PER_CERTIFICATE: '0' }, /PIN_ATTEMPTS_PER_CERTIFICATE must be a positive/],
+    [{ PIN_ATTEMPTS_PER_ADDRESS: 'many' }, /PIN_ATTEMPTS_PER_ADDRESS must be a positive/],
+    [{ PIN_ATTEMPTS_WINDOW_SECONDS: '1.5' }, /PIN_ATTEMPTS_WINDOW_SECONDS must be a positive/],
+  ])('when %o is set, then the start stops with a message naming the variable', (env, message) => {
+    // Act / Assert
+    expect(() => readLauncherConfig(env)).toThrow(message);
+  });
+});
