@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs the anchoring engine on its own, without an API: for deployments that scale anchoring
 // separately, and for the crash tests that kill it mid-batch. Configuration from the environment:
-//   DATABASE_URL                 PostgreSQL (required: the embedded database belongs to one process)
+//   DATABASE_URL                 PostgreSQL
+//   TRUSTPOINT_PGLITE_DIR        or, without DATABASE_URL, an embedded database directory that no
+//                                other process has open (the embedded database belongs to one process)
 //   TRUSTPOINT_DB_SCHEMA         schema to work in (optional)
 //   TRUSTPOINT_NETWORKS_FILE     networks file (optional: the embedded local chain otherwise)
 //   TRUSTPOINT_DEPLOYMENTS_FILE  deployments file (default .trustpoint/deployments.json)
@@ -15,7 +17,12 @@ import { NetworkRegistry } from './networks/network-registry.js';
 async function main(): Promise<void> {
   const logger = pino({ name: 'trustpoint-anchorer' });
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is required to run the anchorer on its own');
+  const pgliteDir = process.env.TRUSTPOINT_PGLITE_DIR;
+  if (!url && !pgliteDir) {
+    throw new Error(
+      'DATABASE_URL (or TRUSTPOINT_PGLITE_DIR) is required to run the anchorer on its own',
+    );
+  }
   const networks = new NetworkRegistry(
     await loadNetworks({
       networksFile: process.env.TRUSTPOINT_NETWORKS_FILE,
@@ -32,7 +39,11 @@ async function main(): Promise<void> {
       );
     },
   });
-  const database = await createDatabase({ url, schema: process.env.TRUSTPOINT_DB_SCHEMA });
+  const database = await createDatabase(
+    url
+      ? { url, schema: process.env.TRUSTPOINT_DB_SCHEMA }
+      : { dataDir: pgliteDir, schema: process.env.TRUSTPOINT_DB_SCHEMA },
+  );
   const engine = new AnchorEngine(database.knex, networks, { logger });
   engine.start();
   logger.info({ networks: networks.list().map((n) => n.networkId) }, 'anchorer started');

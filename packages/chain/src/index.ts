@@ -9,5 +9,7 @@ export * from './anchoring/anchor-queue.js';
 export * from './anchoring/anchor-engine.js';
 export * from './anchoring/anchoring-thread.js';
 export * from './anchoring/network-anchorer.js';
+export * from './anchoring/network-health.js';
+export * from './anchoring/fees.js';
 export * from './reading/record-reader.js';
 export * from './rpc/json-rpc-client.js';

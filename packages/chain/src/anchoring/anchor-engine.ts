@@ -16,6 +16,7 @@ import {
   NetworkAnchorer,
   type AnchorerTiming,
 } from './network-anchorer.js';
+import { unknownHealth, type NetworkHealth } from './network-health.js';
 
 export interface AnchorEngineOptions {
   /**
@@ -43,6 +44,8 @@ export interface AnchorEngineOptions {
    */
   onAnchored?: (receipts: AnchorReceipt[]) => void;
   onFailed?: (records: FailedRecord[]) => void;
+  /** Told of every look at a registrar's balance: an anchoring thread passes it on (`reportHealth`). */
+  onHealth?: (health: NetworkHealth) => void;
 }
 
 /** A record the registry refused for good, and why. */
@@ -83,6 +86,8 @@ export class AnchorEngine {
   readonly #anchorTimeoutMs: number;
   readonly #waitPollMs: number;
   readonly #logger: AnchorLogger;
+  /** Per network, what the last look at its registrar's balance found (here or in a thread). */
+  readonly #health = new Map<string, NetworkHealth>();
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
 
@@ -111,6 +116,10 @@ export class AnchorEngine {
                 this.rejectFailed(records);
                 options.onFailed?.(records);
               },
+              health: (health) => {
+                this.reportHealth(health);
+                options.onHealth?.(health);
+              },
             },
           }),
         );
@@ -136,9 +145,42 @@ export class AnchorEngine {
     this.#waiters.clear();
   }
 
-  /** Queues a record inside the caller's transaction; anchoring starts once it commits. */
+  /**
+   * Whether a network takes new records now: `notReady` while its registrar cannot pay for the
+   * next batch at current fees; `unknown` before the first look (or in a process that neither
+   * anchors nor hears from an anchoring thread), which counts as ready.
+   */
+  networkHealth(networkId: string): NetworkHealth {
+    this.#networks.require(networkId);
+    return this.#health.get(networkId) ?? unknownHealth(networkId);
+  }
+
+  /** Records what an anchorer (here, or in an anchoring thread) found for a network. */
+  reportHealth(health: NetworkHealth): void {
+    const previous = this.#health.get(health.networkId)?.state;
+    this.#health.set(health.networkId, health);
+    // Requests already waiting on that network's queued records are answered now, not at timeout.
+    if (health.state === 'notReady' && previous !== 'notReady') this.#schedulePoll();
+  }
+
+  /** The `networkUnavailable` error (503) of a network that is not ready, if it is not. */
+  #notReady(networkId: string): DomainError | undefined {
+    const health = this.#health.get(networkId);
+    if (health?.state !== 'notReady') return undefined;
+    return new DomainError('networkUnavailable', {
+      detail: `network ${networkId} is not ready: ${health.reason ?? 'registrar balance too low'}`,
+    });
+  }
+
+  /**
+   * Queues a record inside the caller's transaction; anchoring starts once it commits. On a
+   * network that is not ready, fails at once with `networkUnavailable` (503), so the caller's
+   * transaction creates nothing that would only wait.
+   */
   async enqueue(trx: Knex | Knex.Transaction, request: AnchorRequest): Promise<number> {
     this.#networks.require(request.networkId);
+    const notReady = this.#notReady(request.networkId);
+    if (notReady) throw notReady;
     return enqueueRecord(trx, request);
   }
 
@@ -147,7 +189,11 @@ export class AnchorEngine {
     trx: Knex | Knex.Transaction,
     requests: readonly AnchorRequest[],
   ): Promise<number[]> {
-    for (const request of requests) this.#networks.require(request.networkId);
+    for (const request of requests) {
+      this.#networks.require(request.networkId);
+      const notReady = this.#notReady(request.networkId);
+      if (notReady) throw notReady;
+    }
     return enqueueRecords(trx, requests);
   }
 
@@ -158,8 +204,9 @@ export class AnchorEngine {
 
   /**
    * Resolves once the record is mined with the network's confirmations. Rejects with the
-   * `networkUnavailable` domain error (503) after the anchor timeout, and with AnchorFailedError
-   * when the record can never be anchored.
+   * `networkUnavailable` domain error (503) after the anchor timeout, or as soon as the record is
+   * seen still queued on a network that is not ready; with AnchorFailedError when the record can
+   * never be anchored. The record itself stays queued either way.
    */
   waitForAnchor(recordId: number, timeoutMs = this.#anchorTimeoutMs): Promise<AnchorReceipt> {
     return new Promise((resolve, reject) => {
@@ -241,6 +288,10 @@ export class AnchorEngine {
       });
     } else if (state.status === 'failed' || state.status === 'cancelled') {
       this.#reject(state.id, new AnchorFailedError(state.id, state.error ?? state.status));
+    } else if (state.status === 'queued') {
+      // Not sent, and nothing will be sent on that network until its registrar is funded.
+      const notReady = this.#notReady(state.networkId);
+      if (notReady) this.#reject(state.id, notReady);
     }
   }
 

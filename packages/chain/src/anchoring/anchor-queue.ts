@@ -15,10 +15,37 @@ export interface PendingBatch {
   kind: RecordKind;
   signer: string;
   nonce: number;
+  /** The batch's latest signed transaction. */
   rawTransaction: string;
   transactionHash: string;
   createdAt: Date;
+  /** Every transaction signed for it and not dropped, oldest (lowest fees) first. */
+  transactions: BatchTransaction[];
 }
+
+/** One signed transaction of a batch: the first or a replacement at the same nonce. */
+export interface BatchTransaction {
+  id: number;
+  rawTransaction: string;
+  transactionHash: string;
+  /** The latest block when an anchorer first saw it unmined; null until then. */
+  pendingSinceBlock: number | null;
+}
+
+interface TransactionRow {
+  id: number;
+  batch_id: number;
+  raw_transaction: string;
+  transaction_hash: string;
+  pending_since_block: number | null;
+}
+
+const toBatchTransaction = (row: TransactionRow): BatchTransaction => ({
+  id: row.id,
+  rawTransaction: row.raw_transaction,
+  transactionHash: row.transaction_hash,
+  pendingSinceBlock: row.pending_since_block,
+});
 
 interface BatchRow {
   id: number;
@@ -31,7 +58,7 @@ interface BatchRow {
   created_at: Date;
 }
 
-const toPendingBatch = (row: BatchRow): PendingBatch => ({
+const toPendingBatch = (row: BatchRow, transactions: BatchTransaction[]): PendingBatch => ({
   id: row.id,
   networkId: row.network_id,
   kind: row.kind,
@@ -40,6 +67,7 @@ const toPendingBatch = (row: BatchRow): PendingBatch => ({
   rawTransaction: row.raw_transaction,
   transactionHash: row.transaction_hash,
   createdAt: new Date(row.created_at),
+  transactions,
 });
 
 /** The queue row of a record to anchor. */
@@ -219,6 +247,14 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
       })
       .returning<BatchRow[]>('*');
     if (!batchRow) throw new Error('anchor batch insert returned nothing');
+    const [transactionRow] = await trx('anchor_transactions')
+      .insert({
+        batch_id: batchRow.id,
+        raw_transaction: transaction.raw,
+        transaction_hash: transaction.hash,
+      })
+      .returning<TransactionRow[]>('*');
+    if (!transactionRow) throw new Error('anchor transaction insert returned nothing');
     await trx('anchor_records')
       .whereIn(
         'id',
@@ -228,7 +264,11 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
     await trx('signer_nonces')
       .where({ network_id: networkId, signer })
       .update({ next_nonce: nonce + 1 });
-    return { batch: toPendingBatch(batchRow), records: included, rejected };
+    return {
+      batch: toPendingBatch(batchRow, [toBatchTransaction(transactionRow)]),
+      records: included,
+      rejected,
+    };
   });
 }
 
@@ -247,11 +287,83 @@ export async function pendingBatches(knex: Knex, networkId: string): Promise<Pen
     .where({ network_id: networkId, status: 'signed' })
     .orderBy([{ column: 'signer' }, { column: 'nonce' }])
     .select<BatchRow[]>('*');
-  return rows.map(toPendingBatch);
+  if (rows.length === 0) return [];
+  const transactions = await knex('anchor_transactions')
+    .whereIn(
+      'batch_id',
+      rows.map((row) => row.id),
+    )
+    .whereNot({ status: 'dropped' })
+    .orderBy('id')
+    .select<TransactionRow[]>('*');
+  const byBatch = new Map<number, BatchTransaction[]>();
+  for (const row of transactions) {
+    const list = byBatch.get(row.batch_id) ?? [];
+    list.push(toBatchTransaction(row));
+    byBatch.set(row.batch_id, list);
+  }
+  return rows.map((row) => toPendingBatch(row, byBatch.get(row.id) ?? []));
+}
+
+/**
+ * Stores a signed replacement of a batch's latest transaction, before it is sent. Under the
+ * batch's row lock, and only if `replacing` is still its latest transaction and the batch is
+ * still unsettled: two anchorers that decide to replace at once store one replacement, not two.
+ */
+export async function storeReplacement(
+  knex: Knex,
+  replacement: {
+    batchId: number;
+    replacing: number;
+    raw: string;
+    hash: string;
+    pendingSinceBlock: number;
+  },
+): Promise<BatchTransaction | undefined> {
+  return knex.transaction(async (trx) => {
+    const batch = await trx('anchor_batches')
+      .where({ id: replacement.batchId, status: 'signed' })
+      .forUpdate()
+      .first<{ id: number } | undefined>('id');
+    if (!batch) return undefined;
+    const latest = await trx('anchor_transactions')
+      .where({ batch_id: replacement.batchId })
+      .orderBy('id', 'desc')
+      .first<{ id: number } | undefined>('id');
+    if (latest?.id !== replacement.replacing) return undefined;
+    const [row] = await trx('anchor_transactions')
+      .insert({
+        batch_id: replacement.batchId,
+        raw_transaction: replacement.raw,
+        transaction_hash: replacement.hash,
+        pending_since_block: replacement.pendingSinceBlock,
+      })
+      .returning<TransactionRow[]>('*');
+    if (!row) throw new Error('anchor transaction insert returned nothing');
+    await trx('anchor_batches').where({ id: replacement.batchId }).update({
+      raw_transaction: replacement.raw,
+      transaction_hash: replacement.hash,
+      updated_at: trx.fn.now(),
+    });
+    return toBatchTransaction(row);
+  });
+}
+
+/** Starts (or, after a reorg, restarts) a transaction's count of blocks towards replacement. */
+export async function markPendingSince(
+  knex: Knex,
+  transactionId: number,
+  block: number,
+): Promise<void> {
+  await knex('anchor_transactions')
+    .where({ id: transactionId, status: 'signed' })
+    .update({ pending_since_block: block });
 }
 
 export interface SettledBatch {
   batchId: number;
+  /** The batch's transaction that was mined: the first one or one of its replacements. */
+  transactionHash: string;
   blockNumber: number;
   smartContract: string;
 }
@@ -274,9 +386,19 @@ export async function settleBatch(
   return knex.transaction(async (trx) => {
     // now() is the transaction's start time: the batch's updated_at and the rows' anchored_at
     // below are the same instant, which waiting requests are told.
+    const mined = await trx('anchor_transactions')
+      .where({ batch_id: settled.batchId, transaction_hash: settled.transactionHash })
+      .first<{ raw_transaction: string } | undefined>('raw_transaction');
+    if (!mined) throw new Error(`transaction ${settled.transactionHash} is not one of its batch`);
     const batch = await trx('anchor_batches')
       .where({ id: settled.batchId, status: 'signed' })
-      .update({ status: 'anchored', block_number: settled.blockNumber, updated_at: trx.fn.now() })
+      .update({
+        status: 'anchored',
+        block_number: settled.blockNumber,
+        raw_transaction: mined.raw_transaction,
+        transaction_hash: settled.transactionHash,
+        updated_at: trx.fn.now(),
+      })
       .returning<{ kind: RecordKind; transaction_hash: string; updated_at: Date }[]>([
         'kind',
         'transaction_hash',
@@ -284,6 +406,14 @@ export async function settleBatch(
       ]);
     const row = batch[0];
     if (!row) return undefined;
+    // They share the nonce: once one is mined, the others never can be.
+    await trx('anchor_transactions')
+      .where({ batch_id: settled.batchId })
+      .update({
+        status: trx.raw("case when transaction_hash = ? then 'mined' else 'dropped' end", [
+          settled.transactionHash,
+        ]),
+      });
     const anchored = await trx('anchor_records')
       .where({ batch_id: settled.batchId, status: 'batched' })
       .update({ status: 'anchored' })
@@ -314,6 +444,9 @@ export async function abandonBatch(
       .where({ id: batch.id, status: 'signed' })
       .update({ status: 'failed', error: reason, updated_at: trx.fn.now() });
     if (changed === 0) return;
+    await trx('anchor_transactions')
+      .where({ batch_id: batch.id, status: 'signed' })
+      .update({ status: 'dropped' });
     await trx('anchor_records')
       .where({ batch_id: batch.id, status: 'batched' })
       .update({ status: 'queued', batch_id: null });

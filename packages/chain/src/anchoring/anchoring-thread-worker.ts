@@ -29,6 +29,9 @@ async function main(): Promise<void> {
     onFailed: (records) => {
       tell({ kind: 'failed', records });
     },
+    onHealth: (health) => {
+      tell({ kind: 'health', health });
+    },
   });
   engine.start();
   port.on('message', (message: unknown) => {

@@ -4,6 +4,7 @@ import type { NetworkConfig } from '../networks/network-config.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchorEngine, FailedRecord } from './anchor-engine.js';
 import type { AnchorReceipt } from './anchor-record.js';
+import type { NetworkHealth } from './network-health.js';
 
 /** What the anchoring thread is started with (`workerData`): plain data only. */
 export interface AnchoringThreadData {
@@ -22,6 +23,7 @@ export type AnchoringThreadMessage =
   | { kind: 'ready' }
   | { kind: 'anchored'; receipts: AnchorReceipt[] }
   | { kind: 'failed'; records: FailedRecord[] }
+  | { kind: 'health'; health: NetworkHealth }
   | { kind: 'stopped' };
 
 export interface AnchoringThreadOptions {
@@ -81,6 +83,7 @@ export async function startAnchoringThread(
           resolve();
         } else if (message.kind === 'anchored') engine.resolveAnchored(message.receipts);
         else if (message.kind === 'failed') engine.rejectFailed(message.records);
+        else if (message.kind === 'health') engine.reportHealth(message.health);
       });
       let failure: Error | undefined;
       started.once('error', (error) => {

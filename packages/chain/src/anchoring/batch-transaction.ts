@@ -1,7 +1,8 @@
 import { EvidenceRepository__factory, TrustPointRegistry__factory } from '@trustpoint/contracts';
-import { keccak256, Transaction, type FeeData, type JsonRpcProvider, type Wallet } from 'ethers';
+import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { QueuedRecord, RecordKind } from './anchor-record.js';
+import type { TransactionFees } from './fees.js';
 
 const registryInterface = TrustPointRegistry__factory.createInterface();
 const repositoryInterface = EvidenceRepository__factory.createInterface();
@@ -56,6 +57,14 @@ export function gasLimitFor(kind: RecordKind, records: readonly QueuedRecord[]):
   return records.reduce((total, record) => total + perRecord(record), 60_000n);
 }
 
+/**
+ * The gas limit of a batch of `count` records of the common shape (one slot each, as every
+ * evidence and Evidence-type trustpoint): what the registrar's balance must cover for it.
+ */
+export function gasLimitForCount(count: number): bigint {
+  return 60_000n + 30_000n * BigInt(count);
+}
+
 /** A record the registry refuses, with the contract error that names it. */
 export interface RefusedRecord {
   recordId: number;
@@ -82,7 +91,8 @@ export async function signBatch(input: {
   records: readonly QueuedRecord[];
   nonce: number;
   simulate: boolean;
-  fees: () => Promise<FeeData>;
+  /** The fees to sign with, asked for once the records are known (cap and floor applied). */
+  fees: () => Promise<TransactionFees>;
 }): Promise<SignedBatch> {
   const { provider, wallet, network, kind, nonce } = input;
   const to = contractFor(network, kind);
@@ -114,17 +124,33 @@ export async function signBatch(input: {
       to,
       data,
       gasLimit,
-      // ethers' maxFeePerGas is already twice the base fee plus the tip: room for rising fees.
-      ...(fees.maxFeePerGas !== null && fees.maxPriorityFeePerGas !== null
-        ? {
-            type: 2,
-            maxFeePerGas: fees.maxFeePerGas,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          }
-        : { type: 0, gasPrice: fees.gasPrice }),
+      ...fees,
     });
     const raw = await wallet.signTransaction(transaction);
     // The hash of a signed transaction is the keccak of its bytes: no need to parse it back.
     return { transaction: { raw, hash: keccak256(raw) }, rejected };
   }
+}
+
+/**
+ * Signs a replacement of a stored batch transaction: the same nonce, call and gas limit, so the
+ * same records, with other fees. Only one of the two can ever be mined.
+ */
+export async function signReplacement(
+  wallet: Wallet,
+  raw: string,
+  fees: TransactionFees,
+): Promise<{ raw: string; hash: string }> {
+  const original = Transaction.from(raw);
+  const transaction = Transaction.from({
+    chainId: original.chainId,
+    nonce: original.nonce,
+    to: original.to,
+    data: original.data,
+    value: original.value,
+    gasLimit: original.gasLimit,
+    ...fees,
+  });
+  const signed = await wallet.signTransaction(transaction);
+  return { raw: signed, hash: keccak256(signed) };
 }

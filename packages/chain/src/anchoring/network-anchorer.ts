@@ -1,4 +1,4 @@
-import { Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
+import { formatUnits, Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
 import { JsonRpcClient } from '../rpc/json-rpc-client.js';
@@ -7,15 +7,28 @@ import type { AnchorLogger } from './anchor-logger.js';
 import {
   abandonBatch,
   claimBatch,
+  markPendingSince,
   pendingBatchCount,
   pendingBatches,
   queuedBacklog,
   settleBatch,
+  storeReplacement,
+  type BatchTransaction,
   type PendingBatch,
 } from './anchor-queue.js';
 import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
-import { contractFor, signBatch } from './batch-transaction.js';
+import { contractFor, gasLimitForCount, signBatch, signReplacement } from './batch-transaction.js';
+import {
+  DEFAULT_FEE_POLICY,
+  feesFor,
+  feesOfRaw,
+  maxCostPerGas,
+  replacementFees,
+  type FeePolicy,
+  type TransactionFees,
+} from './fees.js';
+import type { NetworkHealth } from './network-health.js';
 
 export interface AnchorerTiming {
   /** How often the queue is looked at when nothing wakes the anchorer. */
@@ -28,6 +41,10 @@ export interface AnchorerTiming {
   retryBaseMs: number;
   retryMaxMs: number;
   rpcTimeoutMs: number;
+  /** How often the registrar's balance is looked at while the network is ready and idle. */
+  balanceCheckMs: number;
+  /** How often it is looked at while the network is not ready (waiting for funds). */
+  notReadyCheckMs: number;
 }
 
 export const DEFAULT_ANCHORER_TIMING: AnchorerTiming = {
@@ -37,12 +54,16 @@ export const DEFAULT_ANCHORER_TIMING: AnchorerTiming = {
   retryBaseMs: 100,
   retryMaxMs: 5_000,
   rpcTimeoutMs: 5_000,
+  balanceCheckMs: 10_000,
+  notReadyCheckMs: 1_000,
 };
 
 /** What an anchorer tells its engine as soon as it knows, before any other process could. */
 export interface AnchorerEvents {
   anchored(receipts: AnchorReceipt[]): void;
   failed(records: { recordId: number; reason: string }[]): void;
+  /** After every look at the registrar's balance. */
+  health(health: NetworkHealth): void;
 }
 
 /** Messages nodes give when a transaction is already in the pool or its nonce already used. */
@@ -68,9 +89,16 @@ export class NetworkAnchorer {
   readonly #broadcastAt = new Map<number, number>();
   readonly #sender = new Loop();
   readonly #settler = new Loop();
+  /** Batches whose transaction this process saw mined and not yet confirmed: a reorg shows here. */
+  readonly #seenMined = new Map<number, string>();
+  /** Batches already reported as stuck at the fee cap (told once, not at every look). */
+  readonly #atCap = new Set<number>();
+  readonly #fees: FeePolicy;
   /** Set after a batch reverted: the next batches are simulated to find the refused records. */
   #simulate = true;
-  #fees: { at: number; data: Promise<FeeData> } | undefined;
+  #market: { at: number; data: Promise<FeeData> } | undefined;
+  #health: NetworkHealth;
+  #healthCheckedAt = 0;
 
   constructor(input: {
     knex: Knex;
@@ -91,6 +119,8 @@ export class NetworkAnchorer {
     );
     this.#rpc = new JsonRpcClient(input.network.rpcUrl, input.timing.rpcTimeoutMs);
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
+    this.#fees = input.network.fees ?? DEFAULT_FEE_POLICY;
+    this.#health = { networkId: input.network.networkId, state: 'unknown' };
   }
 
   /**
@@ -125,6 +155,16 @@ export class NetworkAnchorer {
 
   /** Sends the next ready batch; returns how long to wait before looking again. */
   async #sendStep(): Promise<number> {
+    const sinceCheck = Date.now() - this.#healthCheckedAt;
+    const checkEvery =
+      this.#health.state === 'notReady'
+        ? this.#timing.notReadyCheckMs
+        : this.#timing.balanceCheckMs;
+    // At start, then at intervals while idle; before every batch too (below).
+    if (sinceCheck >= checkEvery) await this.#checkBalance(1);
+    if (this.#health.state === 'notReady') {
+      return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#healthCheckedAt));
+    }
     const inFlight = await pendingBatchCount(this.#knex, this.#network.networkId);
     if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
@@ -139,9 +179,56 @@ export class NetworkAnchorer {
         );
         continue;
       }
+      if (!(await this.#checkBalance(backlog.count))) return this.#timing.notReadyCheckMs;
       if (await this.#sendBatch(kind)) return 0;
     }
     return nextCheckMs;
+  }
+
+  /**
+   * Compares the registrar's balance with what a batch of `recordCount` records needs at current
+   * fees (its gas limit x the max fee per gas it would be signed with). Below it, the network is
+   * not ready: logged once at error level when it becomes so, once at info when funded again.
+   */
+  async #checkBalance(recordCount: number): Promise<boolean> {
+    const [balance, fees] = await Promise.all([
+      this.#rpc.balance(this.#wallet.address),
+      this.#transactionFees(),
+    ]);
+    const required = gasLimitForCount(recordCount) * maxCostPerGas(fees);
+    const ready = balance >= required;
+    const previous = this.#health.state;
+    this.#healthCheckedAt = Date.now();
+    this.#health = {
+      networkId: this.#network.networkId,
+      state: ready ? 'ready' : 'notReady',
+      ...(ready
+        ? {}
+        : {
+            reason: `registrar ${this.#wallet.address} holds ${formatUnits(balance)}, the next batch needs ${formatUnits(required)} (native currency) at current fees`,
+          }),
+      balanceWei: balance.toString(),
+      requiredWei: required.toString(),
+      checkedAt: new Date(this.#healthCheckedAt),
+    };
+    if (!ready && previous !== 'notReady') {
+      this.#logger.error(
+        {
+          networkId: this.#network.networkId,
+          registrar: this.#wallet.address,
+          balanceWei: balance.toString(),
+          requiredWei: required.toString(),
+        },
+        'network not ready: the registrar cannot pay for the next batch; fund it. New requests to this network fail with 503, queued records wait',
+      );
+    } else if (ready && previous === 'notReady') {
+      this.#logger.info(
+        { networkId: this.#network.networkId, balanceWei: balance.toString() },
+        'network ready again: the registrar is funded; queued records are sent',
+      );
+    }
+    this.#events.health(this.#health);
+    return ready;
   }
 
   async #settleStep(): Promise<number> {
@@ -149,17 +236,22 @@ export class NetworkAnchorer {
     return this.#timing.pollIntervalMs;
   }
 
-  /** Fee data for a second at most: batches sent in a burst share one look-up. */
+  /** The node's fee suggestion, kept a second at most: batches sent in a burst share one look-up. */
   #feeData(): Promise<FeeData> {
     const now = Date.now();
-    if (!this.#fees || now - this.#fees.at > 1_000) {
+    if (!this.#market || now - this.#market.at > 1_000) {
       const data = this.#provider.getFeeData();
-      this.#fees = { at: now, data };
+      this.#market = { at: now, data };
       data.catch(() => {
-        this.#fees = undefined;
+        this.#market = undefined;
       });
     }
-    return this.#fees.data;
+    return this.#market.data;
+  }
+
+  /** The fees a new batch is signed with: the node's suggestion, floor and cap applied. */
+  async #transactionFees(): Promise<TransactionFees> {
+    return feesFor(await this.#feeData(), this.#fees);
   }
 
   async #sendBatch(kind: RecordKind): Promise<boolean> {
@@ -182,7 +274,7 @@ export class NetworkAnchorer {
           records,
           nonce,
           simulate,
-          fees: () => this.#feeData(),
+          fees: () => this.#transactionFees(),
         }),
     });
     if (!claimed) return false;
@@ -200,51 +292,66 @@ export class NetworkAnchorer {
     return true;
   }
 
+  /**
+   * Sends every stored transaction of a batch, oldest (lowest fees) first: at most one of them can
+   * be mined, and a node keeps the best-paying one in its pool, refusing the others as underpriced.
+   */
   async #broadcast(batch: PendingBatch): Promise<void> {
     this.#broadcastAt.set(batch.id, Date.now());
+    for (const transaction of batch.transactions) await this.#send(transaction.rawTransaction);
+  }
+
+  async #send(raw: string): Promise<void> {
     try {
-      await this.#rpc.sendRawTransaction(batch.rawTransaction);
+      await this.#rpc.sendRawTransaction(raw);
     } catch (error) {
       if (!ALREADY_SEEN.test(describe(error))) throw error;
     }
   }
 
-  /** Settles or re-sends every unsettled batch of this network. */
+  /** The first of the batch's transactions that has a receipt: the one that was mined. */
+  async #minedTransaction(batch: PendingBatch) {
+    for (const transaction of batch.transactions) {
+      const receipt = await this.#rpc.receipt(transaction.transactionHash);
+      if (receipt) return { transaction, receipt };
+    }
+    return undefined;
+  }
+
+  /** Settles, replaces or re-sends every unsettled batch of this network. */
   async #settlePending(): Promise<void> {
     const batches = await pendingBatches(this.#knex, this.#network.networkId);
     if (batches.length === 0) return;
     const latestBlock = await this.#rpc.blockNumber();
     for (const batch of batches) {
-      const receipt = await this.#rpc.receipt(batch.transactionHash);
-      if (receipt) {
-        if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) continue;
-        if (receipt.success) {
-          const smartContract = contractFor(this.#network, batch.kind);
-          const settledRecords = await settleBatch(this.#knex, {
-            batchId: batch.id,
-            blockNumber: receipt.blockNumber,
-            smartContract,
-          });
-          // Undefined: another process settled it first, and its waiters learn it by polling.
-          if (settledRecords) {
-            const { recordIds, anchoredAt } = settledRecords;
-            this.#events.anchored(
-              recordIds.map((recordId) => ({
-                recordId,
+      const mined = await this.#minedTransaction(batch);
+      if (mined) {
+        const { transaction, receipt } = mined;
+        if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) {
+          if (this.#seenMined.get(batch.id) !== transaction.transactionHash) {
+            this.#seenMined.set(batch.id, transaction.transactionHash);
+            this.#logger.info(
+              {
                 networkId: this.#network.networkId,
-                smartContract,
-                transactionHash: batch.transactionHash,
+                batchId: batch.id,
+                transactionHash: transaction.transactionHash,
                 blockNumber: receipt.blockNumber,
-                anchoredAt,
-              })),
+              },
+              `batch mined; waiting for ${String(this.#network.confirmations)} confirmations`,
             );
           }
+          continue;
+        }
+        this.#seenMined.delete(batch.id);
+        this.#atCap.delete(batch.id);
+        if (receipt.success) {
+          await this.#settle(batch, transaction, receipt.blockNumber);
         } else {
           this.#logger.error(
             {
               networkId: this.#network.networkId,
               batchId: batch.id,
-              transactionHash: batch.transactionHash,
+              transactionHash: transaction.transactionHash,
             },
             'batch transaction reverted; its records are queued again and simulated first',
           );
@@ -255,27 +362,140 @@ export class NetworkAnchorer {
         this.#sender.wake();
         continue;
       }
+      if (batch.signer !== this.#wallet.address) continue;
+      const latest = batch.transactions.at(-1);
+      if (!latest) continue;
+      const reorged = this.#seenMined.get(batch.id);
+      if (reorged !== undefined) {
+        // Mined, then gone before its confirmations: the block was replaced (a reorg). The same
+        // bytes go out again now, and replacement counts its blocks afresh.
+        this.#seenMined.delete(batch.id);
+        this.#logger.warn(
+          {
+            networkId: this.#network.networkId,
+            batchId: batch.id,
+            transactionHash: reorged,
+            latestBlock,
+          },
+          'batch receipt disappeared before its confirmations (reorg); sending the batch again',
+        );
+        await markPendingSince(this.#knex, latest.id, latestBlock);
+        await this.#rebroadcast(batch);
+        continue;
+      }
+      if (latest.pendingSinceBlock === null) {
+        await markPendingSince(this.#knex, latest.id, latestBlock);
+      } else if (
+        latestBlock - latest.pendingSinceBlock >= this.#fees.replaceAfterBlocks &&
+        (await this.#replace(batch, latest, latestBlock))
+      ) {
+        continue;
+      }
       const sentAt = this.#broadcastAt.get(batch.id);
       if (sentAt !== undefined && Date.now() - sentAt < this.#timing.rebroadcastAfterMs) continue;
-      if (batch.signer !== this.#wallet.address) continue;
       await this.#rebroadcast(batch);
     }
   }
 
-  /** Sends an unmined batch again; if its nonce was consumed by another transaction, gives it up. */
+  async #settle(batch: PendingBatch, transaction: BatchTransaction, blockNumber: number) {
+    const smartContract = contractFor(this.#network, batch.kind);
+    const settledRecords = await settleBatch(this.#knex, {
+      batchId: batch.id,
+      transactionHash: transaction.transactionHash,
+      blockNumber,
+      smartContract,
+    });
+    // Undefined: another process settled it first, and its waiters learn it by polling.
+    if (!settledRecords) return;
+    const { recordIds, anchoredAt } = settledRecords;
+    this.#events.anchored(
+      recordIds.map((recordId) => ({
+        recordId,
+        networkId: this.#network.networkId,
+        smartContract,
+        transactionHash: transaction.transactionHash,
+        blockNumber,
+        anchoredAt,
+      })),
+    );
+  }
+
+  /**
+   * Replaces a batch's latest transaction, unmined for `replaceAfterBlocks` blocks, with one at the
+   * same nonce and higher fees: stored first, then sent. False when no replacement can be made
+   * (the fees are at the cap) or another anchorer made one first.
+   */
+  async #replace(
+    batch: PendingBatch,
+    latest: BatchTransaction,
+    latestBlock: number,
+  ): Promise<boolean> {
+    // A nonce already used on chain (by another transaction, none of these has a receipt) needs
+    // no replacement: the batch is given up and its records signed anew.
+    if ((await this.#rpc.transactionCount(batch.signer, 'latest')) > batch.nonce) {
+      await this.#rebroadcast(batch);
+      return true;
+    }
+    const previous = feesOfRaw(latest.rawTransaction);
+    const next = replacementFees(previous, await this.#feeData(), this.#fees);
+    if (!next) {
+      if (!this.#atCap.has(batch.id)) {
+        this.#atCap.add(batch.id);
+        this.#logger.warn(
+          {
+            networkId: this.#network.networkId,
+            batchId: batch.id,
+            nonce: batch.nonce,
+            maxFeePerGas: maxCostPerGas(previous).toString(),
+            maxFeePerGasCap: this.#fees.maxFeePerGasCap.toString(),
+          },
+          'batch not mined and its fees cannot be raised further (cap, or free gas); it waits',
+        );
+      }
+      return false;
+    }
+    const signed = await signReplacement(this.#wallet, latest.rawTransaction, next);
+    const stored = await storeReplacement(this.#knex, {
+      batchId: batch.id,
+      replacing: latest.id,
+      raw: signed.raw,
+      hash: signed.hash,
+      pendingSinceBlock: latestBlock,
+    });
+    if (!stored) return false;
+    this.#logger.info(
+      {
+        networkId: this.#network.networkId,
+        batchId: batch.id,
+        nonce: batch.nonce,
+        replaced: latest.transactionHash,
+        transactionHash: signed.hash,
+        maxFeePerGas: maxCostPerGas(next).toString(),
+      },
+      `batch not mined after ${String(this.#fees.replaceAfterBlocks)} blocks; replaced with higher fees`,
+    );
+    this.#broadcastAt.set(batch.id, Date.now());
+    await this.#send(signed.raw);
+    return true;
+  }
+
+  /**
+   * Sends an unmined batch again (all its stored transactions); if its nonce was consumed by
+   * another transaction, gives it up: its records are queued again and signed anew.
+   */
   async #rebroadcast(batch: PendingBatch): Promise<void> {
     await this.#broadcast(batch);
     const minedNonce = await this.#rpc.transactionCount(batch.signer, 'latest');
     if (minedNonce <= batch.nonce) return;
-    // The nonce is used on chain: either by this very transaction (a receipt shows up) or by another.
-    const receipt = await this.#rpc.receipt(batch.transactionHash);
-    if (receipt) return;
+    // The nonce is used on chain: either by one of these transactions (a receipt shows up) or by another.
+    if (await this.#minedTransaction(batch)) return;
     this.#logger.warn(
       { networkId: this.#network.networkId, batchId: batch.id, nonce: batch.nonce },
       'batch nonce was used by another transaction; its records are queued again',
     );
     await abandonBatch(this.#knex, batch, 'nonce used by another transaction', minedNonce);
     this.#broadcastAt.delete(batch.id);
+    this.#atCap.delete(batch.id);
     this.#sender.wake();
   }
 }

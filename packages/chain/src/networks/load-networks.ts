@@ -105,6 +105,11 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
       confirmations: entry.confirmations,
       explorerUrl: entry.explorerUrl,
       batch: entry.batch,
+      fees: {
+        maxFeePerGasCap: entry.maxFeePerGasCap,
+        minPriorityFeePerGas: entry.minPriorityFeePerGas,
+        replaceAfterBlocks: entry.replaceAfterBlocks,
+      },
     };
   });
 }

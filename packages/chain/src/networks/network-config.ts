@@ -1,4 +1,6 @@
+import { parseUnits } from 'ethers';
 import { z } from 'zod';
+import { DEFAULT_FEE_POLICY, type FeePolicy } from '../anchoring/fees.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte key');
@@ -8,6 +10,22 @@ export const batchConfigSchema = z.strictObject({
   maxSize: z.number().int().min(1).max(1_000).default(250),
   maxWaitMs: z.number().int().min(0).max(60_000).default(50),
 });
+
+/**
+ * An amount per gas in gwei, as a JSON number or a decimal string (at most 9 decimals: 1 wei), read
+ * into wei. Gwei because that is how wallets and explorers show fees.
+ */
+const gwei = z
+  .union([z.number().nonnegative().max(1_000_000_000), z.string().regex(/^\d{1,10}(\.\d{1,9})?$/)])
+  .transform((value, context) => {
+    const text = typeof value === 'number' ? value.toFixed(9) : value;
+    try {
+      return parseUnits(text, 'gwei');
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be an amount in gwei' });
+      return z.NEVER;
+    }
+  });
 
 /** One network as written in the networks file. */
 export const networkFileEntrySchema = z.strictObject({
@@ -27,6 +45,17 @@ export const networkFileEntrySchema = z.strictObject({
   confirmations: z.number().int().min(1).max(64).default(1),
   explorerUrl: z.url().optional(),
   batch: batchConfigSchema.prefault({}),
+  /** Highest max fee per gas (legacy: gas price) ever signed, in gwei. Default 500. */
+  maxFeePerGasCap: gwei.default(DEFAULT_FEE_POLICY.maxFeePerGasCap),
+  /** Lowest priority fee per gas (tip) signed, in gwei. Default 0: the node's suggestion. */
+  minPriorityFeePerGas: gwei.default(DEFAULT_FEE_POLICY.minPriorityFeePerGas),
+  /** Blocks a batch may stay unmined before it is replaced with fees 12.5% higher. Default 3. */
+  replaceAfterBlocks: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(DEFAULT_FEE_POLICY.replaceAfterBlocks),
 });
 
 export const networksFileSchema = z.strictObject({
@@ -48,6 +77,8 @@ export interface NetworkConfig {
   confirmations: number;
   explorerUrl: string | undefined;
   batch: BatchConfig;
+  /** Fee cap, tip floor and replacement; `DEFAULT_FEE_POLICY` when absent. */
+  fees?: FeePolicy;
 }
 
 export const signerKeySchema = privateKey;

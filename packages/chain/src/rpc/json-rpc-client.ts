@@ -57,6 +57,11 @@ export class JsonRpcClient {
     return { success: Number(receipt.status) === 1, blockNumber: Number(receipt.blockNumber) };
   }
 
+  /** Balance in wei at the latest block. */
+  async balance(address: string): Promise<bigint> {
+    return BigInt(await this.call<string>('eth_getBalance', [address, 'latest']));
+  }
+
   async sendRawTransaction(raw: string): Promise<string> {
     return this.call<string>('eth_sendRawTransaction', [raw]);
   }
