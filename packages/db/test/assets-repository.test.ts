@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,10 +14,11 @@ import {
   type NewAsset,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest, violationOf } from './test-data.js';
+import { givenUser, orderedUuid, randomDigest, violationOf } from './test-data.js';
 
 function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {
-  const id = randomUUID();
+  // Time-ordered as the service's ids: assets created within one clock tick keep their order.
+  const id = orderedUuid();
   return {
     id,
     trackId: `did:test:trackid:${id}`,

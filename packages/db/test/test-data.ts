@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { constraintViolation, createUser, savePlan, type User } from '../src/index.js';
 
@@ -52,4 +52,18 @@ export async function violationOf(write: PromiseLike<unknown>) {
     return constraintViolation(error);
   }
   throw new Error('expected the write to violate a constraint');
+}
+
+let uuidSequence = 0;
+
+/**
+ * A UUID that sorts after every one made before it in this process, as the service's UUIDv7 row
+ * ids do: rows created within one clock tick then still list in creation order.
+ */
+export function orderedUuid(): string {
+  uuidSequence = (uuidSequence + 1) % 0x1000;
+  const time = Date.now().toString(16).padStart(12, '0');
+  const sequence = uuidSequence.toString(16).padStart(3, '0');
+  const random = randomBytes(8).toString('hex');
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${sequence}-8${random.slice(0, 3)}-${random.slice(3, 15)}`;
 }
