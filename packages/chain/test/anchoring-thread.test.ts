@@ -2,6 +2,8 @@
 // own, and the requests' engine (built with `anchoring: false`) learns of settled records from
 // the thread's messages.
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { DomainError } from '@trustpoint/domain';
+import { parseEther } from 'ethers';
 import workerThreads from 'node:worker_threads';
 import { freePort, type LocalChain } from '@trustpoint/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,7 @@ import {
 } from '../dist/index.js';
 import type { AnchorReceipt, AnchorRequest } from '../src/anchoring/anchor-record.js';
 import type { NetworkConfig } from '../src/networks/network-config.js';
+import { ChainControl, REGISTRAR, waitFor } from './support/interval-chain.js';
 import { evidenceRequests, trustPointRequests } from './support/records.js';
 import { contractsOf, eventCountsByKey, startTestChain } from './support/test-chain.js';
 
@@ -173,6 +176,46 @@ describe.skipIf(!databaseUrl)(
         }
       } finally {
         provider.destroy();
+      }
+    }, 90_000);
+
+    it('when the registrar is empty, then the thread tells the requests engine its network is not ready and requests fail fast; funded again, the record is anchored', async () => {
+      const engine = requestsEngine(db, network);
+      const [queued, late] = evidenceRequests(2);
+      if (!queued || !late) throw new Error('two requests');
+      const [id] = await enqueueEach(engine, db, [queued]);
+      if (id === undefined) throw new Error('one id');
+      const waiting = engine
+        .waitForAnchor(id, NO_DATABASE_POLL_MS)
+        .catch((error: unknown) => error);
+      const control = new ChainControl(network.rpcUrl, 0);
+      await control.setBalance(REGISTRAR, 0n);
+      try {
+        const thread = await startThread(engine);
+        await waitFor(
+          () => engine.networkHealth(network.networkId).state === 'notReady',
+          30_000,
+          'not ready',
+        );
+        const failed = await waiting;
+        const refused = await db.knex
+          .transaction((trx) => engine.enqueue(trx, late))
+          .catch((error: unknown) => error);
+
+        expect(failed).toBeInstanceOf(DomainError);
+        expect((failed as DomainError).code).toBe('networkUnavailable');
+        expect((refused as DomainError).code).toBe('networkUnavailable');
+        expect(await statusesOf(db, [id])).toEqual(['queued']);
+
+        await control.setBalance(REGISTRAR, parseEther('10000'));
+        const receipt = await engine.waitForAnchor(id, NO_DATABASE_POLL_MS);
+        await thread.stop();
+        await engine.stop();
+
+        expect(receipt.recordId).toBe(id);
+        expect(engine.networkHealth(network.networkId).state).toBe('ready');
+      } finally {
+        await control.setBalance(REGISTRAR, parseEther('10000'));
       }
     }, 90_000);
 

@@ -305,6 +305,12 @@ describe.each(testBackends())(
       expect(lines.find((l) => l.level === 'error')?.message).toMatch(/^network not ready/);
 
       await control.setBalance(REGISTRAR, parseEther('100'));
+      // Until the anchorer sees the funds, waiting on a queued record still fails fast.
+      await waitFor(
+        () => engine.networkHealth(network.networkId).state === 'ready',
+        30_000,
+        'ready again',
+      );
       const receipts = await Promise.all(ids.map((id) => engine.waitForAnchor(id, 90_000)));
 
       expect(receipts).toHaveLength(queued.length);

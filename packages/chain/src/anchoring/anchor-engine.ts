@@ -160,7 +160,15 @@ export class AnchorEngine {
     const previous = this.#health.get(health.networkId)?.state;
     this.#health.set(health.networkId, health);
     // Requests already waiting on that network's queued records are answered now, not at timeout.
-    if (health.state === 'notReady' && previous !== 'notReady') this.#schedulePoll();
+    if (health.state === 'notReady' && previous !== 'notReady') this.#pollNow();
+  }
+
+  /** Looks at the waiters' records at once rather than at the next scheduled poll. */
+  #pollNow(): void {
+    if (this.#polling) return;
+    clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
+    void this.#poll();
   }
 
   /** The `networkUnavailable` error (503) of a network that is not ready, if it is not. */

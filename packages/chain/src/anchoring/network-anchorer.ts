@@ -97,6 +97,7 @@ export class NetworkAnchorer {
   /** Set after a batch reverted: the next batches are simulated to find the refused records. */
   #simulate = true;
   #market: { at: number; data: Promise<FeeData> } | undefined;
+  #registrarBalance: { at: number; wei: Promise<bigint> } | undefined;
   #health: NetworkHealth;
   #healthCheckedAt = 0;
 
@@ -191,10 +192,7 @@ export class NetworkAnchorer {
    * not ready: logged once at error level when it becomes so, once at info when funded again.
    */
   async #checkBalance(recordCount: number): Promise<boolean> {
-    const [balance, fees] = await Promise.all([
-      this.#rpc.balance(this.#wallet.address),
-      this.#transactionFees(),
-    ]);
+    const [balance, fees] = await Promise.all([this.#balance(), this.#transactionFees()]);
     const required = gasLimitForCount(recordCount) * maxCostPerGas(fees);
     const ready = balance >= required;
     const previous = this.#health.state;
@@ -247,6 +245,19 @@ export class NetworkAnchorer {
       });
     }
     return this.#market.data;
+  }
+
+  /** The registrar's balance, kept a second at most, like the fee data. */
+  #balance(): Promise<bigint> {
+    const now = Date.now();
+    if (!this.#registrarBalance || now - this.#registrarBalance.at > 1_000) {
+      const wei = this.#rpc.balance(this.#wallet.address);
+      this.#registrarBalance = { at: now, wei };
+      wei.catch(() => {
+        this.#registrarBalance = undefined;
+      });
+    }
+    return this.#registrarBalance.wei;
   }
 
   /** The fees a new batch is signed with: the node's suggestion, floor and cap applied. */
@@ -430,12 +441,16 @@ export class NetworkAnchorer {
     latest: BatchTransaction,
     latestBlock: number,
   ): Promise<boolean> {
+    const minedNonce = await this.#rpc.transactionCount(batch.signer, 'latest');
     // A nonce already used on chain (by another transaction, none of these has a receipt) needs
     // no replacement: the batch is given up and its records signed anew.
-    if ((await this.#rpc.transactionCount(batch.signer, 'latest')) > batch.nonce) {
+    if (minedNonce > batch.nonce) {
       await this.#rebroadcast(batch);
       return true;
     }
+    // Behind an earlier nonce still unmined, no fee gets it mined sooner: it waits for its turn
+    // (and, still unmined then, is replaced at once, its blocks already counted).
+    if (minedNonce < batch.nonce) return false;
     const previous = feesOfRaw(latest.rawTransaction);
     const next = replacementFees(previous, await this.#feeData(), this.#fees);
     if (!next) {

@@ -39,14 +39,20 @@ export class ChainControl {
   ) {}
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
-    const response = await fetch(this.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params }),
-    });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result as T;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params });
+    const post = () =>
+      fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    let response: Response;
+    try {
+      response = await post();
+    } catch {
+      // A kept-alive connection the node closed while this process was busy (opening PGlite
+      // blocks it for seconds) fails once with ECONNRESET; a new connection does not.
+      response = await post();
+    }
+    const reply = (await response.json()) as { result?: T; error?: { message: string } };
+    if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+    return reply.result as T;
   }
 
   /** No blocks at all until `resumeMining` (automine stays off). */
