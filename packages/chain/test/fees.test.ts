@@ -9,7 +9,7 @@ import {
   replacementFees,
   type FeePolicy,
 } from '../src/anchoring/fees.js';
-import { signReplacement } from '../src/anchoring/batch-transaction.js';
+import { batchCost, signReplacement } from '../src/anchoring/batch-transaction.js';
 import { networkFileEntrySchema } from '../src/networks/network-config.js';
 import { HARDHAT_DEV_KEY } from '@trustpoint/contracts';
 import { Transaction, Wallet } from 'ethers';
@@ -162,6 +162,14 @@ describe('fees', () => {
         expect(next.maxPriorityFeePerGas * 10n).toBeGreaterThanOrEqual(tip * 11n);
       }
     });
+  });
+
+  it('when the balance a batch needs is computed, then it is its gas limit times the max fee, 0 for free gas', () => {
+    expect(
+      batchCost(10, { type: 2, maxFeePerGas: gwei('2'), maxPriorityFeePerGas: gwei('1') }),
+    ).toBe(360_000n * gwei('2'));
+    expect(batchCost(1, { type: 0, gasPrice: gwei('3') })).toBe(90_000n * gwei('3'));
+    expect(batchCost(250, { type: 0, gasPrice: 0n })).toBe(0n);
   });
 
   it('when a replacement is signed, then it keeps nonce, call and gas limit, with the new fees', async () => {

@@ -2,7 +2,7 @@ import { EvidenceRepository__factory, TrustPointRegistry__factory } from '@trust
 import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { QueuedRecord, RecordKind } from './anchor-record.js';
-import type { TransactionFees } from './fees.js';
+import { maxCostPerGas, type TransactionFees } from './fees.js';
 
 const registryInterface = TrustPointRegistry__factory.createInterface();
 const repositoryInterface = EvidenceRepository__factory.createInterface();
@@ -63,6 +63,14 @@ export function gasLimitFor(kind: RecordKind, records: readonly QueuedRecord[]):
  */
 export function gasLimitForCount(count: number): bigint {
   return 60_000n + 30_000n * BigInt(count);
+}
+
+/**
+ * The most a batch of `count` records can cost at these fees: its gas limit times the max fee per
+ * gas. What the registrar must hold before the batch is sent (0 on a free-gas network).
+ */
+export function batchCost(count: number, fees: TransactionFees): bigint {
+  return gasLimitForCount(count) * maxCostPerGas(fees);
 }
 
 /** A record the registry refuses, with the contract error that names it. */

@@ -18,7 +18,7 @@ import {
 } from './anchor-queue.js';
 import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
-import { contractFor, gasLimitForCount, signBatch, signReplacement } from './batch-transaction.js';
+import { batchCost, contractFor, signBatch, signReplacement } from './batch-transaction.js';
 import {
   DEFAULT_FEE_POLICY,
   feesFor,
@@ -193,7 +193,7 @@ export class NetworkAnchorer {
    */
   async #checkBalance(recordCount: number): Promise<boolean> {
     const [balance, fees] = await Promise.all([this.#balance(), this.#transactionFees()]);
-    const required = gasLimitForCount(recordCount) * maxCostPerGas(fees);
+    const required = batchCost(recordCount, fees);
     const ready = balance >= required;
     const previous = this.#health.state;
     this.#healthCheckedAt = Date.now();
@@ -309,7 +309,19 @@ export class NetworkAnchorer {
    */
   async #broadcast(batch: PendingBatch): Promise<void> {
     this.#broadcastAt.set(batch.id, Date.now());
-    for (const transaction of batch.transactions) await this.#send(transaction.rawTransaction);
+    // One refused transaction (a replacement the balance cannot cover) must not keep the others
+    // out of the pool: only when the node took none is it a failure.
+    let failure: Error | undefined;
+    let taken = false;
+    for (const transaction of batch.transactions) {
+      try {
+        await this.#send(transaction.rawTransaction);
+        taken = true;
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    if (!taken && failure) throw failure;
   }
 
   async #send(raw: string): Promise<void> {
@@ -322,9 +334,12 @@ export class NetworkAnchorer {
 
   /** The first of the batch's transactions that has a receipt: the one that was mined. */
   async #minedTransaction(batch: PendingBatch) {
-    for (const transaction of batch.transactions) {
-      const receipt = await this.#rpc.receipt(transaction.transactionHash);
-      if (receipt) return { transaction, receipt };
+    const receipts = await Promise.all(
+      batch.transactions.map((transaction) => this.#rpc.receipt(transaction.transactionHash)),
+    );
+    for (const [index, receipt] of receipts.entries()) {
+      const transaction = batch.transactions[index];
+      if (receipt && transaction) return { transaction, receipt };
     }
     return undefined;
   }
@@ -490,7 +505,15 @@ export class NetworkAnchorer {
       `batch not mined after ${String(this.#fees.replaceAfterBlocks)} blocks; replaced with higher fees`,
     );
     this.#broadcastAt.set(batch.id, Date.now());
-    await this.#send(signed.raw);
+    try {
+      await this.#send(signed.raw);
+    } catch (error) {
+      // Stored, so sent again with the others; meanwhile the earlier transaction stays pending.
+      this.#logger.warn(
+        { networkId: this.#network.networkId, batchId: batch.id, err: describe(error) },
+        'the node did not take the replacement yet; it is sent again with the batch',
+      );
+    }
     return true;
   }
 
