@@ -79,6 +79,23 @@ describe('fees', () => {
       });
     });
 
+    it('when the cap is 0 (a free-gas network whose node suggests a tip), then every fee is 0', () => {
+      const free = policy({ maxFeePerGasCap: 0n });
+      expect(feesFor(market1559('0', '1'), free)).toEqual({
+        type: 2,
+        maxFeePerGas: 0n,
+        maxPriorityFeePerGas: 0n,
+      });
+      expect(feesFor(legacyMarket(gwei('1')), free)).toEqual({ type: 0, gasPrice: 0n });
+      expect(
+        replacementFees(
+          { type: 2, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n },
+          market1559('0', '1'),
+          free,
+        ),
+      ).toBeUndefined();
+    });
+
     it('when gas is free (Besu, price 0), then the price stays 0', () => {
       expect(feesFor(legacyMarket(0n), policy())).toEqual({ type: 0, gasPrice: 0n });
       expect(

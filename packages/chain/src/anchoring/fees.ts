@@ -49,7 +49,8 @@ function capped(fees: TransactionFees, policy: FeePolicy): TransactionFees {
  * The fees of a new batch transaction: the node's suggestion (ethers' max fee is twice the latest
  * base fee plus the tip, room for rising fees), the tip raised to the floor (and the max fee with
  * it), both held under the cap. A network without a base fee gets a legacy gas price, capped;
- * a free-gas network (price 0) stays at 0.
+ * a free-gas network (price 0) stays at 0. A cap of 0 makes every fee 0 whatever the node
+ * suggests: for free-gas networks (Besu) whose nodes still suggest a tip to unfunded registrars.
  */
 export function feesFor(market: MarketFees, policy: FeePolicy): TransactionFees {
   if (market.maxFeePerGas !== null && market.maxPriorityFeePerGas !== null) {
