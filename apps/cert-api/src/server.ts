@@ -1,5 +1,12 @@
+import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import {
+  AccessTokens,
+  createApiApp,
+  networksRouter,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from '@trustpoint/http';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
@@ -44,6 +51,7 @@ export function createCertApp(options: CertApiOptions): Express {
       trustpointsRouter(services, auth),
       filesRouter(services),
       jwksRouter(services.signer),
+      networksRouter(() => networkSummaries(services.networks.list())),
     ],
     logger: services.logger,
     supportContact: options.supportContact,

@@ -39,6 +39,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
       hashMatches: true,
       typeMatches: true,
       onChain: { hash: created.data.hash, type: 'Evidence' },
+      explorer: null,
     });
   });
 

@@ -1,5 +1,12 @@
+import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import {
+  AccessTokens,
+  createApiApp,
+  networksRouter,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from '@trustpoint/http';
 import type { Express } from 'express';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
@@ -33,7 +40,11 @@ export function createTrackApp(options: TrackApiOptions): Express {
       ),
       title: 'Trustpoint asset-tracking API',
     },
-    routers: [assetsRouter(services, auth), evidencesRouter(services, auth)],
+    routers: [
+      assetsRouter(services, auth),
+      evidencesRouter(services, auth),
+      networksRouter(() => networkSummaries(services.networks.list())),
+    ],
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,

@@ -51,6 +51,7 @@ describe.each(testBackends())('GET /evidences/{id} on %s', (backend) => {
           onChain: { hash: evidence.hash },
           hashMatches: true,
           status: 'match',
+          explorer: null,
         },
       ],
     });

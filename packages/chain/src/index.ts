@@ -2,6 +2,7 @@
 export * from './networks/network-config.js';
 export * from './networks/load-networks.js';
 export * from './networks/network-registry.js';
+export * from './networks/network-summary.js';
 export * from './rpc/json-rpc-provider.js';
 export * from './anchoring/anchor-record.js';
 export * from './anchoring/anchor-logger.js';

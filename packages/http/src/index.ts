@@ -14,6 +14,7 @@ export { errorHandler } from './error-handler.js';
 export type { ErrorHandlerOptions } from './error-handler.js';
 export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
 export type { JsonBodyOptions } from './json-body.js';
+export { networksOperation, networksRouter } from './networks-route.js';
 export { notFoundHandler } from './not-found-handler.js';
 export { openApiErrorResponses } from './openapi-error-responses.js';
 export { rateLimit } from './rate-limit.js';

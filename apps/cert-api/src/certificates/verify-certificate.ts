@@ -1,6 +1,11 @@
 import { RecordReader, type TrustPointRead } from '@trustpoint/chain';
 import type { CertificateRecord, TrustpointRecord } from '@trustpoint/db';
-import { trustPointTypeName, type TrustPointTypeName } from '@trustpoint/domain';
+import {
+  trustPointExplorerVerification,
+  trustPointTypeName,
+  type ExplorerVerification,
+  type TrustPointTypeName,
+} from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { isQualifiedSignatureOf } from './qualified-signature.js';
 
@@ -24,6 +29,11 @@ export interface TrustpointVerification {
    */
   signatureValid?: boolean;
   status: TrustpointCheck;
+  /**
+   * Verification method 2 by hand: links to the transaction and to the contract's read page on the
+   * network's block explorer, and what to type there. Null without an explorer or before anchoring.
+   */
+  explorer: ExplorerVerification | null;
 }
 
 export interface CertificateVerification {
@@ -38,11 +48,22 @@ export interface CertificateVerification {
 const reader = new RecordReader();
 
 function checkOf(
+  certId: string,
   trustpoint: TrustpointRecord,
+  explorerUrl: string | undefined,
   read: TrustPointRead | undefined,
   signatureValid: boolean | undefined,
 ): TrustpointVerification {
   const type = trustPointTypeName(trustpoint.type);
+  const explorer = trustPointExplorerVerification({
+    explorerUrl,
+    smartContract: trustpoint.smartContract,
+    transactionHash: trustpoint.transactionHash,
+    certId,
+    timestamp: trustpoint.timestamp,
+    hash: trustpoint.hash,
+    type,
+  });
   const base = {
     type,
     networkId: Number(trustpoint.networkId),
@@ -51,6 +72,7 @@ function checkOf(
     timestamp: trustpoint.timestamp,
     trustPointHash: trustpoint.hash,
     ...(signatureValid === undefined ? {} : { signatureValid }),
+    explorer: explorer ?? null,
   };
   if (read === undefined) {
     return { ...base, onChain: null, hashMatches: false, typeMatches: false, status: 'pending' };
@@ -85,14 +107,15 @@ export async function verifyCertificate(
         trustpoint.type === 2
           ? await isQualifiedSignatureOf(services.signer, record, trustpoint)
           : undefined;
-      if (trustpoint.transactionHash === null) {
-        return checkOf(trustpoint, undefined, signatureValid);
-      }
       const network = services.networks.get(trustpoint.networkId);
-      const read: TrustPointRead = network
-        ? await reader.readTrustPoint(network, record.certId, trustpoint.timestamp)
-        : { found: 'unreachable', detail: `network ${trustpoint.networkId} is not configured` };
-      return checkOf(trustpoint, read, signatureValid);
+      const check = (read: TrustPointRead | undefined) =>
+        checkOf(record.certId, trustpoint, network?.explorerUrl, read, signatureValid);
+      if (trustpoint.transactionHash === null) return check(undefined);
+      return check(
+        network
+          ? await reader.readTrustPoint(network, record.certId, trustpoint.timestamp)
+          : { found: 'unreachable', detail: `network ${trustpoint.networkId} is not configured` },
+      );
     }),
   );
   return {

@@ -15,7 +15,7 @@ import {
   urlCertificateBodySchema,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { openApiErrorResponses } from '@trustpoint/http';
+import { networksOperation, openApiErrorResponses } from '@trustpoint/http';
 import { z } from 'zod';
 import {
   createDocument,
@@ -148,6 +148,19 @@ const VERIFICATION_EXAMPLE = {
       hashMatches: true,
       typeMatches: true,
       status: 'match',
+      explorer: {
+        transactionUrl: `https://sepolia.etherscan.io/tx/${EVIDENCE_EXAMPLE.transactionHash}`,
+        contractUrl: `https://sepolia.etherscan.io/address/${EVIDENCE_EXAMPLE.smartContract}#readContract`,
+        function: 'getTrustPoint',
+        inputs: [
+          { name: 'certId', type: 'string', value: CERTIFICATE_EXAMPLE.certID },
+          { name: 'timestamp', type: 'uint256', value: String(EVIDENCE_EXAMPLE.timestamp) },
+        ],
+        expected: [
+          { name: 'hash', type: 'string', value: EVIDENCE_EXAMPLE.trustPointHash },
+          { name: 'trustPointType', type: 'uint8', value: '0' },
+        ],
+      },
     },
   ],
 };
@@ -474,7 +487,10 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       { name: TAGS.generation, description: 'Create certificates' },
       { name: TAGS.management, description: 'Read, list, change and revoke certificates' },
       { name: TAGS.signature, description: "Qualified signatures by the service's key" },
-      { name: TAGS.utils, description: 'Verification, published files and signing keys' },
+      {
+        name: TAGS.utils,
+        description: 'Verification, networks, published files and signing keys',
+      },
     ],
     components: {
       securitySchemes: {
@@ -489,6 +505,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
       '/files/{fileHash}': { get: getPublishedFile },
       '/.well-known/jwks.json': { get: getJwks },
+      '/networks': { get: networksOperation({ tag: TAGS.utils, errors: errors() }) },
     },
   });
 }

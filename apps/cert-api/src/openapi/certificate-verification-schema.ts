@@ -3,6 +3,7 @@ import {
   epochMillisSchema,
   evmAddressSchema,
   evmTransactionHashSchema,
+  explorerVerificationSchema,
   hashHexSchema,
   networkIdSchema,
   trustPointTypeNameSchema,
@@ -34,6 +35,13 @@ const trustpointVerificationSchema = z
     status: z.enum(['match', 'mismatch', 'notFound', 'unreachable', 'pending']).meta({
       description:
         '`pending`: not anchored yet, so not read; `unreachable`: the network did not answer',
+    }),
+    explorer: explorerVerificationSchema.nullable().meta({
+      description:
+        "Verification method 2 by hand: the transaction and the contract's read page on the " +
+        "network's block explorer, the function `getTrustPoint`, the values to type in its " +
+        'fields and what it must return. Null when the network has no explorer URL or the ' +
+        'trustpoint is not anchored yet',
     }),
   })
   .meta({ id: 'TrustpointVerification' });

@@ -90,6 +90,8 @@ export async function startCertApi(
     now?: () => number;
     /** Limits on wrong PINs; the defaults by default. */
     pinAttempts?: Partial<PinAttemptLimits>;
+    /** The network's block explorer; none by default. */
+    explorerUrl?: string;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -111,7 +113,7 @@ export async function startCertApi(
     evidenceRepository: deployment.evidenceRepository,
     signerKey: HARDHAT_DEV_KEY,
     confirmations: 1,
-    explorerUrl: undefined,
+    explorerUrl: options.explorerUrl,
     batch: { maxSize: 100, maxWaitMs: 10 },
   };
   const db = await openTestDatabase(backend);

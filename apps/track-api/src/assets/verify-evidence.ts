@@ -6,7 +6,11 @@ import {
   type EvidenceRecord,
   type User,
 } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import {
+  DomainError,
+  evidenceExplorerVerification,
+  type ExplorerVerification,
+} from '@trustpoint/domain';
 import { canRead } from './readable-asset.js';
 import type { TrackServices } from './track-services.js';
 
@@ -26,6 +30,11 @@ export interface EvidenceVerification {
   onChain: { hash: string } | null;
   hashMatches: boolean;
   status: EvidenceCheck;
+  /**
+   * Verification method 2 by hand: links to the transaction and to the contract's read page on the
+   * network's block explorer, and what to type there. Null without an explorer or before anchoring.
+   */
+  explorer: ExplorerVerification | null;
 }
 
 export interface EvidencesVerification {
@@ -42,8 +51,17 @@ const reader = new RecordReader();
 function checkOf(
   asset: AssetRecord,
   evidence: EvidenceRecord,
+  explorerUrl: string | undefined,
   read: EvidenceRead | undefined,
 ): EvidenceVerification {
+  const explorer = evidenceExplorerVerification({
+    explorerUrl,
+    smartContract: evidence.smartContract,
+    transactionHash: evidence.transactionHash,
+    assetHash: evidence.assetHash,
+    timestamp: evidence.timestamp,
+    hash: evidence.hash,
+  });
   const base = {
     trackID: asset.trackId,
     assetHash: evidence.assetHash,
@@ -53,6 +71,7 @@ function checkOf(
     timestamp: evidence.timestamp,
     userOwner: evidence.userOwner,
     hash: evidence.hash,
+    explorer: explorer ?? null,
   };
   if (read === undefined) return { ...base, onChain: null, hashMatches: false, status: 'pending' };
   if (read.found !== true) {
@@ -106,7 +125,12 @@ export async function verifyEvidence(
   if (readable.length === 0) throw new DomainError('notFound');
   const checks = await Promise.all(
     readable.map(async ({ asset, evidence }) =>
-      checkOf(asset, evidence, await readOnChain(services, evidence)),
+      checkOf(
+        asset,
+        evidence,
+        services.networks.get(evidence.networkId)?.explorerUrl,
+        await readOnChain(services, evidence),
+      ),
     ),
   );
   return {

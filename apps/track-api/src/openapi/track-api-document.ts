@@ -9,7 +9,7 @@ import {
   transactionSchema,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { openApiErrorResponses } from '@trustpoint/http';
+import { networksOperation, openApiErrorResponses } from '@trustpoint/http';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -30,6 +30,7 @@ export interface TrackApiDocumentOptions {
 }
 
 const TAG = 'Asset Tracking';
+const UTILS_TAG = 'Utils';
 const BEARER = 'bearerAuth';
 const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
 
@@ -91,6 +92,10 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
         '`getEvidence(assetHash, timestamp)` on the contract `smartContract`.',
     },
     servers: [{ url: '/track/v2' }],
+    tags: [
+      { name: TAG, description: 'Assets, their evidences and their shares' },
+      { name: UTILS_TAG, description: 'Verification and networks' },
+    ],
     components: {
       securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
@@ -195,6 +200,12 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
             ...success(200, 'The verification', evidencesVerificationSchema),
             ...errors('notFound'),
           },
+        }),
+      },
+      '/networks': {
+        get: networksOperation({
+          tag: UTILS_TAG,
+          errors: openApiErrorResponses(catalogue, [], VALIDATION_EXAMPLE_ERRORS),
         }),
       },
     },

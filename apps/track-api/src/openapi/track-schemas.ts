@@ -1,4 +1,9 @@
-import { hashHexSchema, trackIdSchema, userDidSchema } from '@trustpoint/domain';
+import {
+  explorerVerificationSchema,
+  hashHexSchema,
+  trackIdSchema,
+  userDidSchema,
+} from '@trustpoint/domain';
 import { z } from 'zod';
 
 /** Response schemas of the tracking API's own payloads (the spec leaves them open). */
@@ -31,6 +36,13 @@ export const evidenceVerificationSchema = z
       description:
         'match: on chain with this hash; mismatch: on chain with another hash; notFound: the ' +
         'key is not on chain; unreachable: the node did not answer; pending: not anchored yet',
+    }),
+    explorer: explorerVerificationSchema.nullable().meta({
+      description:
+        "Verification method 2 by hand: the transaction and the contract's read page on the " +
+        "network's block explorer, the function `getEvidence`, the values to type in its " +
+        'fields and what it must return. Null when the network has no explorer URL or the ' +
+        'evidence is not anchored yet',
     }),
   })
   .meta({ id: 'EvidenceVerification' });

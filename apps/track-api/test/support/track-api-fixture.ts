@@ -73,7 +73,12 @@ function expectStatus(what: string, expected: number, response: supertest.Respon
 
 export async function startTrackApi(
   backend: DatabaseBackend,
-  options: { anchorTimeoutMs?: number; rpcUrl?: string } = {},
+  options: {
+    anchorTimeoutMs?: number;
+    rpcUrl?: string;
+    /** The network's block explorer; none by default. */
+    explorerUrl?: string;
+  } = {},
 ): Promise<TrackApiFixture> {
   const chain = await startLocalChain({
     dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-track-api-')),
@@ -94,7 +99,7 @@ export async function startTrackApi(
     evidenceRepository: deployment.evidenceRepository,
     signerKey: HARDHAT_DEV_KEY,
     confirmations: 1,
-    explorerUrl: undefined,
+    explorerUrl: options.explorerUrl,
     batch: { maxSize: 100, maxWaitMs: 10 },
   };
   const db = await openTestDatabase(backend, { poolMax: 20 });
