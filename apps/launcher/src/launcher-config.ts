@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_PIN_ATTEMPT_LIMITS,
@@ -20,6 +20,11 @@ export interface LauncherConfig {
   trackApiPort: number;
   /** A PostgreSQL server to use instead of the embedded database. */
   databaseUrl: string | undefined;
+  /**
+   * The networks to anchor on (`TRUSTPOINT_NETWORKS_FILE`); without one, the embedded chain only.
+   * With one, the embedded chain runs only when the file names it (see `wantsEmbeddedChain`).
+   */
+  networksFile: string | undefined;
   /** Private key of qualified signatures (PEM or JWK); otherwise one kept in the secrets file. */
   signingKey?: string | undefined;
   /**
@@ -126,15 +131,20 @@ function retiredSigningKeys(value: string | undefined, name: string): JWK[] {
 }
 
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
+  // INIT_CWD: where the user ran `npm start`, rather than this package's folder.
+  const startedIn = env.INIT_CWD ?? process.cwd();
   return {
-    // INIT_CWD: where the user ran `npm start`, rather than this package's folder.
-    dataDir: env.TRUSTPOINT_DATA_DIR ?? join(env.INIT_CWD ?? process.cwd(), '.trustpoint'),
+    dataDir: env.TRUSTPOINT_DATA_DIR ?? join(startedIn, '.trustpoint'),
     chainHost: env.CHAIN_HOST ?? '127.0.0.1',
     chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
     apiHost: env.API_HOST ?? '127.0.0.1',
     certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
     trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
     databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
+    networksFile:
+      env.TRUSTPOINT_NETWORKS_FILE === undefined || env.TRUSTPOINT_NETWORKS_FILE === ''
+        ? undefined
+        : resolve(startedIn, env.TRUSTPOINT_NETWORKS_FILE),
     signingKey: env.SIGNING_KEY === '' ? undefined : env.SIGNING_KEY,
     retiredSigningKeys: retiredSigningKeys(env.SIGNING_KEYS_RETIRED, 'SIGNING_KEYS_RETIRED'),
     requestsPerMinute: positiveInteger(env.RATE_LIMIT_PER_MINUTE, 6_000, 'RATE_LIMIT_PER_MINUTE'),

@@ -24,6 +24,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { JsonRpcProvider, Wallet } from 'ethers';
+import { wantsEmbeddedChain } from './embedded-chain-choice.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
 
@@ -68,12 +69,19 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** The embedded development chain, when this start runs it. */
+export interface EmbeddedChain {
+  url: string;
+  deployment: TrustpointDeployment;
+  /** Transactions replayed from the chain's journal at start. */
+  restoredTransactions: number;
+}
+
 export interface RunningTrustpoint {
-  chainUrl: string;
+  /** Undefined when a networks file is given that does not name the embedded chain. */
+  embeddedChain: EmbeddedChain | undefined;
   certApiUrl: string;
   trackApiUrl: string;
-  deployment: TrustpointDeployment;
-  restoredTransactions: number;
   token: string;
   /** A token for any user of this service (the local user's is `token`). */
   mintToken(userId: string): string;
@@ -83,25 +91,17 @@ export interface RunningTrustpoint {
   stop(): Promise<void>;
 }
 
-/**
- * Brings up the whole service on its embedded defaults, in dependency order: the local chain (with
- * the registries deployed once), the embedded database, the anchoring engine. Everything lives
- * under `dataDir`, so a second start resumes the same chain, database and deployments.
- */
-export async function launch(config: LauncherConfig, logger: Logger): Promise<RunningTrustpoint> {
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop();
-  };
+/** Starts the journaled local chain and deploys the registries on it once (reused after). */
+async function startEmbeddedChain(
+  config: LauncherConfig,
+  deploymentsFile: string,
+): Promise<EmbeddedChain & { stop: () => Promise<void> }> {
+  const chain = await startLocalChain({
+    dataDir: join(config.dataDir, 'chain'),
+    host: config.chainHost,
+    port: config.chainPort,
+  });
   try {
-    const chain = await startLocalChain({
-      dataDir: join(config.dataDir, 'chain'),
-      host: config.chainHost,
-      port: config.chainPort,
-    });
-    stops.push(() => chain.stop());
-
-    const deploymentsFile = join(config.dataDir, 'deployments.json');
     const provider = new JsonRpcProvider(chain.url, undefined, {
       staticNetwork: true,
       cacheTimeout: -1,
@@ -111,12 +111,53 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       deploymentsFile,
     );
     provider.destroy();
+    return {
+      url: chain.url,
+      deployment,
+      restoredTransactions: chain.replayed,
+      stop: () => chain.stop(),
+    };
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+}
+
+/**
+ * Brings up the whole service, in dependency order: the local chain (with the registries deployed
+ * once) unless a networks file leaves it out, the embedded database, the anchoring engine, the
+ * APIs. Everything lives under `dataDir`, so a second start resumes the same chain, database and
+ * deployments. The local user's plan is exactly the networks this start anchors on.
+ */
+export async function launch(config: LauncherConfig, logger: Logger): Promise<RunningTrustpoint> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    const deploymentsFile = join(config.dataDir, 'deployments.json');
+    let embeddedChain: EmbeddedChain | undefined;
+    if (
+      await wantsEmbeddedChain(config.networksFile, {
+        host: config.chainHost,
+        port: config.chainPort,
+      })
+    ) {
+      const { stop, ...chain } = await startEmbeddedChain(config, deploymentsFile);
+      stops.push(stop);
+      embeddedChain = chain;
+    } else {
+      logger.info(
+        { networksFile: config.networksFile },
+        'the networks file does not name the embedded chain (chain id 31337 at CHAIN_HOST:CHAIN_PORT): not starting it',
+      );
+    }
 
     const networks = new NetworkRegistry(
       await loadNetworks({
-        networksFile: process.env.TRUSTPOINT_NETWORKS_FILE,
+        networksFile: config.networksFile,
         deploymentsFile,
-        embeddedRpcUrl: chain.url,
+        ...(embeddedChain === undefined ? {} : { embeddedRpcUrl: embeddedChain.url }),
       }),
     );
     await networks.verifyChainIds({ requireReachable: true });
@@ -192,11 +233,9 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     stops.push(() => closeServer(trackServer));
 
     return {
-      chainUrl: chain.url,
+      embeddedChain,
       certApiUrl: `http://${config.apiHost}:${String(config.certApiPort)}${CERT_API_BASE_PATH}`,
       trackApiUrl: `http://${config.apiHost}:${String(config.trackApiPort)}${TRACK_API_BASE_PATH}`,
-      deployment,
-      restoredTransactions: chain.replayed,
       token: mintLocalToken(secrets.jwtSecret),
       mintToken: (userId) => mintLocalToken(secrets.jwtSecret, userId),
       database,

@@ -20,7 +20,7 @@ describe('Embedded launcher', () => {
     const config = await testLaunchConfig(dataDir);
 
     const first = await launch(config, silent);
-    const firstDeployment = first.deployment;
+    const firstDeployment = first.embeddedChain?.deployment;
     const created = await fetch(`${first.certApiUrl}/certificates?type=content&networkId=31337`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/json' },
@@ -48,9 +48,11 @@ describe('Embedded launcher', () => {
     try {
       expect(user?.planId).toBe('local');
       expect(credits).toBeGreaterThan(0);
-      expect(first.restoredTransactions).toBe(0);
-      expect(second.restoredTransactions).toBeGreaterThanOrEqual(2);
-      expect(second.deployment.trustPointRegistry).toBe(firstDeployment.trustPointRegistry);
+      expect(first.embeddedChain?.restoredTransactions).toBe(0);
+      expect(second.embeddedChain?.restoredTransactions).toBeGreaterThanOrEqual(2);
+      expect(second.embeddedChain?.deployment.trustPointRegistry).toBe(
+        firstDeployment?.trustPointRegistry,
+      );
       expect(await findUser(second.database.knex, LOCAL_USER_ID)).toEqual(user);
       expect(second.networks.list().map((network) => network.networkId)).toEqual(['31337']);
       expect(created.status).toBe(201);
@@ -189,7 +191,9 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
           const evidenceBody = (
             (await evidence.json()) as { data: { smartContract: string; transactionHash: string } }
           ).data;
-          const provider = new JsonRpcProvider(running.chainUrl, undefined, {
+          const chain = running.embeddedChain;
+          if (!chain) throw new Error('the embedded chain runs without a networks file');
+          const provider = new JsonRpcProvider(chain.url, undefined, {
             staticNetwork: true,
           });
           const mined = await Promise.all(
@@ -209,7 +213,7 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
             certificate,
             evidenceBody,
             mined: mined.map((receipt) => [receipt?.status, receipt?.to?.toLowerCase()]),
-            deployment: running.deployment,
+            deployment: chain.deployment,
             threadsWhileRunning,
             childrenWhileRunning,
             threadsExited: workers.map((worker) => worker.exited),
@@ -217,7 +221,7 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
               .select('pid')
               .from('pg_stat_activity')
               .where({ datname: name }),
-            chainUrl: running.chainUrl,
+            chainUrl: chain.url,
           };
         } finally {
           if (!stopped) await running.stop();
