@@ -76,6 +76,42 @@ describe('Network configuration', () => {
     expect(network?.batch).toEqual({ maxSize: 250, maxWaitMs: 50 });
   });
 
+  it('when a network states how requests are acknowledged, then it is kept; otherwise synchronous, with a wait sized from its blocks', async () => {
+    const key = `0x${'11'.repeat(32)}`;
+    const entry = {
+      rpcUrl: 'https://rpc.example.org',
+      ...ADDRESSES,
+      signerKeyEnv: 'SEPOLIA_KEY',
+    };
+    const paths = await files({
+      networks: [
+        { ...entry, networkId: 'a', chainId: 1, confirmations: 2, blockTimeMs: 12_000 },
+        { ...entry, networkId: 'b', chainId: 2, acknowledgement: 'async', anchorTimeoutMs: 5_000 },
+        { ...entry, networkId: 'c', chainId: 3 },
+      ],
+    });
+
+    const networks = await loadNetworks({ ...paths, env: { SEPOLIA_KEY: key } });
+
+    expect(
+      networks.map(({ acknowledgement, anchorTimeoutMs }) => ({
+        acknowledgement,
+        anchorTimeoutMs,
+      })),
+    ).toEqual([
+      // Three times what two confirmations take at 12 s blocks: 3 x 3 blocks x 12 s.
+      { acknowledgement: 'sync', anchorTimeoutMs: 108_000 },
+      { acknowledgement: 'async', anchorTimeoutMs: 5_000 },
+      { acknowledgement: 'sync', anchorTimeoutMs: 30_000 },
+    ]);
+    const wrong = await files({
+      networks: [{ ...entry, networkId: 'd', chainId: 4, acknowledgement: 'later' }],
+    });
+    await expect(loadNetworks({ ...wrong, env: { SEPOLIA_KEY: key } })).rejects.toThrow(
+      NetworkConfigError,
+    );
+  });
+
   it('when a remote network has no key, then loading stops naming the variable', async () => {
     const paths = await files({
       networks: [

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { readDeployments, HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '@trustpoint/contracts';
 import { z } from 'zod';
 import {
+  defaultAnchorTimeoutMs,
   networksFileSchema,
   signerKeySchema,
   type NetworkConfig,
@@ -110,6 +111,9 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
         minPriorityFeePerGas: entry.minPriorityFeePerGas,
         replaceAfterBlocks: entry.replaceAfterBlocks,
       },
+      anchorTimeoutMs:
+        entry.anchorTimeoutMs ?? defaultAnchorTimeoutMs(entry.confirmations, entry.blockTimeMs),
+      acknowledgement: entry.acknowledgement,
     };
   });
 }

@@ -56,7 +56,24 @@ export const networkFileEntrySchema = z.strictObject({
     .min(1)
     .max(1_000)
     .default(DEFAULT_FEE_POLICY.replaceAfterBlocks),
+  /** The network's usual time between blocks, which sizes the default `anchorTimeoutMs`. */
+  blockTimeMs: z.number().int().min(0).max(600_000).optional(),
+  /**
+   * How long a synchronous request waits for its record. Default: 30 s, or three times the time
+   * its confirmations take at `blockTimeMs` when that is longer.
+   */
+  anchorTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+  /**
+   * How creations on this network are answered when a request states no `Prefer`: `sync` waits
+   * for the record (201, or 503/202 after `anchorTimeoutMs`), `async` answers 202 at once.
+   */
+  acknowledgement: z.enum(['sync', 'async']).default('sync'),
 });
+
+/** A synchronous request's wait when the networks file names none: see `anchorTimeoutMs`. */
+export function defaultAnchorTimeoutMs(confirmations: number, blockTimeMs?: number): number {
+  return Math.max(30_000, 3 * (confirmations + 1) * (blockTimeMs ?? 0));
+}
 
 export const networksFileSchema = z.strictObject({
   networks: z.array(networkFileEntrySchema).min(1),
@@ -79,6 +96,10 @@ export interface NetworkConfig {
   batch: BatchConfig;
   /** Fee cap, tip floor and replacement; `DEFAULT_FEE_POLICY` when absent. */
   fees?: FeePolicy;
+  /** A synchronous request's wait; the anchoring engine's anchor timeout when absent. */
+  anchorTimeoutMs?: number;
+  /** How a creation with no `Prefer` is answered; `sync` when absent. */
+  acknowledgement?: 'sync' | 'async';
 }
 
 export const signerKeySchema = privateKey;
