@@ -173,11 +173,12 @@ describe('the certificate API document', () => {
     }
   });
 
-  it('when certificates are created, then every status of the spec is documented', () => {
+  it('when certificates are created, then every status of the spec is documented, and 202 for a pending one', () => {
     const responses = document.paths['/certificates']?.post?.responses ?? {};
 
     expect(Object.keys(responses)).toEqual([
       '201',
+      '202',
       '400',
       '401',
       '403',

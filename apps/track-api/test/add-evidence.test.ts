@@ -73,7 +73,7 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
     const reply = await rawEthCall(
       api.chain.url,
       getEvidenceRequest({
-        smartContract: evidence.smartContract,
+        smartContract: evidence.smartContract ?? '',
         assetHash: asset.assetHash,
         timestampSeconds: evidence.timestamp,
       }),

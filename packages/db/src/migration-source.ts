@@ -8,6 +8,7 @@ import { trustpointSignatures } from './migrations/0006-trustpoint-signatures.js
 import { certificateCounts } from './migrations/0007-certificate-counts.js';
 import { pinFailures } from './migrations/0008-pin-failures.js';
 import { anchorTransactions } from './migrations/0009-anchor-transactions.js';
+import { unanchoredRecords } from './migrations/0010-unanchored-records.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -21,6 +22,7 @@ export const migrations: readonly Migration[] = [
   certificateCounts,
   pinFailures,
   anchorTransactions,
+  unanchoredRecords,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

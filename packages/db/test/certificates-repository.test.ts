@@ -1127,4 +1127,82 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       expect(revoked).toBe(false);
     });
   });
+  describe('anchoring status', () => {
+    /** A certificate whose Evidence is anchored, pending in the queue, or failed there. */
+    async function givenCertificateIn(
+      userId: string,
+      status: 'anchored' | 'pending' | 'failed',
+      issued: number,
+    ): Promise<CertificateRecord> {
+      const certificate = newCertificate(userId, { issuedOn: issued });
+      const anchorRecordId = await givenAnchorRecord(db.knex, 0, certificate.hash);
+      const stored = await insertCertificate(
+        db.knex,
+        certificate,
+        evidenceOf(certificate, { anchorRecordId }),
+      );
+      if (status === 'anchored') {
+        await db
+          .knex('trustpoints')
+          .where({ certificate_id: certificate.id })
+          .update({
+            smart_contract: `0x${'ab'.repeat(20)}`,
+            transaction_hash: `0x${'cd'.repeat(32)}`,
+          });
+        await db
+          .knex('anchor_records')
+          .where({ id: anchorRecordId })
+          .update({ status: 'anchored' });
+      }
+      if (status === 'failed') {
+        await db
+          .knex('anchor_records')
+          .where({ id: anchorRecordId })
+          .update({ status: 'failed', error: 'TrustPointConflict' });
+      }
+      return stored;
+    }
+
+    it('when trustpoints are anchored, queued or failed, then each says so, the failed one why, and the list filters by it', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const anchored = await givenCertificateIn(user.id, 'anchored', issuedOn + 3);
+      const pending = await givenCertificateIn(user.id, 'pending', issuedOn + 2);
+      const failed = await givenCertificateIn(user.id, 'failed', issuedOn + 1);
+      const page = (status?: 'anchored' | 'pending' | 'failed') =>
+        listCertificates(db.knex, {
+          userId: user.id,
+          ...(status === undefined ? {} : { status }),
+          offset: 0,
+          limit: 10,
+          order: 'desc',
+        });
+
+      // Act
+      const all = await page();
+      const byStatus = {
+        anchored: await page('anchored'),
+        pending: await page('pending'),
+        failed: await page('failed'),
+      };
+
+      // Assert
+      expect(all.certificates.map((certificate) => certificate.trustpoints[0]?.status)).toEqual([
+        'anchored',
+        'pending',
+        'failed',
+      ]);
+      expect(all.certificates[2]?.trustpoints[0]?.failure).toBe('TrustPointConflict');
+      expect(all.certificates[0]?.trustpoints[0]).not.toHaveProperty('failure');
+      expect(idsOf(byStatus.anchored)).toEqual([anchored.id]);
+      expect(idsOf(byStatus.pending)).toEqual([pending.id]);
+      expect(idsOf(byStatus.failed)).toEqual([failed.id]);
+      expect([byStatus.anchored.total, byStatus.pending.total, byStatus.failed.total]).toEqual([
+        1, 1, 1,
+      ]);
+      expect(
+        (await findCertificate(db.knex, 'certId', failed.certId))?.trustpoints[0],
+      ).toMatchObject({ status: 'failed', failure: 'TrustPointConflict' });
+    });
+  });
 });

@@ -1,6 +1,14 @@
 // Public API of @trustpoint/http: the Express pieces both APIs share.
 
 export { AccessTokens } from './access-tokens.js';
+export {
+  acknowledge,
+  acknowledgementFor,
+  awaitAcknowledgement,
+  MAX_PREFERRED_WAIT_SECONDS,
+  parsePrefer,
+} from './acknowledgement.js';
+export type { Acknowledgement, AcknowledgementDefaults, AnchorWait } from './acknowledgement.js';
 export type { AccessTokenSettings } from './access-tokens.js';
 export { createApiApp } from './api-app.js';
 export type { ApiAppOptions } from './api-app.js';
@@ -16,6 +24,7 @@ export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
 export type { JsonBodyOptions } from './json-body.js';
 export { networksOperation, networksRouter } from './networks-route.js';
 export { notFoundHandler } from './not-found-handler.js';
+export { acceptedResponse, preferHeaderSchema } from './openapi-acknowledgement.js';
 export { openApiErrorResponses } from './openapi-error-responses.js';
 export { rateLimit } from './rate-limit.js';
 export type { RateLimitOptions } from './rate-limit.js';

@@ -1,6 +1,7 @@
 import type { CertificateRecord } from '@trustpoint/db';
 import {
   formatUserDid,
+  overallAnchoringStatus,
   trustPointTypeName,
   type Certificate,
   type CertificateMetadataItem,
@@ -16,8 +17,10 @@ export type CertificateViewMetadataItem = CertificateMetadataItem & { signature?
 export type CertificateView = Certificate & { metadata: CertificateViewMetadataItem[] };
 
 /**
- * A stored certificate as the API shows it (CertModel, spec 2.2). Only anchored trustpoints appear
- * in `metadata`: each item is exactly what `getTrustPoint(certID, timestamp)` verifies on chain.
+ * A stored certificate as the API shows it (CertModel, spec 2.2), with every trustpoint and where
+ * it stands: an anchored one is exactly what `getTrustPoint(certID, timestamp)` verifies on chain;
+ * a pending one (acknowledged before its batch was mined) has no transaction yet; a failed one
+ * says why. The certificate's own status is the least settled of its trustpoints.
  */
 export function certificateView(record: CertificateRecord): CertificateView {
   return {
@@ -34,25 +37,24 @@ export function certificateView(record: CertificateRecord): CertificateView {
       ...(record.expires === null ? {} : { expires: record.expires }),
       ...(record.fileHash === null ? {} : { fileHash: record.fileHash }),
     },
-    metadata: record.trustpoints.flatMap((trustpoint) =>
-      trustpoint.smartContract !== null && trustpoint.transactionHash !== null
-        ? [
-            {
-              type: trustPointTypeName(trustpoint.type),
-              networkId: Number(trustpoint.networkId),
-              smartContract: trustpoint.smartContract,
-              transactionHash: trustpoint.transactionHash,
-              trustPointHash: trustpoint.hash,
-              timestamp: trustpoint.timestamp,
-              ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
-            },
-          ]
-        : [],
-    ),
+    metadata: record.trustpoints.map((trustpoint) => ({
+      type: trustPointTypeName(trustpoint.type),
+      networkId: Number(trustpoint.networkId),
+      status: trustpoint.status,
+      ...(trustpoint.smartContract === null ? {} : { smartContract: trustpoint.smartContract }),
+      ...(trustpoint.transactionHash === null
+        ? {}
+        : { transactionHash: trustpoint.transactionHash }),
+      trustPointHash: trustpoint.hash,
+      timestamp: trustpoint.timestamp,
+      ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
+      ...(trustpoint.failure === undefined ? {} : { failure: trustpoint.failure }),
+    })),
     access: {
       public: record.public,
       ...(record.pinEncrypted === null ? {} : { certificatePin: record.pinEncrypted }),
       ...(record.externalId === null ? {} : { externalId: record.externalId }),
     },
+    status: overallAnchoringStatus(record.trustpoints.map((trustpoint) => trustpoint.status)),
   };
 }

@@ -24,6 +24,7 @@ import {
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
+import { awaitAcknowledgement, type Acknowledgement } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificate-services.js';
 import { trustpointAnchorRequest } from './next-trustpoint.js';
@@ -48,6 +49,8 @@ export interface CertificateDraft {
 export interface CreateCertificateOptions {
   /** Also sign it with the service key: a Signature trustpoint at `issuedOn + 1`. */
   qualified: boolean;
+  /** How long to wait for the trustpoints, and what a timeout does; synchronous by default. */
+  acknowledgement?: Acknowledgement;
   /**
    * Extra work inside the creating transaction, once the certificate is written (publishing a
    * file records it here): it commits or rolls back together with the certificate.
@@ -232,13 +235,15 @@ async function store(
 }
 
 /**
- * Creates a certificate and its Evidence trustpoint, and answers once the trustpoint is mined.
+ * Creates a certificate and its Evidence trustpoint, and answers once the trustpoint is mined,
+ * or at once with it pending when the acknowledgement says so (`Prefer: respond-async`).
  *
  * One database transaction spends the credit, stores the certificate and trustpoint, and queues
  * the trustpoint for anchoring: a refused request (no credit, repeated content or externalId)
- * changes nothing. If the chain does not mine it within the anchor timeout, a trustpoint still
- * waiting in the queue is withdrawn together with its certificate and the credit is given back,
- * and the request fails with 503; one already sent stays and will be anchored.
+ * changes nothing. If the chain does not mine it within the wait, a synchronous request withdraws
+ * a trustpoint still waiting in the queue together with its certificate, gives the credit back
+ * and fails with 503; one already sent stays and will be anchored, and the certificate is
+ * returned pending (202), as it is to an asynchronous request.
  *
  * `qualified` (qualified users only, 403 otherwise before anything changes) also signs the
  * certificate: its Signature trustpoint (`issuedOn + 1`) is written in the same transaction and
@@ -306,15 +311,20 @@ export async function createCertificate(
     ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
   });
 
-  let receipts: AnchorReceipt[];
-  try {
-    receipts = await Promise.all(recordIds.map((recordId) => engine.waitForAnchor(recordId)));
-  } catch (error) {
-    await knex.transaction(async (trx) => {
-      if (await cancelAll(services, trx, recordIds)) await withdrawCertificate(trx, id, user.id);
-    });
-    throw error;
-  }
+  const wait = await awaitAcknowledgement({
+    acknowledgement: options.acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' },
+    recordIds,
+    wait: (recordId, timeoutMs) => engine.waitForAnchor(recordId, timeoutMs),
+    withdraw: () =>
+      knex.transaction(async (trx) => {
+        const withdrawn = await cancelAll(services, trx, recordIds);
+        if (withdrawn) await withdrawCertificate(trx, id, user.id);
+        return withdrawn;
+      }),
+  });
+  // Acknowledged pending: its trustpoints stay queued and will be anchored.
+  if (!wait.anchored) return inserted;
+  const receipts: AnchorReceipt[] = wait.receipts;
   services.logger.debug(
     { certId, transactionHash: receipts[0]?.transactionHash },
     'certificate anchored',
@@ -328,7 +338,7 @@ export async function createCertificate(
       const receipt = byRecord.get(trustpoint.anchorRecordId ?? -1);
       if (!receipt) return trustpoint;
       const { smartContract, transactionHash, anchoredAt } = receipt;
-      return { ...trustpoint, smartContract, transactionHash, anchoredAt };
+      return { ...trustpoint, smartContract, transactionHash, anchoredAt, status: 'anchored' };
     }),
   };
 }

@@ -13,7 +13,11 @@ import {
   storagePathOf,
 } from '../files/published-file-store.js';
 import type { CertificateServices } from './certificate-services.js';
-import { createCertificate, type CertificateDraft } from './create-certificate.js';
+import {
+  createCertificate,
+  type CertificateDraft,
+  type CreateCertificateOptions,
+} from './create-certificate.js';
 import type { ReceivedFile } from './file-certificate-draft.js';
 
 /** A received file to publish: its bytes wait in the store's incoming directory. */
@@ -35,11 +39,12 @@ export async function createFileCertificate(
   services: CertificateServices,
   user: User,
   draft: CertificateDraft,
-  options: { qualified: boolean; publish: FileToPublish | null },
+  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement'> & {
+    publish: FileToPublish | null;
+  },
 ): Promise<CertificateRecord> {
-  const { publish } = options;
-  if (publish === null)
-    return createCertificate(services, user, draft, { qualified: options.qualified });
+  const { publish, ...creation } = options;
+  if (publish === null) return createCertificate(services, user, draft, creation);
 
   const { dir } = services.files;
   const { fileHash } = publish.file;
@@ -47,7 +52,7 @@ export async function createFileCertificate(
   const outcome = { movedHere: false };
   try {
     return await createCertificate(services, user, draft, {
-      qualified: options.qualified,
+      ...creation,
       inTransaction: async (trx) => {
         await lockPublishedFileHash(trx, fileHash);
         const recorded = await insertPublishedFile(trx, {

@@ -3,7 +3,7 @@ import { DomainError } from '@trustpoint/domain';
 import { fetchUrl, UrlFetchError } from '../url-fetch/fetch-url.js';
 import { DEFAULT_URL_FETCH_SETTINGS } from '../url-fetch/url-fetch-settings.js';
 import type { CertificateServices } from './certificate-services.js';
-import { createCertificate } from './create-certificate.js';
+import { createCertificate, type CreateCertificateOptions } from './create-certificate.js';
 import { parseUrlCertificateBody, urlCertificateDraft } from './url-certificate-draft.js';
 
 /**
@@ -17,7 +17,7 @@ export async function createUrlCertificate(
   user: User,
   networkId: string,
   body: unknown,
-  options: { qualified: boolean },
+  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement'>,
 ): Promise<CertificateRecord> {
   const parsed = parseUrlCertificateBody(body);
   services.networks.requireForUser(networkId, user.planNetworkIds);

@@ -36,6 +36,7 @@ export async function listUserCertificates(
     ...(query.type === undefined ? {} : { type: query.type }),
     ...(query.from === undefined ? {} : { from: query.from }),
     ...(query.to === undefined ? {} : { to: query.to }),
+    ...(query.status === undefined ? {} : { status: query.status }),
     offset: query.offset,
     limit: query.limit,
     order: query.order,

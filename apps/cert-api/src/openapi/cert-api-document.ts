@@ -15,7 +15,12 @@ import {
   urlCertificateBodySchema,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { networksOperation, openApiErrorResponses } from '@trustpoint/http';
+import {
+  acceptedResponse,
+  networksOperation,
+  openApiErrorResponses,
+  preferHeaderSchema,
+} from '@trustpoint/http';
 import { z } from 'zod';
 import {
   createDocument,
@@ -190,6 +195,18 @@ function withPinAttemptLimit(responses: ZodOpenApiResponsesObject): ZodOpenApiRe
   };
 }
 
+/** A certificate acknowledged before its Evidence trustpoint was mined. */
+const PENDING_CERTIFICATE_EXAMPLE = {
+  ...CERTIFICATE_EXAMPLE,
+  metadata: CERTIFICATE_EXAMPLE.metadata.map(
+    ({ smartContract: _contract, transactionHash: _transaction, ...trustpoint }) => ({
+      ...trustpoint,
+      status: 'pending',
+    }),
+  ),
+  status: 'pending',
+};
+
 /** A success response: the envelope with its `data` schema, and the message as an example. */
 function success(
   status: 200 | 201,
@@ -243,7 +260,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       'spending one credit. `type=file` takes multipart/form-data; the other types take JSON. ' +
       '`type=url`: the service fetches the URL once (public addresses only) and hashes the bytes.',
     security: AUTHENTICATED,
-    requestParams: { query: createCertificateQuerySchema },
+    requestParams: { query: createCertificateQuerySchema, header: preferHeaderSchema },
     requestBody: {
       required: true,
       content: {
@@ -261,6 +278,14 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         certificateResponseSchema,
         'Certificate created successfully',
         CERTIFICATE_EXAMPLE,
+      ),
+      ...acceptedResponse(
+        'Certificate accepted and stored, its trustpoints still pending (asked with ' +
+          '`Prefer: respond-async`, or the wait ended after its batch was sent): it will be ' +
+          'anchored; follow it at `Location`',
+        certificateResponseSchema,
+        'Certificate accepted, anchoring pending',
+        PENDING_CERTIFICATE_EXAMPLE,
       ),
       ...errors(
         'validation',

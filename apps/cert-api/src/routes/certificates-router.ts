@@ -4,7 +4,9 @@ import {
   createCertificateQuerySchema,
   networkQuerySchema,
 } from '@trustpoint/domain';
+import type { CertificateRecord } from '@trustpoint/db';
 import {
+  acknowledge,
   authenticate,
   clientAddress,
   currentUser,
@@ -14,7 +16,7 @@ import {
   validate,
   type AuthenticateOptions,
 } from '@trustpoint/http';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { certificateView } from '../certificates/certificate-view.js';
@@ -26,9 +28,25 @@ import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
 import {
+  creationAcknowledgement,
   createCertificateFromUpload,
   createCertificateFromUrl,
 } from './file-and-url-certificates.js';
+
+/** 201 with the anchored certificate, or 202 with it pending and where to follow it. */
+function answerCreated(req: Request, res: Response, record: CertificateRecord): void {
+  const view = certificateView(record);
+  const status = acknowledge(req, res, {
+    anchored: view.status === 'anchored',
+    location: `${req.baseUrl}/certificates/certID/${encodeURIComponent(view.certID)}`,
+  });
+  sendSuccess(
+    res,
+    status,
+    status === 201 ? 'Certificate created successfully' : 'Certificate accepted, anchoring pending',
+    view,
+  );
+}
 
 export function certificatesRouter(
   services: CertificateServices,
@@ -40,15 +58,15 @@ export function certificatesRouter(
     const query = validate(createCertificateQuerySchema, req.query, 'query');
     if (query.type === 'file' || query.type === 'url') {
       const create = query.type === 'file' ? createCertificateFromUpload : createCertificateFromUrl;
-      const created = await create(services, query, req, res);
-      sendSuccess(res, 201, 'Certificate created successfully', certificateView(created));
+      answerCreated(req, res, await create(services, query, req, res));
       return;
     }
     const draft = jsonCertificateDraft(query, req.body);
     const record = await createCertificate(services, currentUser(res), draft, {
       qualified: query.qualified,
+      acknowledgement: creationAcknowledgement(services, req, draft.networkId),
     });
-    sendSuccess(res, 201, 'Certificate created successfully', certificateView(record));
+    answerCreated(req, res, record);
   });
 
   router.get('/certificates', authenticate(auth), async (req, res) => {

@@ -1,12 +1,25 @@
 import type { CertificateRecord } from '@trustpoint/db';
 import type { CreateCertificateQuery } from '@trustpoint/domain';
-import { currentUser } from '@trustpoint/http';
+import { acknowledgementFor, currentUser, type Acknowledgement } from '@trustpoint/http';
 import type { Request, Response } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { createFileCertificate } from '../certificates/create-file-certificate.js';
 import { createUrlCertificate } from '../certificates/create-url-certificate.js';
 import { fileCertificateDraft } from '../certificates/file-certificate-draft.js';
 import { receiveFileUpload } from './receive-file-upload.js';
+
+/** How this creation is acknowledged: its `Prefer` header, else its network's settings. */
+export function creationAcknowledgement(
+  services: CertificateServices,
+  req: Request,
+  networkId: string,
+): Acknowledgement {
+  const network = services.networks.get(networkId);
+  return acknowledgementFor(req, {
+    mode: network?.acknowledgement ?? 'sync',
+    anchorTimeoutMs: network?.anchorTimeoutMs,
+  });
+}
 
 /**
  * `POST /certificates?type=file`: the multipart upload is hashed while it streams (and kept in the
@@ -35,6 +48,7 @@ export async function createCertificateFromUpload(
     const draft = fileCertificateDraft(String(query.networkId), upload.body, upload.file);
     return await createFileCertificate(services, user, draft, {
       qualified: query.qualified,
+      acknowledgement: creationAcknowledgement(services, req, String(query.networkId)),
       publish:
         upload.incoming === null ? null : { file: upload.file, incomingPath: upload.incoming.path },
     });
@@ -50,7 +64,9 @@ export function createCertificateFromUrl(
   req: Request,
   res: Response,
 ): Promise<CertificateRecord> {
-  return createUrlCertificate(services, currentUser(res), String(query.networkId), req.body, {
+  const networkId = String(query.networkId);
+  return createUrlCertificate(services, currentUser(res), networkId, req.body, {
     qualified: query.qualified,
+    acknowledgement: creationAcknowledgement(services, req, networkId),
   });
 }

@@ -1,13 +1,15 @@
 import { withdrawEvidence, type User } from '@trustpoint/db';
 import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
+import type { Acknowledgement } from '@trustpoint/http';
+import { transactionView } from './asset-view.js';
 import { readableOrNotFound } from './readable-asset.js';
 import { awaitEvidenceAnchor } from './register-evidence.js';
 import { findAssetForEvidence, storeEvidence } from './store-evidences.js';
 import type { TrackServices } from './track-services.js';
 
 /**
- * Adds an evidence to an asset the caller owns or that is shared with them and, once it is mined,
- * returns it as the API shows it. The caller registers it: it is their `userOwner`, their credit
+ * Adds an evidence to an asset the caller owns or that is shared with them and returns it as the
+ * API shows it: once it is mined, or at once pending as the acknowledgement says. The caller registers it: it is their `userOwner`, their credit
  * and their plan (which must include the asset's network). Durability and the 503 path are those
  * of `createAsset`. The evidences of concurrent requests are stored together (`storeEvidence`).
  */
@@ -16,6 +18,7 @@ export async function addEvidence(
   registrant: User,
   trackId: string,
   body: AddEvidenceBody,
+  acknowledgementFor?: (networkId: string) => Acknowledgement,
 ): Promise<Transaction> {
   const asset = readableOrNotFound(await findAssetForEvidence(services, trackId), registrant);
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
@@ -25,16 +28,20 @@ export async function addEvidence(
     metadata: body.metadata,
   });
 
-  const receipt = await awaitEvidenceAnchor(services, evidence, (trx) =>
+  const acknowledgement = acknowledgementFor?.(asset.networkId);
+  const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, (trx) =>
     withdrawEvidence(trx, evidence.id, registrant.id),
   );
   // The receipt says where it landed, as the row now does: no need to read it back.
-  return {
-    metadata: body.metadata,
-    timestamp: evidence.timestamp,
-    userOwner: evidence.userOwner,
-    hash: evidence.hash,
-    smartContract: receipt.smartContract,
-    transactionHash: receipt.transactionHash,
-  };
+  return transactionView(
+    receipt === undefined
+      ? evidence
+      : {
+          ...evidence,
+          smartContract: receipt.smartContract,
+          transactionHash: receipt.transactionHash,
+          anchoredAt: receipt.anchoredAt,
+          status: 'anchored',
+        },
+  );
 }

@@ -1,24 +1,34 @@
 import type { AssetRecord, EvidenceRecord } from '@trustpoint/db';
-import type { Asset, JsonObject, Transaction } from '@trustpoint/domain';
+import {
+  overallAnchoringStatus,
+  type Asset,
+  type JsonObject,
+  type Transaction,
+} from '@trustpoint/domain';
 
 /**
- * An evidence as the API shows it (spec 2.4, Transaction), or undefined while it is not anchored:
- * every transaction shown is exactly what `getEvidence(assetHash, timestamp)` verifies on chain.
+ * An evidence as the API shows it (spec 2.4, Transaction), with where it stands: an anchored one
+ * is exactly what `getEvidence(assetHash, timestamp)` verifies on chain; a pending one
+ * (acknowledged before its batch was mined) has no transaction yet; a failed one says why.
  */
-export function transactionView(evidence: EvidenceRecord): Transaction | undefined {
-  if (evidence.smartContract === null || evidence.transactionHash === null) return undefined;
+export function transactionView(evidence: EvidenceRecord): Transaction {
   return {
     // Stored only after validation as a JSON object (and read back from jsonb), so it is one.
     metadata: evidence.metadata as JsonObject,
     timestamp: evidence.timestamp,
     userOwner: evidence.userOwner,
     hash: evidence.hash,
-    smartContract: evidence.smartContract,
-    transactionHash: evidence.transactionHash,
+    status: evidence.status,
+    ...(evidence.smartContract === null ? {} : { smartContract: evidence.smartContract }),
+    ...(evidence.transactionHash === null ? {} : { transactionHash: evidence.transactionHash }),
+    ...(evidence.failure === undefined ? {} : { failure: evidence.failure }),
   };
 }
 
-/** A stored asset as the API shows it (spec 2.4), with its anchored evidences oldest first. */
+/**
+ * A stored asset as the API shows it (spec 2.4), with its evidences oldest first; its status is
+ * the least settled of them.
+ */
 export function assetView(record: AssetRecord): Asset {
   return {
     trackID: record.trackId,
@@ -26,6 +36,7 @@ export function assetView(record: AssetRecord): Asset {
     data: record.data as JsonObject,
     networkId: Number(record.networkId),
     assetHash: record.assetHash,
-    transactions: record.evidences.flatMap((evidence) => transactionView(evidence) ?? []),
+    transactions: record.evidences.map(transactionView),
+    status: overallAnchoringStatus(record.evidences.map((evidence) => evidence.status)),
   };
 }

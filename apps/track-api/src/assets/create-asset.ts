@@ -16,6 +16,7 @@ import {
   newUuidV7,
   type CreateAssetBody,
 } from '@trustpoint/domain';
+import type { Acknowledgement } from '@trustpoint/http';
 import { awaitEvidenceAnchor, registerEvidence, takeEvidenceSecond } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
 
@@ -35,18 +36,20 @@ function conflictOf(error: unknown): DomainError | undefined {
 }
 
 /**
- * Creates an asset and registers its first evidence, and answers once that evidence is mined.
+ * Creates an asset and registers its first evidence, and answers once that evidence is mined, or
+ * at once with it pending when the acknowledgement says so (`Prefer: respond-async`).
  *
  * One database transaction spends the credit (one per asset, its first evidence included),
  * stores the asset and evidence and queues the evidence for anchoring: a refused request (no
- * credit, repeated assetId) changes nothing. If the chain does not mine it within the anchor
- * timeout, an evidence still queued is withdrawn with the asset, the credit is given back and the
- * request fails with 503; one already sent stays and will be anchored.
+ * credit, repeated assetId) changes nothing. If the chain does not mine it within a synchronous
+ * wait, an evidence still queued is withdrawn with the asset, the credit is given back and the
+ * request fails with 503; one already sent stays, will be anchored, and is answered pending.
  */
 export async function createAsset(
   services: TrackServices,
   owner: User,
   body: CreateAssetBody,
+  acknowledgement?: Acknowledgement,
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
@@ -88,7 +91,7 @@ export async function createAsset(
     throw conflictOf(error) ?? error;
   }
 
-  await awaitEvidenceAnchor(services, first, (trx) =>
+  await awaitEvidenceAnchor(services, first, acknowledgement, (trx) =>
     withdrawAsset(trx, asset.id, owner.id, first.id),
   );
   const created = await findAsset(knex, trackId);

@@ -21,6 +21,7 @@ export async function listReadableAssets(
 ): Promise<AssetPage> {
   const { assets, total } = await listAssets(services.knex, {
     userId,
+    ...(query.status === undefined ? {} : { status: query.status }),
     offset: query.offset,
     limit: query.limit,
     order: query.order,

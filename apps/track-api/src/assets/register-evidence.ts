@@ -7,6 +7,7 @@ import {
   type Queryable,
 } from '@trustpoint/db';
 import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trustpoint/domain';
+import { awaitAcknowledgement, type Acknowledgement } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { TrackServices } from './track-services.js';
 
@@ -84,23 +85,30 @@ export async function registerEvidence(
 }
 
 /**
- * Waits until the evidence is mined. If it is not within the anchor timeout, an evidence still
- * waiting in the queue is withdrawn with `withdraw` (in the transaction that cancels its record)
- * and the error is rethrown (503); one already sent stays and will be anchored.
+ * Waits for the evidence as the acknowledgement says (synchronously by default): its receipt once
+ * it is mined, undefined when it is acknowledged pending. When a synchronous wait ends first, an evidence
+ * still waiting in the queue is withdrawn with `withdraw` (in the transaction that cancels its
+ * record) and the error is rethrown (503); one already sent stays, will be anchored, and is
+ * acknowledged pending.
  */
 export async function awaitEvidenceAnchor(
   services: TrackServices,
   evidence: EvidenceRecord,
+  acknowledgement: Acknowledgement | undefined,
   withdraw: (trx: Queryable) => Promise<unknown>,
-): Promise<AnchorReceipt> {
+): Promise<AnchorReceipt | undefined> {
   const recordId = evidence.anchorRecordId;
   if (recordId === null) throw new Error(`evidence ${String(evidence.id)} was not queued`);
-  try {
-    return await services.engine.waitForAnchor(recordId);
-  } catch (error) {
-    await services.knex.transaction(async (trx) => {
-      if (await services.engine.cancel(trx, recordId)) await withdraw(trx);
-    });
-    throw error;
-  }
+  const wait = await awaitAcknowledgement({
+    acknowledgement: acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' },
+    recordIds: [recordId],
+    wait: (id, timeoutMs) => services.engine.waitForAnchor(id, timeoutMs),
+    withdraw: () =>
+      services.knex.transaction(async (trx) => {
+        const withdrawn = await services.engine.cancel(trx, recordId);
+        if (withdrawn) await withdraw(trx);
+        return withdrawn;
+      }),
+  });
+  return wait.anchored ? wait.receipts[0] : undefined;
 }

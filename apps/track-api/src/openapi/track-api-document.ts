@@ -9,7 +9,12 @@ import {
   transactionSchema,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { networksOperation, openApiErrorResponses } from '@trustpoint/http';
+import {
+  acceptedResponse,
+  networksOperation,
+  openApiErrorResponses,
+  preferHeaderSchema,
+} from '@trustpoint/http';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -107,13 +112,22 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
           description:
             'Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. ' +
             'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
-            'the network does not mine it in time; nothing is kept then).',
+            'the network does not mine it in time; nothing is kept then), or at once with it ' +
+            'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
+            'batch was sent (it will be anchored).',
+          requestParams: { header: preferHeaderSchema },
           requestBody: {
             required: true,
             content: { 'application/json': { schema: createAssetBodySchema } },
           },
           responses: {
             ...success(201, 'Asset created', assetSchema),
+            ...acceptedResponse(
+              'Asset accepted and stored, its first evidence pending; follow it at `Location`',
+              successEnvelopeSchema(assetSchema),
+              'Asset accepted, anchoring pending',
+              undefined,
+            ),
             ...errors(
               'providerNotInPlan',
               'assetIdAlreadyRegistered',
@@ -148,14 +162,21 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
           description:
             'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
             'spends one credit. The service gives each evidence of an assetHash its own second. ' +
-            'Answered once mined (503 if not in time; nothing is kept then).',
-          requestParams: { path: trackIdParamsSchema },
+            'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
+            'pending (202) with `Prefer: respond-async`, as for assets.',
+          requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },
           requestBody: {
             required: true,
             content: { 'application/json': { schema: addEvidenceBodySchema } },
           },
           responses: {
             ...success(201, 'Evidence registered', transactionSchema),
+            ...acceptedResponse(
+              'Evidence accepted and stored, pending; follow it at `Location` (its asset)',
+              successEnvelopeSchema(transactionSchema),
+              'Evidence accepted, anchoring pending',
+              undefined,
+            ),
             ...errors(
               'notFound',
               'providerNotInPlan',

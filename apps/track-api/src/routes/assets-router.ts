@@ -4,13 +4,16 @@ import {
   createAssetBodySchema,
 } from '@trustpoint/domain';
 import {
+  acknowledge,
+  acknowledgementFor,
   authenticate,
   currentUser,
   sendSuccess,
   validate,
+  type Acknowledgement,
   type AuthenticateOptions,
 } from '@trustpoint/http';
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { addEvidence } from '../assets/add-evidence.js';
 import { getAssetShares, shareAssetWith, unshareAssetWith } from '../assets/asset-shares.js';
 import { assetView } from '../assets/asset-view.js';
@@ -20,6 +23,19 @@ import { getReadableAsset } from '../assets/readable-asset.js';
 import type { TrackServices } from '../assets/track-services.js';
 import { shareParamsSchema, trackIdParamsSchema } from './track-params.js';
 
+/** How this creation is acknowledged: its `Prefer` header, else its network's settings. */
+function creationAcknowledgement(
+  services: TrackServices,
+  req: Request,
+  networkId: string,
+): Acknowledgement {
+  const network = services.networks.get(networkId);
+  return acknowledgementFor(req, {
+    mode: network?.acknowledgement ?? 'sync',
+    anchorTimeoutMs: network?.anchorTimeoutMs,
+  });
+}
+
 /** Assets, their evidences and who they are shared with; every route needs a token. */
 export function assetsRouter(services: TrackServices, auth: AuthenticateOptions): Router {
   const router = Router();
@@ -27,8 +43,15 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
 
   router.post('/assets', async (req, res) => {
     const body = validate(createAssetBodySchema, req.body, 'body');
-    const asset = await createAsset(services, currentUser(res), body);
-    sendSuccess(res, 201, 'Asset created successfully', assetView(asset));
+    const acknowledgement = creationAcknowledgement(services, req, String(body.networkId));
+    const asset = assetView(await createAsset(services, currentUser(res), body, acknowledgement));
+    const status = acknowledge(req, res, {
+      anchored: asset.status === 'anchored',
+      location: `${req.baseUrl}/assets/${encodeURIComponent(asset.trackID)}`,
+    });
+    const message =
+      status === 201 ? 'Asset created successfully' : 'Asset accepted, anchoring pending';
+    sendSuccess(res, status, message, asset);
   });
 
   router.get('/assets', async (req, res) => {
@@ -51,8 +74,16 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
   router.post('/assets/:trackID/transactions', async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const body = validate(addEvidenceBodySchema, req.body, 'body');
-    const transaction = await addEvidence(services, currentUser(res), trackID, body);
-    sendSuccess(res, 201, 'Evidence registered successfully', transaction);
+    const transaction = await addEvidence(services, currentUser(res), trackID, body, (networkId) =>
+      creationAcknowledgement(services, req, networkId),
+    );
+    const status = acknowledge(req, res, {
+      anchored: transaction.status === 'anchored',
+      location: `${req.baseUrl}/assets/${encodeURIComponent(trackID)}`,
+    });
+    const message =
+      status === 201 ? 'Evidence registered successfully' : 'Evidence accepted, anchoring pending';
+    sendSuccess(res, status, message, transaction);
   });
 
   router.get('/assets/:trackID/shares', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
+import { whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
 import { grantCredits } from './credits-repository.js';
 import { loadEvidences, type EvidenceRecord } from './evidences-repository.js';
 
@@ -30,6 +31,8 @@ export type NewAsset = Omit<AssetRecord, 'createdAt' | 'sharedWith' | 'evidences
 export interface AssetListFilter {
   /** The assets this user owns, and those shared with them. */
   userId: string;
+  /** Only assets in this anchoring status (the least settled of their evidences). */
+  status?: AnchoringStatus;
   offset: number;
   limit: number;
   /** By creation time, then id, so that equal times page stably. */
@@ -177,11 +180,25 @@ export async function findAssetsByIds(
   return withDetails(db, rows, withEvidences);
 }
 
-/** The assets a user may read: their own, and those shared with them. */
-function readableAssets(db: Queryable, userId: string): Knex.QueryBuilder {
-  return db('assets')
-    .where('user_id', userId)
-    .orWhereIn('id', db('asset_shares').where('user_id', userId).select('asset'));
+/** The assets a user may read: their own, and those shared with them; in a status if given. */
+function readableAssets(
+  db: Queryable,
+  userId: string,
+  status?: AnchoringStatus,
+): Knex.QueryBuilder {
+  const query = db('assets').where((readable) => {
+    void readable
+      .where('user_id', userId)
+      .orWhereIn('id', db('asset_shares').where('user_id', userId).select('asset'));
+  });
+  if (status !== undefined) {
+    whereAnchoringStatus(query, status, {
+      table: 'evidences',
+      ownerColumn: 'asset',
+      ownerId: 'assets.id',
+    });
+  }
+  return query;
 }
 
 function assertPageBound(name: string, value: number): void {
@@ -201,7 +218,7 @@ export async function listAssets(
 ): Promise<{ assets: AssetRecord[]; total: number }> {
   assertPageBound('offset', filter.offset);
   assertPageBound('limit', filter.limit);
-  const rows = await readableAssets(db, filter.userId)
+  const rows = await readableAssets(db, filter.userId, filter.status)
     .orderBy([
       { column: 'created_at', order: filter.order },
       { column: 'id', order: filter.order },
@@ -209,7 +226,7 @@ export async function listAssets(
     .offset(filter.offset)
     .limit(filter.limit)
     .select<AssetRow[]>(assetColumns);
-  const count = await readableAssets(db, filter.userId)
+  const count = await readableAssets(db, filter.userId, filter.status)
     .count({ total: '*' })
     .first<{ total: number } | undefined>();
   return { assets: await withDetails(db, rows), total: count?.total ?? 0 };

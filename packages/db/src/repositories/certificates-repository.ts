@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
+import { anchoringStates, whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
 
 export type CertificateType = 'content' | 'file' | 'asset' | 'url';
 
@@ -20,6 +21,9 @@ export interface TrustpointRecord {
   transactionHash: string | null;
   anchoredAt: Date | null;
   anchorRecordId: number | null;
+  /** Pending until anchored; failed when the anchoring engine gave it up (`failure` says why). */
+  status: AnchoringStatus;
+  failure?: string;
   /** Signature trustpoints: the signature (compact JWS) whose double hash is `hash`. */
   signature?: string;
 }
@@ -68,6 +72,8 @@ export interface CertificateListFilter {
   from?: number;
   /** issuedOn <= to (ms). */
   to?: number;
+  /** Only certificates in this anchoring status (the least settled of their trustpoints). */
+  status?: AnchoringStatus;
   offset: number;
   limit: number;
   /** By issuedOn, then id, so that equal issuedOn values page stably. */
@@ -165,8 +171,20 @@ function toTrustpoint(row: TrustpointRow): TrustpointRecord {
     transactionHash: row.transaction_hash,
     anchoredAt: row.anchored_at,
     anchorRecordId: row.anchor_record_id,
+    // Failed ones are told apart by their queue record (`withAnchoringStates`).
+    status: row.transaction_hash === null ? 'pending' : 'anchored',
     ...(row.signature === null ? {} : { signature: row.signature }),
   };
+}
+
+/** The trustpoints with the `failed` state of those the anchoring engine gave up. */
+async function withAnchoringStates(
+  db: Queryable,
+  trustpoints: TrustpointRecord[],
+): Promise<TrustpointRecord[]> {
+  if (trustpoints.every((trustpoint) => trustpoint.transactionHash !== null)) return trustpoints;
+  const states = await anchoringStates(db, trustpoints);
+  return trustpoints.map((trustpoint, index) => ({ ...trustpoint, ...states[index] }));
 }
 
 function toCertificate(row: CertificateRow, trustpoints: TrustpointRecord[]): CertificateRecord {
@@ -215,7 +233,10 @@ async function loadTrustpoints(
     .whereIn('certificate_id', certificateIds)
     .orderBy(['certificate_id', 'timestamp'])
     .select<TrustpointRow[]>(trustpointColumns);
-  for (const row of rows) byCertificate.get(row.certificate_id)?.push(toTrustpoint(row));
+  const trustpoints = await withAnchoringStates(db, rows.map(toTrustpoint));
+  rows.forEach((row, index) => {
+    byCertificate.get(row.certificate_id)?.push(trustpoints[index] as TrustpointRecord);
+  });
   return byCertificate;
 }
 
@@ -400,6 +421,7 @@ export function unanchoredTrustpoint(trustpoint: NewTrustpoint): TrustpointRecor
     transactionHash: null,
     anchoredAt: null,
     anchorRecordId: trustpoint.anchorRecordId,
+    status: 'pending',
     ...(trustpoint.signature === undefined ? {} : { signature: trustpoint.signature }),
   };
 }
@@ -497,6 +519,13 @@ function matchingCertificates(db: Queryable, filter: CertificateListFilter): Kne
   if (filter.type !== undefined) query.andWhere('type', filter.type);
   if (filter.from !== undefined) query.andWhere('issued_on', '>=', filter.from);
   if (filter.to !== undefined) query.andWhere('issued_on', '<=', filter.to);
+  if (filter.status !== undefined) {
+    whereAnchoringStatus(query, filter.status, {
+      table: 'trustpoints',
+      ownerColumn: 'certificate_id',
+      ownerId: 'certificates.id',
+    });
+  }
   return query;
 }
 
@@ -506,7 +535,7 @@ function matchingCertificates(db: Queryable, filter: CertificateListFilter): Kne
  * the rows in it through the list indexes.
  */
 async function countCertificates(db: Queryable, filter: CertificateListFilter): Promise<number> {
-  if (filter.from === undefined && filter.to === undefined) {
+  if (filter.from === undefined && filter.to === undefined && filter.status === undefined) {
     const counters = db('certificate_counts').where('user_id', filter.userId);
     if (filter.access !== undefined) counters.andWhere('public', filter.access === 'public');
     if (filter.type !== undefined) counters.andWhere('type', filter.type);

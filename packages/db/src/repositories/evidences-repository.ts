@@ -1,4 +1,5 @@
 import type { Queryable } from '../queryable.js';
+import { anchoringStates, type AnchoringStatus } from './anchoring-status.js';
 import { grantCredits } from './credits-repository.js';
 
 /** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
@@ -22,12 +23,15 @@ export interface EvidenceRecord {
   transactionHash: string | null;
   anchoredAt: Date | null;
   anchorRecordId: number | null;
+  /** Pending until anchored; failed when the anchoring engine gave it up (`failure` says why). */
+  status: AnchoringStatus;
+  failure?: string;
 }
 
 /** An evidence to store; where it landed on chain is filled in once anchored. */
 export type NewEvidence = Omit<
   EvidenceRecord,
-  'id' | 'smartContract' | 'transactionHash' | 'anchoredAt'
+  'id' | 'smartContract' | 'transactionHash' | 'anchoredAt' | 'status' | 'failure'
 >;
 
 interface EvidenceRow {
@@ -74,7 +78,19 @@ function toEvidence(row: EvidenceRow): EvidenceRecord {
     transactionHash: row.transaction_hash,
     anchoredAt: row.anchored_at,
     anchorRecordId: row.anchor_record_id,
+    // Failed ones are told apart by their queue record (`withAnchoringStates`).
+    status: row.transaction_hash === null ? 'pending' : 'anchored',
   };
+}
+
+/** The evidences with the `failed` state of those the anchoring engine gave up. */
+async function withAnchoringStates(
+  db: Queryable,
+  evidences: EvidenceRecord[],
+): Promise<EvidenceRecord[]> {
+  if (evidences.every((evidence) => evidence.transactionHash !== null)) return evidences;
+  const states = await anchoringStates(db, evidences);
+  return evidences.map((evidence, index) => ({ ...evidence, ...states[index] }));
 }
 
 /**
@@ -198,14 +214,15 @@ export async function loadEvidences(
     .whereIn('asset', assets)
     .orderBy(['asset', 'timestamp'])
     .select<EvidenceRow[]>(evidenceColumns);
-  for (const row of rows) byAsset.get(row.asset)?.push(toEvidence(row));
+  const evidences = await withAnchoringStates(db, rows.map(toEvidence));
+  for (const evidence of evidences) byAsset.get(evidence.asset)?.push(evidence);
   return byAsset;
 }
 
 /** One evidence by its id, or undefined. */
 export async function findEvidence(db: Queryable, id: number): Promise<EvidenceRecord | undefined> {
   const row = await db('evidences').where('id', id).first<EvidenceRow | undefined>(evidenceColumns);
-  return row === undefined ? undefined : toEvidence(row);
+  return row === undefined ? undefined : (await withAnchoringStates(db, [toEvidence(row)]))[0];
 }
 
 /**
@@ -218,7 +235,7 @@ export async function findEvidencesByHash(db: Queryable, hash: string): Promise<
     .where('hash', hash)
     .orderBy(['timestamp', 'id'])
     .select<EvidenceRow[]>(evidenceColumns);
-  return rows.map(toEvidence);
+  return withAnchoringStates(db, rows.map(toEvidence));
 }
 
 /**

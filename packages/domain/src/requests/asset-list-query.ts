@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { anchoringStatusSchema } from '../schemas/anchoring-status.js';
 import { assetSchema } from '../schemas/asset.js';
 import { fieldsParam } from './fields-param.js';
 import { pageParams } from './page-params.js';
@@ -10,5 +11,7 @@ export const ASSET_FIELDS = Object.keys(assetSchema.shape);
 export const assetListQuerySchema = z.strictObject({
   ...pageParams,
   fields: fieldsParam(ASSET_FIELDS).optional(),
+  /** Only assets in this anchoring status (see `Asset.status`). */
+  status: anchoringStatusSchema.optional(),
 });
 export type AssetListQuery = z.infer<typeof assetListQuerySchema>;

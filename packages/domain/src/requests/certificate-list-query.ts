@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { anchoringStatusSchema } from '../schemas/anchoring-status.js';
 import { certificateAccessSchema, certificateDataSchema } from '../schemas/certificate.js';
 import { certificateTypeSchema } from '../schemas/certificate-type.js';
 import { integerParam } from '../schemas/integer-param.js';
@@ -12,6 +13,7 @@ export const CERTIFICATE_FIELDS = [
   'data',
   'metadata',
   'access',
+  'status',
   ...Object.keys(certificateDataSchema.shape).map((key) => `data.${key}`),
   ...Object.keys(certificateAccessSchema.shape).map((key) => `access.${key}`),
 ];
@@ -21,6 +23,8 @@ export const certificateListQuerySchema = z
   .strictObject({
     access: z.enum(['public', 'private']).optional(),
     type: certificateTypeSchema.optional(),
+    /** Only certificates in this anchoring status (see `Certificate.status`). */
+    status: anchoringStatusSchema.optional(),
     /** Creation time window, milliseconds since the epoch, both ends inclusive. */
     from: integerParam(z.number().nonnegative()).optional(),
     to: integerParam(z.number().nonnegative()).optional(),

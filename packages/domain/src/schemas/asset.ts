@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { trackIdSchema } from '../ids/track-id.js';
+import { anchoringStatusSchema } from './anchoring-status.js';
 import { hashHexSchema } from './hash-hex.js';
 import { jsonObjectSchema } from './json-object.js';
 import { networkIdSchema } from './network-id.js';
@@ -15,5 +16,7 @@ export const assetSchema = z.object({
   /** `doubleHash(JCS({assetId, data}))`. */
   assetHash: hashHexSchema,
   transactions: z.array(transactionSchema),
+  /** The least settled of its evidences: failed, else pending, else anchored. */
+  status: anchoringStatusSchema,
 });
 export type Asset = z.infer<typeof assetSchema>;

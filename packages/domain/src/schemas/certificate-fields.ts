@@ -31,13 +31,14 @@ export const certificateFieldsSchema = z
           'The members of CertificateAccess named by `fields` (all of them for `access`)',
       })
       .optional(),
+    status: certificateSchema.shape.status.optional(),
   })
   .meta({
     id: 'CertificateFields',
     description:
       'A listed certificate. Without `fields`, a whole Certificate (every member Certificate ' +
       'requires is present). With `fields`, only the fields named: `certID`, `data`, `metadata` ' +
-      'or `access` whole, or single members such as `data.name` or `access.public`; a named ' +
+      '`access` or `status` whole, or single members such as `data.name` or `access.public`; a named ' +
       'member the certificate does not have (e.g. `data.expires`) is left out.',
   });
 export type CertificateFields = z.infer<typeof certificateFieldsSchema>;

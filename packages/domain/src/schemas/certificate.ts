@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { certIdSchema } from '../ids/cert-id.js';
 import { userDidSchema } from '../ids/user-did.js';
 import { trustPointTypeNameSchema } from '../trustpoint/trustpoint-type.js';
+import { anchoringStatusSchema } from './anchoring-status.js';
 import { certificateTypeSchema } from './certificate-type.js';
 import { epochMillisSchema } from './epoch-time.js';
 import { evmAddressSchema } from './evm-address.js';
@@ -33,9 +34,11 @@ export const CERTIFICATE_EXAMPLE = {
       transactionHash: '0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63',
       trustPointHash: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
       timestamp: 1767225601234,
+      status: 'anchored',
     },
   ],
   access: { public: false, externalId: 'po-4711' },
+  status: 'anchored',
 } as const;
 
 export const certificateDataSchema = z
@@ -60,16 +63,26 @@ export const certificateMetadataItemSchema = z
   .object({
     type: trustPointTypeNameSchema,
     networkId: networkIdSchema,
-    smartContract: evmAddressSchema,
-    transactionHash: evmTransactionHashSchema,
+    status: anchoringStatusSchema,
+    /** Once anchored: the registry where `getTrustPoint` answers for it. */
+    smartContract: evmAddressSchema.optional(),
+    /** Once anchored: the transaction that recorded it. */
+    transactionHash: evmTransactionHashSchema.optional(),
     /** What `getTrustPoint(certID, timestamp)` returns as `hash`. */
     trustPointHash: hashHexSchema,
     /** Milliseconds; half of the on-chain key. */
     timestamp: epochMillisSchema,
     /** Signature trustpoints only: the compact JWS whose double hash is `trustPointHash`. */
     signature: z.string().optional(),
+    /** Failed trustpoints only: why it can never be anchored. */
+    failure: z.string().optional(),
   })
-  .meta({ id: 'Trustpoint', description: 'One trustpoint of the certificate, as anchored' });
+  .meta({
+    id: 'Trustpoint',
+    description:
+      'One trustpoint of the certificate. Anchored ones carry their transactionHash and are ' +
+      'exactly what getTrustPoint(certID, timestamp) returns; pending ones are on their way.',
+  });
 export type CertificateMetadataItem = z.infer<typeof certificateMetadataItemSchema>;
 
 export const certificateAccessSchema = z
@@ -88,6 +101,8 @@ export const certificateSchema = z
     data: certificateDataSchema,
     metadata: z.array(certificateMetadataItemSchema),
     access: certificateAccessSchema,
+    /** The least settled of its trustpoints: failed, else pending, else anchored. */
+    status: anchoringStatusSchema,
   })
   .meta({ id: 'Certificate', example: CERTIFICATE_EXAMPLE });
 export type Certificate = z.infer<typeof certificateSchema>;

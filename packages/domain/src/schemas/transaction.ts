@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { userDidSchema } from '../ids/user-did.js';
+import { anchoringStatusSchema } from './anchoring-status.js';
 import { epochSecondsSchema } from './epoch-time.js';
 import { evmAddressSchema } from './evm-address.js';
 import { evmTransactionHashSchema } from './evm-transaction-hash.js';
@@ -15,7 +16,12 @@ export const transactionSchema = z.object({
   userOwner: userDidSchema,
   /** `doubleHash(JCS({metadata, timestamp, userOwner}))`; what `getEvidence` returns. */
   hash: hashHexSchema,
-  smartContract: evmAddressSchema,
-  transactionHash: evmTransactionHashSchema,
+  status: anchoringStatusSchema,
+  /** Once anchored: the repository where `getEvidence` answers for it. */
+  smartContract: evmAddressSchema.optional(),
+  /** Once anchored: the transaction that recorded it. */
+  transactionHash: evmTransactionHashSchema.optional(),
+  /** Failed evidences only: why it can never be anchored. */
+  failure: z.string().optional(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;

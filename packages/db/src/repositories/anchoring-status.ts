@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import type { Queryable } from '../queryable.js';
+
+/**
+ * Where a trustpoint or evidence stands on chain: `pending` while queued or in a batch not yet
+ * settled, `anchored` once its transaction is mined with the network's confirmations, `failed`
+ * when the anchoring engine gave it up (the registry refused it), with the reason.
+ */
+export type AnchoringStatus = 'pending' | 'anchored' | 'failed';
+export const ANCHORING_STATUSES = ['pending', 'anchored', 'failed'] as const;
+
+/** What a trustpoint or evidence row holds about its anchoring. */
+interface Anchorable {
+  transactionHash: string | null;
+  anchorRecordId: number | null;
+}
+
+export interface AnchoringState {
+  status: AnchoringStatus;
+  /** Why a `failed` record could not be anchored. */
+  failure?: string;
+}
+
+/**
+ * The anchoring state of each item, in the order given. An item with its transaction written is
+ * anchored; the others are looked up in the anchoring queue, in one query and only when there
+ * are any, so pages of anchored records cost nothing more.
+ */
+export async function anchoringStates(
+  db: Queryable,
+  items: readonly Anchorable[],
+): Promise<AnchoringState[]> {
+  const unsettled = items.flatMap((item) =>
+    item.transactionHash === null && item.anchorRecordId !== null ? [item.anchorRecordId] : [],
+  );
+  const failures = new Map<number, string>();
+  if (unsettled.length > 0) {
+    const rows = await db('anchor_records')
+      .whereIn('id', unsettled)
+      .andWhere('status', 'failed')
+      .select<{ id: number; error: string | null }[]>('id', 'error');
+    for (const row of rows) failures.set(row.id, row.error ?? 'refused by the registry');
+  }
+  return items.map((item) => {
+    if (item.transactionHash !== null) return { status: 'anchored' };
+    const failure = item.anchorRecordId === null ? undefined : failures.get(item.anchorRecordId);
+    return failure === undefined ? { status: 'pending' } : { status: 'failed', failure };
+  });
+}
+
+/** Where the records of a certificate or an asset live, for `whereAnchoringStatus`. */
+export interface AnchoredRecords {
+  table: 'trustpoints' | 'evidences';
+  /** The records' column naming their certificate or asset. */
+  ownerColumn: 'certificate_id' | 'asset';
+  /** The outer query's column it matches, e.g. `certificates.id`. */
+  ownerId: string;
+}
+
+/**
+ * Restricts a query of certificates or assets to those in `status`, as `Certificate.status` and
+ * `Asset.status` define it: anchored when every record has its transaction, failed when one of
+ * them failed, pending otherwise. Unanchored records are few and found through a partial index
+ * (`trustpoints_unanchored_idx`, `evidences_unanchored_idx`).
+ */
+export function whereAnchoringStatus(
+  query: Knex.QueryBuilder,
+  status: AnchoringStatus,
+  records: AnchoredRecords,
+): Knex.QueryBuilder {
+  function unanchored(this: Knex.QueryBuilder): void {
+    this.select(1)
+      .from({ u: records.table })
+      .whereRaw('?? = ??', [`u.${records.ownerColumn}`, records.ownerId])
+      .whereNull('u.transaction_hash');
+  }
+  function failed(this: Knex.QueryBuilder): void {
+    unanchored.call(this);
+    this.join({ r: 'anchor_records' }, 'r.id', 'u.anchor_record_id').where('r.status', 'failed');
+  }
+  if (status === 'anchored') return query.whereNotExists(unanchored);
+  if (status === 'failed') return query.whereExists(failed);
+  return query.whereExists(unanchored).whereNotExists(failed);
+}
