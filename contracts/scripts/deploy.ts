@@ -7,6 +7,7 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 import { deployTrustpoint, type TrustpointDeployment } from '../src/deploy';
 import { ensureDeployment, recordDeployment } from '../src/deployments-file';
 import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '../src/hardhat-node';
+import { verifyDeploymentSources, type SourceVerificationOptions } from '../src/verify-sources';
 
 const USAGE = `Usage: trustpoint-deploy [options]
   --rpc-url URL         JSON-RPC endpoint (env RPC_URL; default http://127.0.0.1:8545)
@@ -15,6 +16,16 @@ const USAGE = `Usage: trustpoint-deploy [options]
   --registrar ADDRESS   account allowed to record (default: the deployer)
   --confirmations N     blocks to wait per deployment (default 1)
   --force               deploy again even if the recorded registries exist
+  --verify              submit the registries' sources for verification (also for a reused
+                        deployment: run again with --verify when an explorer was not ready)
+                        to an Etherscan-compatible explorer when ETHERSCAN_API_KEY is set, and
+                        to Sourcify unless --skip-sourcify
+  --etherscan-api-url URL  explorer API (env ETHERSCAN_API_URL); default Etherscan's multichain
+                        API, which finds the chain by its id (Sepolia, Polygon Amoy, ...);
+                        Blockscout: https://<explorer>/api
+  --explorer-url URL    explorer pages, for the links printed (env EXPLORER_URL)
+  --sourcify-url URL    Sourcify server (env SOURCIFY_API_URL; default https://sourcify.dev/server)
+  --skip-sourcify       do not submit to Sourcify
 The deployer key is read from env DEPLOYER_KEY; on a local Hardhat chain (31337) it defaults to
 the node's well-known development account.`;
 
@@ -27,6 +38,11 @@ async function main(): Promise<void> {
       registrar: { type: 'string' },
       confirmations: { type: 'string' },
       force: { type: 'boolean', default: false },
+      verify: { type: 'boolean', default: false },
+      'etherscan-api-url': { type: 'string' },
+      'explorer-url': { type: 'string' },
+      'sourcify-url': { type: 'string' },
+      'skip-sourcify': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -60,17 +76,55 @@ async function main(): Promise<void> {
   if (values.force) {
     deployment = await deployTrustpoint(deployer, options);
     await recordDeployment(out, deployment);
+    console.log(`Chain ${deployment.chainId}: registries deployed, recorded in ${out}`);
   } else {
     const ensured = await ensureDeployment(deployer, out, options);
     deployment = ensured.deployment;
-    if (ensured.reused) {
-      console.log(`Chain ${chainId.toString()}: registries already deployed, reusing them`);
-      console.log(JSON.stringify(deployment, null, 2));
-      return;
-    }
+    console.log(
+      ensured.reused
+        ? `Chain ${chainId.toString()}: registries already deployed, reusing them`
+        : `Chain ${deployment.chainId}: registries deployed, recorded in ${out}`,
+    );
   }
-  console.log(`Chain ${deployment.chainId}: registries deployed, recorded in ${out}`);
   console.log(JSON.stringify(deployment, null, 2));
+  if (values.verify) await verifySources(deployment, values);
+}
+
+/** `--verify`: submits the sources and prints one line per contract and verifier. */
+async function verifySources(
+  deployment: TrustpointDeployment,
+  values: {
+    'etherscan-api-url'?: string | undefined;
+    'explorer-url'?: string | undefined;
+    'sourcify-url'?: string | undefined;
+    'skip-sourcify'?: boolean | undefined;
+  },
+): Promise<void> {
+  const apiKey = process.env.ETHERSCAN_API_KEY;
+  const apiUrl = values['etherscan-api-url'] ?? process.env.ETHERSCAN_API_URL;
+  const browserUrl = values['explorer-url'] ?? process.env.EXPLORER_URL;
+  const sourcifyUrl = values['sourcify-url'] ?? process.env.SOURCIFY_API_URL;
+  const targets: SourceVerificationOptions = {
+    ...(apiKey
+      ? {
+          etherscan: {
+            apiKey,
+            ...(apiUrl ? { apiUrl } : {}),
+            ...(browserUrl ? { browserUrl } : {}),
+          },
+        }
+      : {}),
+    ...(values['skip-sourcify'] ? {} : { sourcify: sourcifyUrl ? { apiUrl: sourcifyUrl } : {} }),
+  };
+  if (!apiKey)
+    console.log('ETHERSCAN_API_KEY is not set: not submitting to an Etherscan-compatible explorer');
+  const outcomes = await verifyDeploymentSources(deployment, targets);
+  for (const outcome of outcomes) {
+    console.log(
+      `${outcome.contract} ${outcome.address} on ${outcome.verifier}: ${outcome.status} (${outcome.detail})`,
+    );
+  }
+  if (outcomes.some((outcome) => outcome.status === 'failed')) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -29,3 +29,4 @@ export * from './gas-scenarios';
 export * from './hardhat-node';
 export * from './local-chain';
 export * from './local-chain-process';
+export * from './verify-sources';

@@ -13,6 +13,7 @@ import {
 } from '../src/hardhat-node';
 import type { DeploymentsFile } from '../src/deployments-file';
 import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+import { startExplorerStandIn } from './explorer-stand-in';
 import { digest, Evidence, recordKey, Revocation } from './fixtures';
 
 const DEPLOY_CLI = join(__dirname, '..', 'scripts', 'deploy.ts');
@@ -44,11 +45,16 @@ async function ethCall(
   return (await response.json()) as JsonRpcResponse;
 }
 
-async function deployWithCli(url: string, out: string, ...extra: string[]) {
+async function deployWithCli(
+  url: string,
+  out: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const { stdout } = await run(
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', DEPLOY_CLI, '--rpc-url', url, '--out', out, ...extra],
-    { cwd: join(__dirname, '..') },
+    { cwd: join(__dirname, '..'), env },
   );
   return stdout;
 }
@@ -97,10 +103,47 @@ describe('JSON-RPC verification against hardhat node', function () {
       const other = join(await mkdtemp(join(tmpdir(), 'trustpoint-deploy-')), 'deployments.json');
       await deployWithCli(node.url, other);
 
-      await deployWithCli(node.url, other, '--force');
+      await deployWithCli(node.url, other, ['--force']);
 
       const recorded = JSON.parse(await readFile(other, 'utf8')) as DeploymentsFile;
       expect(recorded['31337']?.trustPointRegistry).to.not.equal(registryAddress);
+    });
+
+    // The explorers cannot be reached from here: a local stand-in answers as their APIs do.
+    it('should submit the recorded registries for verification with --verify, to the explorer and Sourcify named', async () => {
+      const standIn = await startExplorerStandIn();
+      try {
+        const stdout = await deployWithCli(
+          node.url,
+          deployments,
+          [
+            '--verify',
+            '--etherscan-api-url',
+            `${standIn.url}/api`,
+            '--sourcify-url',
+            `${standIn.url}/sourcify`,
+          ],
+          { ...process.env, ETHERSCAN_API_KEY: 'TEST-KEY' },
+        );
+
+        expect(stdout).to.contain(`TrustPointRegistry ${registryAddress} on etherscan: verified`);
+        expect(stdout).to.contain(`EvidenceRepository ${repositoryAddress} on sourcify: verified`);
+        const submitted = standIn.requests
+          .filter((request) => request.method === 'POST')
+          .map((request) =>
+            request.url.pathname === '/api'
+              ? new URLSearchParams(request.body).get('contractaddress')
+              : (JSON.parse(request.body) as { address: string }).address,
+          );
+        expect(submitted).to.deep.equal([
+          registryAddress,
+          registryAddress,
+          repositoryAddress,
+          repositoryAddress,
+        ]);
+      } finally {
+        await standIn.close();
+      }
     });
   });
 
