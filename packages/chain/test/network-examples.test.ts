@@ -18,6 +18,8 @@ const EXPECTED = {
       chainId: 11155111,
       confirmations: 2,
       explorerUrl: 'https://sepolia.etherscan.io',
+      acknowledgement: 'async',
+      anchorTimeoutMs: 108_000,
     },
   },
   'polygon-amoy.json': {
@@ -27,11 +29,19 @@ const EXPECTED = {
       chainId: 80002,
       confirmations: 5,
       explorerUrl: 'https://amoy.polygonscan.com',
+      acknowledgement: 'sync',
+      anchorTimeoutMs: 36_000,
     },
   },
   'besu-qbft.json': {
     keyEnv: 'BESU_REGISTRAR_KEY',
-    network: { networkId: '1337', chainId: 1337, confirmations: 1 },
+    network: {
+      networkId: '1337',
+      chainId: 1337,
+      confirmations: 1,
+      acknowledgement: 'sync',
+      anchorTimeoutMs: 30_000,
+    },
   },
 } as const;
 
