@@ -127,6 +127,7 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
         smartContract: null,
         transactionHash: null,
         anchoredAt: null,
+        status: 'pending',
       });
       expect(loaded.get(asset.id)).toEqual([insertedEarlier, insertedLater]);
       expect(await findEvidence(db.knex, insertedLater.id)).toEqual(insertedLater);
