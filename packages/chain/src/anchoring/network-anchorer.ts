@@ -409,6 +409,13 @@ export class NetworkAnchorer {
         await this.#rebroadcast(batch);
         continue;
       }
+      const sentAt = this.#broadcastAt.get(batch.id);
+      if (sentAt === undefined) {
+        // Not sent by this process yet (it restarted, or another one signed the batch): every
+        // stored transaction goes out again before any new one is signed.
+        await this.#rebroadcast(batch);
+        continue;
+      }
       if (latest.pendingSinceBlock === null) {
         await markPendingSince(this.#knex, latest.id, latestBlock);
       } else if (
@@ -417,8 +424,7 @@ export class NetworkAnchorer {
       ) {
         continue;
       }
-      const sentAt = this.#broadcastAt.get(batch.id);
-      if (sentAt !== undefined && Date.now() - sentAt < this.#timing.rebroadcastAfterMs) continue;
+      if (Date.now() - sentAt < this.#timing.rebroadcastAfterMs) continue;
       await this.#rebroadcast(batch);
     }
   }
