@@ -39,9 +39,13 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   });
 
   const holdMining = () => rpc(api.chain.url, 'evm_setAutomine', [false]);
+  /**
+   * Mines what waits in the pool, and every later transaction at once: automine first, since
+   * turning it on does not mine a transaction that arrived while it was off.
+   */
   const mine = async () => {
-    await rpc(api.chain.url, 'evm_mine');
     await rpc(api.chain.url, 'evm_setAutomine', [true]);
+    await rpc(api.chain.url, 'evm_mine');
   };
 
   const read = async (location: string, token: string): Promise<Asset> => {
