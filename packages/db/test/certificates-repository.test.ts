@@ -171,6 +171,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
             transactionHash: null,
             anchoredAt: null,
             anchorRecordId,
+            status: 'pending',
           },
         ],
       });
@@ -334,6 +335,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         transactionHash: null,
         anchoredAt: null,
         anchorRecordId: null,
+        status: 'pending',
       });
       expect(found?.trustpoints).toEqual([
         {
@@ -345,6 +347,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
           transactionHash,
           anchoredAt,
           anchorRecordId: null,
+          status: 'anchored',
         },
         {
           type: 2,
@@ -355,6 +358,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
           transactionHash: null,
           anchoredAt: null,
           anchorRecordId: signatureRecordId,
+          status: 'pending',
         },
         revocation,
       ]);

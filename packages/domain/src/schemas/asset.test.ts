@@ -18,8 +18,10 @@ function sampleAsset() {
         hash: 'cd'.repeat(32),
         smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
         transactionHash: `0x${'ef'.repeat(32)}`,
+        status: 'anchored',
       },
     ],
+    status: 'anchored',
   };
 }
 

@@ -27,9 +27,11 @@ function sampleCertificate() {
         transactionHash: `0x${'1f'.repeat(32)}`,
         trustPointHash: HASH,
         timestamp: 1767225600123,
+        status: 'anchored',
       },
     ],
     access: { public: false, externalId: 'ext-1' },
+    status: 'anchored',
   };
 }
 
