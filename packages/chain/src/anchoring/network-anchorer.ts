@@ -354,8 +354,12 @@ export class NetworkAnchorer {
       if (mined) {
         const { transaction, receipt } = mined;
         if (latestBlock - receipt.blockNumber + 1 < this.#network.confirmations) {
-          if (this.#seenMined.get(batch.id) !== transaction.transactionHash) {
-            this.#seenMined.set(batch.id, transaction.transactionHash);
+          // With 1 confirmation this is only the block number read before the receipt: no news.
+          const news =
+            this.#network.confirmations > 1 &&
+            this.#seenMined.get(batch.id) !== transaction.transactionHash;
+          this.#seenMined.set(batch.id, transaction.transactionHash);
+          if (news) {
             this.#logger.info(
               {
                 networkId: this.#network.networkId,
