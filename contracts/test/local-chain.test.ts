@@ -61,6 +61,30 @@ describe('Local chain', function () {
     }
   });
 
+  it('should mine a block every interval, not one per transaction, when asked', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
+    const provider = new JsonRpcProvider(chain.url, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    try {
+      const automine: unknown = await provider.send('hardhat_getAutomine', []);
+      const start = await provider.getBlockNumber();
+      // Empty blocks keep coming, as on a real network.
+      await waitUntil(async () => (await provider.getBlockNumber()) >= start + 3, 10_000);
+      const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
+      const sent = await wallet.sendTransaction({ to: wallet.address, value: 0n });
+      const receipt = await sent.wait(1, 10_000);
+
+      expect(automine).to.equal(false);
+      expect(receipt?.status).to.equal(1);
+    } finally {
+      provider.destroy();
+      await chain.stop();
+    }
+  });
+
   it('should keep every acknowledged transaction when its process is killed', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const port = await freePort();
