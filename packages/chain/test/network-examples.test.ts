@@ -1,13 +1,12 @@
 import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { recordDeployment } from '@trustpoint/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadNetworks } from '../src/networks/load-networks.js';
 import { networkSummaries } from '../src/networks/network-summary.js';
 
-const EXAMPLES = fileURLToPath(new URL('../examples/networks/', import.meta.url));
+const EXAMPLES = join(__dirname, '..', 'examples', 'networks');
 
 /** What each example must resolve to, by file. */
 const EXPECTED = {
