@@ -1,8 +1,4 @@
-import {
-  networkListSchema,
-  successEnvelopeSchema,
-  type NetworkSummary,
-} from '@trustpoint/domain';
+import { networkListSchema, successEnvelopeSchema, type NetworkSummary } from '@trustpoint/domain';
 import { Router } from 'express';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { sendSuccess } from './send-success.js';
