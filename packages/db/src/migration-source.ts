@@ -9,6 +9,7 @@ import { certificateCounts } from './migrations/0007-certificate-counts.js';
 import { pinFailures } from './migrations/0008-pin-failures.js';
 import { anchorTransactions } from './migrations/0009-anchor-transactions.js';
 import { unanchoredRecords } from './migrations/0010-unanchored-records.js';
+import { webhooks } from './migrations/0011-webhooks.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   pinFailures,
   anchorTransactions,
   unanchoredRecords,
+  webhooks,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -21,6 +21,10 @@ const allTables = [
   'signer_nonces',
   'trustpoints',
   'users',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'webhook_events',
 ];
 
 async function applicationTables(knex: Knex): Promise<string[]> {
