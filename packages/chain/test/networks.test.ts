@@ -85,9 +85,9 @@ describe('Network configuration', () => {
     };
     const paths = await files({
       networks: [
-        { ...entry, networkId: 'a', chainId: 1, confirmations: 2, blockTimeMs: 12_000 },
-        { ...entry, networkId: 'b', chainId: 2, acknowledgement: 'async', anchorTimeoutMs: 5_000 },
-        { ...entry, networkId: 'c', chainId: 3 },
+        { ...entry, networkId: '1', chainId: 1, confirmations: 2, blockTimeMs: 12_000 },
+        { ...entry, networkId: '2', chainId: 2, acknowledgement: 'async', anchorTimeoutMs: 5_000 },
+        { ...entry, networkId: '3', chainId: 3 },
       ],
     });
 
@@ -105,7 +105,7 @@ describe('Network configuration', () => {
       { acknowledgement: 'sync', anchorTimeoutMs: 30_000 },
     ]);
     const wrong = await files({
-      networks: [{ ...entry, networkId: 'd', chainId: 4, acknowledgement: 'later' }],
+      networks: [{ ...entry, networkId: '4', chainId: 4, acknowledgement: 'later' }],
     });
     await expect(loadNetworks({ ...wrong, env: { SEPOLIA_KEY: key } })).rejects.toThrow(
       NetworkConfigError,
@@ -144,6 +144,16 @@ describe('Network configuration', () => {
     expect(error).toBeInstanceOf(NetworkConfigError);
     expect((error as Error).message).toMatch(/networks\.json/);
     expect((error as Error).message).toMatch(/rpcUrl/);
+  });
+
+  it('when a networkId is not a decimal number, then loading stops: clients could never name it', async () => {
+    const paths = await files({
+      networks: [
+        { networkId: 'devnet', rpcUrl: 'https://rpc.example.org', chainId: 5, ...ADDRESSES },
+      ],
+    });
+
+    await expect(loadNetworks({ ...paths, env: {} })).rejects.toThrow(/networkId/);
   });
 
   it('when a networkId is configured twice, then loading stops', async () => {

@@ -29,8 +29,10 @@ const gwei = z
 
 /** One network as written in the networks file. */
 export const networkFileEntrySchema = z.strictObject({
-  /** What clients pass as `networkId`: the chain id in decimal, by convention. */
-  networkId: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/),
+  /** What clients pass as `networkId`, which the APIs take as a number: by convention the chain id. */
+  networkId: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive decimal number, as clients send it'),
   name: z.string().min(1).optional(),
   rpcUrl: z.url(),
   chainId: z.number().int().positive(),
