@@ -7,6 +7,7 @@ import {
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
 } from '@trustpoint/http';
+import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
@@ -24,6 +25,8 @@ export interface CertApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
+  webhooks?: WebhookSettings;
 }
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
@@ -43,6 +46,7 @@ export function createCertApp(options: CertApiOptions): Express {
       document: certApiDocument({
         ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),
         ...(services.pinAttempts === undefined ? {} : { pinAttempts: services.pinAttempts }),
+        webhooks: options.webhooks !== undefined,
       }),
       title: 'Trustpoint certificate API',
     },
@@ -52,6 +56,9 @@ export function createCertApp(options: CertApiOptions): Express {
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),
+      ...(options.webhooks === undefined
+        ? []
+        : [webhooksRouter(services.knex, options.webhooks, auth)]),
     ],
     logger: services.logger,
     supportContact: options.supportContact,

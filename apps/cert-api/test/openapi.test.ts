@@ -43,7 +43,8 @@ interface Document {
   };
 }
 
-const document = certApiDocument() as unknown as Document;
+// As the fixture serves it: with the webhook routes.
+const document = certApiDocument({ webhooks: true }) as unknown as Document;
 
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
   METHODS.flatMap((method) => {
@@ -85,7 +86,7 @@ function shape(path: string): string {
 }
 
 describe('the certificate API document', () => {
-  it('when generated, then it is OpenAPI 3.1 served under /cert/v2 with the four tags', () => {
+  it('when generated, then it is OpenAPI 3.1 served under /cert/v2 with the four tags and Webhooks', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toEqual(expect.any(String));
     expect(document.info.version).toEqual(expect.any(String));
@@ -95,6 +96,7 @@ describe('the certificate API document', () => {
       'Certificate Management',
       'Qualified Signature',
       'Utils',
+      'Webhooks',
     ]);
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -274,7 +276,7 @@ describe.each(testBackends())('the certificate API and its document on %s', (bac
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.body).toEqual(JSON.parse(JSON.stringify(certApiDocument())));
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(certApiDocument({ webhooks: true }))));
     // Not counted by the per-user rate limit, which sets this header on the API's answers.
     expect(apiResponse.headers.ratelimit).toBeDefined();
     expect(response.headers.ratelimit).toBeUndefined();

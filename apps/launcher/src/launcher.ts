@@ -20,6 +20,12 @@ import {
 } from '@trustpoint/cert-api';
 import { createDatabase, type Database } from '@trustpoint/db';
 import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
+import {
+  createSecretSealer,
+  deriveWebhookKey,
+  WebhookWorker,
+  type WebhookSettings,
+} from '@trustpoint/webhooks';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
@@ -193,8 +199,28 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     }
     stops.push(() => engine.stop());
 
+    // Webhook secrets are sealed under a key derived from the PIN key: nothing new to keep. The
+    // endpoints' addresses follow the URL certificates' policy (URL_FETCH_ALLOW[_PRIVATE]).
+    const webhooks: WebhookSettings = {
+      sealer: createSecretSealer(deriveWebhookKey(Buffer.from(secrets.pinKey, 'base64url'))),
+      addressPolicy: {
+        allowAddresses: config.urlFetchAllow,
+        allowPrivateAddresses: config.urlFetchAllowPrivate,
+      },
+    };
+    // Any number of processes may run a worker on one database; this one runs beside the APIs.
+    const webhookWorker = new WebhookWorker({
+      knex: database.knex,
+      sealer: webhooks.sealer,
+      addressPolicy: webhooks.addressPolicy,
+      logger,
+    });
+    webhookWorker.start();
+    stops.push(() => webhookWorker.stop());
+
     const certApp = createCertApp({
       jwtSecret: secrets.jwtSecret,
+      webhooks,
       requestsPerMinute: config.requestsPerMinute,
       services: {
         knex: database.knex,
@@ -219,6 +245,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     // Same database, engine, secrets and local user as the certificate API; a port of its own.
     const trackApp = createTrackApp({
       jwtSecret: secrets.jwtSecret,
+      webhooks,
       requestsPerMinute: config.requestsPerMinute,
       services: {
         knex: database.knex,

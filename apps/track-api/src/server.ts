@@ -7,6 +7,7 @@ import {
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
 } from '@trustpoint/http';
+import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express } from 'express';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
@@ -21,6 +22,8 @@ export interface TrackApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
+  webhooks?: WebhookSettings;
 }
 
 /** The asset-tracking API as an Express app, mounted at /track/v2; `listen` is the caller's. */
@@ -35,15 +38,19 @@ export function createTrackApp(options: TrackApiOptions): Express {
   return createApiApp({
     basePath: TRACK_API_BASE_PATH,
     docs: {
-      document: trackApiDocument(
-        options.supportContact === undefined ? {} : { supportContact: options.supportContact },
-      ),
+      document: trackApiDocument({
+        ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),
+        webhooks: options.webhooks !== undefined,
+      }),
       title: 'Trustpoint asset-tracking API',
     },
     routers: [
       assetsRouter(services, auth),
       evidencesRouter(services, auth),
       networksRouter(() => networkSummaries(services.networks.list())),
+      ...(options.webhooks === undefined
+        ? []
+        : [webhooksRouter(services.knex, options.webhooks, auth)]),
     ],
     logger: services.logger,
     supportContact: options.supportContact,

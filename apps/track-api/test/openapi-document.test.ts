@@ -1,4 +1,5 @@
 import { networksRouter, type AuthenticateOptions } from '@trustpoint/http';
+import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrackServices } from '../src/assets/track-services.js';
@@ -39,10 +40,11 @@ describe('the OpenAPI document', () => {
       ...routesOf(assetsRouter(services, auth)),
       ...routesOf(evidencesRouter(services, auth)),
       ...routesOf(networksRouter(() => [])),
+      ...routesOf(webhooksRouter(services.knex, {} as WebhookSettings, auth)),
     ];
 
     // Act
-    const documented = documentedRoutes(trackApiDocument());
+    const documented = documentedRoutes(trackApiDocument({ webhooks: true }));
 
     // Assert
     expect(served.length).toBeGreaterThanOrEqual(8);
@@ -108,7 +110,8 @@ describe('the served documentation', () => {
 
     // Assert
     expect(json.status).toBe(200);
-    expect(json.body).toEqual(JSON.parse(JSON.stringify(trackApiDocument())));
+    // As the fixture serves it: with the webhook routes.
+    expect(json.body).toEqual(JSON.parse(JSON.stringify(trackApiDocument({ webhooks: true }))));
     expect(page.status).toBe(200);
     expect(page.text).toContain('Trustpoint asset-tracking API');
   });

@@ -26,6 +26,14 @@ export { networksOperation, networksRouter } from './networks-route.js';
 export { notFoundHandler } from './not-found-handler.js';
 export { acceptedResponse, preferHeaderSchema } from './openapi-acknowledgement.js';
 export { openApiErrorResponses } from './openapi-error-responses.js';
+export {
+  isAllowedAddress,
+  isNonPublicAddressRefusal,
+  PUBLIC_ADDRESSES_ONLY,
+  publicAddressAgent,
+  refusedAddressOf,
+} from './public-address.js';
+export type { AddressPolicy } from './public-address.js';
 export { rateLimit } from './rate-limit.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { redactPin, requestLogger } from './request-logger.js';

@@ -21,6 +21,7 @@ import {
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
+import { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from '@trustpoint/webhooks';
 import { z } from 'zod';
 import {
   createDocument,
@@ -40,6 +41,8 @@ export interface CertApiDocumentOptions {
   supportContact?: string;
   /** The limits on wrong PINs the app applies, for the document to state. */
   pinAttempts?: Partial<PinAttemptLimits>;
+  /** Whether the app serves the webhook routes (`webhooks` in its options). */
+  webhooks?: boolean;
 }
 
 /** `3600000` as `1 hour`, `600000` as `10 minutes`. */
@@ -73,6 +76,7 @@ const TAGS = {
   management: 'Certificate Management',
   signature: 'Qualified Signature',
   utils: 'Utils',
+  webhooks: 'Webhooks',
 } as const;
 
 /** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
@@ -516,6 +520,9 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         name: TAGS.utils,
         description: 'Verification, networks, published files and signing keys',
       },
+      ...(options.webhooks === true
+        ? [{ name: TAGS.webhooks, description: WEBHOOKS_TAG_DESCRIPTION }]
+        : []),
     ],
     components: {
       securitySchemes: {
@@ -531,6 +538,9 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       '/files/{fileHash}': { get: getPublishedFile },
       '/.well-known/jwks.json': { get: getJwks },
       '/networks': { get: networksOperation({ tag: TAGS.utils, errors: errors() }) },
+      ...(options.webhooks === true
+        ? webhookPaths({ tag: TAGS.webhooks, security: AUTHENTICATED, errors })
+        : {}),
     },
   });
 }

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { createFileHasher } from '@trustpoint/domain';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { isNonPublicAddressRefusal, publicAddressAgent } from '@trustpoint/http';
 import type { UrlFetchSettings } from './url-fetch-settings.js';
 
 /** What a URL answered, hashed as received. */
@@ -25,10 +25,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 function refusalOf(error: unknown, settings: UrlFetchSettings, timedOut: boolean): UrlFetchError {
   if (error instanceof UrlFetchError && !timedOut) return error;
-  const message = error instanceof Error ? error.message : String(error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  // request-filtering-agent's refusal: the address the name resolved to is not public.
-  if (/is not allowed/.test(message)) {
+  // The agent's refusal: the address the name resolved to is not public.
+  if (isNonPublicAddressRefusal(error)) {
     return new UrlFetchError(
       'The URL leads to a private, loopback, link-local or otherwise non-public address, which is not allowed',
     );
@@ -48,15 +47,7 @@ function request(
   settings: UrlFetchSettings,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
-  const filter = {
-    allowPrivateIPAddress: settings.allowPrivateAddresses,
-    allowIPAddressList: [...settings.allowAddresses],
-    keepAlive: false,
-  };
-  const agent =
-    url.protocol === 'https:'
-      ? new RequestFilteringHttpsAgent(filter)
-      : new RequestFilteringHttpAgent(filter);
+  const agent = publicAddressAgent(url, settings);
   const get = url.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
     const req = get(url, {

@@ -1,13 +1,11 @@
-/** How the service fetches the URL of a URL certificate. */
-export interface UrlFetchSettings {
-  /**
-   * Addresses (`10.1.2.3`, `::1`) or CIDR ranges (`10.0.0.0/8`) that may be fetched although they
-   * are private, loopback, link-local, unique-local or unspecified. Checked against the address
-   * actually connected to, after DNS resolution.
-   */
-  allowAddresses: readonly string[];
-  /** Allows every non-public address: only for deployments that certify their own intranet. */
-  allowPrivateAddresses: boolean;
+import type { AddressPolicy } from '@trustpoint/http';
+
+/**
+ * How the service fetches the URL of a URL certificate. The address policy (`allowAddresses`,
+ * `allowPrivateAddresses`) is checked against the address actually connected to, after DNS
+ * resolution, on every hop; webhooks apply the same policy (`@trustpoint/http`).
+ */
+export interface UrlFetchSettings extends AddressPolicy {
   /** Milliseconds to establish a connection (per hop). */
   connectTimeoutMs: number;
   /** Milliseconds for the whole fetch, redirects and body included. */

@@ -13,6 +13,7 @@ import {
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
@@ -43,6 +44,8 @@ export interface CertApiFixture {
   engine: AnchorEngine;
   /** The upload limit and the published files' directory (a fresh temporary one). */
   files: FilesSettings;
+  /** The webhook settings `app` uses: 127.0.0.1 allowed, for a receiver in the test. */
+  webhooks: WebhookSettings;
   /** The signer of qualified signatures `app` uses. */
   signer: CertificateSigner;
   /** Another app on the same database, chain and users whose qualified signer is `signer`. */
@@ -131,9 +134,14 @@ export async function startCertApi(
   };
   const signer = options.signer ?? (await createCertificateSigner(generateSigningKey()));
   const pins = createPinCipher(randomBytes(32));
+  const webhooks: WebhookSettings = {
+    sealer: createSecretSealer(randomBytes(32)),
+    addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
+  };
   const appWith = (appSigner: CertificateSigner) =>
     createCertApp({
       jwtSecret: JWT_SECRET,
+      webhooks,
       services: {
         knex: db.knex,
         engine,
@@ -156,6 +164,7 @@ export async function startCertApi(
     network,
     engine,
     files,
+    webhooks,
     signer,
     appWith,
     async certify(token, body = {}) {

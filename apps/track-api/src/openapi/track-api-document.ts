@@ -15,6 +15,7 @@ import {
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
+import { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from '@trustpoint/webhooks';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -32,9 +33,12 @@ import { assetSharesSchema, evidencesVerificationSchema } from './track-schemas.
 export interface TrackApiDocumentOptions {
   /** The support contact the error messages name, as the app's error catalogue has it. */
   supportContact?: string;
+  /** Whether the app serves the webhook routes (`webhooks` in its options). */
+  webhooks?: boolean;
 }
 
 const TAG = 'Asset Tracking';
+const WEBHOOKS_TAG = 'Webhooks';
 const UTILS_TAG = 'Utils';
 const BEARER = 'bearerAuth';
 const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
@@ -100,6 +104,9 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     tags: [
       { name: TAG, description: 'Assets, their evidences and their shares' },
       { name: UTILS_TAG, description: 'Verification and networks' },
+      ...(options.webhooks === true
+        ? [{ name: WEBHOOKS_TAG, description: WEBHOOKS_TAG_DESCRIPTION }]
+        : []),
     ],
     components: {
       securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -229,6 +236,14 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
           errors: openApiErrorResponses(catalogue, [], VALIDATION_EXAMPLE_ERRORS),
         }),
       },
+      ...(options.webhooks === true
+        ? webhookPaths({
+            tag: WEBHOOKS_TAG,
+            security: AUTHENTICATED,
+            errors: (...codes) =>
+              openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
+          })
+        : {}),
     },
   });
 }

@@ -14,6 +14,7 @@ import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import type { Asset, Transaction } from '@trustpoint/domain';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
@@ -38,6 +39,8 @@ export interface TrackApiFixture {
   chain: LocalChain;
   network: NetworkConfig;
   engine: AnchorEngine;
+  /** The webhook settings `app` uses: 127.0.0.1 allowed, for a receiver in the test. */
+  webhooks: WebhookSettings;
   /** A new user on a plan with the local network (or none) and `credits`; returns a token. */
   user(options?: { credits?: number; networks?: string[] }): Promise<TestUser>;
   /** Creates an asset for the token's user (201 expected); random assetId unless given. */
@@ -111,8 +114,13 @@ export async function startTrackApi(
     timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
   });
   engine.start();
+  const webhooks: WebhookSettings = {
+    sealer: createSecretSealer(randomBytes(32)),
+    addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
+  };
   const app = createTrackApp({
     jwtSecret: JWT_SECRET,
+    webhooks,
     services: { knex: db.knex, engine, networks, namespace: NAMESPACE, now: Date.now, logger },
   });
   return {
@@ -121,6 +129,7 @@ export async function startTrackApi(
     chain,
     network,
     engine,
+    webhooks,
     async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
       const id = `user-${randomUUID()}`;
       await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });

@@ -1,0 +1,32 @@
+// Public API of @trustpoint/webhooks: endpoints, events and their signed delivery.
+
+export { newEndpointSecret } from './endpoint-secret.js';
+export {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpointWithin,
+  listAttempts,
+  listEndpoints,
+  scheduleRedelivery,
+} from './endpoints-repository.js';
+export type {
+  DeliveryAttempt,
+  NewWebhookEndpoint,
+  WebhookEndpoint,
+} from './endpoints-repository.js';
+export { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
+export type { RetrySchedule } from './retry-schedule.js';
+export { createSecretSealer, deriveWebhookKey } from './secret-sealer.js';
+export type { SecretSealer } from './secret-sealer.js';
+export { sendWebhook } from './send-webhook.js';
+export type { SendOutcome } from './send-webhook.js';
+export { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
+export type { WebhookEventType } from './webhook-event-types.js';
+export { MAX_ENDPOINT_URL_LENGTH } from './webhook-schemas.js';
+export { DEFAULT_MAX_ENDPOINTS_PER_USER } from './webhook-settings.js';
+export type { WebhookSettings } from './webhook-settings.js';
+export { WebhookWorker } from './webhook-worker.js';
+export type { WebhookWorkerOptions } from './webhook-worker.js';
+export { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from './webhooks-openapi.js';
+export type { WebhookPathsOptions } from './webhooks-openapi.js';
+export { WEBHOOK_ENDPOINTS_PATH, webhooksRouter } from './webhooks-router.js';

@@ -1,0 +1,209 @@
+import type { AddressPolicy } from '@trustpoint/http';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { DEFAULT_RETRY_SCHEDULE, retryDelayMs, type RetrySchedule } from './retry-schedule.js';
+import type { SecretSealer } from './secret-sealer.js';
+import { sendWebhook, type SendOutcome } from './send-webhook.js';
+
+export interface WebhookWorkerOptions {
+  knex: Knex;
+  sealer: SecretSealer;
+  /** Checked again at every delivery, on the address connected to. */
+  addressPolicy: AddressPolicy;
+  logger: Logger;
+  retry?: Partial<RetrySchedule>;
+  /** Milliseconds one POST may take in all. Default 10 s. */
+  requestTimeoutMs?: number;
+  /**
+   * How long a taken delivery is the worker's: if it has not recorded an outcome by then (it
+   * crashed), any worker takes it again. Longer than the request timeout. Default 60 s.
+   */
+  leaseMs?: number;
+  /** Deliveries taken at once. Default 20. */
+  batchSize?: number;
+  /** How often to look for due deliveries when there were none. Default 1 s. */
+  pollIntervalMs?: number;
+  /** The clock (ms since the epoch), for tests. */
+  now?: () => number;
+}
+
+interface ClaimedDelivery {
+  id: number;
+  attempts: number;
+  retry_from: Date;
+  event_id: string;
+  type: string;
+  payload: unknown;
+  created_at: Date;
+  url: string;
+  secret_sealed: string;
+}
+
+/**
+ * Delivers webhook events, at least once. Any number of workers, in any processes, may run
+ * against one database: each takes due deliveries with `FOR UPDATE SKIP LOCKED` and leases them
+ * (pushes their next attempt past `leaseMs`) in one short transaction, then POSTs outside any
+ * transaction, then records the outcome. A worker that dies between the two leaves the lease to
+ * run out, and the delivery is attempted again: never lost, at worst sent twice (receivers
+ * deduplicate on `webhook-id`). Outcomes are recorded only by the lease holder (the attempt
+ * count it took), so a late worker never overwrites a newer attempt.
+ */
+export class WebhookWorker {
+  readonly #options: WebhookWorkerOptions;
+  readonly #retry: RetrySchedule;
+  readonly #now: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = true;
+
+  constructor(options: WebhookWorkerOptions) {
+    this.#options = options;
+    this.#retry = { ...DEFAULT_RETRY_SCHEDULE, ...options.retry };
+    this.#now = options.now ?? Date.now;
+    const leaseMs = options.leaseMs ?? 60_000;
+    if (leaseMs <= (options.requestTimeoutMs ?? 10_000)) {
+      throw new Error('The webhook lease must be longer than the request timeout');
+    }
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Takes and delivers one batch of due deliveries; how many it took. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.#claim();
+    await Promise.all(claimed.map((delivery) => this.#deliver(delivery)));
+    return claimed.length;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.runOnce().then(
+        (taken) => {
+          this.#schedule(taken >= this.#batchSize ? 0 : (this.#options.pollIntervalMs ?? 1_000));
+        },
+        (error: unknown) => {
+          this.#options.logger.error({ err: error }, 'webhook delivery round failed');
+          this.#schedule(this.#options.pollIntervalMs ?? 1_000);
+        },
+      );
+    }, delayMs);
+  }
+
+  get #batchSize(): number {
+    return this.#options.batchSize ?? 20;
+  }
+
+  async #claim(): Promise<ClaimedDelivery[]> {
+    const { knex } = this.#options;
+    const now = new Date(this.#now());
+    const leaseEnd = new Date(now.getTime() + (this.#options.leaseMs ?? 60_000));
+    return knex.transaction(async (trx) => {
+      const due = trx('webhook_deliveries')
+        .where('status', 'pending')
+        .andWhere('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(this.#batchSize)
+        .forUpdate()
+        .skipLocked()
+        .select('id');
+      const taken = await trx('webhook_deliveries')
+        .whereIn('id', due)
+        .update({ next_attempt_at: leaseEnd, attempts: trx.raw('attempts + 1') })
+        .returning<{ id: number }[]>(['id']);
+      if (taken.length === 0) return [];
+      return trx({ d: 'webhook_deliveries' })
+        .join({ e: 'webhook_events' }, 'e.id', 'd.event_id')
+        .join({ p: 'webhook_endpoints' }, 'p.id', 'd.endpoint_id')
+        .whereIn(
+          'd.id',
+          taken.map((row) => row.id),
+        )
+        .select<ClaimedDelivery[]>(
+          'd.id',
+          'd.attempts',
+          'd.retry_from',
+          'd.event_id',
+          'e.type',
+          'e.payload',
+          'e.created_at',
+          'p.url',
+          'p.secret_sealed',
+        );
+    });
+  }
+
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    const started = this.#now();
+    const timeoutMs = this.#options.requestTimeoutMs ?? 10_000;
+    let outcome: SendOutcome;
+    try {
+      // The Standard Webhooks payload: type, timestamp, data.
+      const body = JSON.stringify({
+        type: delivery.type,
+        timestamp: delivery.created_at.toISOString(),
+        data: delivery.payload,
+      });
+      const signer = new Webhook(this.#options.sealer.open(delivery.secret_sealed));
+      const sentAt = new Date(started);
+      const headers = {
+        'webhook-id': delivery.event_id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': signer.sign(delivery.event_id, sentAt, body),
+      };
+      outcome = await sendWebhook(delivery.url, headers, body, {
+        addressPolicy: this.#options.addressPolicy,
+        timeoutMs,
+      });
+    } catch (error) {
+      this.#options.logger.error({ err: error, eventId: delivery.event_id }, 'webhook not sent');
+      outcome = { ok: false, statusCode: null, error: 'The event could not be signed' };
+    }
+    await this.#record(delivery, outcome, Math.max(0, this.#now() - started));
+  }
+
+  async #record(delivery: ClaimedDelivery, outcome: SendOutcome, durationMs: number) {
+    const now = this.#now();
+    const nextAttemptAt = now + retryDelayMs(delivery.attempts, this.#retry);
+    const givesUp = nextAttemptAt > delivery.retry_from.getTime() + this.#retry.retryForMs;
+    const status = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
+    await this.#options.knex.transaction(async (trx) => {
+      // Only while this worker's lease holds: the attempt count is the one it took.
+      const updated = await trx('webhook_deliveries')
+        .where({ id: delivery.id, attempts: delivery.attempts })
+        .update({
+          status,
+          ...(status === 'pending' ? { next_attempt_at: new Date(nextAttemptAt) } : {}),
+        })
+        .returning<{ endpoint_id: string }[]>(['endpoint_id']);
+      const [row] = updated;
+      if (row === undefined) return;
+      await trx('webhook_attempts').insert({
+        delivery_id: delivery.id,
+        endpoint_id: row.endpoint_id,
+        attempt: delivery.attempts,
+        attempted_at: new Date(now - durationMs),
+        status_code: outcome.statusCode,
+        error: outcome.error,
+        duration_ms: Math.round(durationMs),
+      });
+    });
+    if (status === 'failed') {
+      this.#options.logger.warn(
+        { eventId: delivery.event_id, attempts: delivery.attempts },
+        'webhook delivery given up',
+      );
+    }
+  }
+}

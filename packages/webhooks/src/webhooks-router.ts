@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
+import {
+  authenticate,
+  currentUser,
+  refusedAddressOf,
+  sendSuccess,
+  validate,
+  type AuthenticateOptions,
+} from '@trustpoint/http';
+import { Router } from 'express';
+import { newEndpointSecret } from './endpoint-secret.js';
+import {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpointWithin,
+  listAttempts,
+  listEndpoints,
+  scheduleRedelivery,
+  type DeliveryAttempt,
+  type WebhookEndpoint,
+} from './endpoints-repository.js';
+import {
+  attemptsQuerySchema,
+  createEndpointBodySchema,
+  endpointIdParamsSchema,
+  redeliveryParamsSchema,
+} from './webhook-schemas.js';
+import { DEFAULT_MAX_ENDPOINTS_PER_USER, type WebhookSettings } from './webhook-settings.js';
+
+export const WEBHOOK_ENDPOINTS_PATH = '/webhooks/endpoints';
+
+function endpointView(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: endpoint.events,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}
+
+function attemptView(attempt: DeliveryAttempt) {
+  return { ...attempt, attemptedAt: attempt.attemptedAt.toISOString() };
+}
+
+function refused(field: string, error: string): DomainError {
+  return new DomainError('validation', { detail: error, errors: [{ field, error }] });
+}
+
+/**
+ * The webhook routes, the same on both APIs (one table, so a user sees the same endpoints from
+ * either): create (the secret shown once), list, read, delete, the delivery log and redelivery.
+ * Another user's endpoint is a 404, as one that does not exist.
+ */
+export function webhooksRouter(
+  knex: Queryable,
+  settings: WebhookSettings,
+  auth: AuthenticateOptions,
+  now: () => number = Date.now,
+): Router {
+  const router = Router();
+  const maxEndpoints = settings.maxEndpointsPerUser ?? DEFAULT_MAX_ENDPOINTS_PER_USER;
+  router.use(WEBHOOK_ENDPOINTS_PATH, authenticate(auth));
+
+  const ownEndpoint = async (userId: string, id: string) => {
+    const endpoint = await findEndpoint(knex, userId, id);
+    if (endpoint === undefined) throw new DomainError('notFound', { detail: 'no such endpoint' });
+    return endpoint;
+  };
+
+  router.post(WEBHOOK_ENDPOINTS_PATH, async (req, res) => {
+    const body = validate(createEndpointBodySchema, req.body, 'body');
+    const url = new URL(body.url);
+    if (url.username !== '' || url.password !== '') {
+      throw refused('body.url', 'Credentials in the URL are not allowed');
+    }
+    const address = await refusedAddressOf(url.hostname, settings.addressPolicy);
+    if (address !== undefined) {
+      throw refused(
+        'body.url',
+        'The URL leads to a private, loopback, link-local or otherwise non-public address, which is not allowed',
+      );
+    }
+    const secret = newEndpointSecret();
+    const endpoint = await insertEndpointWithin(
+      knex,
+      {
+        id: randomUUID(),
+        userId: currentUser(res).id,
+        url: url.href,
+        description: body.description ?? '',
+        events: body.events ?? null,
+        secretSealed: settings.sealer.seal(secret),
+      },
+      maxEndpoints,
+    );
+    if (endpoint === undefined) {
+      throw refused('body', `A user may have at most ${String(maxEndpoints)} webhook endpoints`);
+    }
+    sendSuccess(res, 201, 'Webhook endpoint created: keep its secret, it is not shown again', {
+      ...endpointView(endpoint),
+      secret,
+    });
+  });
+
+  router.get(WEBHOOK_ENDPOINTS_PATH, async (_req, res) => {
+    const endpoints = await listEndpoints(knex, currentUser(res).id);
+    sendSuccess(res, 200, `Retrieved ${String(endpoints.length)} webhook endpoint(s)`, {
+      endpoints: endpoints.map(endpointView),
+    });
+  });
+
+  router.get(`${WEBHOOK_ENDPOINTS_PATH}/:id`, async (req, res) => {
+    const { id } = validate(endpointIdParamsSchema, req.params, 'path');
+    const endpoint = await ownEndpoint(currentUser(res).id, id);
+    sendSuccess(res, 200, 'Webhook endpoint retrieved', endpointView(endpoint));
+  });
+
+  router.delete(`${WEBHOOK_ENDPOINTS_PATH}/:id`, async (req, res) => {
+    const { id } = validate(endpointIdParamsSchema, req.params, 'path');
+    const endpoint = await ownEndpoint(currentUser(res).id, id);
+    if (!(await deleteEndpoint(knex, endpoint.userId, endpoint.id))) {
+      throw new DomainError('notFound', { detail: 'endpoint deleted meanwhile' });
+    }
+    sendSuccess(res, 200, 'Webhook endpoint deleted', endpointView(endpoint));
+  });
+
+  router.get(`${WEBHOOK_ENDPOINTS_PATH}/:id/attempts`, async (req, res) => {
+    const { id } = validate(endpointIdParamsSchema, req.params, 'path');
+    const { limit } = validate(attemptsQuerySchema, req.query, 'query');
+    const endpoint = await ownEndpoint(currentUser(res).id, id);
+    const attempts = await listAttempts(knex, endpoint.id, limit);
+    sendSuccess(res, 200, `Retrieved ${String(attempts.length)} delivery attempt(s)`, {
+      attempts: attempts.map(attemptView),
+    });
+  });
+
+  router.post(`${WEBHOOK_ENDPOINTS_PATH}/:id/events/:eventId/redeliver`, async (req, res) => {
+    const { id, eventId } = validate(redeliveryParamsSchema, req.params, 'path');
+    const endpoint = await ownEndpoint(currentUser(res).id, id);
+    if (!(await scheduleRedelivery(knex, endpoint, eventId, new Date(now())))) {
+      throw new DomainError('notFound', { detail: 'no such event for this user' });
+    }
+    sendSuccess(res, 202, 'Redelivery scheduled', {
+      endpointId: endpoint.id,
+      eventId,
+      status: 'pending' as const,
+    });
+  });
+
+  return router;
+}
