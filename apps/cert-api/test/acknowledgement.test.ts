@@ -6,6 +6,8 @@ import {
   getTrustPointRequest,
   type Certificate,
 } from '@trustpoint/domain';
+import { HARDHAT_DEV_KEY } from '@trustpoint/contracts';
+import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
@@ -230,5 +232,48 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
     } finally {
       delete api.network.acknowledgement;
     }
+  });
+  it('when the registrar cannot pay, then a synchronous request fails fast with 503 and stores nothing, an asynchronous one is accepted and waits, and both queued ones are anchored once it is funded', async () => {
+    const { id, token } = await api.user({ credits: 3 });
+    const registrar = new Wallet(HARDHAT_DEV_KEY).address;
+    const funds = await rpc(api.chain.url, 'eth_getBalance', [registrar, 'latest']);
+    const asyncCreate = () =>
+      request(api.app)
+        .post(CREATE)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Prefer', 'respond-async')
+        .send({ name: 'Unfunded', description: '', content: { n: Math.random() } });
+    await rpc(api.chain.url, 'hardhat_setBalance', [registrar, '0x0']);
+    const locations: string[] = [];
+    try {
+      // The anchorer finds the empty balance when it next looks (before a batch, or idle).
+      const first = await asyncCreate();
+      expect(first.status).toBe(202);
+      locations.push(String(first.headers.location));
+      const deadline = Date.now() + 20_000;
+      while (api.engine.networkHealth('31337').state !== 'notReady' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(api.engine.networkHealth('31337').state).toBe('notReady');
+
+      const started = Date.now();
+      const sync = await request(api.app)
+        .post(CREATE)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'Waits', description: '', content: { n: Math.random() } });
+      const second = await asyncCreate();
+
+      expect(sync.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(second.status).toBe(202);
+      locations.push(String(second.headers.location));
+      expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+    } finally {
+      await rpc(api.chain.url, 'hardhat_setBalance', [registrar, funds]);
+    }
+    for (const location of locations) {
+      expect((await untilAnchored(location, token)).status).toBe('anchored');
+    }
+    expect(api.engine.networkHealth('31337').state).toBe('ready');
   });
 });

@@ -184,11 +184,14 @@ async function storeCertificates(
         const { certificate, trustpoints } = prepared[index] as PreparedCertificate;
         return trustpoints.map((trustpoint) => ({ certificate, trustpoint }));
       });
+      // Readiness was checked per request (`createCertificate`): one acknowledged pending waits
+      // in the queue for a network that is not ready.
       const recordIds = await services.engine.enqueueAll(
         trx,
         queue.map(({ certificate, trustpoint }) =>
           trustpointAnchorRequest(certificate.certId, trustpoint),
         ),
+        { queueWhenNotReady: true },
       );
       const queued = queue.map(({ certificate, trustpoint }, position) => ({
         certificateId: certificate.id,
@@ -258,6 +261,10 @@ export async function createCertificate(
   const { knex, engine, networks } = services;
   if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
   networks.requireForUser(draft.networkId, user.planNetworkIds);
+  const acknowledgement = options.acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' };
+  // A request that would wait for a network that cannot anchor now fails fast (503) and stores
+  // nothing; one acknowledged pending is stored and waits in the queue.
+  if (acknowledgement.onTimeout === 'withdraw') engine.requireReady(draft.networkId);
   const id = newUuidV7();
   const certId = newCertId(services.namespace);
   const issuedOn = services.now();
@@ -312,7 +319,7 @@ export async function createCertificate(
   });
 
   const wait = await awaitAcknowledgement({
-    acknowledgement: options.acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' },
+    acknowledgement,
     recordIds,
     wait: (recordId, timeoutMs) => engine.waitForAnchor(recordId, timeoutMs),
     withdraw: () =>

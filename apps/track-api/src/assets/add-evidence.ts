@@ -3,7 +3,7 @@ import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
 import type { Acknowledgement } from '@trustpoint/http';
 import { transactionView } from './asset-view.js';
 import { readableOrNotFound } from './readable-asset.js';
-import { awaitEvidenceAnchor } from './register-evidence.js';
+import { awaitEvidenceAnchor, requireReadyUnlessPending } from './register-evidence.js';
 import { findAssetForEvidence, storeEvidence } from './store-evidences.js';
 import type { TrackServices } from './track-services.js';
 
@@ -22,13 +22,14 @@ export async function addEvidence(
 ): Promise<Transaction> {
   const asset = readableOrNotFound(await findAssetForEvidence(services, trackId), registrant);
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
+  const acknowledgement = acknowledgementFor?.(asset.networkId);
+  requireReadyUnlessPending(services, asset.networkId, acknowledgement);
   const evidence = await storeEvidence(services, {
     registrant,
     asset,
     metadata: body.metadata,
   });
 
-  const acknowledgement = acknowledgementFor?.(asset.networkId);
   const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, (trx) =>
     withdrawEvidence(trx, evidence.id, registrant.id),
   );

@@ -17,7 +17,12 @@ import {
   type CreateAssetBody,
 } from '@trustpoint/domain';
 import type { Acknowledgement } from '@trustpoint/http';
-import { awaitEvidenceAnchor, registerEvidence, takeEvidenceSecond } from './register-evidence.js';
+import {
+  awaitEvidenceAnchor,
+  registerEvidence,
+  requireReadyUnlessPending,
+  takeEvidenceSecond,
+} from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
 
 /**
@@ -54,6 +59,7 @@ export async function createAsset(
   const { knex, networks } = services;
   const networkId = String(body.networkId);
   networks.requireForUser(networkId, owner.planNetworkIds);
+  requireReadyUnlessPending(services, networkId, acknowledgement);
   const trackId = newTrackId(services.namespace);
 
   let asset: AssetRecord;

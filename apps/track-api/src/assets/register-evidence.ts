@@ -80,8 +80,21 @@ export async function registerEvidence(
   timestamp: number,
 ): Promise<EvidenceRecord> {
   const { evidence, anchor } = evidenceDraft(target, registrantId, metadata, timestamp);
-  const anchorRecordId = await services.engine.enqueue(trx, anchor);
+  // Readiness was checked by the request: one acknowledged pending waits in the queue.
+  const anchorRecordId = await services.engine.enqueue(trx, anchor, { queueWhenNotReady: true });
   return insertEvidence(trx, { ...evidence, anchorRecordId });
+}
+
+/**
+ * Before anything is stored: a request that would wait for a network that cannot anchor now fails
+ * fast (503); one acknowledged pending is stored and waits in the queue.
+ */
+export function requireReadyUnlessPending(
+  services: TrackServices,
+  networkId: string,
+  acknowledgement: Acknowledgement | undefined,
+): void {
+  if (acknowledgement?.onTimeout !== 'accept') services.engine.requireReady(networkId);
 }
 
 /**

@@ -111,9 +111,11 @@ async function writeEvidences(
         const { registrant, asset, metadata } = items[index] as EvidenceToStore;
         return evidenceDraft(asset, registrant.id, metadata, timestamps[index] as number);
       });
+      // Readiness was checked per request: one acknowledged pending waits in the queue.
       const recordIds = await services.engine.enqueueAll(
         trx,
         drafts.map(({ anchor }) => anchor),
+        { queueWhenNotReady: true },
       );
       const stored = await insertEvidences(
         trx,

@@ -67,6 +67,12 @@ export class AnchorFailedError extends Error {
   }
 }
 
+/** How `enqueue` treats a network that is not ready. */
+export interface EnqueueOptions {
+  /** Queue the record anyway (its request is acknowledged pending) instead of failing with 503. */
+  queueWhenNotReady?: boolean;
+}
+
 interface Waiter {
   resolve: (receipt: AnchorReceipt) => void;
   reject: (error: Error) => void;
@@ -181,14 +187,28 @@ export class AnchorEngine {
   }
 
   /**
+   * Fails with `networkUnavailable` (503) when the network is not ready: what a request that would
+   * wait for its record checks before it stores anything (one acknowledged pending need not).
+   */
+  requireReady(networkId: string): void {
+    this.#networks.require(networkId);
+    const notReady = this.#notReady(networkId);
+    if (notReady) throw notReady;
+  }
+
+  /**
    * Queues a record inside the caller's transaction; anchoring starts once it commits. On a
    * network that is not ready, fails at once with `networkUnavailable` (503), so the caller's
-   * transaction creates nothing that would only wait.
+   * transaction creates nothing that would only wait, unless `queueWhenNotReady`: a record
+   * acknowledged pending waits in the queue until the network is funded again.
    */
-  async enqueue(trx: Knex | Knex.Transaction, request: AnchorRequest): Promise<number> {
-    this.#networks.require(request.networkId);
-    const notReady = this.#notReady(request.networkId);
-    if (notReady) throw notReady;
+  async enqueue(
+    trx: Knex | Knex.Transaction,
+    request: AnchorRequest,
+    options: EnqueueOptions = {},
+  ): Promise<number> {
+    if (options.queueWhenNotReady) this.#networks.require(request.networkId);
+    else this.requireReady(request.networkId);
     return enqueueRecord(trx, request);
   }
 
@@ -196,11 +216,11 @@ export class AnchorEngine {
   async enqueueAll(
     trx: Knex | Knex.Transaction,
     requests: readonly AnchorRequest[],
+    options: EnqueueOptions = {},
   ): Promise<number[]> {
     for (const request of requests) {
-      this.#networks.require(request.networkId);
-      const notReady = this.#notReady(request.networkId);
-      if (notReady) throw notReady;
+      if (options.queueWhenNotReady) this.#networks.require(request.networkId);
+      else this.requireReady(request.networkId);
     }
     return enqueueRecords(trx, requests);
   }
