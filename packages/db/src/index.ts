@@ -90,8 +90,8 @@ export type {
   PinFailureScope,
 } from './repositories/pin-failures-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
-export { ANCHORING_STATUSES, anchoringStates } from './repositories/anchoring-status.js';
-export type { AnchoringState, AnchoringStatus } from './repositories/anchoring-status.js';
+export { withAnchoringStates } from './repositories/anchoring-status.js';
+export type { AnchoringStatus } from './repositories/anchoring-status.js';
 export {
   findPublishedFile,
   insertPublishedFile,

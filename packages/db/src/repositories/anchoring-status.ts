@@ -7,44 +7,37 @@ import type { Queryable } from '../queryable.js';
  * when the anchoring engine gave it up (the registry refused it), with the reason.
  */
 export type AnchoringStatus = 'pending' | 'anchored' | 'failed';
-export const ANCHORING_STATUSES = ['pending', 'anchored', 'failed'] as const;
 
 /** What a trustpoint or evidence row holds about its anchoring. */
 interface Anchorable {
   transactionHash: string | null;
   anchorRecordId: number | null;
-}
-
-export interface AnchoringState {
   status: AnchoringStatus;
-  /** Why a `failed` record could not be anchored. */
   failure?: string;
 }
 
 /**
- * The anchoring state of each item, in the order given. An item with its transaction written is
- * anchored; the others are looked up in the anchoring queue, in one query and only when there
- * are any, so pages of anchored records cost nothing more.
+ * The items, read as `pending` or `anchored` from their own rows, with those whose queue record
+ * the anchoring engine gave up marked `failed` and why. Only unanchored items are looked up, in one
+ * query and only when there are any, so pages of anchored records cost nothing more.
  */
-export async function anchoringStates(
+export async function withAnchoringStates<Item extends Anchorable>(
   db: Queryable,
-  items: readonly Anchorable[],
-): Promise<AnchoringState[]> {
+  items: Item[],
+): Promise<Item[]> {
   const unsettled = items.flatMap((item) =>
     item.transactionHash === null && item.anchorRecordId !== null ? [item.anchorRecordId] : [],
   );
-  const failures = new Map<number, string>();
-  if (unsettled.length > 0) {
-    const rows = await db('anchor_records')
-      .whereIn('id', unsettled)
-      .andWhere('status', 'failed')
-      .select<{ id: number; error: string | null }[]>('id', 'error');
-    for (const row of rows) failures.set(row.id, row.error ?? 'refused by the registry');
-  }
+  if (unsettled.length === 0) return items;
+  const rows = await db('anchor_records')
+    .whereIn('id', unsettled)
+    .andWhere('status', 'failed')
+    .select<{ id: number; error: string | null }[]>('id', 'error');
+  if (rows.length === 0) return items;
+  const failures = new Map(rows.map((row) => [row.id, row.error ?? 'refused by the registry']));
   return items.map((item) => {
-    if (item.transactionHash !== null) return { status: 'anchored' };
     const failure = item.anchorRecordId === null ? undefined : failures.get(item.anchorRecordId);
-    return failure === undefined ? { status: 'pending' } : { status: 'failed', failure };
+    return failure === undefined ? item : { ...item, status: 'failed', failure };
   });
 }
 

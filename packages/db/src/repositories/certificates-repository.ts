@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
-import { anchoringStates, whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
+import {
+  whereAnchoringStatus,
+  withAnchoringStates,
+  type AnchoringStatus,
+} from './anchoring-status.js';
 
 export type CertificateType = 'content' | 'file' | 'asset' | 'url';
 
@@ -175,16 +179,6 @@ function toTrustpoint(row: TrustpointRow): TrustpointRecord {
     status: row.transaction_hash === null ? 'pending' : 'anchored',
     ...(row.signature === null ? {} : { signature: row.signature }),
   };
-}
-
-/** The trustpoints with the `failed` state of those the anchoring engine gave up. */
-async function withAnchoringStates(
-  db: Queryable,
-  trustpoints: TrustpointRecord[],
-): Promise<TrustpointRecord[]> {
-  if (trustpoints.every((trustpoint) => trustpoint.transactionHash !== null)) return trustpoints;
-  const states = await anchoringStates(db, trustpoints);
-  return trustpoints.map((trustpoint, index) => ({ ...trustpoint, ...states[index] }));
 }
 
 function toCertificate(row: CertificateRow, trustpoints: TrustpointRecord[]): CertificateRecord {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../queryable.js';
-import { anchoringStates, type AnchoringStatus } from './anchoring-status.js';
+import { withAnchoringStates, type AnchoringStatus } from './anchoring-status.js';
 import { grantCredits } from './credits-repository.js';
 
 /** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
@@ -81,16 +81,6 @@ function toEvidence(row: EvidenceRow): EvidenceRecord {
     // Failed ones are told apart by their queue record (`withAnchoringStates`).
     status: row.transaction_hash === null ? 'pending' : 'anchored',
   };
-}
-
-/** The evidences with the `failed` state of those the anchoring engine gave up. */
-async function withAnchoringStates(
-  db: Queryable,
-  evidences: EvidenceRecord[],
-): Promise<EvidenceRecord[]> {
-  if (evidences.every((evidence) => evidence.transactionHash !== null)) return evidences;
-  const states = await anchoringStates(db, evidences);
-  return evidences.map((evidence, index) => ({ ...evidence, ...states[index] }));
 }
 
 /**
