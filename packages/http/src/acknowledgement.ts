@@ -17,9 +17,18 @@ export interface Acknowledgement {
   onTimeout: 'accept' | 'withdraw';
 }
 
-/** What a network does when a request states no preference. */
+/** The synchronous mode with the anchoring engine's anchor timeout: what applies by default. */
+export const SYNCHRONOUS_ACKNOWLEDGEMENT: Acknowledgement = {
+  waitMs: undefined,
+  onTimeout: 'withdraw',
+};
+
+/**
+ * What a network does when a request states no preference: the networks file's fields of the
+ * same names, so a network's configuration is passed as it is (none: synchronous).
+ */
 export interface AcknowledgementDefaults {
-  mode: 'sync' | 'async';
+  acknowledgement?: 'sync' | 'async' | undefined;
   /** The synchronous wait; by default the anchoring engine's anchor timeout. */
   anchorTimeoutMs?: number | undefined;
 }
@@ -54,10 +63,10 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
   return preferences;
 }
 
-/** How to acknowledge this request: its `Prefer` header, else the network's defaults. */
+/** How to acknowledge this request: its `Prefer` header, else its network's defaults. */
 export function acknowledgementFor(
   req: Request,
-  defaults: AcknowledgementDefaults,
+  defaults: AcknowledgementDefaults = {},
 ): Acknowledgement {
   const { respondAsync, waitSeconds } = parsePrefer(req.headers.prefer);
   const preferredWaitMs =
@@ -66,7 +75,7 @@ export function acknowledgementFor(
       : Math.min(waitSeconds, MAX_PREFERRED_WAIT_SECONDS) * 1_000;
   if (respondAsync) return { waitMs: preferredWaitMs ?? 0, onTimeout: 'accept' };
   if (preferredWaitMs !== undefined) return { waitMs: preferredWaitMs, onTimeout: 'withdraw' };
-  return defaults.mode === 'async'
+  return defaults.acknowledgement === 'async'
     ? { waitMs: 0, onTimeout: 'accept' }
     : { waitMs: defaults.anchorTimeoutMs, onTimeout: 'withdraw' };
 }

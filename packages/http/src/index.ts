@@ -7,6 +7,7 @@ export {
   awaitAcknowledgement,
   MAX_PREFERRED_WAIT_SECONDS,
   parsePrefer,
+  SYNCHRONOUS_ACKNOWLEDGEMENT,
 } from './acknowledgement.js';
 export type { Acknowledgement, AcknowledgementDefaults, AnchorWait } from './acknowledgement.js';
 export type { AccessTokenSettings } from './access-tokens.js';

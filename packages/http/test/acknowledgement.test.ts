@@ -29,14 +29,14 @@ describe('parsePrefer', () => {
 });
 
 describe('acknowledgementFor', () => {
-  const sync = { mode: 'sync', anchorTimeoutMs: 30_000 } as const;
+  const sync = { acknowledgement: 'sync', anchorTimeoutMs: 30_000 } as const;
 
   it('when nothing is preferred, then the network default applies', () => {
     expect(acknowledgementFor(requestWith(), sync)).toEqual({
       waitMs: 30_000,
       onTimeout: 'withdraw',
     });
-    expect(acknowledgementFor(requestWith(), { mode: 'async' })).toEqual({
+    expect(acknowledgementFor(requestWith(), { acknowledgement: 'async' })).toEqual({
       waitMs: 0,
       onTimeout: 'accept',
     });
@@ -54,7 +54,7 @@ describe('acknowledgementFor', () => {
   });
 
   it('when only a wait is preferred, then it is synchronous for that long, capped', () => {
-    expect(acknowledgementFor(requestWith('wait=2'), { mode: 'async' })).toEqual({
+    expect(acknowledgementFor(requestWith('wait=2'), { acknowledgement: 'async' })).toEqual({
       waitMs: 2_000,
       onTimeout: 'withdraw',
     });

@@ -24,7 +24,11 @@ import {
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { awaitAcknowledgement, type Acknowledgement } from '@trustpoint/http';
+import {
+  awaitAcknowledgement,
+  SYNCHRONOUS_ACKNOWLEDGEMENT,
+  type Acknowledgement,
+} from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificate-services.js';
 import { trustpointAnchorRequest } from './next-trustpoint.js';
@@ -261,7 +265,7 @@ export async function createCertificate(
   const { knex, engine, networks } = services;
   if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
   networks.requireForUser(draft.networkId, user.planNetworkIds);
-  const acknowledgement = options.acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' };
+  const acknowledgement = options.acknowledgement ?? SYNCHRONOUS_ACKNOWLEDGEMENT;
   // A request that would wait for a network that cannot anchor now fails fast (503) and stores
   // nothing; one acknowledged pending is stored and waits in the queue.
   if (acknowledgement.onTimeout === 'withdraw') engine.requireReady(draft.networkId);

@@ -7,6 +7,7 @@ import {
 import type { CertificateRecord } from '@trustpoint/db';
 import {
   acknowledge,
+  acknowledgementFor,
   authenticate,
   clientAddress,
   currentUser,
@@ -28,7 +29,6 @@ import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
 import {
-  creationAcknowledgement,
   createCertificateFromUpload,
   createCertificateFromUrl,
 } from './file-and-url-certificates.js';
@@ -64,7 +64,7 @@ export function certificatesRouter(
     const draft = jsonCertificateDraft(query, req.body);
     const record = await createCertificate(services, currentUser(res), draft, {
       qualified: query.qualified,
-      acknowledgement: creationAcknowledgement(services, req, draft.networkId),
+      acknowledgement: acknowledgementFor(req, services.networks.get(draft.networkId)),
     });
     answerCreated(req, res, record);
   });

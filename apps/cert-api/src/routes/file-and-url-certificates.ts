@@ -1,25 +1,12 @@
 import type { CertificateRecord } from '@trustpoint/db';
 import type { CreateCertificateQuery } from '@trustpoint/domain';
-import { acknowledgementFor, currentUser, type Acknowledgement } from '@trustpoint/http';
+import { acknowledgementFor, currentUser } from '@trustpoint/http';
 import type { Request, Response } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { createFileCertificate } from '../certificates/create-file-certificate.js';
 import { createUrlCertificate } from '../certificates/create-url-certificate.js';
 import { fileCertificateDraft } from '../certificates/file-certificate-draft.js';
 import { receiveFileUpload } from './receive-file-upload.js';
-
-/** How this creation is acknowledged: its `Prefer` header, else its network's settings. */
-export function creationAcknowledgement(
-  services: CertificateServices,
-  req: Request,
-  networkId: string,
-): Acknowledgement {
-  const network = services.networks.get(networkId);
-  return acknowledgementFor(req, {
-    mode: network?.acknowledgement ?? 'sync',
-    anchorTimeoutMs: network?.anchorTimeoutMs,
-  });
-}
 
 /**
  * `POST /certificates?type=file`: the multipart upload is hashed while it streams (and kept in the
@@ -48,7 +35,7 @@ export async function createCertificateFromUpload(
     const draft = fileCertificateDraft(String(query.networkId), upload.body, upload.file);
     return await createFileCertificate(services, user, draft, {
       qualified: query.qualified,
-      acknowledgement: creationAcknowledgement(services, req, String(query.networkId)),
+      acknowledgement: acknowledgementFor(req, services.networks.get(String(query.networkId))),
       publish:
         upload.incoming === null ? null : { file: upload.file, incomingPath: upload.incoming.path },
     });
@@ -67,6 +54,6 @@ export function createCertificateFromUrl(
   const networkId = String(query.networkId);
   return createUrlCertificate(services, currentUser(res), networkId, req.body, {
     qualified: query.qualified,
-    acknowledgement: creationAcknowledgement(services, req, networkId),
+    acknowledgement: acknowledgementFor(req, services.networks.get(networkId)),
   });
 }

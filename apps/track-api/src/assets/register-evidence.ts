@@ -7,7 +7,11 @@ import {
   type Queryable,
 } from '@trustpoint/db';
 import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trustpoint/domain';
-import { awaitAcknowledgement, type Acknowledgement } from '@trustpoint/http';
+import {
+  awaitAcknowledgement,
+  SYNCHRONOUS_ACKNOWLEDGEMENT,
+  type Acknowledgement,
+} from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { TrackServices } from './track-services.js';
 
@@ -113,7 +117,7 @@ export async function awaitEvidenceAnchor(
   const recordId = evidence.anchorRecordId;
   if (recordId === null) throw new Error(`evidence ${String(evidence.id)} was not queued`);
   const wait = await awaitAcknowledgement({
-    acknowledgement: acknowledgement ?? { waitMs: undefined, onTimeout: 'withdraw' },
+    acknowledgement: acknowledgement ?? SYNCHRONOUS_ACKNOWLEDGEMENT,
     recordIds: [recordId],
     wait: (id, timeoutMs) => services.engine.waitForAnchor(id, timeoutMs),
     withdraw: () =>

@@ -10,10 +10,9 @@ import {
   currentUser,
   sendSuccess,
   validate,
-  type Acknowledgement,
   type AuthenticateOptions,
 } from '@trustpoint/http';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { addEvidence } from '../assets/add-evidence.js';
 import { getAssetShares, shareAssetWith, unshareAssetWith } from '../assets/asset-shares.js';
 import { assetView } from '../assets/asset-view.js';
@@ -23,19 +22,6 @@ import { getReadableAsset } from '../assets/readable-asset.js';
 import type { TrackServices } from '../assets/track-services.js';
 import { shareParamsSchema, trackIdParamsSchema } from './track-params.js';
 
-/** How this creation is acknowledged: its `Prefer` header, else its network's settings. */
-function creationAcknowledgement(
-  services: TrackServices,
-  req: Request,
-  networkId: string,
-): Acknowledgement {
-  const network = services.networks.get(networkId);
-  return acknowledgementFor(req, {
-    mode: network?.acknowledgement ?? 'sync',
-    anchorTimeoutMs: network?.anchorTimeoutMs,
-  });
-}
-
 /** Assets, their evidences and who they are shared with; every route needs a token. */
 export function assetsRouter(services: TrackServices, auth: AuthenticateOptions): Router {
   const router = Router();
@@ -43,7 +29,7 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
 
   router.post('/assets', async (req, res) => {
     const body = validate(createAssetBodySchema, req.body, 'body');
-    const acknowledgement = creationAcknowledgement(services, req, String(body.networkId));
+    const acknowledgement = acknowledgementFor(req, services.networks.get(String(body.networkId)));
     const asset = assetView(await createAsset(services, currentUser(res), body, acknowledgement));
     const status = acknowledge(req, res, {
       anchored: asset.status === 'anchored',
@@ -75,7 +61,7 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const body = validate(addEvidenceBodySchema, req.body, 'body');
     const transaction = await addEvidence(services, currentUser(res), trackID, body, (networkId) =>
-      creationAcknowledgement(services, req, networkId),
+      acknowledgementFor(req, services.networks.get(networkId)),
     );
     const status = acknowledge(req, res, {
       anchored: transaction.status === 'anchored',
