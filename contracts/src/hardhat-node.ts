@@ -62,23 +62,44 @@ export async function isJsonRpcReady(url: string): Promise<boolean> {
   }
 }
 
+/** One JSON-RPC call to a node: its result, or an error naming the method. */
+export async function jsonRpcCall(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
 /**
  * Makes a Hardhat node mine like a real network: no block per transaction (automine off), one
  * block every `intervalMs`, empty or not, so transactions wait in the pool, fees move with the
  * base fee and confirmations take time. `intervalMs` 0 goes back to a block per transaction.
  */
 export async function useIntervalMining(url: string, intervalMs: number): Promise<void> {
-  const call = async (method: string, params: unknown[]) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await response.json()) as { error?: { message: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  };
-  await call('evm_setAutomine', [intervalMs === 0]);
-  await call('evm_setIntervalMining', [intervalMs]);
+  await jsonRpcCall(url, 'evm_setAutomine', [intervalMs === 0]);
+  await jsonRpcCall(url, 'evm_setIntervalMining', [intervalMs]);
+}
+
+/** Holds back mining (automine off): sent transactions wait in the pool until `resumeMining`. */
+export async function holdMining(url: string): Promise<void> {
+  await jsonRpcCall(url, 'evm_setAutomine', [false]);
+}
+
+/**
+ * Mines what waits in the pool, and every later transaction at once: automine first, since
+ * turning it on does not mine a transaction that arrived while it was off.
+ */
+export async function resumeMining(url: string): Promise<void> {
+  await jsonRpcCall(url, 'evm_setAutomine', [true]);
+  await jsonRpcCall(url, 'evm_mine');
 }
 
 /** Starts `hardhat node` with this package's configuration and resolves once it answers. */

@@ -6,23 +6,13 @@ import {
   getTrustPointRequest,
   type Certificate,
 } from '@trustpoint/domain';
-import { HARDHAT_DEV_KEY } from '@trustpoint/contracts';
+import { HARDHAT_DEV_KEY, holdMining, jsonRpcCall, resumeMining } from '@trustpoint/contracts';
 import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
 
 const CREATE = '/cert/v2/certificates?type=content&networkId=31337';
-
-/** One JSON-RPC call to the test chain's node. */
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result?: unknown }).result;
-}
 
 // Asynchronous acknowledgement (RFC 7240 `Prefer`) on a node whose mining the tests hold back, as
 // a real network's block time does: a certificate is acknowledged pending, then anchored.
@@ -36,17 +26,6 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   afterAll(async () => {
     await api.close();
   });
-
-  /** Stops mining: sent batches wait in the node's pool until `mine()`. */
-  const holdMining = () => rpc(api.chain.url, 'evm_setAutomine', [false]);
-  /**
-   * Mines what waits in the pool, and every later transaction at once: automine first, since
-   * turning it on does not mine a transaction that arrived while it was off.
-   */
-  const mine = async () => {
-    await rpc(api.chain.url, 'evm_setAutomine', [true]);
-    await rpc(api.chain.url, 'evm_mine');
-  };
 
   const read = async (location: string, token: string): Promise<Certificate> => {
     const response = await request(api.app).get(location).set('Authorization', `Bearer ${token}`);
@@ -82,7 +61,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
 
   it('when a client prefers respond-async, then 202 at once with the certificate pending and its Location, and it is anchored later', async () => {
     const { id, token } = await api.user({ credits: 2 });
-    await holdMining();
+    await holdMining(api.chain.url);
     let location = '';
     try {
       const started = Date.now();
@@ -109,7 +88,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       expect(await findCreditBalance(api.db.knex, id)).toBe(1);
       expect((await read(location, token)).status).toBe('pending');
     } finally {
-      await mine();
+      await resumeMining(api.chain.url);
     }
 
     const anchored = await untilAnchored(location, token);
@@ -130,7 +109,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   it('when certificates are pending or anchored, then GET /certificates filters by status', async () => {
     const { token } = await api.user({ credits: 3 });
     const anchored = await api.certify(token);
-    await holdMining();
+    await holdMining(api.chain.url);
     let pendingId = '';
     try {
       const accepted = await request(api.app)
@@ -155,7 +134,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       expect(await list('anchored')).toEqual({ ids: [anchored.certID], total: 1 });
       expect(await list('failed')).toEqual({ ids: [], total: 0 });
     } finally {
-      await mine();
+      await resumeMining(api.chain.url);
     }
     const settled = await untilAnchored(
       `/cert/v2/certificates/certID/${encodeURIComponent(pendingId)}`,
@@ -171,7 +150,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   it('when a synchronous wait ends after the batch was sent, then 202 with the certificate pending, never a 503 that a retry would turn into a 409', async () => {
     const { id, token } = await api.user({ credits: 2 });
     const body = { name: 'Slow block', description: '', content: { n: Math.random() } };
-    await holdMining();
+    await holdMining(api.chain.url);
     let location = '';
     try {
       const response = await request(api.app)
@@ -185,7 +164,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       location = String(response.headers.location);
       expect(response.body.data.status).toBe('pending');
     } finally {
-      await mine();
+      await resumeMining(api.chain.url);
     }
     expect((await untilAnchored(location, token)).status).toBe('anchored');
     expect(await findCreditBalance(api.db.knex, id)).toBe(1);
@@ -236,14 +215,14 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   it('when the registrar cannot pay, then a synchronous request fails fast with 503 and stores nothing, an asynchronous one is accepted and waits, and both queued ones are anchored once it is funded', async () => {
     const { id, token } = await api.user({ credits: 3 });
     const registrar = new Wallet(HARDHAT_DEV_KEY).address;
-    const funds = await rpc(api.chain.url, 'eth_getBalance', [registrar, 'latest']);
+    const funds = await jsonRpcCall(api.chain.url, 'eth_getBalance', [registrar, 'latest']);
     const asyncCreate = () =>
       request(api.app)
         .post(CREATE)
         .set('Authorization', `Bearer ${token}`)
         .set('Prefer', 'respond-async')
         .send({ name: 'Unfunded', description: '', content: { n: Math.random() } });
-    await rpc(api.chain.url, 'hardhat_setBalance', [registrar, '0x0']);
+    await jsonRpcCall(api.chain.url, 'hardhat_setBalance', [registrar, '0x0']);
     const locations: string[] = [];
     try {
       // The anchorer finds the empty balance when it next looks (before a batch, or idle).
@@ -269,7 +248,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       locations.push(String(second.headers.location));
       expect(await findCreditBalance(api.db.knex, id)).toBe(1);
     } finally {
-      await rpc(api.chain.url, 'hardhat_setBalance', [registrar, funds]);
+      await jsonRpcCall(api.chain.url, 'hardhat_setBalance', [registrar, funds]);
     }
     for (const location of locations) {
       expect((await untilAnchored(location, token)).status).toBe('anchored');

@@ -1,3 +1,4 @@
+import { holdMining, resumeMining } from '@trustpoint/contracts';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 import {
@@ -15,16 +16,6 @@ import {
   type TrackApiFixture,
 } from './support/track-api-fixture.js';
 
-/** One JSON-RPC call to the test chain's node. */
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await response.json()) as { result?: unknown }).result;
-}
-
 // Asynchronous acknowledgement (RFC 7240 `Prefer`) of assets and evidences, on a node whose mining
 // the tests hold back as a real network's block time does.
 describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (backend) => {
@@ -37,16 +28,6 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   afterAll(async () => {
     await api.close();
   });
-
-  const holdMining = () => rpc(api.chain.url, 'evm_setAutomine', [false]);
-  /**
-   * Mines what waits in the pool, and every later transaction at once: automine first, since
-   * turning it on does not mine a transaction that arrived while it was off.
-   */
-  const mine = async () => {
-    await rpc(api.chain.url, 'evm_setAutomine', [true]);
-    await rpc(api.chain.url, 'evm_mine');
-  };
 
   const read = async (location: string, token: string): Promise<Asset> => {
     const response = await request(api.app).get(location).set('Authorization', `Bearer ${token}`);
@@ -67,7 +48,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   it('when assets and evidences are sent with respond-async, then 202 with them pending, the list filters by status, and they are anchored later', async () => {
     const owner = await api.user({ credits: 3 });
     const settled = await api.createAsset(owner.token);
-    await holdMining();
+    await holdMining(api.chain.url);
     let location = '';
     let evidenceHash = '';
     try {
@@ -106,7 +87,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
       expect(await list('pending')).toEqual([asset.trackID]);
       expect(await list('anchored')).toEqual([settled.trackID]);
     } finally {
-      await mine();
+      await resumeMining(api.chain.url);
     }
 
     const anchored = await untilAnchored(location, owner.token);
@@ -130,7 +111,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   it('when a synchronous wait for an evidence ends after its batch was sent, then 202 with it pending, not a 503', async () => {
     const owner = await api.user({ credits: 2 });
     const asset = await api.createAsset(owner.token);
-    await holdMining();
+    await holdMining(api.chain.url);
     try {
       const added = await request(api.app)
         .post(`${BASE}/assets/${asset.trackID}/transactions`)
@@ -141,7 +122,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
       expect(added.status).toBe(202);
       expect(added.body.data.status).toBe('pending');
     } finally {
-      await mine();
+      await resumeMining(api.chain.url);
     }
     const anchored = await untilAnchored(`${BASE}/assets/${asset.trackID}`, owner.token);
     expect(anchored.transactions).toHaveLength(2);
