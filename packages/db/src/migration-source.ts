@@ -10,6 +10,7 @@ import { pinFailures } from './migrations/0008-pin-failures.js';
 import { anchorTransactions } from './migrations/0009-anchor-transactions.js';
 import { unanchoredRecords } from './migrations/0010-unanchored-records.js';
 import { webhooks } from './migrations/0011-webhooks.js';
+import { paidAnchorRecords } from './migrations/0012-paid-anchor-records.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -25,6 +26,7 @@ export const migrations: readonly Migration[] = [
   anchorTransactions,
   unanchoredRecords,
   webhooks,
+  paidAnchorRecords,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
