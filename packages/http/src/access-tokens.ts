@@ -1,7 +1,11 @@
 import { createSecretKey } from 'node:crypto';
-import { DomainError } from '@trustpoint/domain';
 
-import { verifyAccessToken, type TokenVerification } from './verify-access-token.js';
+import type { BearerTokens } from './bearer-tokens.js';
+import {
+  verifyAccessToken,
+  type TokenVerification,
+  type VerifiedToken,
+} from './verify-access-token.js';
 
 export interface AccessTokenSettings {
   /** The HS256 secret the tokens are signed with. */
@@ -14,15 +18,15 @@ export interface AccessTokenSettings {
 const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
- * The access tokens of one API: checks them, and remembers those it accepted with their subject
+ * The service's own access tokens: checks them, and remembers those it accepted with their claims
  * and expiry. A client sends the same token with every request, and the HMAC check is a good part
  * of a small request's cost. Only exact token strings verified with this key are remembered, and
- * each only until its expiry, when it is checked afresh (and found expired). One instance serves
- * authentication and the per-user rate limit, so a token is verified once for both.
+ * each only until its expiry, when it is checked afresh (and found expired). A remembered token
+ * answers without waiting on anything but a resolved promise.
  */
-export class AccessTokens {
+export class AccessTokens implements BearerTokens {
   readonly #verification: TokenVerification;
-  readonly #verified = new Map<string, { subject: string; expiresAtMs: number }>();
+  readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(settings: AccessTokenSettings) {
     if (settings.secret === '') {
@@ -36,29 +40,24 @@ export class AccessTokens {
     };
   }
 
-  /** The user id of a valid token; otherwise the 401 DomainError that says why. */
-  subject(token: string): string {
+  /** The claims of a valid token; otherwise rejects with the 401 DomainError that says why. */
+  async verify(token: string): Promise<VerifiedToken> {
     const known = this.#verified.get(token);
     if (known !== undefined) {
-      if (Date.now() < known.expiresAtMs) return known.subject;
+      if (Date.now() < known.expiresAt * 1_000) return known;
       this.#verified.delete(token);
     }
-    const { subject, expiresAt } = verifyAccessToken(token, this.#verification);
+    const verified = await verifyAccessToken(token, this.#verification);
     if (this.#verified.size >= VERIFIED_TOKENS_KEPT) {
       const oldest = this.#verified.keys().next();
       if (oldest.done !== true) this.#verified.delete(oldest.value);
     }
-    this.#verified.set(token, { subject, expiresAtMs: expiresAt * 1_000 });
-    return subject;
+    this.#verified.set(token, verified);
+    return verified;
   }
 
-  /** The user id of a valid token, or undefined for any token that is not. */
-  validSubject(token: string): string | undefined {
-    try {
-      return this.subject(token);
-    } catch (error) {
-      if (error instanceof DomainError) return undefined;
-      throw error;
-    }
+  /** The user id of a valid token; otherwise rejects with the 401 DomainError that says why. */
+  async subject(token: string): Promise<string> {
+    return (await this.verify(token)).subject;
   }
 }

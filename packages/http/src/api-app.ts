@@ -1,7 +1,7 @@
 import { createErrorCatalogue } from '@trustpoint/domain';
 import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { AccessTokens } from './access-tokens.js';
+import type { BearerTokens } from './bearer-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
 import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
@@ -22,8 +22,8 @@ export interface ApiAppOptions {
   supportContact?: string | undefined;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number | undefined;
-  /** The API's access tokens, which the routes authenticate with: the rate limit counts by them. */
-  tokens: AccessTokens;
+  /** The API's bearer tokens, which the routes authenticate with: the rate limit counts by them. */
+  tokens: BearerTokens;
 }
 
 /**

@@ -2,13 +2,16 @@ import type { User } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import type { Request, RequestHandler, Response } from 'express';
 
-import type { AccessTokens } from './access-tokens.js';
 import { bearerToken } from './bearer-token.js';
+import { requestSubject, type BearerTokens } from './bearer-tokens.js';
 import { setCurrentUser } from './current-user.js';
 
 export interface AuthenticateOptions {
-  /** The API's access tokens (one instance per API: it remembers the tokens it accepted). */
-  tokens: AccessTokens;
+  /**
+   * The API's bearer tokens: `AccessTokens` for the service's own, or the identities of
+   * `@trustpoint/identity` (one instance per API: it remembers the tokens it accepted).
+   */
+  tokens: BearerTokens;
   /** Looks a token's subject up, e.g. `batchedUserLookup(db)` from `@trustpoint/db`. */
   findUser: (id: string) => Promise<User | undefined>;
 }
@@ -17,7 +20,8 @@ type Authenticator = (req: Request, res: Response) => Promise<void>;
 
 function authenticator(options: AuthenticateOptions): Authenticator {
   return async (req, res) => {
-    const userId = options.tokens.subject(bearerToken(req.headers.authorization));
+    const token = bearerToken(req.headers.authorization);
+    const userId = await requestSubject(req, options.tokens, token);
     const user = await options.findUser(userId);
     if (user === undefined) {
       throw new DomainError('wrongCredentials', { detail: 'token subject is not a known user' });
@@ -27,7 +31,7 @@ function authenticator(options: AuthenticateOptions): Authenticator {
 }
 
 /**
- * Requires `Authorization: Bearer <JWT>` and puts the caller on `res.locals` (`currentUser(res)`).
+ * Requires `Authorization: Bearer <token>` and puts the caller on `res.locals` (`currentUser(res)`).
  * Failures are thrown as DomainErrors, so the error handler writes the 401.
  */
 export function authenticate(options: AuthenticateOptions): RequestHandler {

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { rateLimit as expressRateLimit } from 'express-rate-limit';
 
-import type { AccessTokens } from './access-tokens.js';
 import { bearerTokenIfAny } from './bearer-token.js';
+import { requestSubject, type BearerTokens } from './bearer-tokens.js';
 import { clientAddress } from './client-address.js';
 import { optionalCurrentUser } from './current-user.js';
 import { TooManyRequestsError } from './too-many-requests.js';
@@ -12,16 +12,21 @@ export interface RateLimitOptions {
   /** Requests allowed per key and window. */
   limit: number;
   /**
-   * The API's access tokens: a request with a valid token counts against its user even where the
+   * The API's bearer tokens: a request with a valid token counts against its user even where the
    * limit runs before the route authenticates. Without it only an authenticated caller is.
    */
-  tokens?: AccessTokens;
+  tokens?: BearerTokens;
+  /**
+   * Counts only requests answered with an error status (>= 400), e.g. failed sign-ins, so callers
+   * that succeed are never held back while guessing is.
+   */
+  failuresOnly?: boolean;
 }
 
 /**
  * At most `limit` requests per `windowMs` per caller. Callers are counted by user id (users behind
  * one NAT do not share a budget): the authenticated user when mounted after `authenticate`, else
- * the subject of a valid bearer token (`tokens`); anonymous callers and invalid tokens are counted
+ * the subject of a valid bearer token (`tokens`, resolved once per request with `authenticate`); anonymous callers and invalid tokens are counted
  * by IP. Counts live in process memory, so each API instance counts on its own.
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
@@ -30,13 +35,20 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     limit: options.limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    keyGenerator: (req, res) => {
+    skipSuccessfulRequests: options.failuresOnly ?? false,
+    keyGenerator: async (req, res) => {
       const user = optionalCurrentUser(res);
       if (user !== undefined) return `user:${user.id}`;
       // Only a verified subject: a forged one could dodge the limit or spend another's budget.
       const token = bearerTokenIfAny(req.headers.authorization);
-      const subject = token === undefined ? undefined : options.tokens?.validSubject(token);
-      if (subject !== undefined) return `user:${subject}`;
+      if (token !== undefined && options.tokens !== undefined) {
+        try {
+          return `user:${await requestSubject(req, options.tokens, token)}`;
+        } catch {
+          // Any failure, even one of ours (a provider's keys out of reach), counts by address
+          // here; `authenticate` reports the same failure from the same resolution.
+        }
+      }
       return `ip:${clientAddress(req)}`;
     },
     handler: (_req, _res, next) => {

@@ -1,14 +1,11 @@
 import type { KeyObject } from 'node:crypto';
 import { DomainError } from '@trustpoint/domain';
-import jwt from 'jsonwebtoken';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
 
 import { TOKEN_ALGORITHM } from './token-settings.js';
 
 export interface TokenVerification {
-  /**
-   * The shared secret as a KeyObject (`createSecretKey`), made once: given a string, jsonwebtoken
-   * tries to parse it as a public key and then builds a new KeyObject on every verification.
-   */
+  /** The shared secret as a KeyObject (`createSecretKey`), made once rather than per token. */
   key: KeyObject;
   issuer: string;
   audience: string;
@@ -18,6 +15,11 @@ export interface TokenVerification {
 export interface VerifiedToken {
   subject: string;
   expiresAt: number;
+  /**
+   * The client the token was issued to (`client_id`, RFC 9068), for a token from the
+   * client-credentials endpoint: the API key it was exchanged for.
+   */
+  clientId?: string;
 }
 
 /**
@@ -25,27 +27,32 @@ export interface VerifiedToken {
  * every other failure (signature, algorithm, issuer, audience, shape) is `invalidToken`, so a
  * caller learns nothing about which check failed.
  */
-export function verifyAccessToken(token: string, verification: TokenVerification): VerifiedToken {
-  let payload: string | jwt.JwtPayload;
+export async function verifyAccessToken(
+  token: string,
+  verification: TokenVerification,
+): Promise<VerifiedToken> {
+  let payload: JWTPayload;
   try {
-    payload = jwt.verify(token, verification.key, {
+    ({ payload } = await jwtVerify(token, verification.key, {
       algorithms: [TOKEN_ALGORITHM],
       issuer: verification.issuer,
       audience: verification.audience,
-    });
+      // A token that never expires is not accepted.
+      requiredClaims: ['exp', 'sub'],
+    }));
   } catch (error) {
-    // jsonwebtoken checks the signature before the expiry, so only a genuine token is "expired".
-    if (error instanceof jwt.TokenExpiredError) {
+    // jose checks the signature before the claims, so only a genuine token is "expired".
+    if (error instanceof errors.JWTExpired) {
       throw new DomainError('expiredToken', { detail: 'access token expired', cause: error });
     }
     throw new DomainError('invalidToken', { detail: 'access token rejected', cause: error });
   }
-  if (typeof payload === 'string' || typeof payload.sub !== 'string' || payload.sub === '') {
-    throw new DomainError('invalidToken', { detail: 'access token has no subject' });
+  const { sub, exp, client_id: clientId } = payload;
+  if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') {
+    throw new DomainError('invalidToken', { detail: 'access token has no subject or expiry' });
   }
-  // jsonwebtoken enforces `exp` only when present; a token that never expires is not accepted.
-  if (typeof payload.exp !== 'number') {
-    throw new DomainError('invalidToken', { detail: 'access token has no expiry' });
+  if (clientId !== undefined && typeof clientId !== 'string') {
+    throw new DomainError('invalidToken', { detail: 'access token has a malformed client_id' });
   }
-  return { subject: payload.sub, expiresAt: payload.exp };
+  return { subject: sub, expiresAt: exp, ...(clientId === undefined ? {} : { clientId }) };
 }

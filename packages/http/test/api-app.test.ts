@@ -108,11 +108,12 @@ describe('createApiApp rate limit', () => {
   it('when a user exceeds the limit, then that user gets 429 and another user from the same address does not', async () => {
     // Arrange
     const app = limitedApi();
-    for (let i = 0; i < LIMIT; i += 1) expect((await me(app, signToken('alice'))).status).toBe(200);
+    for (let i = 0; i < LIMIT; i += 1)
+      expect((await me(app, await signToken('alice'))).status).toBe(200);
 
     // Act
-    const alice = await me(app, signToken('alice'));
-    const bob = await me(app, signToken('bob'));
+    const alice = await me(app, await signToken('alice'));
+    const bob = await me(app, await signToken('bob'));
 
     // Assert
     expect(alice.status).toBe(429);
@@ -122,12 +123,12 @@ describe('createApiApp rate limit', () => {
   it('when tokens are invalid, then they count against the address, not against the user they name', async () => {
     // Arrange: forged tokens naming alice, signed with another key.
     const app = limitedApi();
-    const forged = signToken('alice', {}, 'another-secret-with-at-least-32-characters');
+    const forged = await signToken('alice', {}, 'another-secret-with-at-least-32-characters');
     for (let i = 0; i < LIMIT; i += 1) expect((await me(app, forged)).status).toBe(401);
 
     // Act
     const moreForged = await me(app, forged);
-    const realAlice = await me(app, signToken('alice'));
+    const realAlice = await me(app, await signToken('alice'));
 
     // Assert
     expect(moreForged.status).toBe(429);

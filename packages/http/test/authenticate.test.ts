@@ -65,7 +65,9 @@ describe('authenticate', () => {
       const app = protectedApp();
 
       // Act
-      const response = await request(app).get('/me').set('Authorization', `Bearer ${token}`);
+      const response = await request(app)
+        .get('/me')
+        .set('Authorization', `Bearer ${await token}`);
 
       // Assert
       expect(response.status).toBe(401);
@@ -75,7 +77,7 @@ describe('authenticate', () => {
 
   it('when the token has expired, then 401 "Token is expired"', async () => {
     // Arrange
-    const token = signToken('alice', { expiresIn: -60 });
+    const token = await signToken('alice', { expiresIn: -60 });
 
     // Act
     const response = await request(protectedApp())
@@ -89,7 +91,7 @@ describe('authenticate', () => {
 
   it('when a valid token names no known user, then 401 "User credentials are wrong"', async () => {
     // Arrange
-    const token = signToken('mallory');
+    const token = await signToken('mallory');
 
     // Act
     const response = await request(protectedApp())
@@ -103,7 +105,7 @@ describe('authenticate', () => {
 
   it('when the token is valid, then the route sees the user', async () => {
     // Arrange
-    const token = signToken('alice');
+    const token = await signToken('alice');
 
     // Act
     const response = await request(protectedApp())
@@ -128,9 +130,9 @@ describe('authenticate', () => {
       request(app).get('/me').set('Authorization', `Bearer ${token}`);
 
     it('when its expiry then passes, then the next request gets 401 "Token is expired"', async () => {
-      // Arrange: only Date is faked (jsonwebtoken and the cache read Date.now); sockets keep real timers.
+      // Arrange: only Date is faked (jose and the cache read Date.now); sockets keep real timers.
       vi.useFakeTimers({ toFake: ['Date'] });
-      const token = signToken('alice', { expiresIn: 60 });
+      const token = await signToken('alice', { expiresIn: 60 });
       const app = protectedApp();
       const accepted = await me(app, token);
       vi.setSystemTime(Date.now() + 30_000);
@@ -149,7 +151,7 @@ describe('authenticate', () => {
 
     it('when a token differs from it by one character of its signature, then 401 "Token is invalid"', async () => {
       // Arrange
-      const token = signToken('alice');
+      const token = await signToken('alice');
       const app = protectedApp();
       const accepted = await me(app, token);
       // A character in the middle of the signature: every one of its bits is significant.
@@ -182,7 +184,7 @@ describe('authenticate', () => {
           },
         );
       });
-      const token = signToken('alice');
+      const token = await signToken('alice');
       const accepted = await me(app, token);
       users.delete('alice');
 

@@ -167,7 +167,7 @@ describe('errorHandler', () => {
   it('when an unknown error is thrown, then the generic 500 is sent and the error is logged without the token', async () => {
     // Arrange
     const { logger, lines, entries } = capturedLogger();
-    const token = signToken('alice');
+    const token = await signToken('alice');
     const app = express();
     app.use(requestLogger(logger));
     app.get('/certificates', authenticate(fakeAuthOptions([testUser('alice')])), () => {

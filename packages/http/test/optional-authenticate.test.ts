@@ -8,6 +8,10 @@ import { fakeAuthOptions, testUser } from './support/fake-users.js';
 import { signToken } from './support/tokens.js';
 import { testApp } from './support/test-app.js';
 
+async function bearer(token: Promise<string>): Promise<string> {
+  return `Bearer ${await token}`;
+}
+
 function publicApp() {
   return testApp((app) => {
     app.get(
@@ -35,7 +39,7 @@ describe('optionalAuthenticate', () => {
 
   it('when the token is valid, then the caller is the user', async () => {
     // Arrange
-    const token = signToken('alice');
+    const token = await signToken('alice');
 
     // Act
     const response = await request(publicApp())
@@ -50,8 +54,8 @@ describe('optionalAuthenticate', () => {
   it.each([
     ['another scheme', 'Basic x', 'Token is not provided'],
     ['a malformed token', 'Bearer not-a-jwt', 'Token is invalid'],
-    ['an expired token', `Bearer ${signToken('alice', { expiresIn: -60 })}`, 'Token is expired'],
-    ['an unknown user', `Bearer ${signToken('mallory')}`, 'User credentials are wrong'],
+    ['an expired token', bearer(signToken('alice', { expiresIn: -60 })), 'Token is expired'],
+    ['an unknown user', bearer(signToken('mallory')), 'User credentials are wrong'],
   ])(
     'when the header carries %s, then 401 as on protected routes',
     async (_case, header, message) => {
@@ -59,7 +63,9 @@ describe('optionalAuthenticate', () => {
       const app = publicApp();
 
       // Act
-      const response = await request(app).get('/certificates/public').set('Authorization', header);
+      const response = await request(app)
+        .get('/certificates/public')
+        .set('Authorization', await header);
 
       // Assert
       expect(response.status).toBe(401);

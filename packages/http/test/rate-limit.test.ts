@@ -20,7 +20,7 @@ function limitedApp() {
 async function callAs(app: ReturnType<typeof limitedApp>, userId: string) {
   return request(app)
     .get('/certificates')
-    .set('Authorization', `Bearer ${signToken(userId)}`);
+    .set('Authorization', `Bearer ${await signToken(userId)}`);
 }
 
 describe('rateLimit', () => {

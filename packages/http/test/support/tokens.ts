@@ -1,18 +1,32 @@
-import jwt from 'jsonwebtoken';
+import { createSecretKey } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/token-settings.js';
 import { TEST_SECRET } from './fake-users.js';
 
+export interface TestTokenOptions {
+  algorithm?: string;
+  audience?: string;
+  issuer?: string;
+  /** Seconds from now; negative for a token already expired. */
+  expiresIn?: number;
+}
+
 /** A token as the launcher mints it, with any option overridden. */
-export function signToken(subject: string, options: jwt.SignOptions = {}, secret = TEST_SECRET) {
-  return jwt.sign({}, secret, {
-    algorithm: 'HS256',
-    subject,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
-    expiresIn: '5m',
-    ...options,
-  });
+export async function signToken(
+  subject: string,
+  options: TestTokenOptions = {},
+  secret = TEST_SECRET,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: options.algorithm ?? 'HS256' })
+    .setSubject(subject)
+    .setIssuer(options.issuer ?? TOKEN_ISSUER)
+    .setAudience(options.audience ?? TOKEN_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.expiresIn ?? 300))
+    .sign(createSecretKey(Buffer.from(secret, 'utf8')));
 }
 
 /** An unsigned token (`alg: none`) that would pass if the algorithm were not pinned. */
@@ -31,11 +45,11 @@ export function unsignedToken(subject: string): string {
 }
 
 /** A correctly signed token that never expires. */
-export function tokenWithoutExpiry(subject: string): string {
-  return jwt.sign({}, TEST_SECRET, {
-    algorithm: 'HS256',
-    subject,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
-  });
+export async function tokenWithoutExpiry(subject: string): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(subject)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .sign(createSecretKey(Buffer.from(TEST_SECRET, 'utf8')));
 }
