@@ -8,6 +8,7 @@ import {
   freePort,
   HARDHAT_DEV_KEY,
   startLocalChain,
+  useIntervalMining,
   type LocalChain,
 } from '@trustpoint/contracts';
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
@@ -95,6 +96,13 @@ export async function startCertApi(
     pinAttempts?: Partial<PinAttemptLimits>;
     /** The network's block explorer; none by default. */
     explorerUrl?: string;
+    /**
+     * Mine as a real network does: a block every this many milliseconds (automine off, set once
+     * the registries are deployed). Default: a block per transaction.
+     */
+    intervalMiningMs?: number;
+    /** Confirmations the network asks before a record is anchored; 1 by default. */
+    confirmations?: number;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -107,6 +115,9 @@ export async function startCertApi(
   });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
+  if (options.intervalMiningMs !== undefined) {
+    await useIntervalMining(chain.url, options.intervalMiningMs);
+  }
   const network: NetworkConfig = {
     networkId: '31337',
     name: 'test chain',
@@ -115,7 +126,7 @@ export async function startCertApi(
     trustPointRegistry: deployment.trustPointRegistry,
     evidenceRepository: deployment.evidenceRepository,
     signerKey: HARDHAT_DEV_KEY,
-    confirmations: 1,
+    confirmations: options.confirmations ?? 1,
     explorerUrl: options.explorerUrl,
     batch: { maxSize: 100, maxWaitMs: 10 },
   };

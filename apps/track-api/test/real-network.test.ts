@@ -1,0 +1,154 @@
+import { jsonRpcCall } from '@trustpoint/contracts';
+import { testBackends } from '@trustpoint/db/testing';
+import { assetSchema, type Asset } from '@trustpoint/domain';
+import { WebhookWorker } from '@trustpoint/webhooks';
+import { startWebhookReceiver, type WebhookReceiver } from '@trustpoint/webhooks/testing';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
+import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
+
+const BLOCK_MS = 2_000;
+const CONFIRMATIONS = 2;
+
+// Asynchronous assets and evidences on a node that mines like a real network: a block every 2 s
+// whatever arrives (automine off) and 2 confirmations, so an answer can only be "pending" and
+// anchoring takes blocks. The webhooks go to a real receiver that fails first and checks signatures.
+describe.each(testBackends())(
+  'Evidences on a chain that mines like a real one, on %s',
+  (backend) => {
+    let api: TrackApiFixture;
+    let worker: WebhookWorker;
+    let receiver: WebhookReceiver | undefined;
+
+    beforeAll(async () => {
+      api = await startTrackApi(backend, {
+        intervalMiningMs: BLOCK_MS,
+        confirmations: CONFIRMATIONS,
+      });
+      worker = new WebhookWorker({
+        knex: api.db.knex,
+        sealer: api.webhooks.sealer,
+        addressPolicy: api.webhooks.addressPolicy,
+        logger: pino({ level: 'silent' }),
+        retry: { initialDelayMs: 50, maxDelayMs: 200 },
+        pollIntervalMs: 20,
+        requestTimeoutMs: 2_000,
+        leaseMs: 5_000,
+      });
+      worker.start();
+    });
+
+    afterAll(async () => {
+      await worker.stop();
+      await api.close();
+    });
+
+    afterEach(async () => {
+      await receiver?.close();
+      receiver = undefined;
+    });
+
+    const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+    /** Polls the Location as a client would; the asset as it is after 30 s otherwise. */
+    const untilAnchored = async (location: string, token: string): Promise<Asset> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const response = await request(api.app).get(location).set(auth(token));
+        expect(response.status).toBe(200);
+        const asset = assetSchema.parse(response.body.data);
+        if (asset.status !== 'pending' || Date.now() > deadline) return asset;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+
+    /** Blocks that hold the transaction, its own included: its confirmations now. */
+    const confirmationsOf = async (transactionHash: string): Promise<number> => {
+      const receipt = (await jsonRpcCall(api.chain.url, 'eth_getTransactionReceipt', [
+        transactionHash,
+      ])) as { blockNumber: string } | null;
+      if (receipt === null) return 0;
+      const latest = Number(await jsonRpcCall(api.chain.url, 'eth_blockNumber'));
+      return latest - Number(receipt.blockNumber) + 1;
+    };
+
+    it('when an asset and an evidence are sent with respond-async, then 202 pending, anchored after 2 confirmations, and evidence.anchored delivered signed after failed attempts', async () => {
+      // Arrange: an endpoint at a receiver that fails its first two attempts.
+      const owner = await api.user();
+      receiver = await startWebhookReceiver({ failFirst: 2 });
+      const endpoint = await request(api.app)
+        .post(`${BASE}/webhooks/endpoints`)
+        .set(auth(owner.token))
+        .send({ url: receiver.url, events: ['evidence.anchored'] });
+      expect(endpoint.status).toBe(201);
+      receiver.secret = String(endpoint.body.data.secret);
+
+      // Act: the asset (its first evidence), then an evidence, before any block holds them.
+      const created = await request(api.app)
+        .post(`${BASE}/assets`)
+        .set(auth(owner.token))
+        .set('Prefer', 'respond-async')
+        .send({ assetId: `pallet-${String(Math.random())}`, data: { v: 1 }, networkId: 31337 });
+      const asset = assetSchema.parse(created.body.data);
+      const added = await request(api.app)
+        .post(`${BASE}/assets/${asset.trackID}/transactions`)
+        .set(auth(owner.token))
+        .set('Prefer', 'respond-async')
+        .send({ metadata: { step: 'shipped' } });
+
+      // Assert: both acknowledged pending, at the asset's Location.
+      const location = `${BASE}/assets/${encodeURIComponent(asset.trackID)}`;
+      expect(created.status).toBe(202);
+      expect(created.headers.location).toBe(location);
+      expect(asset.status).toBe('pending');
+      expect(added.status).toBe(202);
+      expect(added.headers.location).toBe(location);
+      expect(added.body.data).toMatchObject({ status: 'pending', metadata: { step: 'shipped' } });
+      // Anchored later, never before the network's confirmations.
+      const anchored = await untilAnchored(location, owner.token);
+      expect(anchored.status).toBe('anchored');
+      expect(anchored.transactions).toHaveLength(2);
+      for (const evidence of anchored.transactions) {
+        expect(evidence).toMatchObject({
+          status: 'anchored',
+          smartContract: api.network.evidenceRepository,
+          transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
+        });
+        expect(await confirmationsOf(evidence.transactionHash ?? '')).toBeGreaterThanOrEqual(
+          CONFIRMATIONS,
+        );
+      }
+      expect(anchored.transactions.map((evidence) => evidence.hash)).toContain(
+        added.body.data.hash,
+      );
+      // One verified evidence.anchored per evidence, after the receiver's two failures.
+      for (const evidence of anchored.transactions) {
+        const delivered = await receiver.waitFor(
+          (w) =>
+            w.status === 204 &&
+            (w.verified?.data.evidence as { hash?: string } | undefined)?.hash === evidence.hash,
+          20_000,
+        );
+        expect(delivered.verified).toMatchObject({
+          type: 'evidence.anchored',
+          data: {
+            trackID: asset.trackID,
+            assetId: asset.assetId,
+            assetHash: asset.assetHash,
+            evidence: {
+              hash: evidence.hash,
+              timestamp: evidence.timestamp,
+              userOwner: owner.did,
+              networkId: '31337',
+              smartContract: api.network.evidenceRepository,
+              transactionHash: evidence.transactionHash,
+            },
+          },
+        });
+      }
+      expect(receiver.received.slice(0, 2).map((w) => w.status)).toEqual([500, 500]);
+      expect(receiver.received.every((w) => w.verified !== undefined)).toBe(true);
+    });
+  },
+);
