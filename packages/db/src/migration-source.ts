@@ -11,6 +11,7 @@ import { anchorTransactions } from './migrations/0009-anchor-transactions.js';
 import { unanchoredRecords } from './migrations/0010-unanchored-records.js';
 import { webhooks } from './migrations/0011-webhooks.js';
 import { paidAnchorRecords } from './migrations/0012-paid-anchor-records.js';
+import { apiKeys } from './migrations/0013-api-keys.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   unanchoredRecords,
   webhooks,
   paidAnchorRecords,
+  apiKeys,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
