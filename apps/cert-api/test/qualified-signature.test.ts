@@ -144,6 +144,33 @@ describe.each(testBackends())('qualified signatures on %s', (backend) => {
     expect(read.body.data).toEqual(body);
   });
 
+  it('when a certificate is created, signed and revoked, then the Evidence and the signature name their payer for a refund and the revocation, free, names none', async () => {
+    const owner = await api.user({ qualified: true });
+    const created = await api.certify(owner.token);
+    await sign(`certID/${created.certID}`, owner.token);
+    const revoked = await request(api.app)
+      .patch(`/cert/v2/certificates/certID/${created.certID}/revoke?networkId=31337`)
+      .set('Authorization', `Bearer ${owner.token}`);
+    expect(revoked.status).toBe(200);
+
+    // A record that ends failed gives its credit back to `paid_by` (see @trustpoint/chain).
+    const payers = await api.db
+      .knex('trustpoints')
+      .join('anchor_records', 'anchor_records.id', 'trustpoints.anchor_record_id')
+      .join('certificates', 'certificates.id', 'trustpoints.certificate_id')
+      .where('certificates.cert_id', created.certID)
+      .orderBy('trustpoints.timestamp')
+      .select<{ type: number; paid_by: string | null }[]>(
+        'trustpoints.type',
+        'anchor_records.paid_by',
+      );
+    expect(payers).toEqual([
+      { type: 0, paid_by: owner.id },
+      { type: 2, paid_by: owner.id },
+      { type: 1, paid_by: null },
+    ]);
+  });
+
   it('when a signed certificate is verified, then its Signature trustpoint matches on chain and its JWS is valid', async () => {
     const owner = await api.user({ qualified: true });
     const created = await api.certify(owner.token);

@@ -179,6 +179,15 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
     expect(await findCreditBalance(api.db.knex, owner.id)).toBe(4);
     expect(afterUnshare.status).toBe(404);
     expect(await findCreditBalance(api.db.knex, friend.id)).toBe(4);
+    // Each evidence names the user whose credit it cost: the one refunded if it ends failed.
+    const payers = await api.db
+      .knex('evidences')
+      .join('anchor_records', 'anchor_records.id', 'evidences.anchor_record_id')
+      .join('assets', 'assets.id', 'evidences.asset')
+      .where('assets.track_id', asset.trackID)
+      .orderBy('evidences.timestamp')
+      .pluck('anchor_records.paid_by');
+    expect(payers).toEqual([owner.id, friend.id]);
   });
 
   it("when a stranger adds to someone's asset or to an unknown one, then 404 the same way and nothing is spent", async () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createUser, findCreditBalance, savePlan } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
 import type { LocalChain } from '@trustpoint/contracts';
@@ -88,6 +90,49 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
     ]);
     const failure = outcomes[2];
     expect(failure?.status === 'rejected' && failure.reason).toBeInstanceOf(AnchorFailedError);
+  }, 60_000);
+
+  it('when the chain refuses a paid record for good, then it ends failed with its reason and its payer gets the credit back, once', async () => {
+    const payer = `payer-${randomUUID()}`;
+    await savePlan(db.knex, { id: 'refunds', name: 'Refunds', networkIds: ['31337'] });
+    await createUser(db.knex, {
+      id: payer,
+      displayName: 'Payer',
+      planId: 'refunds',
+      initialCredits: 7,
+    });
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]));
+    const requests = trustPointRequests(4).map((request) => ({ ...request, paidBy: payer }));
+    const refused = requests.slice(1, 3);
+    const { registry, provider } = contractsOf(network);
+    for (const request of refused) {
+      await (
+        await registry.registerTrustPoint(request.recordKey, `0x${'ef'.repeat(32)}`, 0)
+      ).wait();
+    }
+    provider.destroy();
+    const ids = await enqueueEach(engine, db, requests);
+
+    engine.start();
+    const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
+    await engine.stop();
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    const failed = await db
+      .knex('anchor_records')
+      .whereIn('id', ids.slice(1, 3))
+      .select('status', 'error');
+    expect(failed.map((row: { status: string }) => row.status)).toEqual(['failed', 'failed']);
+    expect(failed.every((row: { error: string | null }) => (row.error ?? '').length > 0)).toBe(
+      true,
+    );
+    // Seven credits, none spent here (the APIs spend them): two refunds make nine.
+    expect(await findCreditBalance(db.knex, payer)).toBe(9);
   }, 60_000);
 
   it('when a batch sent without simulation reverts, then it is simulated again, the refused record fails and the others anchor', async () => {

@@ -65,6 +65,7 @@ export {
   findCreditBalance,
   grantCredits,
   lockCreditBalances,
+  returnCredits,
   spendCredit,
   spendCredits,
 } from './repositories/credits-repository.js';

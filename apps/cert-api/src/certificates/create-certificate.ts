@@ -192,8 +192,13 @@ async function storeCertificates(
       // in the queue for a network that is not ready.
       const recordIds = await services.engine.enqueueAll(
         trx,
+        // The credit pays for the Evidence; the Signature of a qualified creation is free.
         queue.map(({ certificate, trustpoint }) =>
-          trustpointAnchorRequest(certificate.certId, trustpoint),
+          trustpointAnchorRequest(
+            certificate.certId,
+            trustpoint,
+            trustpoint.type === 0 ? certificate.userId : undefined,
+          ),
         ),
         { queueWhenNotReady: true },
       );

@@ -31,10 +31,14 @@ export function nextTrustpointTimestamp(certificate: CertificateRecord, now: num
   return Math.max(now, latest + 1);
 }
 
-/** What is queued to anchor a certificate's trustpoint: keyed on chain by (certID, timestamp). */
+/**
+ * What is queued to anchor a certificate's trustpoint: keyed on chain by (certID, timestamp).
+ * `paidBy` is the user whose credit it cost, given back if the chain refuses it for good.
+ */
 export function trustpointAnchorRequest(
   certId: string,
   trustpoint: Pick<NewTrustpoint, 'type' | 'hash' | 'timestamp' | 'networkId'>,
+  paidBy?: string,
 ): AnchorRequest {
   return {
     networkId: trustpoint.networkId,
@@ -42,6 +46,7 @@ export function trustpointAnchorRequest(
     recordKey: trustPointKey(certId, trustpoint.timestamp),
     hash: trustpoint.hash,
     trustPointType: trustpoint.type,
+    ...(paidBy === undefined ? {} : { paidBy }),
   };
 }
 
@@ -54,10 +59,11 @@ export async function addQueuedTrustpoint(
   engine: AnchorEngine,
   certificate: Pick<CertificateRecord, 'id' | 'certId'>,
   trustpoint: Omit<NewTrustpoint, 'anchorRecordId'>,
+  paidBy?: string,
 ): Promise<{ recordId: number; trustpoint: TrustpointRecord }> {
   const recordId = await engine.enqueue(
     trx,
-    trustpointAnchorRequest(certificate.certId, trustpoint),
+    trustpointAnchorRequest(certificate.certId, trustpoint, paidBy),
   );
   const stored = await addTrustpoint(trx, certificate.id, {
     ...trustpoint,

@@ -79,6 +79,7 @@ export async function addSignatureTrustpoint(
   engine: AnchorEngine,
   target: { certificateId: string; certId: string; networkId: string; timestamp: number },
   signature: QualifiedSignature,
+  paidBy?: string,
 ): Promise<{ recordId: number; trustpoint: TrustpointRecord }> {
   return addQueuedTrustpoint(
     trx,
@@ -91,5 +92,6 @@ export async function addSignatureTrustpoint(
       networkId: target.networkId,
       signature: signature.jws,
     },
+    paidBy,
   );
 }

@@ -88,6 +88,7 @@ export async function signCertificate(
       engine,
       { certificateId: record.id, certId: record.certId, networkId, timestamp },
       await qualifiedSignature(services.signer, record, timestamp),
+      owner.id,
     );
     return { queued: recordId };
   });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { returnCredits } from '@trustpoint/db';
 import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
 import type { RefusedRecord, SignedBatch } from './batch-transaction.js';
 
@@ -78,6 +79,7 @@ function recordRow(request: AnchorRequest) {
     record_key: request.recordKey.toLowerCase(),
     hash: request.hash,
     trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
+    paid_by: request.paidBy ?? null,
   };
 }
 
@@ -179,6 +181,22 @@ export interface ClaimedBatch {
 }
 
 /**
+ * Marks records the chain refuses for good as failed, with the reason, and gives each paid
+ * record's credit back: in the transaction that claimed them, so each is refunded exactly once.
+ */
+async function failRecords(trx: Knex.Transaction, refused: readonly RefusedRecord[]) {
+  const refunds = new Map<string, number>();
+  for (const { recordId, reason } of refused) {
+    const [row] = await trx('anchor_records')
+      .where({ id: recordId })
+      .update({ status: 'failed', error: reason })
+      .returning<{ paid_by: string | null }[]>('paid_by');
+    if (row?.paid_by) refunds.set(row.paid_by, (refunds.get(row.paid_by) ?? 0) + 1);
+  }
+  await returnCredits(trx, refunds);
+}
+
+/**
  * Takes up to `maxSize` queued records into a new signed batch at the signer's next nonce, in one
  * transaction: either the batch, its records and the nonce move together, or nothing does.
  */
@@ -226,11 +244,7 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
     );
 
     const { transaction, rejected } = await options.sign(records, nonce);
-    for (const { recordId, reason } of rejected) {
-      await trx('anchor_records')
-        .where({ id: recordId })
-        .update({ status: 'failed', error: reason });
-    }
+    await failRecords(trx, rejected);
     const rejectedIds = new Set(rejected.map((r) => r.recordId));
     const included = records.filter((record) => !rejectedIds.has(record.id));
     if (!transaction || included.length === 0) return { batch: null, records: [], rejected };

@@ -13,6 +13,11 @@ export interface AnchorRequest {
   hash: string;
   /** Trustpoint type code (0 Evidence, 1 Revocation, 2 Signature); absent for evidences. */
   trustPointType?: 0 | 1 | 2;
+  /**
+   * The user who paid a credit for this record; if the chain refuses it for good (it ends
+   * `failed`), the credit is given back in the same transaction. Absent for free records.
+   */
+  paidBy?: string;
 }
 
 export interface QueuedRecord {
