@@ -65,20 +65,48 @@ export {
   findCreditBalance,
   grantCredits,
   lockCreditBalances,
-  returnCredits,
   spendCredit,
   spendCredits,
 } from './repositories/credits-repository.js';
-export { findPlan, isNetworkInPlan, savePlan } from './repositories/plans-repository.js';
+export { findPlan, isNetworkInPlan, listPlans, savePlan } from './repositories/plans-repository.js';
 export type { Plan } from './repositories/plans-repository.js';
 export {
   batchedUserLookup,
   createUser,
   findUser,
+  findUserAccount,
   findUsers,
+  listUserAccounts,
+  setUserDisabled,
   updateUser,
+  USER_ROLES,
 } from './repositories/users-repository.js';
-export type { NewUser, User, UserChanges } from './repositories/users-repository.js';
+export type {
+  NewUser,
+  User,
+  UserAccount,
+  UserAccountListFilter,
+  UserChanges,
+  UserRole,
+} from './repositories/users-repository.js';
+export { SERVICE_CHANGE } from './repositories/change-context.js';
+export type { ChangeContext } from './repositories/change-context.js';
+export {
+  changeCredits,
+  CREDIT_MOVEMENT_KINDS,
+  listCreditMovements,
+  recordCreditMovements,
+  refundCredits,
+} from './repositories/credit-movements-repository.js';
+export type {
+  CreditChange,
+  CreditMovement,
+  CreditMovementKind,
+  CreditMovementListFilter,
+  NewCreditMovement,
+} from './repositories/credit-movements-repository.js';
+export { listAuditEntries, recordAudit } from './repositories/audit-repository.js';
+export type { AuditEntry, AuditFilter, NewAuditEntry } from './repositories/audit-repository.js';
 export {
   prunePinFailures,
   releasePinAttempt,

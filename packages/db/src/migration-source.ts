@@ -12,6 +12,7 @@ import { unanchoredRecords } from './migrations/0010-unanchored-records.js';
 import { webhooks } from './migrations/0011-webhooks.js';
 import { paidAnchorRecords } from './migrations/0012-paid-anchor-records.js';
 import { apiKeys } from './migrations/0013-api-keys.js';
+import { administration } from './migrations/0014-administration.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   webhooks,
   paidAnchorRecords,
   apiKeys,
+  administration,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

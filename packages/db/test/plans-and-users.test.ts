@@ -101,6 +101,7 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
         id,
         displayName: 'Ada',
         qualified: true,
+        role: 'user',
         planId: plan.id,
         planNetworkIds: ['137', '31337'],
         createdAt: expect.any(Date) as unknown,
@@ -139,7 +140,14 @@ describe.each(testBackends())('plans and users on %s', (backend) => {
       const updated = await updateUser(db.knex, user.id, { qualified: true, planId: plan.id });
 
       // Assert
-      expect(updated).toEqual({ ...user, qualified: true, planId: plan.id, planNetworkIds: ['1'] });
+      expect(updated).toEqual({
+        ...user,
+        qualified: true,
+        planId: plan.id,
+        planNetworkIds: ['1'],
+        disabledAt: null,
+        credits: 0,
+      });
     });
 
     it("when the user's plan changes its networks, then the user is read with the new ones", async () => {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
 import { whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
-import { grantCredits } from './credits-repository.js';
+import { refundCredits } from './credit-movements-repository.js';
 import { loadEvidences, type EvidenceRecord } from './evidences-repository.js';
 
 /** A tracked asset with its evidences and the users it is shared with. */
@@ -264,7 +264,7 @@ export async function withdrawAsset(
     .where({ id: evidenceId, asset })
     .first<{ id: number } | undefined>('id');
   if (evidence !== undefined) {
-    await grantCredits(db, ownerId, 1);
+    await refundCredits(db, new Map([[ownerId, 1]]), 'asset creation withdrawn');
     await db('evidences').where({ id: evidenceId, asset }).delete();
   }
   // Locked, so that no evidence can be added between the check and the delete.

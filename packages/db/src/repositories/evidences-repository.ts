@@ -1,6 +1,6 @@
 import type { Queryable } from '../queryable.js';
 import { withAnchoringStates, type AnchoringStatus } from './anchoring-status.js';
-import { grantCredits } from './credits-repository.js';
+import { refundCredits } from './credit-movements-repository.js';
 
 /** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
 export interface EvidenceRecord {
@@ -243,6 +243,6 @@ export async function withdrawEvidence(
     .first<{ id: number } | undefined>('id');
   if (evidence === undefined) return;
   // The credit row first, as requests take it, so that the two cannot deadlock.
-  await grantCredits(db, spenderId, 1);
+  await refundCredits(db, new Map([[spenderId, 1]]), 'evidence withdrawn');
   await db('evidences').where('id', evidenceId).delete();
 }

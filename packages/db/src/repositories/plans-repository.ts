@@ -57,3 +57,16 @@ export async function isNetworkInPlan(
     .first<{ found: number } | undefined>(db.raw('1 as found'));
   return row !== undefined;
 }
+
+/** Every plan with its networks, by id. */
+export async function listPlans(db: Queryable): Promise<Plan[]> {
+  const [plans, networks] = await Promise.all([
+    db<PlanRow>('plans').orderBy('id').select('id', 'name'),
+    db<PlanNetworkRow>('plan_networks').orderBy(['plan_id', 'network_id']).select('*'),
+  ]);
+  const byPlan = new Map<string, string[]>(plans.map((plan) => [plan.id, []]));
+  for (const { plan_id: planId, network_id: networkId } of networks) {
+    byPlan.get(planId)?.push(networkId);
+  }
+  return plans.map((plan) => ({ ...plan, networkIds: byPlan.get(plan.id) ?? [] }));
+}

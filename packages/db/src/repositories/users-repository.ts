@@ -1,5 +1,12 @@
 import { batchedLookup } from '../batcher.js';
 import type { Queryable } from '../queryable.js';
+import type { ChangeContext } from './change-context.js';
+import { recordCreditMovements } from './credit-movements-repository.js';
+
+export const USER_ROLES = ['user', 'admin'] as const;
+
+/** What a user may do: every user calls the APIs; an admin also reaches the admin API. */
+export type UserRole = (typeof USER_ROLES)[number];
 
 /** A caller of the APIs, identified by the subject of its JWT. */
 export interface User {
@@ -7,6 +14,7 @@ export interface User {
   displayName: string;
   /** Allowed to request qualified signatures. */
   qualified: boolean;
+  role: UserRole;
   planId: string;
   /**
    * The networks of the user's plan, read with the user: a request checks its network against
@@ -16,24 +24,40 @@ export interface User {
   createdAt: Date;
 }
 
+/** A user as the admin API sees it: disabled ones too, with the credit balance. */
+export interface UserAccount extends User {
+  /** When the user was disabled; null for an active user. */
+  disabledAt: Date | null;
+  /** The credit balance (0 when the user has no balance row). */
+  credits: number;
+}
+
 export interface NewUser {
   id: string;
   displayName: string;
   planId: string;
   qualified?: boolean;
+  /** Default 'user'. */
+  role?: UserRole;
   /** Credits to start with. Default 0. */
   initialCredits?: number;
 }
 
-export type UserChanges = Partial<Pick<User, 'displayName' | 'qualified' | 'planId'>>;
+export type UserChanges = Partial<Pick<User, 'displayName' | 'qualified' | 'planId' | 'role'>>;
 
 interface UserRow {
   id: string;
   display_name: string;
   qualified: boolean;
+  role: UserRole;
   plan_id: string;
   plan_network_ids: string[];
   created_at: Date;
+}
+
+interface UserAccountRow extends UserRow {
+  disabled_at: Date | null;
+  credits: number | null;
 }
 
 /** The user's columns and, in the same query, the network ids of the user's plan. */
@@ -42,6 +66,7 @@ function userColumns(db: Queryable) {
     'id',
     'display_name',
     'qualified',
+    'role',
     'plan_id',
     'created_at',
     db.raw(
@@ -50,43 +75,79 @@ function userColumns(db: Queryable) {
   ];
 }
 
+function accountColumns(db: Queryable) {
+  return [
+    ...userColumns(db),
+    'disabled_at',
+    db.raw('(select balance from credits where credits.user_id = users.id) as credits'),
+  ];
+}
+
 function toUser(row: UserRow): User {
   return {
     id: row.id,
     displayName: row.display_name,
     qualified: row.qualified,
+    role: row.role,
     planId: row.plan_id,
     planNetworkIds: row.plan_network_ids,
     createdAt: row.created_at,
   };
 }
 
-/** Creates the user with its credit balance, both or neither. */
-export async function createUser(db: Queryable, user: NewUser): Promise<User> {
+function toAccount(row: UserAccountRow): UserAccount {
+  return { ...toUser(row), disabledAt: row.disabled_at, credits: row.credits ?? 0 };
+}
+
+/** Users who may call the APIs: a disabled user's tokens and keys find no user. */
+function activeUsers(db: Queryable) {
+  return db('users').whereNull('disabled_at');
+}
+
+/**
+ * Creates the user with its credit balance, both or neither; the balance is the first movement of
+ * the user's credit ledger, made by `context`'s actor (none for the service itself).
+ */
+export async function createUser(
+  db: Queryable,
+  user: NewUser,
+  context: ChangeContext = { actorId: null, requestId: null },
+): Promise<User> {
   return db.transaction(async (trx) => {
+    const initialCredits = user.initialCredits ?? 0;
     await trx('users').insert({
       id: user.id,
       display_name: user.displayName,
       plan_id: user.planId,
       qualified: user.qualified ?? false,
+      role: user.role ?? 'user',
     });
-    await trx('credits').insert({ user_id: user.id, balance: user.initialCredits ?? 0 });
+    await trx('credits').insert({ user_id: user.id, balance: initialCredits });
+    await recordCreditMovements(trx, [
+      {
+        userId: user.id,
+        kind: 'initial',
+        amount: initialCredits,
+        balanceAfter: initialCredits,
+        ...context,
+      },
+    ]);
     const created = await findUser(trx, user.id);
     if (created === undefined) throw new Error(`user ${user.id} not found after inserting it`);
     return created;
   });
 }
 
-/** The user with the networks of its plan, in one query. */
+/** The user with the networks of its plan, in one query; undefined for a disabled user. */
 export async function findUser(db: Queryable, id: string): Promise<User | undefined> {
-  const row = await db('users').where('id', id).first<UserRow | undefined>(userColumns(db));
+  const row = await activeUsers(db).where('id', id).first<UserRow | undefined>(userColumns(db));
   return row === undefined ? undefined : toUser(row);
 }
 
-/** The users of these ids that exist, with their plans' networks, in one query. */
+/** The users of these ids that exist and are not disabled, with their plans' networks. */
 export async function findUsers(db: Queryable, ids: readonly string[]): Promise<Map<string, User>> {
   if (ids.length === 0) return new Map();
-  const rows = await db('users')
+  const rows = await activeUsers(db)
     .whereIn('id', [...new Set(ids)])
     .select<UserRow[]>(userColumns(db));
   return new Map(rows.map((row) => [row.id, toUser(row)]));
@@ -97,18 +158,78 @@ export function batchedUserLookup(db: Queryable): (id: string) => Promise<User |
   return batchedLookup((ids) => findUsers(db, ids));
 }
 
-/** Applies the changes given; returns the updated user, or undefined when there is none. */
+/**
+ * Applies the changes given (to a disabled user too); returns the updated account, or undefined
+ * when there is none.
+ */
 export async function updateUser(
   db: Queryable,
   id: string,
   changes: UserChanges,
-): Promise<User | undefined> {
+): Promise<UserAccount | undefined> {
   const patch: Partial<UserRow> = {};
   if (changes.displayName !== undefined) patch.display_name = changes.displayName;
   if (changes.qualified !== undefined) patch.qualified = changes.qualified;
   if (changes.planId !== undefined) patch.plan_id = changes.planId;
-  if (Object.keys(patch).length === 0) return findUser(db, id);
+  if (changes.role !== undefined) patch.role = changes.role;
+  if (Object.keys(patch).length === 0) return findUserAccount(db, id);
   // Read back afterwards: a new plan brings other networks, which RETURNING cannot join.
   const updated = await db('users').where('id', id).update(patch);
-  return updated === 0 ? undefined : findUser(db, id);
+  return updated === 0 ? undefined : findUserAccount(db, id);
+}
+
+/**
+ * Disables the user (its tokens and keys find no user from the next lookup on) or enables it
+ * again; a user already in that state keeps its original time. Undefined when there is none.
+ */
+export async function setUserDisabled(
+  db: Queryable,
+  id: string,
+  disabled: boolean,
+): Promise<UserAccount | undefined> {
+  const updated = await db('users')
+    .where('id', id)
+    .update({
+      disabled_at: disabled ? db.raw('coalesce(disabled_at, now())') : null,
+    });
+  return updated === 0 ? undefined : findUserAccount(db, id);
+}
+
+/** Any user, disabled or not, with its balance: for administrators. */
+export async function findUserAccount(db: Queryable, id: string): Promise<UserAccount | undefined> {
+  const row = await db('users')
+    .where('id', id)
+    .first<UserAccountRow | undefined>(accountColumns(db));
+  return row === undefined ? undefined : toAccount(row);
+}
+
+export interface UserAccountListFilter {
+  offset: number;
+  limit: number;
+  /** By id. */
+  order: 'asc' | 'desc';
+  /** Only disabled (true) or only active (false) users; both when absent. */
+  disabled?: boolean;
+}
+
+/** A page of users, disabled ones too, with the number of users matching the filter. */
+export async function listUserAccounts(
+  db: Queryable,
+  filter: UserAccountListFilter,
+): Promise<{ accounts: UserAccount[]; total: number }> {
+  const matching = () => {
+    const query = db('users');
+    if (filter.disabled === true) query.whereNotNull('disabled_at');
+    if (filter.disabled === false) query.whereNull('disabled_at');
+    return query;
+  };
+  const [rows, counted] = await Promise.all([
+    matching()
+      .orderBy('id', filter.order)
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .select<UserAccountRow[]>(accountColumns(db)),
+    matching().count<{ count: number | string }[]>({ count: '*' }),
+  ]);
+  return { accounts: rows.map(toAccount), total: Number(counted[0]?.count ?? 0) };
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../queryable.js';
-import { grantCredits } from './credits-repository.js';
+import { refundCredits } from './credit-movements-repository.js';
 
 /**
  * Undoes the creation of a certificate whose trustpoint never left the anchoring queue: removes
@@ -17,7 +17,7 @@ export async function withdrawCertificate(
   if (owned === undefined) return;
   // The credit row first, then the certificate (whose delete updates the user's counters): the
   // order creation takes them in, so a withdrawal and a creation cannot deadlock.
-  await grantCredits(db, ownerId, 1);
+  await refundCredits(db, new Map([[ownerId, 1]]), 'certificate creation withdrawn');
   await db('trustpoints').where({ certificate_id: certificateId }).delete();
   await db('certificates').where({ id: certificateId, user_id: ownerId }).delete();
 }
