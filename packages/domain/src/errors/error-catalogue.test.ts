@@ -58,6 +58,12 @@ describe('error catalogue', () => {
         'Payload Too Large Error',
         'The request payload exceeds the configured limit',
       ],
+      adminRequired: [403, 'Forbidden Error', 'This operation requires an administrator'],
+      alreadyExists: [
+        409,
+        'Conflict Error',
+        'The resource already exists, please try again with a different id',
+      ],
       networkUnavailable: [
         503,
         'Service Unavailable Error',
@@ -89,15 +95,15 @@ describe('error catalogue', () => {
     expect(DEFAULT_SUPPORT_CONTACT).toBe('the support team');
   });
 
-  it('when counting messages per status, then 401 has four, 403 three and 409 three (two of spec 7.2, one for assetId)', () => {
+  it('when counting messages per status, then 401 has four, 403 four (three of spec 7.2, one for admins) and 409 four (two of spec 7.2, one for assetId, one for admin ids)', () => {
     const count = (status: number) =>
       ERROR_CODES.filter((code) => defaultErrorCatalogue[code].statusCode === status).length;
 
-    expect([count(401), count(403), count(409)]).toEqual([4, 3, 3]);
+    expect([count(401), count(403), count(409)]).toEqual([4, 4, 4]);
   });
 
-  it('when an entry is read, then its type is the one of its status', () => {
-    for (const code of ERROR_CODES) {
+  it('when an entry is read, then its type is the one of its status, but for the admin API conflict', () => {
+    for (const code of ERROR_CODES.filter((code) => code !== 'alreadyExists')) {
       const { statusCode, type } = defaultErrorCatalogue[code];
       expect(ERROR_TYPES[statusCode as keyof typeof ERROR_TYPES]).toBe(type);
     }

@@ -35,6 +35,8 @@ type Status = keyof typeof ERROR_TYPES;
 interface EntryTemplate {
   status: Status;
   message: (supportContact: string) => string;
+  /** Only where the status's usual type would mislead (a 409 that is not about certificates). */
+  type?: string;
 }
 
 // Messages are copied verbatim from the spec, including its punctuation ("Please, contact").
@@ -51,6 +53,10 @@ const ENTRIES = {
   pinRequired: {
     status: 403,
     message: () => 'This certificate requires a PIN, please provide it',
+  },
+  adminRequired: {
+    status: 403,
+    message: () => 'This operation requires an administrator',
   },
   providerNotInPlan: {
     status: 403,
@@ -72,6 +78,11 @@ const ENTRIES = {
     status: 409,
     message: () =>
       'The provided assetId is already registered, please try again with a different one',
+  },
+  alreadyExists: {
+    status: 409,
+    type: 'Conflict Error',
+    message: () => 'The resource already exists, please try again with a different id',
   },
   payloadTooLarge: {
     status: 413,
@@ -98,10 +109,10 @@ export function createErrorCatalogue(options: ErrorCatalogueOptions = {}): Error
   return Object.freeze(
     Object.fromEntries(
       ERROR_CODES.map((code) => {
-        const { status, message }: EntryTemplate = ENTRIES[code];
+        const { status, message, type }: EntryTemplate = ENTRIES[code];
         const entry = {
           statusCode: status,
-          type: ERROR_TYPES[status],
+          type: type ?? ERROR_TYPES[status],
           message: message(supportContact),
         };
         return [code, Object.freeze(entry)];
