@@ -133,6 +133,11 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
     );
     // Seven credits, none spent here (the APIs spend them): two refunds make nine.
     expect(await findCreditBalance(db.knex, payer)).toBe(9);
+    const refunds = await db
+      .knex('credit_movements')
+      .where({ user_id: payer, kind: 'refund' })
+      .select('amount', 'reason');
+    expect(refunds).toEqual([{ amount: 2, reason: 'record refused by the chain' }]);
   }, 60_000);
 
   it('when a batch sent without simulation reverts, then it is simulated again, the refused record fails and the others anchor', async () => {

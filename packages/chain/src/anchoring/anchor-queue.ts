@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { returnCredits } from '@trustpoint/db';
+import { refundCredits } from '@trustpoint/db';
 import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
 import type { RefusedRecord, SignedBatch } from './batch-transaction.js';
 
@@ -193,7 +193,7 @@ async function failRecords(trx: Knex.Transaction, refused: readonly RefusedRecor
       .returning<{ paid_by: string | null }[]>('paid_by');
     if (row?.paid_by) refunds.set(row.paid_by, (refunds.get(row.paid_by) ?? 0) + 1);
   }
-  await returnCredits(trx, refunds);
+  await refundCredits(trx, refunds, 'record refused by the chain');
 }
 
 /**

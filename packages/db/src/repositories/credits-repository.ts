@@ -64,22 +64,6 @@ export async function lockCreditBalances(
   return new Map(rows.map((row) => [row.user_id, row.balance]));
 }
 
-/** Adds `sign * amount` to each user's balance in one statement. */
-async function changeBalances(
-  trx: Queryable,
-  amounts: ReadonlyMap<string, number>,
-  sign: 1 | -1,
-): Promise<void> {
-  const entries = [...amounts].filter(([, amount]) => amount > 0);
-  if (entries.length === 0) return;
-  await trx.raw(
-    `update credits set balance = credits.balance + ? * changed.amount, updated_at = now()
-       from jsonb_to_recordset(?::jsonb) as changed(user_id text, amount int)
-      where credits.user_id = changed.user_id`,
-    [sign, JSON.stringify(entries.map(([userId, amount]) => ({ user_id: userId, amount })))],
-  );
-}
-
 /**
  * Takes several credits from several users in one statement. The caller has locked these
  * balances (`lockCreditBalances`) and spends no more than they hold.
@@ -88,16 +72,12 @@ export async function spendCredits(
   trx: Queryable,
   spent: ReadonlyMap<string, number>,
 ): Promise<void> {
-  await changeBalances(trx, spent, -1);
-}
-
-/**
- * Gives credits back to several users in one statement: records they paid for that can never be
- * anchored. Pass the transaction that marks those records failed, so each is refunded once.
- */
-export async function returnCredits(
-  trx: Queryable,
-  returned: ReadonlyMap<string, number>,
-): Promise<void> {
-  await changeBalances(trx, returned, 1);
+  const entries = [...spent].filter(([, amount]) => amount > 0);
+  if (entries.length === 0) return;
+  await trx.raw(
+    `update credits set balance = credits.balance - spent.amount, updated_at = now()
+       from jsonb_to_recordset(?::jsonb) as spent(user_id text, amount int)
+      where credits.user_id = spent.user_id`,
+    [JSON.stringify(entries.map(([userId, amount]) => ({ user_id: userId, amount })))],
+  );
 }
