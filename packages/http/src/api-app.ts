@@ -7,6 +7,7 @@ import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
 import { notFoundHandler } from './not-found-handler.js';
 import { rateLimit } from './rate-limit.js';
+import { requestId } from './request-id.js';
 import { requestLogger } from './request-logger.js';
 import { requestTarget } from './request-target.js';
 
@@ -24,6 +25,18 @@ export interface ApiAppOptions {
   requestsPerMinute?: number | undefined;
   /** The API's bearer tokens, which the routes authenticate with: the rate limit counts by them. */
   tokens: BearerTokens;
+  /**
+   * Further APIs served by the same app, each at its own base path with its own docs, under the
+   * same shell (the admin API beside the certificate API).
+   */
+  mounts?: readonly MountedApi[] | undefined;
+}
+
+/** An API an app serves beside its main one. */
+export interface MountedApi {
+  basePath: string;
+  docs: ApiDocsOptions;
+  routers: readonly Router[];
 }
 
 /**
@@ -31,16 +44,19 @@ export interface ApiAppOptions {
  * the rate limit, and the spec's bodies for unknown paths and errors. `listen` is the caller's.
  */
 export function createApiApp(options: ApiAppOptions): Express {
-  const api = express.Router();
-  api.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: options.requestsPerMinute ?? 6_000,
-      tokens: options.tokens,
-    }),
-  );
-  api.use(jsonBody());
-  for (const router of options.routers) api.use(router);
+  const apiOf = (routers: readonly Router[]) => {
+    const api = express.Router();
+    api.use(
+      rateLimit({
+        windowMs: 60_000,
+        limit: options.requestsPerMinute ?? 6_000,
+        tokens: options.tokens,
+      }),
+    );
+    api.use(jsonBody());
+    for (const router of routers) api.use(router);
+    return api;
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -48,13 +64,18 @@ export function createApiApp(options: ApiAppOptions): Express {
   // serves cacheable content (published files) sets its own strong ETag.
   app.set('etag', false);
   app.set('trust proxy', false);
+  app.use(requestId);
   // Request lines are written at info; below that level the middleware would only cost time
   // (it serializes and redacts every request for a child logger that never writes).
   if (options.logger.isLevelEnabled('info')) app.use(requestLogger(options.logger));
   app.use(requestTarget);
   // Before the API: the docs need no token and the page's assets must not count against a limit.
+  for (const mounted of options.mounts ?? []) {
+    app.use(mounted.basePath, apiDocs(mounted.docs));
+    app.use(mounted.basePath, apiOf(mounted.routers));
+  }
   app.use(options.basePath, apiDocs(options.docs));
-  app.use(options.basePath, api);
+  app.use(options.basePath, apiOf(options.routers));
   app.use(notFoundHandler);
   app.use(
     errorHandler({

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 const REDACTED = '[Redacted]';
 
@@ -23,6 +25,12 @@ export function redactPin(url: string): string {
 export function requestLogger(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,
+    // The id `requestId` gave the request (mounted before), so a log line and the audit entries
+    // of its changes carry the same id.
+    genReqId: (_req, res) => {
+      const id = res.getHeader(REQUEST_ID_HEADER);
+      return typeof id === 'string' ? id : randomUUID();
+    },
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
       // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.

@@ -11,6 +11,7 @@ export function testUser(id: string): User {
     id,
     displayName: `User ${id}`,
     qualified: false,
+    role: 'user',
     planId: 'free',
     planNetworkIds: ['31337'],
     createdAt: new Date(0),
