@@ -1,10 +1,15 @@
-import '@nomicfoundation/hardhat-chai-matchers';
-import '@nomicfoundation/hardhat-ethers';
-import '@typechain/hardhat';
+// The toolbox brings hardhat-ethers, chai matchers, hardhat-verify, TypeChain, ignition,
+// solidity-coverage (`npm run coverage`) and the gas reporter (off unless REPORT_GAS=true).
+import '@nomicfoundation/hardhat-toolbox';
 import { subtask, type HardhatUserConfig } from 'hardhat/config';
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from 'hardhat/builtin-tasks/task-names';
 
 const SOLC_VERSION = '0.8.30';
+
+// `npm run coverage` sets this. solidity-coverage compiles instrumented contracts into Hardhat's
+// paths: give it paths of its own, so the build's artifacts and TypeChain bindings (whose bytecode
+// the deployer and the gas snapshot use) never hold instrumented code.
+const COVERAGE = process.env.TRUSTPOINT_COVERAGE === '1';
 
 // Hardhat downloads compilers from the internet by default; use the solc-js build shipped in the
 // `solc` npm package instead, so compiling works offline and on every machine alike.
@@ -29,6 +34,7 @@ const config: HardhatUserConfig = {
       optimizer: { enabled: true, runs: 10_000 },
     },
   },
+  paths: COVERAGE ? { artifacts: 'coverage/artifacts', cache: 'coverage/cache' } : {},
   networks: {
     hardhat: { hardfork: 'cancun' },
     localhost: { url: 'http://127.0.0.1:8545' },
@@ -36,6 +42,7 @@ const config: HardhatUserConfig = {
   typechain: {
     outDir: 'typechain-types',
     target: 'ethers-v6',
+    dontOverrideCompile: COVERAGE,
   },
   mocha: { timeout: 120_000 },
 };
