@@ -130,11 +130,17 @@ function retiredSigningKeys(value: string | undefined, name: string): JWK[] {
   });
 }
 
+/** Where the user ran `npm start` (`INIT_CWD`), rather than this package's folder. */
+const startedIn = (env: NodeJS.ProcessEnv) => env.INIT_CWD ?? process.cwd();
+
+/** `TRUSTPOINT_DATA_DIR`, or `.trustpoint` where the user started the service. */
+export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TRUSTPOINT_DATA_DIR ?? join(startedIn(env), '.trustpoint');
+}
+
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
-  // INIT_CWD: where the user ran `npm start`, rather than this package's folder.
-  const startedIn = env.INIT_CWD ?? process.cwd();
   return {
-    dataDir: env.TRUSTPOINT_DATA_DIR ?? join(startedIn, '.trustpoint'),
+    dataDir: dataDirOf(env),
     chainHost: env.CHAIN_HOST ?? '127.0.0.1',
     chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
     apiHost: env.API_HOST ?? '127.0.0.1',
@@ -144,7 +150,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     networksFile:
       env.TRUSTPOINT_NETWORKS_FILE === undefined || env.TRUSTPOINT_NETWORKS_FILE === ''
         ? undefined
-        : resolve(startedIn, env.TRUSTPOINT_NETWORKS_FILE),
+        : resolve(startedIn(env), env.TRUSTPOINT_NETWORKS_FILE),
     signingKey: env.SIGNING_KEY === '' ? undefined : env.SIGNING_KEY,
     retiredSigningKeys: retiredSigningKeys(env.SIGNING_KEYS_RETIRED, 'SIGNING_KEYS_RETIRED'),
     requestsPerMinute: positiveInteger(env.RATE_LIMIT_PER_MINUTE, 6_000, 'RATE_LIMIT_PER_MINUTE'),

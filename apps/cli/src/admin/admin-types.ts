@@ -1,0 +1,54 @@
+/** The admin API's shapes, as packages/admin/README.md documents them. */
+export interface User {
+  id: string;
+  displayName: string;
+  role: 'user' | 'admin';
+  qualified: boolean;
+  planId: string;
+  networkIds: string[];
+  credits: number;
+  disabled: boolean;
+  disabledAt: string | null;
+  createdAt: string;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  networkIds: string[];
+}
+
+export interface CreditMovement {
+  id: string | number;
+  kind: string;
+  amount: number;
+  balanceAfter: number;
+  actor: string | null;
+  reason: string | null;
+  requestId: string | null;
+  at: string;
+}
+
+export interface AuditEntry {
+  id: string | number;
+  at: string;
+  actor: string | null;
+  requestId: string | null;
+  action: string;
+  target: string;
+  changes: unknown;
+}
+
+export interface Pagination {
+  offset: number;
+  limit: number;
+  total: number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  tokenType: string;
+  expiresIn: number;
+  expiresAt: string;
+  userId: string;
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { table } from '../output.js';
+import type { AdminAction } from './admin-command.js';
+import type { AuditEntry, Pagination } from './admin-types.js';
+import { pageOptions, type PageOptions } from './options.js';
+
+interface AuditOptions extends PageOptions {
+  actor?: string;
+  action?: string;
+  target?: string;
+  since?: string;
+  until?: string;
+}
+
+export function auditCommand(admin: Command, action: AdminAction): void {
+  pageOptions(
+    admin
+      .command('audit')
+      .description('the audit log, newest first: who changed what, when, in which request')
+      .option('--actor <userId>')
+      .option('--action <action>', 'e.g. user.create, credits.grant, certificate.revoke')
+      .option('--target <target>', 'e.g. user:alice, plan:basic')
+      .option('--since <time>', 'ISO 8601, e.g. 2026-11-23T00:00:00Z')
+      .option('--until <time>', 'ISO 8601'),
+  ).action(
+    action<[], AuditOptions>(async (client, [], options) => {
+      const page = await client.get<{ entries: AuditEntry[]; pagination: Pagination }>('/audit', {
+        ...options,
+      });
+      return {
+        data: page,
+        text: table(page.entries, [
+          { title: 'at', value: (entry) => entry.at },
+          { title: 'actor', value: (entry) => entry.actor },
+          { title: 'action', value: (entry) => entry.action },
+          { title: 'target', value: (entry) => entry.target },
+          { title: 'changes', value: (entry) => entry.changes },
+          { title: 'request', value: (entry) => entry.requestId },
+        ]),
+      };
+    }),
+  );
+}

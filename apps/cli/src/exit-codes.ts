@@ -1,0 +1,40 @@
+/**
+ * What `trustpoint` exits with, so scripts can tell failures apart. Documented in `--help` and in
+ * the README; keep the three in step.
+ */
+export const EXIT = {
+  ok: 0,
+  /** Anything else: the service failed (5xx) or answered something unexpected. */
+  failure: 1,
+  /** Bad arguments, found by the command itself or by the service (400). */
+  usage: 2,
+  /** No token, a token the service refuses (401), or a caller without the admin role (403). */
+  unauthorized: 3,
+  /** The user, plan or key does not exist (404). */
+  notFound: 4,
+  /** It exists already, or conflicts with what does (409). */
+  conflict: 5,
+  /** The service could not be reached (not running, wrong --url, timeout). */
+  unreachable: 6,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  done
+  1  the service failed or answered something unexpected
+  2  bad arguments (found here or by the service: 400)
+  3  no token, a refused token (401) or not an admin (403)
+  4  not found (404)
+  5  already exists or conflicts (409)
+  6  the service could not be reached`;
+
+/** The exit code of an HTTP error status from the service. */
+export function exitCodeOfStatus(status: number): ExitCode {
+  if (status === 400 || status === 422) return EXIT.usage;
+  if (status === 401 || status === 403) return EXIT.unauthorized;
+  if (status === 404) return EXIT.notFound;
+  if (status === 409) return EXIT.conflict;
+  return EXIT.failure;
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The `trustpoint` command. `npm start` runs `trustpoint start`.
+import { run } from './program.js';
+
+run(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { adminCommand } from './admin/admin-command.js';
+import { CliError } from './cli-error.js';
+import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
+import type { Io } from './output.js';
+import { startCommand } from './start-command.js';
+
+/** The `trustpoint` command and its subcommands, writing to `io`. */
+export function createProgram(io: Io): Command {
+  const program = new Command('trustpoint')
+    .description('Trustpoint: certify files, content and assets on EVM blockchains')
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+    })
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP);
+  startCommand(program);
+  adminCommand(program, io);
+  return program;
+}
+
+/** Whether the last argument parsed asked for JSON, so errors are JSON too. */
+const wantsJson = (argv: readonly string[]) => argv.includes('--json');
+
+/**
+ * Runs `trustpoint <argv>` and answers its exit code (see `EXIT`); commands that keep running
+ * (`start`) answer once they are up.
+ */
+export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
+  try {
+    await createProgram(io).parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version asked for are not failures; commander has already printed its message.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      if (wantsJson(argv)) {
+        io.stderr(`${JSON.stringify({ error: error.message, body: error.body ?? null })}\n`);
+      } else io.stderr(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+// The whole service in one process: chain (unless a networks file leaves it out), database,
+// anchoring engine, webhook worker and both APIs. `trustpoint start` and `npm start` run it.
+import { TrustPointRegistry__factory } from '@trustpoint/contracts';
+import pino from 'pino';
+import { launch, type RunningTrustpoint } from './launcher.js';
+import { readLauncherConfig } from './launcher-config.js';
+import { writeLocalToken } from './local-token.js';
+
+/** The embedded chain's lines of the banner, or why it was not started. */
+function chainLines(running: RunningTrustpoint): string {
+  const chain = running.embeddedChain;
+  if (chain === undefined) {
+    return '  Local chain          not started (the networks file does not name it)';
+  }
+  const { deployment } = chain;
+  return `  Local chain          ${chain.url} (chain id ${deployment.chainId}, ${String(chain.restoredTransactions)} transactions restored)
+  TrustPointRegistry   ${deployment.trustPointRegistry}
+  EvidenceRepository   ${deployment.evidenceRepository}`;
+}
+
+/** Raw JSON-RPC calls, for the embedded chain only: other RPC URLs may carry an API key. */
+function chainExamples(running: RunningTrustpoint): string {
+  const chain = running.embeddedChain;
+  if (chain === undefined) return '';
+  const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
+    'getTrustPoint',
+    ['did:trustpoint:certid:unknown', 0],
+  );
+  return `
+Ask the chain which network it is:
+  curl -s ${chain.url} -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","method":"net_version","params":[],"id":1}'
+Read a trustpoint that does not exist (reverts with data 0x16fd89cc, TrustPointNotFound):
+  curl -s ${chain.url} -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","method":"eth_call","params":[{"to":"${chain.deployment.trustPointRegistry}","data":"${unknownCall}"},"latest"],"id":1}'
+`;
+}
+
+function banner(running: RunningTrustpoint, dataDir: string): string {
+  const { certApiUrl, trackApiUrl } = running;
+  const networks = running.networks.list();
+  // The examples use the embedded chain when it runs, else the first network of the file.
+  const networkId = running.embeddedChain?.deployment.chainId ?? networks[0]?.networkId ?? '31337';
+  return `
+Trustpoint is running (data in ${dataDir}).
+
+${chainLines(running)}
+  Database             ${running.database.backend === 'pglite' ? `embedded PostgreSQL (PGlite) in ${dataDir}/pgdata` : 'PostgreSQL from DATABASE_URL'}
+  Networks             ${networks.map((n) => `${n.networkId} (${n.name})`).join(', ')} (GET ${certApiUrl}/networks)
+
+Access token for the local user, whose plan is the networks above (valid 30 days; a new one is printed at every start):
+  export TOKEN=${running.token}
+
+Certificate API      ${certApiUrl}   (OpenAPI page: ${certApiUrl}/docs/)
+
+Certify a piece of content (the answer comes once its trustpoint is mined):
+  curl -s -X POST '${certApiUrl}/certificates?type=content&networkId=${networkId}' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name":"Hello","description":"First certificate","content":{"hello":"world"}}'
+Certify a file, hashed while it uploads (publish=true also serves it at ${certApiUrl}/files/<fileHash>):
+  curl -s -X POST '${certApiUrl}/certificates?type=file&networkId=${networkId}&publish=true' -H "Authorization: Bearer $TOKEN" -F fileInput=@README.md -F 'body={"name":"Readme","description":"A file"}'
+Read it back by its certID, and check its trustpoints on chain (with explorer links when the network has an explorer):
+  curl -s '${certApiUrl}/certificates/certID/<certID>' -H "Authorization: Bearer $TOKEN"
+  curl -s '${certApiUrl}/trustpoints/certID/<certID>' -H "Authorization: Bearer $TOKEN"
+
+Asset-tracking API   ${trackApiUrl}   (OpenAPI page: ${trackApiUrl}/docs/)
+
+Create an asset (its first evidence is anchored before the answer), then add an evidence to it:
+  curl -s -X POST '${trackApiUrl}/assets' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"assetId":"pallet-1","data":{"id":"pallet-1","version":"1"},"networkId":${networkId}}'
+  curl -s -X POST '${trackApiUrl}/assets/<trackID>/transactions' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"metadata":{"step":"shipped"}}'
+Verify an evidence on chain through the service, by its hash:
+  curl -s '${trackApiUrl}/evidences/<hash>' -H "Authorization: Bearer $TOKEN"
+${chainExamples(running)}
+Press Ctrl-C to stop.`;
+}
+
+/**
+ * Starts Trustpoint (the embedded defaults, or what the environment configures), prints the
+ * banner, writes the local user's token to `<dataDir>/local-token` for the `trustpoint admin`
+ * commands, and stops on SIGINT or SIGTERM. Rejects when it cannot start.
+ */
+export async function serveAll(): Promise<void> {
+  const logger = pino({ name: 'trustpoint', level: process.env.LOG_LEVEL ?? 'info' });
+  const config = readLauncherConfig();
+  const running = await launch(config, logger);
+  await writeLocalToken(config.dataDir, running.token);
+  console.log(banner(running, config.dataDir));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: String(error) }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => {
+    stop('SIGINT');
+  });
+  process.once('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+}
