@@ -1,1 +1,60 @@
-export {};
+// Public API of @trustpoint/identity: who is calling, by API key, client-credentials token or a
+// token of an external OpenID Connect provider.
+
+export {
+  API_KEY_PREFIX,
+  apiKeyDigest,
+  apiKeyId,
+  generateApiKey,
+  isApiKeyId,
+  looksLikeApiKey,
+} from './api-key-format.js';
+export {
+  apiKeyByDigest,
+  apiKeyById,
+  countActiveApiKeys,
+  createApiKey,
+  findApiKey,
+  LAST_USED_PRECISION_MS,
+  listApiKeys,
+  revokeApiKey,
+  touchApiKey,
+} from './api-keys-repository.js';
+export type { ApiKey, ApiKeyStatus, NewApiKey } from './api-keys-repository.js';
+export {
+  API_KEYS_PATH,
+  apiKeysRouter,
+  apiKeyView,
+  DEFAULT_MAX_API_KEYS_PER_USER,
+} from './api-keys-router.js';
+export type { ApiKeysRouterOptions } from './api-keys-router.js';
+export { CLIENT_TOKEN_TTL_SECONDS, Identities } from './identities.js';
+export type { ApiKeyCheck, IdentitiesOptions } from './identities.js';
+export {
+  BEARER_TOKENS_DESCRIPTION,
+  CLIENT_BASIC_SCHEME,
+  IDENTITY_SECURITY_SCHEMES,
+  IDENTITY_TAG_DESCRIPTION,
+  identityPaths,
+} from './identity-openapi.js';
+export type { IdentityPathsOptions } from './identity-openapi.js';
+export { identityRouter } from './identity-router.js';
+export type { IdentityRouterOptions } from './identity-router.js';
+export {
+  apiKeyViewSchema,
+  createApiKeyBodySchema,
+  createdApiKeySchema,
+  oauthErrorSchema,
+  tokenResponseSchema,
+} from './identity-schemas.js';
+export { IdentityProviderUnavailableError, OidcIssuer } from './oidc-issuer.js';
+export type { OidcKeyFetchOptions } from './oidc-issuer.js';
+export { OIDC_ALGORITHMS, oidcIssuerConfigSchema, parseOidcIssuers } from './oidc-issuer-config.js';
+export type { OidcAlgorithm, OidcIssuerConfig, OidcIssuerInput } from './oidc-issuer-config.js';
+export { provisionUser } from './provision-user.js';
+export {
+  DEFAULT_TOKEN_FAILURES_PER_MINUTE,
+  TOKEN_ENDPOINT_PATH,
+  tokenEndpointRouter,
+} from './token-endpoint-router.js';
+export type { TokenEndpointOptions } from './token-endpoint-router.js';

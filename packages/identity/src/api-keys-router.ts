@@ -1,0 +1,128 @@
+import { constraintViolation, type Queryable } from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
+import { sendSuccess, validate } from '@trustpoint/http';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+
+import {
+  countActiveApiKeys,
+  createApiKey,
+  findApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKey,
+} from './api-keys-repository.js';
+import { apiKeyIdParamsSchema, createApiKeyBodySchema } from './identity-schemas.js';
+
+export const API_KEYS_PATH = '/api-keys';
+
+/** Active keys a user may hold at once, unless the router is told otherwise. */
+export const DEFAULT_MAX_API_KEYS_PER_USER = 20;
+
+export interface ApiKeysRouterOptions {
+  knex: Queryable;
+  /** Where the routes live: `/api-keys` for a user's own, e.g. `/users/:userId/api-keys` for admins. */
+  path?: string;
+  /** What a request must pass first: `authenticate(auth)` for users, the admin check for admins. */
+  guard: RequestHandler | RequestHandler[];
+  /** Whose keys a request is about: the caller's own, or the user of the path. */
+  owner: (req: Request, res: Response) => string;
+  /** Who is acting, recorded as a key's creator or revoker. */
+  actor: (req: Request, res: Response) => string;
+  /** Revoked keys in lists too (for administrators); off by default. */
+  listRevoked?: boolean;
+  maxKeysPerUser?: number;
+  now?: () => number;
+}
+
+export function apiKeyView(apiKey: ApiKey) {
+  return {
+    id: apiKey.id,
+    name: apiKey.name,
+    prefix: apiKey.prefix,
+    createdAt: apiKey.createdAt.toISOString(),
+    createdBy: apiKey.createdBy,
+    expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+    lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
+    revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function refused(field: string, error: string): DomainError {
+  return new DomainError('validation', { detail: error, errors: [{ field, error }] });
+}
+
+/**
+ * Create (the key shown once), list and revoke API keys. The same factory serves a user's own keys
+ * on both APIs and an administrator's view of anyone's: only `guard`, `owner` and `actor` differ.
+ * Another user's key is a 404, as one that does not exist.
+ */
+export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
+  const { knex } = options;
+  const path = options.path ?? API_KEYS_PATH;
+  const now = options.now ?? Date.now;
+  const maxKeys = options.maxKeysPerUser ?? DEFAULT_MAX_API_KEYS_PER_USER;
+  const router = Router({ mergeParams: true });
+  router.use(path, options.guard);
+
+  router.post(path, async (req, res) => {
+    const body = validate(createApiKeyBodySchema, req.body, 'body');
+    const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
+    if (expiresAt !== null && expiresAt.getTime() <= now()) {
+      throw refused('body.expiresAt', 'Must be in the future');
+    }
+    const userId = options.owner(req, res);
+    if ((await countActiveApiKeys(knex, userId, new Date(now()))) >= maxKeys) {
+      throw refused(
+        'body',
+        `A user has at most ${String(maxKeys)} active API keys; revoke one first`,
+      );
+    }
+    let created;
+    try {
+      created = await createApiKey(knex, {
+        userId,
+        name: body.name,
+        expiresAt,
+        createdBy: options.actor(req, res),
+      });
+    } catch (error) {
+      if (constraintViolation(error)?.kind === 'foreign-key') {
+        throw new DomainError('notFound', { detail: `no user ${userId}`, cause: error });
+      }
+      throw error;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    sendSuccess(res, 201, 'API key created; keep it now, it is not shown again', {
+      ...apiKeyView(created.apiKey),
+      key: created.key,
+    });
+  });
+
+  router.get(path, async (req, res) => {
+    const apiKeys = await listApiKeys(knex, options.owner(req, res), {
+      includeRevoked: options.listRevoked ?? false,
+    });
+    sendSuccess(res, 200, 'API keys', { apiKeys: apiKeys.map(apiKeyView) });
+  });
+
+  router.get(`${path}/:keyId`, async (req, res) => {
+    const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
+    const apiKey = await findApiKey(knex, options.owner(req, res), keyId);
+    if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    sendSuccess(res, 200, 'API key', apiKeyView(apiKey));
+  });
+
+  router.delete(`${path}/:keyId`, async (req, res) => {
+    const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
+    const apiKey = await revokeApiKey(knex, {
+      userId: options.owner(req, res),
+      id: keyId,
+      revokedBy: options.actor(req, res),
+      at: new Date(now()),
+    });
+    if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    sendSuccess(res, 200, 'API key revoked', apiKeyView(apiKey));
+  });
+
+  return router;
+}

@@ -1,0 +1,176 @@
+import type { ErrorCode } from '@trustpoint/domain';
+import type {
+  oas31,
+  ZodOpenApiOperationObject,
+  ZodOpenApiPathsObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+
+import { API_KEYS_PATH } from './api-keys-router.js';
+import { API_KEY_PREFIX } from './api-key-format.js';
+import { CLIENT_TOKEN_TTL_SECONDS } from './identities.js';
+import {
+  apiKeyIdParamsSchema,
+  apiKeyListResponse,
+  apiKeyResponse,
+  createApiKeyBodySchema,
+  createdApiKeyResponse,
+  oauthErrorSchema,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from './identity-schemas.js';
+import { DEFAULT_TOKEN_FAILURES_PER_MINUTE, TOKEN_ENDPOINT_PATH } from './token-endpoint-router.js';
+
+export interface IdentityPathsOptions {
+  /** The API's tag for these operations. */
+  tag: string;
+  /** The bearer security requirement of the API's document. */
+  security: oas31.SecurityRequirementObject[];
+  /** The API's error responses for these catalogue codes (and 500). */
+  errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
+}
+
+/** Name of the security scheme of the token endpoint (HTTP Basic with the key id and the key). */
+export const CLIENT_BASIC_SCHEME = 'clientBasic';
+
+/** The security schemes these paths use besides the API's bearer scheme. */
+export const IDENTITY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject> = {
+  [CLIENT_BASIC_SCHEME]: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'User name: the API key id; password: the API key',
+  },
+};
+
+/** What the bearer scheme accepts, for the API document's `bearerAuth` description. */
+export const BEARER_TOKENS_DESCRIPTION =
+  "A JWT of the service (admin CLI, launcher, or this API's token endpoint), a JWT of a configured " +
+  `OpenID Connect provider, or an API key (\`${API_KEY_PREFIX}...\`) itself.`;
+
+export const IDENTITY_TAG_DESCRIPTION =
+  'API keys for machine clients, and the OAuth 2.0 client-credentials token endpoint that ' +
+  'exchanges a key for a short-lived token. The same keys from either API.';
+
+const OAUTH_ERRORS =
+  'Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; ' +
+  'no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), ' +
+  '`invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired ' +
+  `key, or a client_id that is not the key's). More than ${String(DEFAULT_TOKEN_FAILURES_PER_MINUTE)} ` +
+  'failed requests a minute from one address are answered 429 until the minute ends.';
+
+/** The identity operations, for the documents of both APIs. */
+export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObject {
+  const auth = ['missingToken', 'expiredToken', 'invalidToken', 'wrongCredentials'] as const;
+  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+    tags: [options.tag],
+    security: options.security,
+    ...op,
+  });
+  const oauthError = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: oauthErrorSchema } },
+  });
+  return {
+    [API_KEYS_PATH]: {
+      post: operation({
+        operationId: 'createApiKey',
+        summary: 'Make an API key',
+        description:
+          'The answer carries the key, shown only here: the service keeps its SHA-256 only. ' +
+          `Send it as \`Authorization: Bearer ${API_KEY_PREFIX}...\`, or exchange it at ` +
+          `\`${TOKEN_ENDPOINT_PATH}\` for a short-lived token. A user has at most 20 active keys.`,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: createApiKeyBodySchema } },
+        },
+        responses: {
+          201: {
+            description: 'Made',
+            content: { 'application/json': { schema: createdApiKeyResponse } },
+          },
+          ...options.errors('validation', ...auth),
+        },
+      }),
+      get: operation({
+        operationId: 'listApiKeys',
+        summary: "The caller's API keys",
+        description: 'Keys not revoked, newest first, never the keys themselves.',
+        responses: {
+          200: {
+            description: 'The keys',
+            content: { 'application/json': { schema: apiKeyListResponse } },
+          },
+          ...options.errors(...auth),
+        },
+      }),
+    },
+    [`${API_KEYS_PATH}/{keyId}`]: {
+      get: operation({
+        operationId: 'getApiKey',
+        summary: 'One of the caller’s API keys',
+        requestParams: { path: apiKeyIdParamsSchema },
+        responses: {
+          200: {
+            description: 'The key',
+            content: { 'application/json': { schema: apiKeyResponse } },
+          },
+          ...options.errors('validation', 'notFound', ...auth),
+        },
+      }),
+      delete: operation({
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        description:
+          'At once, in every process of the service: the next request with the key, or with a ' +
+          'token exchanged for it, is a 401 "Token is invalid".',
+        requestParams: { path: apiKeyIdParamsSchema },
+        responses: {
+          200: {
+            description: 'Revoked; the key as it is now',
+            content: { 'application/json': { schema: apiKeyResponse } },
+          },
+          ...options.errors('validation', 'notFound', ...auth),
+        },
+      }),
+    },
+    [TOKEN_ENDPOINT_PATH]: {
+      post: {
+        tags: [options.tag],
+        operationId: 'issueClientCredentialsToken',
+        summary: 'Exchange an API key for an access token (OAuth 2.0 client credentials)',
+        description:
+          'RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and ' +
+          'the API key as client secret, by HTTP Basic or in the form (one way only). The token ' +
+          `is a JWT for \`Authorization: Bearer\` that lives ${String(CLIENT_TOKEN_TTL_SECONDS / 60)} ` +
+          'minutes (less when the key expires sooner) and ends when the key is revoked. ' +
+          OAUTH_ERRORS,
+        security: [{ [CLIENT_BASIC_SCHEME]: [] }, {}],
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: tokenRequestSchema } },
+        },
+        responses: {
+          200: {
+            description: 'The token',
+            headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+            content: { 'application/json': { schema: tokenResponseSchema } },
+          },
+          400: oauthError('`invalid_request` or `unsupported_grant_type`'),
+          401: {
+            ...oauthError('`invalid_client`'),
+            headers: {
+              'WWW-Authenticate': {
+                schema: { type: 'string', example: 'Basic realm="trustpoint", charset="UTF-8"' },
+              },
+            },
+          },
+          ...Object.fromEntries(
+            Object.entries(options.errors()).filter(
+              ([status]) => status !== '400' && status !== '401',
+            ),
+          ),
+        },
+      },
+    },
+  };
+}

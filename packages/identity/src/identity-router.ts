@@ -1,0 +1,43 @@
+import { authenticate, currentUser, type AuthenticateOptions } from '@trustpoint/http';
+import type { Router } from 'express';
+import { Router as createRouter } from 'express';
+
+import { apiKeysRouter } from './api-keys-router.js';
+import type { Identities } from './identities.js';
+import { tokenEndpointRouter } from './token-endpoint-router.js';
+
+export interface IdentityRouterOptions {
+  identities: Identities;
+  /** The API's authentication (its `tokens` should be `identities`). */
+  auth: AuthenticateOptions;
+  maxKeysPerUser?: number;
+  tokenFailuresPerMinute?: number;
+  now?: () => number;
+}
+
+/**
+ * The identity routes both APIs mount, the same on each (one table, so a key made on one works on
+ * the other): the caller's API keys at `/api-keys` and the token endpoint at `/oauth/token`.
+ */
+export function identityRouter(options: IdentityRouterOptions): Router {
+  const router = createRouter();
+  router.use(
+    apiKeysRouter({
+      knex: options.identities.knex,
+      guard: authenticate(options.auth),
+      owner: (_req, res) => currentUser(res).id,
+      actor: (_req, res) => currentUser(res).id,
+      ...(options.maxKeysPerUser === undefined ? {} : { maxKeysPerUser: options.maxKeysPerUser }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    }),
+  );
+  router.use(
+    tokenEndpointRouter({
+      identities: options.identities,
+      ...(options.tokenFailuresPerMinute === undefined
+        ? {}
+        : { failuresPerMinute: options.tokenFailuresPerMinute }),
+    }),
+  );
+  return router;
+}

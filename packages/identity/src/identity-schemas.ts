@@ -1,0 +1,114 @@
+import { successEnvelopeSchema } from '@trustpoint/domain';
+import { z } from 'zod';
+
+import { CLIENT_TOKEN_TTL_SECONDS } from './identities.js';
+
+const MAX_NAME_LENGTH = 100;
+
+export const createApiKeyBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(MAX_NAME_LENGTH).meta({
+      description: 'What the key is for, to tell keys apart',
+      example: 'nightly import job',
+    }),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'When the key stops working (in the future); never when absent' }),
+  })
+  .meta({ id: 'CreateApiKeyBody' });
+
+export const apiKeyIdParamsSchema = z.object({
+  keyId: z
+    .string()
+    .regex(/^[0-9A-Za-z]{12}$/, 'Must be an API key id (12 letters and digits)')
+    .meta({ description: 'The key id (the 12 characters after `tp_live_`)' }),
+});
+
+export const apiKeyViewSchema = z
+  .object({
+    id: z.string().meta({ description: 'The key id; the `client_id` at the token endpoint' }),
+    name: z.string(),
+    prefix: z.string().meta({
+      description: 'How the key starts, to recognise it',
+      example: 'tp_live_3Fq8ZbK0aT1x',
+    }),
+    createdAt: z.iso.datetime(),
+    createdBy: z
+      .string()
+      .nullable()
+      .meta({ description: 'The user who made it (the owner or an administrator)' }),
+    expiresAt: z.iso.datetime().nullable(),
+    lastUsedAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'Last successful use, to the minute' }),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const createdApiKeySchema = apiKeyViewSchema
+  .extend({
+    key: z.string().meta({
+      description:
+        'The key, shown only in this answer (only its SHA-256 is kept): `tp_live_` + id + secret + checksum',
+      example: 'tp_live_3Fq8ZbK0aT1xW9dLr2VnP6sQy4HcJm7Ek1Bu5Zo8Xa3Gt0Rf2N',
+    }),
+  })
+  .meta({ id: 'CreatedApiKey' });
+
+export const createdApiKeyResponse = successEnvelopeSchema(createdApiKeySchema).meta({
+  id: 'CreatedApiKeyResponse',
+});
+export const apiKeyResponse = successEnvelopeSchema(apiKeyViewSchema).meta({
+  id: 'ApiKeyResponse',
+});
+export const apiKeyListResponse = successEnvelopeSchema(
+  z.object({ apiKeys: z.array(apiKeyViewSchema) }),
+).meta({ id: 'ApiKeyListResponse' });
+
+/** RFC 6749 4.4.2, with the client's credentials in the body (2.3.1) when not in Basic. */
+export const tokenRequestSchema = z
+  .object({
+    grant_type: z
+      .string()
+      .meta({ description: 'Must be `client_credentials`', example: 'client_credentials' }),
+    client_id: z
+      .string()
+      .optional()
+      .meta({ description: 'The API key id; or HTTP Basic user name' }),
+    client_secret: z
+      .string()
+      .optional()
+      .meta({ description: 'The API key; or HTTP Basic password' }),
+    scope: z.string().optional().meta({ description: 'Ignored: a token may do what its user may' }),
+  })
+  .meta({ id: 'ClientCredentialsTokenRequest' });
+
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string().meta({ description: 'A JWT for `Authorization: Bearer`' }),
+    token_type: z.literal('Bearer'),
+    expires_in: z
+      .number()
+      .int()
+      .meta({
+        description: `Seconds it lives: ${String(CLIENT_TOKEN_TTL_SECONDS)}, or less when the key expires sooner`,
+        example: CLIENT_TOKEN_TTL_SECONDS,
+      }),
+  })
+  .meta({ id: 'ClientCredentialsTokenResponse' });
+
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'unsupported_grant_type',
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+
+export const oauthErrorSchema = z
+  .object({
+    error: z.enum(OAUTH_ERROR_CODES),
+    error_description: z.string().optional(),
+  })
+  .meta({ id: 'OAuthError', description: 'RFC 6749 section 5.2' });

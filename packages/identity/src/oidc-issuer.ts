@@ -1,0 +1,127 @@
+import { DomainError } from '@trustpoint/domain';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+
+import type { OidcIssuerConfig } from './oidc-issuer-config.js';
+
+/** How the keys of external providers are fetched and kept. */
+export interface OidcKeyFetchOptions {
+  /** Give up on a discovery document or key set after this long (default 5 s). */
+  timeoutMs?: number;
+  /** Keys are fetched again after this long even when nothing asks for a new one (default 10 min). */
+  cacheMaxAgeMs?: number;
+  /**
+   * After a fetch, a token with an unknown key id waits at least this long before the keys are
+   * fetched again (default 30 s), so forged key ids cannot make the service hammer the provider.
+   */
+  cooldownMs?: number;
+}
+
+/** Thrown when a provider's discovery document or keys cannot be had: the service's problem. */
+export class IdentityProviderUnavailableError extends Error {
+  override readonly name = 'IdentityProviderUnavailableError';
+}
+
+/** Failures of jose that are about reaching the provider, not about the token. */
+function isKeyFetchFailure(error: unknown): boolean {
+  return (
+    !(error instanceof errors.JOSEError) ||
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    error.code === 'ERR_JOSE_GENERIC'
+  );
+}
+
+/**
+ * One configured external OpenID Connect provider. Its key set is found through
+ * `<issuer>/.well-known/openid-configuration` on first use and fetched by jose's remote key set,
+ * which keeps it, fetches it again when a token names a key it does not hold (a rotation: the new
+ * key is found, and a removed key stops verifying once the set is fetched again), and waits a
+ * cooldown between such fetches.
+ */
+export class OidcIssuer {
+  readonly config: OidcIssuerConfig;
+  readonly #fetch: Required<OidcKeyFetchOptions>;
+  #keys: Promise<JWTVerifyGetKey> | undefined;
+
+  constructor(config: OidcIssuerConfig, fetchOptions: OidcKeyFetchOptions = {}) {
+    this.config = config;
+    this.#fetch = {
+      timeoutMs: fetchOptions.timeoutMs ?? 5_000,
+      cacheMaxAgeMs: fetchOptions.cacheMaxAgeMs ?? 600_000,
+      cooldownMs: fetchOptions.cooldownMs ?? 30_000,
+    };
+  }
+
+  /** The Trustpoint user id a valid token of this issuer names (prefix + the user claim). */
+  async userId(token: string): Promise<string> {
+    const keys = await this.#keySet();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, {
+        issuer: this.config.issuer,
+        audience: this.config.audience,
+        algorithms: [...this.config.algorithms],
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) {
+        throw new DomainError('expiredToken', { detail: 'provider token expired', cause: error });
+      }
+      if (isKeyFetchFailure(error)) {
+        throw new IdentityProviderUnavailableError(
+          `the keys of ${this.config.issuer} could not be fetched`,
+          { cause: error },
+        );
+      }
+      throw new DomainError('invalidToken', { detail: 'provider token rejected', cause: error });
+    }
+    const value = payload[this.config.userClaim];
+    if (typeof value !== 'string' || value === '') {
+      throw new DomainError('invalidToken', {
+        detail: `provider token has no string claim ${this.config.userClaim}`,
+      });
+    }
+    return `${this.config.userIdPrefix}${value}`;
+  }
+
+  /** The remote key set, discovered once; a failed discovery is tried again on the next token. */
+  #keySet(): Promise<JWTVerifyGetKey> {
+    this.#keys ??= this.#discover().catch((error: unknown) => {
+      this.#keys = undefined;
+      throw error;
+    });
+    return this.#keys;
+  }
+
+  async #discover(): Promise<JWTVerifyGetKey> {
+    const issuer = this.config.issuer;
+    const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    let document: unknown;
+    try {
+      const response = await fetch(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.#fetch.timeoutMs),
+      });
+      if (!response.ok) throw new Error(`${url} answered ${String(response.status)}`);
+      document = await response.json();
+    } catch (error) {
+      throw new IdentityProviderUnavailableError(`discovery of ${issuer} failed`, { cause: error });
+    }
+    const { issuer: claimed, jwks_uri: jwksUri } = (document ?? {}) as Record<string, unknown>;
+    // OpenID Connect Discovery 4.3: the document must name the issuer it was fetched for.
+    if (claimed !== issuer) {
+      throw new IdentityProviderUnavailableError(
+        `discovery of ${issuer} names another issuer (${String(claimed)})`,
+      );
+    }
+    if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) {
+      throw new IdentityProviderUnavailableError(`discovery of ${issuer} has no usable jwks_uri`);
+    }
+    return createRemoteJWKSet(new URL(jwksUri), {
+      timeoutDuration: this.#fetch.timeoutMs,
+      cacheMaxAge: this.#fetch.cacheMaxAgeMs,
+      cooldownDuration: this.#fetch.cooldownMs,
+    });
+  }
+}
