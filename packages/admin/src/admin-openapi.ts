@@ -1,0 +1,264 @@
+import { createErrorCatalogue, type ErrorCode } from '@trustpoint/domain';
+import { openApiErrorResponses } from '@trustpoint/http';
+import type { z } from 'zod';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { ADMIN_API_BASE_PATH } from './admin-api-options.js';
+import {
+  auditListResponse,
+  auditQuerySchema,
+  createPlanBodySchema,
+  createUserBodySchema,
+  creditChangeResponse,
+  creditHistoryQuerySchema,
+  creditHistoryResponse,
+  grantCreditsBodySchema,
+  mintedTokenResponse,
+  mintTokenBodySchema,
+  planIdParamsSchema,
+  planListResponse,
+  planResponse,
+  setCreditsBodySchema,
+  updatePlanBodySchema,
+  updateUserBodySchema,
+  userIdParamsSchema,
+  userListQuerySchema,
+  userListResponse,
+  userResponse,
+  userStateBodySchema,
+} from './admin-schemas.js';
+
+export interface AdminApiDocumentOptions {
+  /** The support contact the error messages name, as the app's error catalogue has it. */
+  supportContact?: string;
+}
+
+const BEARER = 'bearerAuth';
+const TAGS = { users: 'Users', credits: 'Credits', plans: 'Plans', audit: 'Audit' } as const;
+const VALIDATION_EXAMPLE_ERRORS = [{ field: 'body.planId', error: 'No such plan' }];
+const AUTH: ErrorCode[] = [
+  'missingToken',
+  'expiredToken',
+  'invalidToken',
+  'wrongCredentials',
+  'adminRequired',
+];
+
+/** The OpenAPI 3.1 document of the admin API (server `/admin/v1`), from the routes' schemas. */
+export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.OpenAPIObject {
+  const catalogue = createErrorCatalogue(
+    options.supportContact === undefined ? {} : { supportContact: options.supportContact },
+  );
+  const errors = (...codes: ErrorCode[]): ZodOpenApiResponsesObject =>
+    openApiErrorResponses(catalogue, [...codes, ...AUTH], VALIDATION_EXAMPLE_ERRORS);
+  const ok = (status: 200 | 201, description: string, schema: z.ZodType) => ({
+    [status]: { description, content: { 'application/json': { schema } } },
+  });
+  const json = (schema: z.ZodType, required = true) => ({
+    required,
+    content: { 'application/json': { schema } },
+  });
+  const operation = (tag: string, op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+    tags: [tag],
+    security: [{ [BEARER]: [] }],
+    ...op,
+  });
+
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Trustpoint admin API',
+      version: '1.0.0',
+      description:
+        'Users, plans, credits, tokens and the audit log of a Trustpoint service. Every operation ' +
+        'needs the token of a user with the `admin` role (403 `Forbidden Error` otherwise) and ' +
+        'writes its changes to the audit log with the admin and the request id (`X-Request-Id`). ' +
+        'Successes answer `{statusCode, message, data}`; errors `{statusCode, type, message, errors?}`.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: ADMIN_API_BASE_PATH }],
+    tags: [
+      { name: TAGS.users, description: 'Users, their roles, plans, qualified flag and tokens' },
+      { name: TAGS.credits, description: 'Balances and their ledger' },
+      { name: TAGS.plans, description: 'Which networks the users of a plan may anchor on' },
+      { name: TAGS.audit, description: 'Every change made through the APIs, append-only' },
+    ],
+    components: {
+      securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+    paths: {
+      '/users': {
+        post: operation(TAGS.users, {
+          operationId: 'createUser',
+          summary: 'Create a user',
+          description: 'With its plan, role, qualified flag and starting balance (a ledger entry).',
+          requestBody: json(createUserBodySchema),
+          responses: {
+            ...ok(201, 'Created', userResponse),
+            ...errors('validation', 'alreadyExists'),
+          },
+        }),
+        get: operation(TAGS.users, {
+          operationId: 'listUsers',
+          summary: 'Users, a page at a time, by id; disabled ones too',
+          requestParams: { query: userListQuerySchema },
+          responses: { ...ok(200, 'A page of users', userListResponse), ...errors('validation') },
+        }),
+      },
+      '/users/{id}': {
+        get: operation(TAGS.users, {
+          operationId: 'getUser',
+          summary: 'A user with its balance',
+          requestParams: { path: userIdParamsSchema },
+          responses: { ...ok(200, 'The user', userResponse), ...errors('validation', 'notFound') },
+        }),
+        patch: operation(TAGS.users, {
+          operationId: 'updateUser',
+          summary: "Change a user's name, plan, qualified flag or role",
+          description: 'An admin cannot take their own admin role away (400).',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(updateUserBodySchema),
+          responses: {
+            ...ok(200, 'The user as changed', userResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/disable': {
+        post: operation(TAGS.users, {
+          operationId: 'disableUser',
+          summary: 'Disable a user',
+          description:
+            "From the next request on, the user's tokens and API keys are refused (401 User " +
+            'credentials are wrong). An admin cannot disable themselves (400).',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(userStateBodySchema, false),
+          responses: {
+            ...ok(200, 'The user, disabled', userResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/enable': {
+        post: operation(TAGS.users, {
+          operationId: 'enableUser',
+          summary: 'Enable a disabled user again',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(userStateBodySchema, false),
+          responses: {
+            ...ok(200, 'The user, enabled', userResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/tokens': {
+        post: operation(TAGS.users, {
+          operationId: 'mintUserToken',
+          summary: 'Mint a short-lived access token for a user',
+          description:
+            'A bearer token for both APIs, as the launcher mints the local one; it is not stored. ' +
+            'A disabled user gets none (400).',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(mintTokenBodySchema, false),
+          responses: {
+            ...ok(201, 'The token', mintedTokenResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/credits': {
+        get: operation(TAGS.credits, {
+          operationId: 'getUserCredits',
+          summary: 'The balance and its ledger',
+          description:
+            'Grants, sets and refunds (withdrawn creations, records the chain refused), with ' +
+            'the balance after each; spending is not listed (each certificate is its record).',
+          requestParams: { path: userIdParamsSchema, query: creditHistoryQuerySchema },
+          responses: {
+            ...ok(200, 'The balance and a page of movements', creditHistoryResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/credits/grant': {
+        post: operation(TAGS.credits, {
+          operationId: 'grantCredits',
+          summary: 'Add credits to a balance',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(grantCreditsBodySchema),
+          responses: {
+            ...ok(200, 'The new balance and its movement', creditChangeResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/credits/set': {
+        post: operation(TAGS.credits, {
+          operationId: 'setCredits',
+          summary: 'Set a balance',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(setCreditsBodySchema),
+          responses: {
+            ...ok(200, 'The new balance and its movement', creditChangeResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/plans': {
+        post: operation(TAGS.plans, {
+          operationId: 'createPlan',
+          summary: 'Create a plan',
+          description: 'Each network id must be one the service has configured (400 otherwise).',
+          requestBody: json(createPlanBodySchema),
+          responses: {
+            ...ok(201, 'Created', planResponse),
+            ...errors('validation', 'alreadyExists'),
+          },
+        }),
+        get: operation(TAGS.plans, {
+          operationId: 'listPlans',
+          summary: 'Every plan, by id',
+          responses: { ...ok(200, 'The plans', planListResponse), ...errors() },
+        }),
+      },
+      '/plans/{id}': {
+        get: operation(TAGS.plans, {
+          operationId: 'getPlan',
+          summary: 'A plan',
+          requestParams: { path: planIdParamsSchema },
+          responses: { ...ok(200, 'The plan', planResponse), ...errors('validation', 'notFound') },
+        }),
+        put: operation(TAGS.plans, {
+          operationId: 'updatePlan',
+          summary: "Replace a plan's networks (and its name)",
+          description: 'Its users may use the new networks from their next request on.',
+          requestParams: { path: planIdParamsSchema },
+          requestBody: json(updatePlanBodySchema),
+          responses: {
+            ...ok(200, 'The plan as changed', planResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/audit': {
+        get: operation(TAGS.audit, {
+          operationId: 'listAuditEntries',
+          summary: 'The audit log, newest first',
+          description:
+            'Every admin action and every change made through the APIs (certificates created, ' +
+            'revoked, signed, their access changed; assets created, shared; evidences added; ' +
+            'webhook endpoints), with actor, time, request id, target and what changed.',
+          requestParams: { query: auditQuerySchema },
+          responses: {
+            ...ok(200, 'A page of entries', auditListResponse),
+            ...errors('validation'),
+          },
+        }),
+      },
+    },
+  });
+}

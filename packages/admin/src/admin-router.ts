@@ -1,0 +1,392 @@
+import {
+  changeCredits,
+  constraintViolation,
+  createUser,
+  findPlan,
+  findUserAccount,
+  listAuditEntries,
+  listCreditMovements,
+  listPlans,
+  listUserAccounts,
+  recordAudit,
+  savePlan,
+  setUserDisabled,
+  updateUser,
+  type ChangeContext,
+  type Queryable,
+  type UserAccount,
+} from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
+import {
+  authenticate,
+  currentUser,
+  mintAccessToken,
+  requestIdOf,
+  sendSuccess,
+  validate,
+} from '@trustpoint/http';
+import { Router, type Request, type Response } from 'express';
+import type { AdminApiOptions } from './admin-api-options.js';
+import {
+  auditQuerySchema,
+  createPlanBodySchema,
+  createUserBodySchema,
+  creditHistoryQuerySchema,
+  grantCreditsBodySchema,
+  mintTokenBodySchema,
+  planIdParamsSchema,
+  setCreditsBodySchema,
+  updatePlanBodySchema,
+  updateUserBodySchema,
+  userIdParamsSchema,
+  userListQuerySchema,
+  userStateBodySchema,
+} from './admin-schemas.js';
+import { auditEntryView, movementView, planView, userView } from './admin-views.js';
+import { requireAdmin } from './require-admin.js';
+
+function refused(field: string, error: string): DomainError {
+  return new DomainError('validation', { detail: error, errors: [{ field, error }] });
+}
+
+/** The admin making this request, and the request: what the audit log and the ledger record. */
+function contextOf(res: Response): ChangeContext {
+  return { actorId: currentUser(res).id, requestId: requestIdOf(res) };
+}
+
+async function existingAccount(db: Queryable, id: string): Promise<UserAccount> {
+  const account = await findUserAccount(db, id);
+  if (account === undefined) throw new DomainError('notFound', { detail: `no user ${id}` });
+  return account;
+}
+
+/** A plan id given in a body must name a plan: 400 on the field otherwise. */
+async function requirePlan(db: Queryable, planId: string, field: string): Promise<void> {
+  if ((await findPlan(db, planId)) === undefined) throw refused(field, 'No such plan');
+}
+
+/**
+ * The admin API's routes (mount at `/admin/v1`): users, plans, credits, tokens, the audit log.
+ * Every route needs an admin's token: others get the 401s of the other APIs or a 403. Each change
+ * is written to the audit log in its own transaction, with the admin and the request id.
+ */
+export function adminRouter(options: AdminApiOptions): Router {
+  const { knex } = options;
+  const now = options.now ?? Date.now;
+  const router = Router();
+  router.use(authenticate(options.auth), requireAdmin);
+
+  const requireNetworks = (networkIds: readonly string[]) => {
+    const configured = new Set(options.networkIds());
+    const unknown = [...new Set(networkIds)].filter((id) => !configured.has(id));
+    if (unknown.length > 0) {
+      throw refused(
+        'body.networkIds',
+        `Not configured on this service: ${unknown.join(', ')} (configured: ${[...configured].join(', ') || 'none'})`,
+      );
+    }
+  };
+
+  // Users
+
+  router.post('/users', async (req, res) => {
+    const body = validate(createUserBodySchema, req.body, 'body');
+    const context = contextOf(res);
+    const account = await knex
+      .transaction(async (trx) => {
+        await requirePlan(trx, body.planId, 'body.planId');
+        await createUser(
+          trx,
+          {
+            id: body.id,
+            displayName: body.displayName,
+            planId: body.planId,
+            qualified: body.qualified,
+            role: body.role,
+            initialCredits: body.credits,
+          },
+          context,
+        );
+        await recordAudit(trx, [
+          {
+            ...context,
+            action: 'user.create',
+            target: `user:${body.id}`,
+            changes: {
+              displayName: body.displayName,
+              planId: body.planId,
+              qualified: body.qualified,
+              role: body.role,
+              credits: body.credits,
+            },
+          },
+        ]);
+        return existingAccount(trx, body.id);
+      })
+      .catch((error: unknown) => {
+        const violation = constraintViolation(error);
+        if (violation?.kind === 'unique') throw new DomainError('alreadyExists', { cause: error });
+        if (violation?.kind === 'foreign-key') throw refused('body.planId', 'No such plan');
+        throw error;
+      });
+    sendSuccess(res, 201, 'User created', userView(account));
+  });
+
+  router.get('/users', async (req, res) => {
+    const query = validate(userListQuerySchema, req.query, 'query');
+    const { accounts, total } = await listUserAccounts(knex, query);
+    sendSuccess(res, 200, `Retrieved ${String(accounts.length)} user(s) out of ${String(total)}`, {
+      users: accounts.map(userView),
+      pagination: { offset: query.offset, limit: query.limit, total, order: query.order },
+    });
+  });
+
+  router.get('/users/:id', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    sendSuccess(res, 200, 'User retrieved', userView(await existingAccount(knex, id)));
+  });
+
+  router.patch('/users/:id', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    const changes = validate(updateUserBodySchema, req.body, 'body');
+    const context = contextOf(res);
+    if (id === context.actorId && changes.role === 'user') {
+      // The last way back in would be the database itself.
+      throw refused('body.role', 'An administrator cannot take their own admin role away');
+    }
+    const account = await knex.transaction(async (trx) => {
+      const before = await existingAccount(trx, id);
+      if (changes.planId !== undefined) await requirePlan(trx, changes.planId, 'body.planId');
+      const updated = await updateUser(trx, id, changes);
+      if (updated === undefined) throw new DomainError('notFound');
+      const changed = Object.fromEntries(
+        Object.entries(changes).filter(
+          ([field, value]) => before[field as keyof typeof changes] !== value,
+        ),
+      );
+      if (Object.keys(changed).length > 0) {
+        await recordAudit(trx, [
+          { ...context, action: 'user.update', target: `user:${id}`, changes: changed },
+        ]);
+      }
+      return updated;
+    });
+    sendSuccess(res, 200, 'User updated', userView(account));
+  });
+
+  const changeState = (disabled: boolean) =>
+    async function userState(req: Request, res: Response) {
+      const { id } = validate(userIdParamsSchema, req.params, 'path');
+      const { reason } = validate(userStateBodySchema, req.body ?? {}, 'body');
+      const context = contextOf(res);
+      if (disabled && id === context.actorId) {
+        throw refused('path.id', 'An administrator cannot disable themselves');
+      }
+      const account = await knex.transaction(async (trx) => {
+        const before = await trx('users')
+          .where('id', id)
+          .forUpdate()
+          .first<{ disabled_at: Date | null } | undefined>('disabled_at');
+        if (before === undefined) throw new DomainError('notFound');
+        const updated = await setUserDisabled(trx, id, disabled);
+        if (updated === undefined) throw new DomainError('notFound');
+        if ((before.disabled_at !== null) !== disabled) {
+          await recordAudit(trx, [
+            {
+              ...context,
+              action: disabled ? 'user.disable' : 'user.enable',
+              target: `user:${id}`,
+              changes: reason === undefined ? {} : { reason },
+            },
+          ]);
+        }
+        return updated;
+      });
+      sendSuccess(res, 200, disabled ? 'User disabled' : 'User enabled', userView(account));
+    };
+  router.post('/users/:id/disable', changeState(true));
+  router.post('/users/:id/enable', changeState(false));
+
+  // Credits
+
+  router.get('/users/:id/credits', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    const query = validate(creditHistoryQuerySchema, req.query, 'query');
+    const account = await existingAccount(knex, id);
+    const { movements, total } = await listCreditMovements(knex, id, query);
+    sendSuccess(res, 200, `Retrieved ${String(movements.length)} credit movement(s)`, {
+      userId: id,
+      balance: account.credits,
+      movements: movements.map(movementView),
+      pagination: { offset: query.offset, limit: query.limit, total, order: query.order },
+    });
+  });
+
+  const creditChange = (kind: 'grant' | 'set') =>
+    async function credits(req: Request, res: Response) {
+      const { id } = validate(userIdParamsSchema, req.params, 'path');
+      const context = contextOf(res);
+      const change =
+        kind === 'grant'
+          ? (() => {
+              const body = validate(grantCreditsBodySchema, req.body, 'body');
+              return { grant: body.amount, reason: body.reason ?? null };
+            })()
+          : (() => {
+              const body = validate(setCreditsBodySchema, req.body, 'body');
+              return { balance: body.balance, reason: body.reason ?? null };
+            })();
+      const movement = await knex.transaction(async (trx) => {
+        const made = await changeCredits(trx, id, { ...change, ...context });
+        if (made === undefined) throw new DomainError('notFound', { detail: `no user ${id}` });
+        await recordAudit(trx, [
+          {
+            ...context,
+            action: `credits.${kind}`,
+            target: `user:${id}`,
+            changes: {
+              amount: made.amount,
+              balanceAfter: made.balanceAfter,
+              ...(made.reason === null ? {} : { reason: made.reason }),
+            },
+          },
+        ]);
+        return made;
+      });
+      sendSuccess(res, 200, kind === 'grant' ? 'Credits granted' : 'Credits set', {
+        userId: id,
+        balance: movement.balanceAfter,
+        movement: movementView(movement),
+      });
+    };
+  router.post('/users/:id/credits/grant', creditChange('grant'));
+  router.post('/users/:id/credits/set', creditChange('set'));
+
+  // Tokens
+
+  router.post('/users/:id/tokens', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    const { expiresInSeconds } = validate(mintTokenBodySchema, req.body ?? {}, 'body');
+    const context = contextOf(res);
+    const account = await existingAccount(knex, id);
+    if (account.disabledAt !== null) {
+      throw refused('path.id', 'The user is disabled: a token for it would be refused');
+    }
+    const expiresAt = new Date(Math.floor(now() / 1_000) * 1_000 + expiresInSeconds * 1_000);
+    // Recorded first: a token that exists is always in the log (one that failed to be made may be).
+    await recordAudit(knex, [
+      {
+        ...context,
+        action: 'token.mint',
+        target: `user:${id}`,
+        changes: { expiresAt: expiresAt.toISOString() },
+      },
+    ]);
+    const accessToken = await mintAccessToken(options.tokenSecret, {
+      subject: id,
+      ttlSeconds: expiresInSeconds,
+    });
+    sendSuccess(res, 201, 'Access token minted: it is not stored, keep it', {
+      accessToken,
+      tokenType: 'Bearer' as const,
+      expiresIn: expiresInSeconds,
+      expiresAt: expiresAt.toISOString(),
+      userId: id,
+    });
+  });
+
+  // Plans
+
+  router.post('/plans', async (req, res) => {
+    const body = validate(createPlanBodySchema, req.body, 'body');
+    requireNetworks(body.networkIds);
+    const context = contextOf(res);
+    const plan = await knex.transaction(async (trx) => {
+      const inserted = await trx('plans')
+        .insert({ id: body.id, name: body.name })
+        .onConflict('id')
+        .ignore()
+        .returning('id');
+      if (inserted.length === 0) throw new DomainError('alreadyExists');
+      const saved = await savePlan(trx, body);
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'plan.create',
+          target: `plan:${saved.id}`,
+          changes: { name: saved.name, networkIds: saved.networkIds },
+        },
+      ]);
+      return saved;
+    });
+    sendSuccess(res, 201, 'Plan created', planView(plan));
+  });
+
+  router.get('/plans', async (_req, res) => {
+    const plans = await listPlans(knex);
+    sendSuccess(res, 200, `Retrieved ${String(plans.length)} plan(s)`, {
+      plans: plans.map(planView),
+    });
+  });
+
+  router.get('/plans/:id', async (req, res) => {
+    const { id } = validate(planIdParamsSchema, req.params, 'path');
+    const plan = await findPlan(knex, id);
+    if (plan === undefined) throw new DomainError('notFound', { detail: `no plan ${id}` });
+    sendSuccess(res, 200, 'Plan retrieved', planView(plan));
+  });
+
+  router.put('/plans/:id', async (req, res) => {
+    const { id } = validate(planIdParamsSchema, req.params, 'path');
+    const body = validate(updatePlanBodySchema, req.body, 'body');
+    requireNetworks(body.networkIds);
+    const context = contextOf(res);
+    const plan = await knex.transaction(async (trx) => {
+      const locked = await trx('plans')
+        .where('id', id)
+        .forUpdate()
+        .first<{ id: string } | undefined>('id');
+      const before = locked === undefined ? undefined : await findPlan(trx, id);
+      if (before === undefined) throw new DomainError('notFound', { detail: `no plan ${id}` });
+      const saved = await savePlan(trx, {
+        id,
+        name: body.name ?? before.name,
+        networkIds: body.networkIds,
+      });
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'plan.update',
+          target: `plan:${id}`,
+          changes: {
+            ...(saved.name === before.name ? {} : { name: saved.name }),
+            networkIds: { before: before.networkIds, after: saved.networkIds },
+          },
+        },
+      ]);
+      return saved;
+    });
+    sendSuccess(res, 200, 'Plan updated', planView(plan));
+  });
+
+  // Audit log
+
+  router.get('/audit', async (req, res) => {
+    const query = validate(auditQuerySchema, req.query, 'query');
+    const { entries, total } = await listAuditEntries(knex, {
+      ...(query.actor === undefined ? {} : { actorId: query.actor }),
+      ...(query.action === undefined ? {} : { action: query.action }),
+      ...(query.target === undefined ? {} : { target: query.target }),
+      ...(query.since === undefined ? {} : { since: new Date(query.since) }),
+      ...(query.until === undefined ? {} : { until: new Date(query.until) }),
+      offset: query.offset,
+      limit: query.limit,
+    });
+    sendSuccess(res, 200, `Retrieved ${String(entries.length)} audit entr(ies)`, {
+      entries: entries.map(auditEntryView),
+      pagination: { offset: query.offset, limit: query.limit, total, order: 'desc' as const },
+    });
+  });
+
+  return router;
+}

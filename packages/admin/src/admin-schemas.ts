@@ -1,0 +1,230 @@
+import { CREDIT_MOVEMENT_KINDS, USER_ROLES } from '@trustpoint/db';
+import {
+  booleanParam,
+  integerParam,
+  paginationSchema,
+  sortOrderSchema,
+  successEnvelopeSchema,
+  textSchema,
+} from '@trustpoint/domain';
+import { z } from 'zod';
+
+/** Longest free text an admin gives (display names, plan names, reasons). */
+const MAX_TEXT = 500;
+
+/** A user or plan id: printable ASCII without spaces, as JWT subjects and OIDC subjects are. */
+const idSchema = (what: string) =>
+  z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'Must be 1 to 200 printable ASCII characters without spaces')
+    .meta({ description: `The ${what} id` });
+
+const nameSchema = textSchema().trim().min(1).max(MAX_TEXT);
+const reasonSchema = textSchema().max(MAX_TEXT).optional().meta({
+  description: 'Why: kept in the credit ledger and the audit log',
+});
+
+export const userRoleSchema = z.enum(USER_ROLES).meta({
+  id: 'UserRole',
+  description: "'admin' also reaches the admin API",
+});
+
+const networkIdSchema = z
+  .union([z.string().regex(/^\d{1,20}$/, 'Must be a decimal network id'), z.number().int().min(0)])
+  .transform(String)
+  .meta({ description: 'A network id the service has configured (GET /cert/v2/networks)' });
+
+// Requests
+
+export const userIdParamsSchema = z.object({ id: idSchema('user') });
+export const planIdParamsSchema = z.object({ id: idSchema('plan') });
+
+export const createUserBodySchema = z
+  .strictObject({
+    id: idSchema('user').meta({ description: 'The user id: the `sub` of its tokens' }),
+    displayName: nameSchema,
+    planId: idSchema('plan'),
+    qualified: z.boolean().default(false),
+    role: userRoleSchema.default('user'),
+    credits: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).meta({
+      description: 'The balance to start with',
+    }),
+  })
+  .meta({ id: 'CreateUserBody' });
+
+export const updateUserBodySchema = z
+  .strictObject({
+    displayName: nameSchema.optional(),
+    planId: idSchema('plan').optional(),
+    qualified: z.boolean().optional(),
+    role: userRoleSchema.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Give at least one field to change')
+  .meta({ id: 'UpdateUserBody' });
+
+export const userStateBodySchema = z
+  .strictObject({ reason: reasonSchema })
+  .meta({ id: 'UserStateBody' });
+
+export const userListQuerySchema = z.object({
+  offset: integerParam(z.number().nonnegative()).default(0),
+  limit: integerParam(z.number().min(1).max(100)).default(20),
+  order: sortOrderSchema.default('asc').meta({ description: 'By user id' }),
+  disabled: booleanParam.optional().meta({
+    description: 'Only disabled (true) or only active (false) users; both when absent',
+  }),
+});
+
+export const creditHistoryQuerySchema = z.object({
+  offset: integerParam(z.number().nonnegative()).default(0),
+  limit: integerParam(z.number().min(1).max(100)).default(20),
+  order: sortOrderSchema.default('desc'),
+});
+
+export const grantCreditsBodySchema = z
+  .strictObject({
+    amount: z.number().int().min(1).max(1_000_000_000).meta({ description: 'Credits to add' }),
+    reason: reasonSchema,
+  })
+  .meta({ id: 'GrantCreditsBody' });
+
+export const setCreditsBodySchema = z
+  .strictObject({
+    balance: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000_000_000)
+      .meta({ description: 'The new balance' }),
+    reason: reasonSchema,
+  })
+  .meta({ id: 'SetCreditsBody' });
+
+/** Longest token an admin may mint: as long as the launcher's local token. */
+export const MAX_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export const mintTokenBodySchema = z
+  .strictObject({
+    expiresInSeconds: z.number().int().min(60).max(MAX_TOKEN_TTL_SECONDS).default(3600),
+  })
+  .meta({ id: 'MintTokenBody' });
+
+export const createPlanBodySchema = z
+  .strictObject({
+    id: idSchema('plan'),
+    name: nameSchema,
+    networkIds: z.array(networkIdSchema).max(1000),
+  })
+  .meta({ id: 'CreatePlanBody' });
+
+export const updatePlanBodySchema = z
+  .strictObject({
+    name: nameSchema.optional().meta({ description: 'Kept when absent' }),
+    networkIds: z.array(networkIdSchema).max(1000).meta({ description: 'Replaces the networks' }),
+  })
+  .meta({ id: 'UpdatePlanBody' });
+
+export const auditQuerySchema = z.object({
+  actor: idSchema('actor user').optional(),
+  action: z
+    .string()
+    .regex(/^[a-z-]+\.[a-z-]+$/, 'Must look like user.create')
+    .optional(),
+  target: textSchema().min(1).max(1000).optional().meta({
+    description: '`<kind>:<id>`, e.g. `user:alice`, exactly',
+  }),
+  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'At or after' }),
+  until: z.iso.datetime({ offset: true }).optional().meta({ description: 'Before' }),
+  offset: integerParam(z.number().nonnegative()).default(0),
+  limit: integerParam(z.number().min(1).max(500)).default(50),
+});
+
+// Answers
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    displayName: z.string(),
+    role: userRoleSchema,
+    qualified: z.boolean(),
+    planId: z.string(),
+    networkIds: z.array(z.string()).meta({ description: "The networks of the user's plan" }),
+    credits: z.number().int(),
+    disabled: z.boolean(),
+    disabledAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'AdminUser' });
+
+export const planSchema = z
+  .object({ id: z.string(), name: z.string(), networkIds: z.array(z.string()) })
+  .meta({ id: 'Plan' });
+
+export const creditMovementSchema = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(CREDIT_MOVEMENT_KINDS),
+    amount: z.number().int().meta({ description: 'The signed change of the balance' }),
+    balanceAfter: z.number().int(),
+    actor: z.string().nullable().meta({ description: "Null for the service's own refunds" }),
+    reason: z.string().nullable(),
+    requestId: z.string().nullable(),
+    at: z.iso.datetime(),
+  })
+  .meta({ id: 'CreditMovement' });
+
+export const creditChangeSchema = z
+  .object({ userId: z.string(), balance: z.number().int(), movement: creditMovementSchema })
+  .meta({ id: 'CreditChange' });
+
+export const creditHistorySchema = z
+  .object({
+    userId: z.string(),
+    balance: z.number().int(),
+    movements: z.array(creditMovementSchema),
+    pagination: paginationSchema,
+  })
+  .meta({ id: 'CreditHistory' });
+
+export const mintedTokenSchema = z
+  .object({
+    accessToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number().int(),
+    expiresAt: z.iso.datetime(),
+    userId: z.string(),
+  })
+  .meta({ id: 'MintedToken' });
+
+export const auditEntrySchema = z
+  .object({
+    id: z.number().int(),
+    at: z.iso.datetime(),
+    actor: z.string().nullable(),
+    requestId: z.string().nullable(),
+    action: z.string(),
+    target: z.string(),
+    changes: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const userResponse = successEnvelopeSchema(userSchema).meta({ id: 'AdminUserResponse' });
+export const userListResponse = successEnvelopeSchema(
+  z.object({ users: z.array(userSchema), pagination: paginationSchema }),
+).meta({ id: 'AdminUserListResponse' });
+export const planResponse = successEnvelopeSchema(planSchema).meta({ id: 'PlanResponse' });
+export const planListResponse = successEnvelopeSchema(
+  z.object({ plans: z.array(planSchema) }),
+).meta({ id: 'PlanListResponse' });
+export const creditChangeResponse = successEnvelopeSchema(creditChangeSchema).meta({
+  id: 'CreditChangeResponse',
+});
+export const creditHistoryResponse = successEnvelopeSchema(creditHistorySchema).meta({
+  id: 'CreditHistoryResponse',
+});
+export const mintedTokenResponse = successEnvelopeSchema(mintedTokenSchema).meta({
+  id: 'MintedTokenResponse',
+});
+export const auditListResponse = successEnvelopeSchema(
+  z.object({ entries: z.array(auditEntrySchema), pagination: paginationSchema }),
+).meta({ id: 'AuditListResponse' });

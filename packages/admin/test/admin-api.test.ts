@@ -1,0 +1,689 @@
+import { randomUUID } from 'node:crypto';
+import { findUserAccount, listCreditMovements } from '@trustpoint/db';
+import { testBackends } from '@trustpoint/db/testing';
+import { mintAccessToken } from '@trustpoint/http';
+import { checkedRequest } from '@trustpoint/http/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_API_BASE_PATH } from '../src/index.js';
+import { startAdminApi, type AdminFixture } from './support/admin-fixture.js';
+
+const request = checkedRequest(ADMIN_API_BASE_PATH);
+const at = (path: string) => `${ADMIN_API_BASE_PATH}${path}`;
+
+interface Body {
+  statusCode: number;
+  type?: string;
+  message: string;
+  errors?: { field: string; error: string }[];
+  data: Record<string, unknown> & {
+    users?: { id: string }[];
+    entries?: { action: string; target: string; actor: string; requestId: string }[];
+    movements?: { kind: string; amount: number; balanceAfter: number }[];
+    pagination?: { total: number };
+  };
+}
+const body = (response: { body: unknown }) => response.body as Body;
+
+describe.each(testBackends())('admin API on %s', (backend) => {
+  let api: AdminFixture;
+  let admin: Awaited<ReturnType<AdminFixture['givenUser']>>;
+
+  beforeAll(async () => {
+    api = await startAdminApi(backend);
+    admin = await api.givenUser({ role: 'admin' });
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const newUserBody = (overrides: Record<string, unknown> = {}) => ({
+    id: `user-${randomUUID()}`,
+    displayName: 'Ada',
+    planId: admin.planId,
+    ...overrides,
+  });
+
+  describe('who may call it', () => {
+    it.each([
+      ['no token', undefined, 'Token is not provided'],
+      ['a token that is no JWT', 'Bearer nonsense', 'Token is invalid'],
+    ])('when the caller sends %s, then 401 with the spec message', async (_, header, message) => {
+      // Arrange
+      const call = request(api.app).get(at('/users'));
+      if (header !== undefined) void call.set('Authorization', header);
+
+      // Act
+      const response = await call;
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(body(response)).toEqual({ statusCode: 401, type: 'Authentication Error', message });
+    });
+
+    it('when the token is expired, then 401 Token is expired', async () => {
+      // Arrange
+      const token = await mintAccessToken(api.secret, { subject: admin.id, ttlSeconds: -3600 });
+
+      // Act
+      const response = await request(api.app)
+        .get(at('/users'))
+        .set('Authorization', `Bearer ${token}`);
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(body(response).message).toBe('Token is expired');
+    });
+
+    it('when a user without the admin role calls, then 403 in the spec shape and nothing changes', async () => {
+      // Arrange
+      const user = await api.givenUser();
+      const target = newUserBody();
+
+      // Act
+      const responses = await Promise.all([
+        request(api.app).post(at('/users')).set(user.auth).send(target),
+        request(api.app).get(at('/users')).set(user.auth),
+        request(api.app)
+          .post(at(`/users/${user.id}/credits/grant`))
+          .set(user.auth)
+          .send({ amount: 5 }),
+        request(api.app)
+          .patch(at(`/users/${user.id}`))
+          .set(user.auth)
+          .send({ role: 'admin' }),
+        request(api.app).get(at('/audit')).set(user.auth),
+      ]);
+
+      // Assert
+      for (const response of responses) {
+        expect(response.status).toBe(403);
+        expect(body(response)).toEqual({
+          statusCode: 403,
+          type: 'Forbidden Error',
+          message: 'This operation requires an administrator',
+        });
+      }
+      expect(await findUserAccount(api.db.knex, target.id)).toBeUndefined();
+      expect(await findUserAccount(api.db.knex, user.id)).toMatchObject({
+        role: 'user',
+        credits: 0,
+      });
+      expect(await api.auditOf(`user:${user.id}`)).toEqual([]);
+    });
+  });
+
+  describe('users', () => {
+    it('when an admin creates a user, then it exists with its plan, credits and flag, in the ledger and the audit log', async () => {
+      // Arrange
+      const wanted = newUserBody({ qualified: true, credits: 25 });
+
+      // Act
+      const response = await request(api.app)
+        .post(at('/users'))
+        .set(admin.auth)
+        .set('X-Request-Id', 'create-user-1')
+        .send(wanted);
+
+      // Assert
+      expect(response.status).toBe(201);
+      expect(body(response).data).toEqual({
+        id: wanted.id,
+        displayName: 'Ada',
+        role: 'user',
+        qualified: true,
+        planId: admin.planId,
+        networkIds: ['31337'],
+        credits: 25,
+        disabled: false,
+        disabledAt: null,
+        createdAt: expect.any(String) as unknown,
+      });
+      expect(await api.auditOf(`user:${wanted.id}`)).toEqual([
+        expect.objectContaining({
+          actorId: admin.id,
+          requestId: 'create-user-1',
+          action: 'user.create',
+          changes: expect.objectContaining({ credits: 25, qualified: true }) as unknown,
+        }),
+      ]);
+      const { movements } = await listCreditMovements(api.db.knex, wanted.id, {
+        offset: 0,
+        limit: 5,
+        order: 'asc',
+      });
+      expect(movements).toEqual([
+        expect.objectContaining({ kind: 'initial', amount: 25, actorId: admin.id }),
+      ]);
+    });
+
+    it('when the id is taken, then 409 and the first user stays as it was', async () => {
+      // Arrange
+      const wanted = newUserBody();
+      await request(api.app).post(at('/users')).set(admin.auth).send(wanted);
+
+      // Act
+      const response = await request(api.app)
+        .post(at('/users'))
+        .set(admin.auth)
+        .send({ ...wanted, displayName: 'Other', credits: 99 });
+
+      // Assert
+      expect(response.status).toBe(409);
+      expect(body(response)).toEqual({
+        statusCode: 409,
+        type: 'Conflict Error',
+        message: 'The resource already exists, please try again with a different id',
+      });
+      expect(await findUserAccount(api.db.knex, wanted.id)).toMatchObject({
+        displayName: 'Ada',
+        credits: 0,
+      });
+      expect(await api.auditOf(`user:${wanted.id}`)).toHaveLength(1);
+    });
+
+    it.each([
+      ['an unknown plan', { planId: 'no-such-plan' }, 'body.planId'],
+      ['a negative balance', { credits: -1 }, 'body.credits'],
+      ['an unknown role', { role: 'root' }, 'body.role'],
+      ['an id with a space', { id: 'a b' }, 'body.id'],
+      ['an unknown field', { password: 'x' }, 'body'],
+    ])('when the body has %s, then 400 on that field and no user', async (_, change, field) => {
+      // Arrange
+      const wanted = newUserBody(change);
+
+      // Act
+      const response = await request(api.app).post(at('/users')).set(admin.auth).send(wanted);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors?.map((error) => error.field)).toContain(field);
+      expect(await api.auditOf(`user:${wanted.id}`)).toEqual([]);
+    });
+
+    it('when users are listed, then a page comes with the total, disabled users included', async () => {
+      // Arrange
+      const first = await api.givenUser();
+      await api.givenUser();
+
+      // Act
+      const all = await request(api.app).get(at('/users?limit=100')).set(admin.auth);
+      const page = await request(api.app).get(at('/users?offset=1&limit=1')).set(admin.auth);
+      const bad = await request(api.app).get(at('/users?limit=1000')).set(admin.auth);
+
+      // Assert
+      expect(all.status).toBe(200);
+      const ids = body(all).data.users?.map((user) => user.id) ?? [];
+      expect(ids).toContain(first.id);
+      expect(ids).toEqual([...ids].sort());
+      expect(body(page).data.users).toHaveLength(1);
+      expect(body(page).data.pagination?.total).toBe(body(all).data.pagination?.total);
+      expect(bad.status).toBe(400);
+    });
+
+    it('when a user is shown, then with its balance; an unknown one is a 404', async () => {
+      // Arrange
+      const user = await api.givenUser({ credits: 3 });
+
+      // Act
+      const shown = await request(api.app)
+        .get(at(`/users/${user.id}`))
+        .set(admin.auth);
+      const unknown = await request(api.app).get(at('/users/nobody-here')).set(admin.auth);
+
+      // Assert
+      expect(body(shown).data).toMatchObject({ id: user.id, credits: 3, disabled: false });
+      expect(unknown.status).toBe(404);
+      expect(body(unknown)).toEqual({
+        statusCode: 404,
+        type: 'Not Found Error',
+        message: 'The requested resource was not found',
+      });
+    });
+
+    it('when a user is changed, then the fields change and the audit entry says which', async () => {
+      // Arrange
+      const user = await api.givenUser();
+
+      // Act
+      const response = await request(api.app)
+        .patch(at(`/users/${user.id}`))
+        .set(admin.auth)
+        .send({ qualified: true, role: 'admin', displayName: user.id });
+
+      // Assert
+      expect(response.status).toBe(200);
+      expect(body(response).data).toMatchObject({ qualified: true, role: 'admin' });
+      expect(await api.auditOf(`user:${user.id}`)).toEqual([
+        expect.objectContaining({
+          action: 'user.update',
+          changes: { qualified: true, role: 'admin' },
+        }),
+      ]);
+    });
+
+    it('when an admin takes their own admin role away, then 400 and they stay admin', async () => {
+      // Act
+      const response = await request(api.app)
+        .patch(at(`/users/${admin.id}`))
+        .set(admin.auth)
+        .send({ role: 'user' });
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors).toEqual([
+        { field: 'body.role', error: 'An administrator cannot take their own admin role away' },
+      ]);
+      expect((await findUserAccount(api.db.knex, admin.id))?.role).toBe('admin');
+    });
+
+    it.each([
+      ['an empty body', {}],
+      ['an unknown plan', { planId: 'no-such-plan' }],
+    ])('when a change has %s, then 400 and nothing changes', async (_, change) => {
+      // Arrange
+      const user = await api.givenUser();
+
+      // Act
+      const response = await request(api.app)
+        .patch(at(`/users/${user.id}`))
+        .set(admin.auth)
+        .send(change);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(await api.auditOf(`user:${user.id}`)).toEqual([]);
+    });
+
+    it('when a user is disabled, then its token is refused at once, and works again once it is enabled', async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+      const before = await request(api.app).get(at('/users')).set(other.auth);
+
+      // Act
+      const disabled = await request(api.app)
+        .post(at(`/users/${other.id}/disable`))
+        .set(admin.auth)
+        .send({ reason: 'left the company' });
+      const refused = await request(api.app).get(at('/users')).set(other.auth);
+      const enabled = await request(api.app)
+        .post(at(`/users/${other.id}/enable`))
+        .set(admin.auth);
+      const again = await request(api.app).get(at('/users')).set(other.auth);
+
+      // Assert
+      expect(before.status).toBe(200);
+      expect(disabled.status).toBe(200);
+      expect(body(disabled).data).toMatchObject({
+        disabled: true,
+        disabledAt: expect.any(String) as unknown,
+      });
+      expect(refused.status).toBe(401);
+      expect(body(refused).message).toBe('User credentials are wrong');
+      expect(body(enabled).data).toMatchObject({ disabled: false, disabledAt: null });
+      expect(again.status).toBe(200);
+      expect((await api.auditOf(`user:${other.id}`)).map((entry) => entry.action)).toEqual([
+        'user.enable',
+        'user.disable',
+      ]);
+    });
+
+    it('when a disabled user is disabled again, then nothing new is recorded', async () => {
+      // Arrange
+      const user = await api.givenUser();
+      await request(api.app)
+        .post(at(`/users/${user.id}/disable`))
+        .set(admin.auth);
+
+      // Act
+      const again = await request(api.app)
+        .post(at(`/users/${user.id}/disable`))
+        .set(admin.auth);
+
+      // Assert
+      expect(again.status).toBe(200);
+      expect(await api.auditOf(`user:${user.id}`)).toHaveLength(1);
+    });
+
+    it('when an admin disables themselves, then 400 and they stay enabled', async () => {
+      // Act
+      const response = await request(api.app)
+        .post(at(`/users/${admin.id}/disable`))
+        .set(admin.auth);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors?.[0]?.field).toBe('path.id');
+      expect((await findUserAccount(api.db.knex, admin.id))?.disabledAt).toBeNull();
+    });
+
+    it('when an unknown user is disabled, then 404', async () => {
+      // Act
+      const response = await request(api.app)
+        .post(at('/users/nobody-here/disable'))
+        .set(admin.auth);
+
+      // Assert
+      expect(response.status).toBe(404);
+    });
+  });
+
+  describe('credits', () => {
+    it('when credits are granted and set, then the balance, the ledger and the audit log follow', async () => {
+      // Arrange
+      const user = await api.givenUser({ credits: 5 });
+
+      // Act
+      const granted = await request(api.app)
+        .post(at(`/users/${user.id}/credits/grant`))
+        .set(admin.auth)
+        .set('X-Request-Id', 'grant-1')
+        .send({ amount: 10, reason: 'invoice 42' });
+      const set = await request(api.app)
+        .post(at(`/users/${user.id}/credits/set`))
+        .set(admin.auth)
+        .send({ balance: 3 });
+      const history = await request(api.app)
+        .get(at(`/users/${user.id}/credits`))
+        .set(admin.auth);
+
+      // Assert
+      expect(body(granted).data).toMatchObject({
+        userId: user.id,
+        balance: 15,
+        movement: {
+          kind: 'grant',
+          amount: 10,
+          balanceAfter: 15,
+          reason: 'invoice 42',
+          actor: admin.id,
+          requestId: 'grant-1',
+        },
+      });
+      expect(body(set).data).toMatchObject({ balance: 3, movement: { kind: 'set', amount: -12 } });
+      expect(body(history).data).toMatchObject({
+        userId: user.id,
+        balance: 3,
+        pagination: { total: 3 },
+      });
+      expect(body(history).data.movements?.map((m) => [m.kind, m.amount, m.balanceAfter])).toEqual([
+        ['set', -12, 3],
+        ['grant', 10, 15],
+        ['initial', 5, 5],
+      ]);
+      expect(
+        (await api.auditOf(`user:${user.id}`)).map((entry) => [entry.action, entry.changes]),
+      ).toEqual([
+        ['credits.set', { amount: -12, balanceAfter: 3 }],
+        ['credits.grant', { amount: 10, balanceAfter: 15, reason: 'invoice 42' }],
+      ]);
+    });
+
+    it.each([
+      ['grant', { amount: 0 }, 'body.amount'],
+      ['grant', { amount: 1.5 }, 'body.amount'],
+      ['grant', {}, 'body.amount'],
+      ['set', { balance: -1 }, 'body.balance'],
+    ])('when a %s has a bad amount, then 400 and the balance stays', async (kind, sent, field) => {
+      // Arrange
+      const user = await api.givenUser({ credits: 2 });
+
+      // Act
+      const response = await request(api.app)
+        .post(at(`/users/${user.id}/credits/${kind}`))
+        .set(admin.auth)
+        .send(sent);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors?.[0]?.field).toBe(field);
+      expect((await findUserAccount(api.db.knex, user.id))?.credits).toBe(2);
+    });
+
+    it('when credits go to an unknown user, then 404 and nothing is recorded', async () => {
+      // Act
+      const response = await request(api.app)
+        .post(at('/users/nobody-here/credits/grant'))
+        .set(admin.auth)
+        .send({ amount: 1 });
+
+      // Assert
+      expect(response.status).toBe(404);
+      expect(await api.auditOf('user:nobody-here')).toEqual([]);
+    });
+  });
+
+  describe('tokens', () => {
+    it("when an admin mints a token for a user, then it is the user's and short-lived", async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+
+      // Act
+      const minted = await request(api.app)
+        .post(at(`/users/${other.id}/tokens`))
+        .set(admin.auth)
+        .send({ expiresInSeconds: 120 });
+      const { accessToken } = body(minted).data as { accessToken: string };
+      const used = await request(api.app)
+        .get(at(`/users/${other.id}`))
+        .set('Authorization', `Bearer ${accessToken}`);
+
+      // Assert
+      expect(minted.status).toBe(201);
+      expect(body(minted).data).toMatchObject({
+        tokenType: 'Bearer',
+        expiresIn: 120,
+        userId: other.id,
+      });
+      expect(used.status).toBe(200);
+      const [entry] = await api.auditOf(`user:${other.id}`);
+      expect(entry).toMatchObject({ action: 'token.mint', actorId: admin.id });
+      expect(JSON.stringify(entry)).not.toContain(accessToken);
+    });
+
+    it('when a token is asked for a disabled user, or for too long, then 400', async () => {
+      // Arrange
+      const user = await api.givenUser();
+      await request(api.app)
+        .post(at(`/users/${user.id}/disable`))
+        .set(admin.auth);
+
+      // Act
+      const disabled = await request(api.app)
+        .post(at(`/users/${user.id}/tokens`))
+        .set(admin.auth);
+      const tooLong = await request(api.app)
+        .post(at(`/users/${admin.id}/tokens`))
+        .set(admin.auth)
+        .send({ expiresInSeconds: 31 * 24 * 3600 });
+
+      // Assert
+      expect(disabled.status).toBe(400);
+      expect(tooLong.status).toBe(400);
+    });
+  });
+
+  describe('plans', () => {
+    it('when a plan is created, listed, read and updated, then it has the networks given and each change is audited', async () => {
+      // Arrange
+      const id = `plan-${randomUUID()}`;
+
+      // Act
+      const created = await request(api.app)
+        .post(at('/plans'))
+        .set(admin.auth)
+        .send({ id, name: 'Pro', networkIds: ['31337', 11155111] });
+      const listed = await request(api.app).get(at('/plans')).set(admin.auth);
+      const updated = await request(api.app)
+        .put(at(`/plans/${id}`))
+        .set(admin.auth)
+        .send({ networkIds: ['11155111'] });
+      const read = await request(api.app)
+        .get(at(`/plans/${id}`))
+        .set(admin.auth);
+
+      // Assert
+      expect(created.status).toBe(201);
+      expect(body(created).data).toEqual({ id, name: 'Pro', networkIds: ['11155111', '31337'] });
+      expect((body(listed).data as { plans: { id: string }[] }).plans.map((p) => p.id)).toContain(
+        id,
+      );
+      expect(body(updated).data).toEqual({ id, name: 'Pro', networkIds: ['11155111'] });
+      expect(body(read).data).toEqual(body(updated).data);
+      expect(
+        (await api.auditOf(`plan:${id}`)).map((entry) => [entry.action, entry.changes]),
+      ).toEqual([
+        ['plan.update', { networkIds: { before: ['11155111', '31337'], after: ['11155111'] } }],
+        ['plan.create', { name: 'Pro', networkIds: ['11155111', '31337'] }],
+      ]);
+    });
+
+    it("when a user's plan gains a network, then the user is read with it at once", async () => {
+      // Arrange
+      const user = await api.givenUser();
+
+      // Act
+      await request(api.app)
+        .put(at(`/plans/${user.planId}`))
+        .set(admin.auth)
+        .send({ networkIds: ['31337', '11155111'] });
+
+      // Assert
+      const shown = await request(api.app)
+        .get(at(`/users/${user.id}`))
+        .set(admin.auth);
+      expect(body(shown).data.networkIds).toEqual(['11155111', '31337']);
+    });
+
+    it('when a plan names a network the service has not configured, then 400 and no plan', async () => {
+      // Arrange
+      const id = `plan-${randomUUID()}`;
+
+      // Act
+      const response = await request(api.app)
+        .post(at('/plans'))
+        .set(admin.auth)
+        .send({ id, name: 'Bad', networkIds: ['31337', '999'] });
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors?.[0]?.field).toBe('body.networkIds');
+      const read = await request(api.app)
+        .get(at(`/plans/${id}`))
+        .set(admin.auth);
+      expect(read.status).toBe(404);
+    });
+
+    it('when a plan id is taken, then 409; an unknown plan to update is a 404', async () => {
+      // Arrange
+      const id = `plan-${randomUUID()}`;
+      await request(api.app)
+        .post(at('/plans'))
+        .set(admin.auth)
+        .send({ id, name: 'A', networkIds: [] });
+
+      // Act
+      const again = await request(api.app)
+        .post(at('/plans'))
+        .set(admin.auth)
+        .send({ id, name: 'B', networkIds: ['31337'] });
+      const unknown = await request(api.app)
+        .put(at('/plans/no-such-plan'))
+        .set(admin.auth)
+        .send({ networkIds: [] });
+
+      // Assert
+      expect(again.status).toBe(409);
+      expect(unknown.status).toBe(404);
+      const read = await request(api.app)
+        .get(at(`/plans/${id}`))
+        .set(admin.auth);
+      expect(body(read).data).toEqual({ id, name: 'A', networkIds: [] });
+    });
+  });
+
+  describe('audit log', () => {
+    it('when the log is read with filters, then only matching entries come, newest first, a page at a time', async () => {
+      // Arrange
+      const actor = await api.givenUser({ role: 'admin' });
+      const first = newUserBody();
+      const second = newUserBody();
+      await request(api.app)
+        .post(at('/users'))
+        .set(actor.auth)
+        .set('X-Request-Id', 'r-1')
+        .send(first);
+      await request(api.app)
+        .post(at('/users'))
+        .set(actor.auth)
+        .set('X-Request-Id', 'r-2')
+        .send(second);
+      await request(api.app)
+        .post(at(`/users/${first.id}/credits/grant`))
+        .set(actor.auth)
+        .send({ amount: 1 });
+
+      // Act
+      const byActor = await request(api.app)
+        .get(at(`/audit?actor=${actor.id}`))
+        .set(admin.auth);
+      const creations = await request(api.app)
+        .get(at(`/audit?actor=${actor.id}&action=user.create&limit=1&offset=1`))
+        .set(admin.auth);
+      const byTarget = await request(api.app)
+        .get(at(`/audit?target=${encodeURIComponent(`user:${first.id}`)}`))
+        .set(admin.auth);
+      const future = await request(api.app)
+        .get(at(`/audit?actor=${actor.id}&since=${new Date(Date.now() + 60_000).toISOString()}`))
+        .set(admin.auth);
+      const bad = await request(api.app).get(at('/audit?since=yesterday')).set(admin.auth);
+
+      // Assert
+      expect(body(byActor).data.entries?.map((e) => e.action)).toEqual([
+        'credits.grant',
+        'user.create',
+        'user.create',
+      ]);
+      expect(body(creations).data.entries?.map((e) => [e.target, e.requestId])).toEqual([
+        [`user:${first.id}`, 'r-1'],
+      ]);
+      expect(body(creations).data.pagination?.total).toBe(2);
+      expect(body(byTarget).data.entries?.map((e) => e.action)).toEqual([
+        'credits.grant',
+        'user.create',
+      ]);
+      expect(body(future).data.entries).toEqual([]);
+      expect(bad.status).toBe(400);
+    });
+  });
+
+  describe('documents', () => {
+    it('when the OpenAPI document is asked for without a token, then it is served', async () => {
+      // Act
+      const response = await request(api.app).get(at('/openapi.json'));
+
+      // Assert
+      expect(response.status).toBe(200);
+      expect((response.body as { servers: { url: string }[] }).servers).toEqual([
+        { url: ADMIN_API_BASE_PATH },
+      ]);
+    });
+  });
+
+  it('when a minted token is used after its user is disabled, then it is refused', async () => {
+    // Arrange
+    const user = await api.givenUser({ role: 'admin' });
+    const token = await mintAccessToken(api.secret, { subject: user.id, ttlSeconds: 60 });
+    await request(api.app)
+      .post(at(`/users/${user.id}/disable`))
+      .set(admin.auth);
+
+    // Act
+    const response = await request(api.app)
+      .get(at('/plans'))
+      .set('Authorization', `Bearer ${token}`);
+
+    // Assert
+    expect(response.status).toBe(401);
+  });
+});
