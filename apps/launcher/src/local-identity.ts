@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateSigningKey } from '@trustpoint/cert-api';
-import { createUser, findUser, savePlan, type Queryable } from '@trustpoint/db';
+import { createUser, findUserAccount, savePlan, updateUser, type Queryable } from '@trustpoint/db';
 import { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import jwt from 'jsonwebtoken';
 
@@ -54,17 +54,25 @@ async function writeSecrets(path: string, secrets: Secrets): Promise<Secrets> {
   return secrets;
 }
 
-/** Makes sure the local user exists, may use every configured network, and has credits. */
+/**
+ * Makes sure the local user exists, may use every configured network, has credits and is an
+ * admin (a data directory from before roles gets the role on its next start). A local user an
+ * admin has disabled stays disabled.
+ */
 export async function ensureLocalUser(db: Queryable, networkIds: string[]): Promise<void> {
   await savePlan(db, { id: LOCAL_PLAN_ID, name: 'Local development', networkIds });
-  if (!(await findUser(db, LOCAL_USER_ID))) {
+  const existing = await findUserAccount(db, LOCAL_USER_ID);
+  if (existing === undefined) {
     await createUser(db, {
       id: LOCAL_USER_ID,
       displayName: 'Local administrator',
       planId: LOCAL_PLAN_ID,
       qualified: true,
+      role: 'admin',
       initialCredits: LOCAL_CREDITS,
     });
+  } else if (existing.role !== 'admin') {
+    await updateUser(db, LOCAL_USER_ID, { role: 'admin' });
   }
 }
 

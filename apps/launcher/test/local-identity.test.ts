@@ -2,8 +2,10 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findUserAccount, updateUser } from '@trustpoint/db';
+import { openTestDatabase, testBackends } from '@trustpoint/db/testing';
 import { describe, expect, it } from 'vitest';
-import { loadOrCreateSecrets } from '../src/local-identity.js';
+import { ensureLocalUser, LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
 
 async function secretsPath(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'trustpoint-secrets-')), 'secrets.json');
@@ -32,5 +34,48 @@ describe('local secrets', () => {
     expect(secrets).toMatchObject(older);
     expect(secrets.signingKey).toContain('-----BEGIN PRIVATE KEY-----');
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(secrets);
+  });
+});
+
+// Opening an embedded PGlite takes a few seconds.
+describe.each(testBackends())('the local user on %s', { timeout: 60_000 }, (backend) => {
+  it('when the database is new, then the local user is made an admin with credits', async () => {
+    // Arrange
+    const db = await openTestDatabase(backend);
+    try {
+      // Act
+      await ensureLocalUser(db.knex, ['31337']);
+
+      // Assert
+      expect(await findUserAccount(db.knex, LOCAL_USER_ID)).toMatchObject({
+        role: 'admin',
+        qualified: true,
+        planNetworkIds: ['31337'],
+        credits: 1_000_000,
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when the local user predates roles, then its next start makes it an admin and keeps its credits', async () => {
+    // Arrange
+    const db = await openTestDatabase(backend);
+    try {
+      await ensureLocalUser(db.knex, ['31337']);
+      await updateUser(db.knex, LOCAL_USER_ID, { role: 'user' });
+      await db.knex('credits').where('user_id', LOCAL_USER_ID).update({ balance: 7 });
+
+      // Act
+      await ensureLocalUser(db.knex, ['31337']);
+
+      // Assert
+      expect(await findUserAccount(db.knex, LOCAL_USER_ID)).toMatchObject({
+        role: 'admin',
+        credits: 7,
+      });
+    } finally {
+      await db.close();
+    }
   });
 });
