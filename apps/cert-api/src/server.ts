@@ -1,12 +1,7 @@
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import {
-  AccessTokens,
-  createApiApp,
-  networksRouter,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '@trustpoint/http';
+import { createApiApp, networksRouter } from '@trustpoint/http';
+import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
@@ -27,6 +22,8 @@ export interface CertApiOptions {
   requestsPerMinute?: number;
   /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
   webhooks?: WebhookSettings;
+  /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
+  oidcIssuers?: readonly OidcIssuerConfig[];
 }
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
@@ -34,10 +31,11 @@ export function createCertApp(options: CertApiOptions): Express {
   const { services } = options;
   // A bad limit stops start-up rather than the first request with a PIN.
   pinAttemptLimits(services.pinAttempts);
-  const tokens = new AccessTokens({
-    secret: options.jwtSecret,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
+  // Every token kind: the service's JWTs, API keys and their tokens, configured providers' JWTs.
+  const tokens = new Identities({
+    knex: services.knex,
+    jwtSecret: options.jwtSecret,
+    oidcIssuers: options.oidcIssuers ?? [],
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
@@ -56,6 +54,7 @@ export function createCertApp(options: CertApiOptions): Express {
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),
+      identityRouter({ identities: tokens, auth }),
       ...(options.webhooks === undefined
         ? []
         : [webhooksRouter(services.knex, options.webhooks, auth)]),

@@ -407,12 +407,16 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
 
     const none = await post(undefined, 'type=content&networkId=31337', body);
     const invalid = await post(
-      tokenFor(id, 'another-secret-another-secret-32b'),
+      await tokenFor(id, 'another-secret-another-secret-32b'),
       'type=content&networkId=31337',
       body,
     );
-    const expired = await post(tokenFor(id, undefined, -10), 'type=content&networkId=31337', body);
-    const stranger = await post(tokenFor('nobody'), 'type=content&networkId=31337', body);
+    const expired = await post(
+      await tokenFor(id, undefined, -10),
+      'type=content&networkId=31337',
+      body,
+    );
+    const stranger = await post(await tokenFor('nobody'), 'type=content&networkId=31337', body);
 
     expect([
       none.body.message,

@@ -97,9 +97,16 @@ describe('the certificate API document', () => {
       'Qualified Signature',
       'Utils',
       'Webhooks',
+      'API Keys and Tokens',
     ]);
     expect(document.components.securitySchemes).toEqual({
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: expect.stringContaining('API key') as string,
+      },
+      clientBasic: { type: 'http', scheme: 'basic', description: expect.any(String) as string },
     });
   });
 
@@ -158,6 +165,13 @@ describe('the certificate API document', () => {
         const examples = Object.values(json?.examples ?? {}).map(
           (example) => example.value as ErrorBody,
         );
+        // The OAuth token endpoint answers its own errors as RFC 6749 5.2 requires.
+        if (path === '/oauth/token' && (status === '400' || status === '401')) {
+          expect(json?.schema, `${where} ${status}`).toEqual({
+            $ref: '#/components/schemas/OAuthError',
+          });
+          continue;
+        }
 
         expect(json?.schema, `${where} ${status}`).toEqual({
           $ref: '#/components/schemas/ErrorBody',

@@ -1,12 +1,7 @@
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import {
-  AccessTokens,
-  createApiApp,
-  networksRouter,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '@trustpoint/http';
+import { createApiApp, networksRouter } from '@trustpoint/http';
+import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express } from 'express';
 import type { TrackServices } from './assets/track-services.js';
@@ -24,15 +19,18 @@ export interface TrackApiOptions {
   requestsPerMinute?: number;
   /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
   webhooks?: WebhookSettings;
+  /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
+  oidcIssuers?: readonly OidcIssuerConfig[];
 }
 
 /** The asset-tracking API as an Express app, mounted at /track/v2; `listen` is the caller's. */
 export function createTrackApp(options: TrackApiOptions): Express {
   const { services } = options;
-  const tokens = new AccessTokens({
-    secret: options.jwtSecret,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
+  // Every token kind: the service's JWTs, API keys and their tokens, configured providers' JWTs.
+  const tokens = new Identities({
+    knex: services.knex,
+    jwtSecret: options.jwtSecret,
+    oidcIssuers: options.oidcIssuers ?? [],
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
@@ -48,6 +46,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
       assetsRouter(services, auth),
       evidencesRouter(services, auth),
       networksRouter(() => networkSummaries(services.networks.list())),
+      identityRouter({ identities: tokens, auth }),
       ...(options.webhooks === undefined
         ? []
         : [webhooksRouter(services.knex, options.webhooks, auth)]),

@@ -184,9 +184,9 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     // Act
     const responses = await Promise.all([
       post(undefined, body),
-      post(tokenFor(id, 'another-secret-another-secret-32b'), body),
-      post(tokenFor(id, undefined, -10), body),
-      post(tokenFor('nobody'), body),
+      post(await tokenFor(id, 'another-secret-another-secret-32b'), body),
+      post(await tokenFor(id, undefined, -10), body),
+      post(await tokenFor('nobody'), body),
     ]);
 
     // Assert

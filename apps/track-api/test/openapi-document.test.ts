@@ -1,4 +1,5 @@
 import { networksRouter, type AuthenticateOptions } from '@trustpoint/http';
+import { apiKeysRouter, Identities, tokenEndpointRouter } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,22 @@ describe('the OpenAPI document', () => {
       ...routesOf(evidencesRouter(services, auth)),
       ...routesOf(networksRouter(() => [])),
       ...routesOf(webhooksRouter(services.knex, {} as WebhookSettings, auth)),
+      // identityRouter's two routers, as it mounts them.
+      ...routesOf(
+        apiKeysRouter({
+          knex: services.knex,
+          guard: (_req, _res, next) => {
+            next();
+          },
+          owner: () => '',
+          actor: () => '',
+        }),
+      ),
+      ...routesOf(
+        tokenEndpointRouter({
+          identities: new Identities({ knex: services.knex, jwtSecret: 'unused' }),
+        }),
+      ),
     ];
 
     // Act
@@ -58,7 +75,13 @@ describe('the OpenAPI document', () => {
     // Assert
     expect(document.openapi).toBe('3.1.0');
     expect(document.components?.securitySchemes).toEqual({
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: expect.stringContaining('API key') as string,
+      },
+      clientBasic: { type: 'http', scheme: 'basic', description: expect.any(String) as string },
     });
     const operations = Object.values(document.paths ?? {}).flatMap((item) =>
       Object.values(
@@ -66,8 +89,12 @@ describe('the OpenAPI document', () => {
       ),
     );
     for (const operation of operations) {
+      const security: Record<string, unknown> = {
+        listNetworks: [],
+        issueClientCredentialsToken: [{ clientBasic: [] }, {}],
+      };
       expect(operation.security).toEqual(
-        operation.operationId === 'listNetworks' ? [] : [{ bearerAuth: [] }],
+        security[operation.operationId ?? ''] ?? [{ bearerAuth: [] }],
       );
     }
     const create = JSON.stringify(document.paths?.['/assets']?.post?.responses);

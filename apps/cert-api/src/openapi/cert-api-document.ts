@@ -21,6 +21,12 @@ import {
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
+import {
+  BEARER_TOKENS_DESCRIPTION,
+  IDENTITY_SECURITY_SCHEMES,
+  IDENTITY_TAG_DESCRIPTION,
+  identityPaths,
+} from '@trustpoint/identity';
 import { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from '@trustpoint/webhooks';
 import { z } from 'zod';
 import {
@@ -77,6 +83,7 @@ const TAGS = {
   signature: 'Qualified Signature',
   utils: 'Utils',
   webhooks: 'Webhooks',
+  identity: 'API Keys and Tokens',
 } as const;
 
 /** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
@@ -523,10 +530,17 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       ...(options.webhooks === true
         ? [{ name: TAGS.webhooks, description: WEBHOOKS_TAG_DESCRIPTION }]
         : []),
+      { name: TAGS.identity, description: IDENTITY_TAG_DESCRIPTION },
     ],
     components: {
       securitySchemes: {
-        [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        [BEARER]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: BEARER_TOKENS_DESCRIPTION,
+        },
+        ...IDENTITY_SECURITY_SCHEMES,
       },
     },
     paths: {
@@ -541,6 +555,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       ...(options.webhooks === true
         ? webhookPaths({ tag: TAGS.webhooks, security: AUTHENTICATED, errors })
         : {}),
+      ...identityPaths({ tag: TAGS.identity, security: AUTHENTICATED, errors }),
     },
   });
 }

@@ -13,10 +13,9 @@ import {
 } from '@trustpoint/contracts';
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { mintAccessToken } from '@trustpoint/http';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import {
   createCertApp,
@@ -71,14 +70,9 @@ export interface CreatedCertificate {
   access: { certificatePin?: string };
 }
 
-export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): string {
-  return jwt.sign({}, secret, {
-    algorithm: 'HS256',
-    subject: userId,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
-    expiresIn,
-  });
+/** A token of the service for the user (HS256, as the launcher mints them); seconds to live. */
+export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): Promise<string> {
+  return mintAccessToken(secret, { subject: userId, ttlSeconds: expiresIn });
 }
 
 export async function startCertApi(
@@ -200,7 +194,7 @@ export async function startCertApi(
         qualified,
         ...(credits > 0 ? { initialCredits: credits } : {}),
       });
-      return { id, token: tokenFor(id) };
+      return { id, token: await tokenFor(id) };
     },
     async close() {
       await engine.stop();

@@ -15,6 +15,12 @@ import {
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
+import {
+  BEARER_TOKENS_DESCRIPTION,
+  IDENTITY_SECURITY_SCHEMES,
+  IDENTITY_TAG_DESCRIPTION,
+  identityPaths,
+} from '@trustpoint/identity';
 import { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from '@trustpoint/webhooks';
 import type { z } from 'zod';
 import {
@@ -39,6 +45,7 @@ export interface TrackApiDocumentOptions {
 
 const TAG = 'Asset Tracking';
 const WEBHOOKS_TAG = 'Webhooks';
+const IDENTITY_TAG = 'API Keys and Tokens';
 const UTILS_TAG = 'Utils';
 const BEARER = 'bearerAuth';
 const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
@@ -107,9 +114,18 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
       ...(options.webhooks === true
         ? [{ name: WEBHOOKS_TAG, description: WEBHOOKS_TAG_DESCRIPTION }]
         : []),
+      { name: IDENTITY_TAG, description: IDENTITY_TAG_DESCRIPTION },
     ],
     components: {
-      securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        [BEARER]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: BEARER_TOKENS_DESCRIPTION,
+        },
+        ...IDENTITY_SECURITY_SCHEMES,
+      },
     },
     paths: {
       '/assets': {
@@ -244,6 +260,11 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
               openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
           })
         : {}),
+      ...identityPaths({
+        tag: IDENTITY_TAG,
+        security: AUTHENTICATED,
+        errors: (...codes) => openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
+      }),
     },
   });
 }

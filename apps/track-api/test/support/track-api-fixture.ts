@@ -14,10 +14,9 @@ import {
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import type { Asset, Transaction } from '@trustpoint/domain';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { mintAccessToken } from '@trustpoint/http';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import type supertest from 'supertest';
 import { createTrackApp } from '../../src/server.js';
@@ -57,14 +56,9 @@ export interface TrackApiFixture {
   close(): Promise<void>;
 }
 
-export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): string {
-  return jwt.sign({}, secret, {
-    algorithm: 'HS256',
-    subject: userId,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
-    expiresIn,
-  });
+/** A token of the service for the user (HS256, as the launcher mints them); seconds to live. */
+export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): Promise<string> {
+  return mintAccessToken(secret, { subject: userId, ttlSeconds: expiresIn });
 }
 
 function expectStatus(what: string, expected: number, response: supertest.Response): void {
@@ -150,7 +144,7 @@ export async function startTrackApi(
         planId: `plan-${id}`,
         ...(credits > 0 ? { initialCredits: credits } : {}),
       });
-      return { id, did: `did:user:${id}`, token: tokenFor(id) };
+      return { id, did: `did:user:${id}`, token: await tokenFor(id) };
     },
     async createAsset(token, body = {}) {
       const response = await request(app)
