@@ -125,12 +125,15 @@ describe.each(testBackends())(
       await db.knex('signer_nonces').delete();
     });
 
-    async function setUp() {
+    async function setUp(
+      options: { timing?: Partial<AnchorerTiming>; batch?: NetworkConfig['batch'] } = {},
+    ) {
       ({ chain, network, control } = await startIntervalChain());
+      if (options.batch) network = { ...network, batch: options.batch };
       const { logger, lines } = capturingLogger();
       engine = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
         logger,
-        timing: TIMING,
+        timing: { ...TIMING, ...options.timing },
       });
       return { engine, lines };
     }
@@ -196,6 +199,26 @@ describe.each(testBackends())(
       );
       await expectAnchoredExactlyOnce(db.knex, network, requests);
     }, 180_000);
+
+    it('when a batch is mined and waits for its confirmations, then it no longer holds a place in flight: the next batch goes into the next block', async () => {
+      // Arrange: one batch in flight at most, two batches' worth of records.
+      const { engine } = await setUp({
+        timing: { maxInFlight: 1 },
+        batch: { maxSize: 5, maxWaitMs: 20 },
+      });
+      const requests = trustPointRequests(10);
+      const ids = await enqueueEach(engine, db.knex, requests);
+      // Act
+      engine.start();
+      const receipts = await Promise.all(ids.map((id) => engine.waitForAnchor(id, 60_000)));
+      // Assert: mined in consecutive blocks, not one batch per 2 blocks (its 2 confirmations).
+      const blocks = [...new Set(receipts.map((receipt) => receipt.blockNumber))].sort(
+        (a, b) => a - b,
+      );
+      expect(blocks).toHaveLength(2);
+      expect((blocks[1] ?? 0) - (blocks[0] ?? 0)).toBe(1);
+      await expectAnchoredExactlyOnce(db.knex, network, requests);
+    }, 120_000);
 
     it('when a mined batch disappears in a reorg before its confirmations, then the same bytes are sent again and its records end anchored', async () => {
       const { engine, lines } = await setUp();

@@ -33,7 +33,10 @@ import type { NetworkHealth } from './network-health.js';
 export interface AnchorerTiming {
   /** How often the queue is looked at when nothing wakes the anchorer. */
   pollIntervalMs: number;
-  /** Batches signed but not yet mined, per network, before new ones wait. */
+  /**
+   * Batches signed and not yet mined, per network, before new ones wait. Batches mined and waiting
+   * for their confirmations do not count: they are out of the pool and their nonces are taken.
+   */
   maxInFlight: number;
   /** How long a sent transaction may stay unmined before it is broadcast again. */
   rebroadcastAfterMs: number;
@@ -166,7 +169,10 @@ export class NetworkAnchorer {
     if (this.#health.state === 'notReady') {
       return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#healthCheckedAt));
     }
-    const inFlight = await pendingBatchCount(this.#knex, this.#network.networkId);
+    // Counting the batches that wait for confirmations too would leave blocks with room empty on a
+    // network asking several: at most maxInFlight batches per `confirmations` blocks.
+    const unsettled = await pendingBatchCount(this.#knex, this.#network.networkId);
+    const inFlight = Math.max(0, unsettled - this.#seenMined.size);
     if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
     for (const kind of RECORD_KINDS) {
@@ -347,6 +353,9 @@ export class NetworkAnchorer {
   /** Settles, replaces or re-sends every unsettled batch of this network. */
   async #settlePending(): Promise<void> {
     const batches = await pendingBatches(this.#knex, this.#network.networkId);
+    // Batches another process settled are no longer seen mined here.
+    const unsettled = new Set(batches.map((batch) => batch.id));
+    for (const id of this.#seenMined.keys()) if (!unsettled.has(id)) this.#seenMined.delete(id);
     if (batches.length === 0) return;
     const latestBlock = await this.#rpc.blockNumber();
     for (const batch of batches) {
@@ -358,6 +367,8 @@ export class NetworkAnchorer {
           const news =
             this.#network.confirmations > 1 &&
             this.#seenMined.get(batch.id) !== transaction.transactionHash;
+          // Mined: out of the pool, so it no longer holds a place in flight.
+          if (!this.#seenMined.has(batch.id)) this.#sender.wake();
           this.#seenMined.set(batch.id, transaction.transactionHash);
           if (news) {
             this.#logger.info(
