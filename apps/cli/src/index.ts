@@ -2,6 +2,14 @@
 // The `trustpoint` command. `npm start` runs `trustpoint start`.
 import { run } from './program.js';
 
+// `trustpoint admin audit | head`: a reader that stops early is no failure.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

@@ -18,7 +18,7 @@ import {
   createPinCipher,
   type CertificateSigner,
 } from '@trustpoint/cert-api';
-import { createDatabase, type Database } from '@trustpoint/db';
+import { createDatabase, findPlan, type Database } from '@trustpoint/db';
 import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import {
   createSecretSealer,
@@ -90,7 +90,7 @@ export interface RunningTrustpoint {
   trackApiUrl: string;
   token: string;
   /** A token for any user of this service (the local user's is `token`). */
-  mintToken(userId: string): string;
+  mintToken(userId: string): Promise<string>;
   database: Database;
   engine: AnchorEngine;
   networks: NetworkRegistry;
@@ -177,7 +177,10 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     stops.push(() => database.close());
     await ensureLocalUser(
       database.knex,
-      networks.list().map((network) => network.networkId),
+      networks
+        .list()
+        .filter((network) => network.localUser === true)
+        .map((network) => network.networkId),
     );
 
     // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
@@ -218,8 +221,21 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     webhookWorker.start();
     stops.push(() => webhookWorker.stop());
 
+    // A provider whose users would be provisioned on a plan that does not exist stops the start.
+    for (const { issuer, provision } of config.oidcIssuers) {
+      if (
+        provision !== undefined &&
+        (await findPlan(database.knex, provision.planId)) === undefined
+      ) {
+        throw new Error(
+          `OIDC_ISSUERS: users of ${issuer} are provisioned on plan "${provision.planId}", which does not exist`,
+        );
+      }
+    }
+
     const certApp = createCertApp({
       jwtSecret: secrets.jwtSecret,
+      oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
       services: {
@@ -245,6 +261,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     // Same database, engine, secrets and local user as the certificate API; a port of its own.
     const trackApp = createTrackApp({
       jwtSecret: secrets.jwtSecret,
+      oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
       services: {
@@ -263,7 +280,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       embeddedChain,
       certApiUrl: `http://${config.apiHost}:${String(config.certApiPort)}${CERT_API_BASE_PATH}`,
       trackApiUrl: `http://${config.apiHost}:${String(config.trackApiPort)}${TRACK_API_BASE_PATH}`,
-      token: mintLocalToken(secrets.jwtSecret),
+      token: await mintLocalToken(secrets.jwtSecret),
       mintToken: (userId) => mintLocalToken(secrets.jwtSecret, userId),
       database,
       engine,

@@ -37,8 +37,13 @@ Read a trustpoint that does not exist (reverts with data 0x16fd89cc, TrustPointN
 function banner(running: RunningTrustpoint, dataDir: string): string {
   const { certApiUrl, trackApiUrl } = running;
   const networks = running.networks.list();
-  // The examples use the embedded chain when it runs, else the first network of the file.
-  const networkId = running.embeddedChain?.deployment.chainId ?? networks[0]?.networkId ?? '31337';
+  const own = networks.filter((network) => network.localUser === true);
+  // The examples use a network of the local user's plan: the embedded chain by default.
+  const networkId = own[0]?.networkId ?? '<networkId>';
+  const plan =
+    own.length === 0
+      ? 'has no network yet (mark one with "localUser": true in the networks file)'
+      : `may anchor on ${own.map((network) => network.networkId).join(', ')}`;
   return `
 Trustpoint is running (data in ${dataDir}).
 
@@ -46,8 +51,9 @@ ${chainLines(running)}
   Database             ${running.database.backend === 'pglite' ? `embedded PostgreSQL (PGlite) in ${dataDir}/pgdata` : 'PostgreSQL from DATABASE_URL'}
   Networks             ${networks.map((n) => `${n.networkId} (${n.name})`).join(', ')} (GET ${certApiUrl}/networks)
 
-Access token for the local user, whose plan is the networks above (valid 30 days; a new one is printed at every start):
+Access token for the local user, an administrator, who ${plan} (valid 30 days; a new one is printed at every start):
   export TOKEN=${running.token}
+Add customers, plans, credits and keys (from this folder): npx trustpoint admin --help
 
 Certificate API      ${certApiUrl}   (OpenAPI page: ${certApiUrl}/docs/)
 

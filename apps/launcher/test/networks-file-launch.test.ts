@@ -92,14 +92,14 @@ describe('Launcher with a networks file', () => {
     await operator.chain.stop();
   });
 
-  it('when the file does not name the embedded chain, then it is not started, the local plan is only the file networks, and certificates anchor there', async () => {
+  it('when the file does not name the embedded chain, then it is not started, the local plan is the networks marked localUser, and certificates anchor there', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-file-'));
     // A first start without the file: the embedded chain and a plan that names it.
     const before = await launch(await testLaunchConfig(dataDir), silent);
     const planBefore = await localPlan(before);
     await before.stop();
     const config = await testLaunchConfig(dataDir, {
-      networksFile: await writeNetworksFile(dataDir, [operatorNetwork]),
+      networksFile: await writeNetworksFile(dataDir, [{ ...operatorNetwork, localUser: true }]),
     });
 
     const running = await launch(config, silent);
@@ -134,13 +134,14 @@ describe('Launcher with a networks file', () => {
     }
   }, 120_000);
 
-  it('when the file names the embedded chain (chain 31337 at CHAIN_HOST:CHAIN_PORT), then it is started and deployed, and the plan is exactly the file networks', async () => {
+  it('when the file names the embedded chain (chain 31337 at CHAIN_HOST:CHAIN_PORT), then it is started and deployed, and the local user may use only the network marked for it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-file-'));
     const chainPort = await freePort();
     const embeddedNetwork = {
       networkId: '31337',
       rpcUrl: `http://localhost:${String(chainPort)}`,
       chainId: 31337,
+      localUser: true,
     };
     const config = await testLaunchConfig(dataDir, {
       chainPort,
@@ -150,10 +151,10 @@ describe('Launcher with a networks file', () => {
     const running = await launch(config, silent);
     try {
       expect(running.embeddedChain?.url).toBe(`http://127.0.0.1:${String(chainPort)}`);
-      expect(await localPlan(running)).toEqual(['1337', '31337']);
+      expect(await localPlan(running)).toEqual(['31337']);
       const onEmbedded = await certify(running, '31337');
       const onOperator = await certify(running, '1337');
-      expect([onEmbedded.status, onOperator.status]).toEqual([201, 201]);
+      expect([onEmbedded.status, onOperator.status]).toEqual([201, 403]);
       expect(running.networks.get('31337')).toMatchObject({
         trustPointRegistry: running.embeddedChain?.deployment.trustPointRegistry,
       });

@@ -31,6 +31,7 @@ export const EMBEDDED_NETWORKS: NetworksFile = networksFileSchema.parse({
       name: 'Embedded local chain',
       rpcUrl: 'http://127.0.0.1:8545',
       chainId: Number(HARDHAT_CHAIN_ID),
+      localUser: true,
     },
   ],
 });
@@ -114,6 +115,7 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
       anchorTimeoutMs:
         entry.anchorTimeoutMs ?? defaultAnchorTimeoutMs(entry.confirmations, entry.blockTimeMs),
       acknowledgement: entry.acknowledgement,
+      localUser: entry.localUser,
     };
   });
 }

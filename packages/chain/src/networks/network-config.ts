@@ -70,6 +70,12 @@ export const networkFileEntrySchema = z.strictObject({
    * for the record (201, or 503/202 after `anchorTimeoutMs`), `async` answers 202 at once.
    */
   acknowledgement: z.enum(['sync', 'async']).default('sync'),
+  /**
+   * Whether the launcher's local user (`local-admin`, whose token `npm start` prints) may anchor
+   * on this network. Default false: an operator's networks are for the users the operator
+   * chooses (`trustpoint admin`), not for a token printed on a console.
+   */
+  localUser: z.boolean().default(false),
 });
 
 /** A synchronous request's wait when the networks file names none: see `anchorTimeoutMs`. */
@@ -102,6 +108,8 @@ export interface NetworkConfig {
   anchorTimeoutMs?: number;
   /** How a creation with no `Prefer` is answered; `sync` when absent. */
   acknowledgement?: 'sync' | 'async';
+  /** In the launcher's local user's plan (`localUser` in the networks file). */
+  localUser?: boolean;
 }
 
 export const signerKeySchema = privateKey;
