@@ -7,6 +7,7 @@ import {
   type JWK,
   type PinAttemptLimits,
 } from '@trustpoint/cert-api';
+import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
 export interface LauncherConfig {
@@ -45,6 +46,11 @@ export interface LauncherConfig {
    * client address (`PIN_ATTEMPTS_PER_ADDRESS`, 50) in a window (`PIN_ATTEMPTS_WINDOW_SECONDS`, 3600).
    */
   pinAttempts: PinAttemptLimits;
+  /**
+   * External OpenID Connect providers whose tokens the APIs accept (`OIDC_ISSUERS`, a JSON array
+   * of `{issuer, audience, userClaim?, userIdPrefix?, algorithms?, provision?}`); none by default.
+   */
+  oidcIssuers: OidcIssuerConfig[];
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -157,6 +163,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
+    oidcIssuers: parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS'),
     pinAttempts: {
       perCertificate: positiveInteger(
         env.PIN_ATTEMPTS_PER_CERTIFICATE,

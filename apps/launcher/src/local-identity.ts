@@ -3,14 +3,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateSigningKey } from '@trustpoint/cert-api';
 import { createUser, findUserAccount, savePlan, updateUser, type Queryable } from '@trustpoint/db';
-import { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
-import jwt from 'jsonwebtoken';
+import { mintAccessToken } from '@trustpoint/http';
 
 /** The user the embedded set-up creates, so a newcomer can call the APIs at once. */
 export const LOCAL_USER_ID = 'local-admin';
 export const LOCAL_PLAN_ID = 'local';
 const LOCAL_CREDITS = 1_000_000;
-const TOKEN_TTL = '30d';
+/** 30 days, in seconds. */
+const TOKEN_TTL_SECONDS = 30 * 24 * 3_600;
 
 interface Secrets {
   jwtSecret: string;
@@ -76,12 +76,7 @@ export async function ensureLocalUser(db: Queryable, networkIds: string[]): Prom
   }
 }
 
-export function mintLocalToken(secret: string, subject = LOCAL_USER_ID): string {
-  return jwt.sign({}, secret, {
-    algorithm: TOKEN_ALGORITHM,
-    subject,
-    issuer: TOKEN_ISSUER,
-    audience: TOKEN_AUDIENCE,
-    expiresIn: TOKEN_TTL,
-  });
+/** A service token for the user (the local administrator by default), valid 30 days. */
+export function mintLocalToken(secret: string, subject = LOCAL_USER_ID): Promise<string> {
+  return mintAccessToken(secret, { subject, ttlSeconds: TOKEN_TTL_SECONDS });
 }

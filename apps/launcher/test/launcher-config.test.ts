@@ -2,6 +2,46 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readLauncherConfig } from '../src/launcher-config.js';
 
+describe('readLauncherConfig: OpenID Connect providers', () => {
+  it('when OIDC_ISSUERS is not set, then no provider is trusted', () => {
+    expect(readLauncherConfig({}).oidcIssuers).toEqual([]);
+  });
+
+  it('when OIDC_ISSUERS lists a provider, then it is read with its defaults', () => {
+    // Act
+    const config = readLauncherConfig({
+      OIDC_ISSUERS: JSON.stringify([
+        {
+          issuer: 'https://login.example.org/realms/acme',
+          audience: 'trustpoint',
+          algorithms: ['ES256'],
+          provision: { planId: 'basic', credits: 100 },
+        },
+      ]),
+    });
+
+    // Assert
+    expect(config.oidcIssuers).toEqual([
+      {
+        issuer: 'https://login.example.org/realms/acme',
+        audience: 'trustpoint',
+        userClaim: 'sub',
+        userIdPrefix: '',
+        algorithms: ['ES256'],
+        provision: { planId: 'basic', credits: 100, qualified: false },
+      },
+    ]);
+  });
+
+  it.each([
+    ['{', /OIDC_ISSUERS must be a JSON array/],
+    ['[{"issuer":"https://login.example.org"}]', /OIDC_ISSUERS: issuer 1 audience/],
+    ['[{"issuer":"https://a.example","audience":"x","algorithms":["none"]}]', /OIDC_ISSUERS/],
+  ])('when OIDC_ISSUERS is %s, then the start stops with a message naming it', (value, message) => {
+    expect(() => readLauncherConfig({ OIDC_ISSUERS: value })).toThrow(message);
+  });
+});
+
 describe('readLauncherConfig: files and URL fetching', () => {
   it('when nothing is set, then uploads are limited to 2 GiB and no private address may be fetched', () => {
     // Act

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import workerThreads from 'node:worker_threads';
 import { createDatabase, findCreditBalance, findUser } from '@trustpoint/db';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
+import { AccessTokens, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
 import { JsonRpcProvider } from 'ethers';
-import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
@@ -83,16 +82,14 @@ describe('Embedded launcher', () => {
     try {
       const { jwtSecret } = await loadOrCreateSecrets(join(dataDir, 'secrets.json'));
 
-      const claims = jwt.verify(running.token, jwtSecret, {
-        algorithms: ['HS256'],
-        issuer: TOKEN_ISSUER,
-        audience: TOKEN_AUDIENCE,
-      });
+      // AccessTokens accepts HS256 only, with the service's issuer and audience.
+      const tokensUnder = (secret: string) =>
+        new AccessTokens({ secret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
 
-      expect(typeof claims === 'object' && claims.sub).toBe(LOCAL_USER_ID);
-      expect(() =>
-        jwt.verify(running.token, 'another secret', { algorithms: ['HS256'] }),
-      ).toThrow();
+      const claims = await tokensUnder(jwtSecret).verify(running.token);
+
+      expect(claims.subject).toBe(LOCAL_USER_ID);
+      await expect(tokensUnder('another secret').verify(running.token)).rejects.toThrow();
       expect((await stat(join(dataDir, 'secrets.json'))).mode & 0o077).toBe(0);
     } finally {
       await running.stop();
@@ -161,7 +158,7 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
         let stopped = false;
         try {
           const headers = {
-            Authorization: `Bearer ${running.mintToken(LOCAL_USER_ID)}`,
+            Authorization: `Bearer ${await running.mintToken(LOCAL_USER_ID)}`,
             'Content-Type': 'application/json',
           };
           const created = await fetch(

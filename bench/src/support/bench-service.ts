@@ -68,7 +68,7 @@ export async function startBenchService(label: string): Promise<BenchService> {
           planId,
           initialCredits: credits,
         });
-        users.push({ id, token: running.mintToken(id) });
+        users.push({ id, token: await running.mintToken(id) });
       }
       return users;
     },

@@ -1,8 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { batchedUserLookup, createUser, savePlan } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
-import { AccessTokens, createApiApp, TOKEN_AUDIENCE, TOKEN_ISSUER } from '@trustpoint/http';
-import jwt from 'jsonwebtoken';
+import {
+  AccessTokens,
+  createApiApp,
+  mintAccessToken,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from '@trustpoint/http';
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,13 +47,7 @@ describe.each(testBackends())('webhook endpoints shared by two APIs on %s', (bac
     const id = `user-${randomUUID()}`;
     await savePlan(db.knex, { id: `plan-${id}`, name: 'plan', networkIds: [] });
     await createUser(db.knex, { id, displayName: id, planId: `plan-${id}` });
-    const token = jwt.sign({}, SECRET, {
-      algorithm: 'HS256',
-      subject: id,
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
-      expiresIn: 600,
-    });
+    const token = await mintAccessToken(SECRET, { subject: id, ttlSeconds: 600 });
     return { Authorization: `Bearer ${token}` };
   };
 
