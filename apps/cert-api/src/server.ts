@@ -1,3 +1,4 @@
+import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '@trustpoint/admin';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
 import { createApiApp, networksRouter } from '@trustpoint/http';
@@ -24,6 +25,8 @@ export interface CertApiOptions {
   webhooks?: WebhookSettings;
   /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
   oidcIssuers?: readonly OidcIssuerConfig[];
+  /** Serves the admin API (`/admin/v1`, admins only) beside the certificate API. Default true. */
+  admin?: boolean;
 }
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
@@ -59,6 +62,31 @@ export function createCertApp(options: CertApiOptions): Express {
         ? []
         : [webhooksRouter(services.knex, options.webhooks, auth)]),
     ],
+    mounts:
+      options.admin === false
+        ? []
+        : [
+            {
+              basePath: ADMIN_API_BASE_PATH,
+              docs: {
+                document: adminApiDocument(
+                  options.supportContact === undefined
+                    ? {}
+                    : { supportContact: options.supportContact },
+                ),
+                title: 'Trustpoint admin API',
+              },
+              routers: [
+                adminRouter({
+                  knex: services.knex,
+                  auth,
+                  tokenSecret: options.jwtSecret,
+                  networkIds: () => services.networks.list().map((network) => network.networkId),
+                  now: services.now,
+                }),
+              ],
+            },
+          ],
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,

@@ -6,6 +6,7 @@ import {
   insertTrustpoints,
   lockCreditBalances,
   onePer,
+  recordAudit,
   retryTransientConflicts,
   spendCredits,
   unanchoredTrustpoint,
@@ -13,6 +14,7 @@ import {
   type CertificateConflict,
   type CertificateRecord,
   type ItemOutcome,
+  type NewAuditEntry,
   type NewCertificate,
   type NewTrustpoint,
   type User,
@@ -30,6 +32,7 @@ import {
   type Acknowledgement,
 } from '@trustpoint/http';
 import type { Knex } from 'knex';
+import { certificateAudit } from './certificate-audit.js';
 import type { CertificateServices } from './certificate-services.js';
 import { trustpointAnchorRequest } from './next-trustpoint.js';
 import { qualifiedSignature } from './qualified-signature.js';
@@ -60,6 +63,8 @@ export interface CreateCertificateOptions {
    * file records it here): it commits or rolls back together with the certificate.
    */
   inTransaction?: (trx: Knex.Transaction) => Promise<void>;
+  /** The request's id, recorded with the creation in the audit log. */
+  requestId?: string | null;
 }
 
 /** Thrown inside a savepoint to undo the cancellations made before it. */
@@ -93,6 +98,8 @@ interface PreparedCertificate {
   /** Evidence first, then the Signature of a qualified request; queued when stored. */
   trustpoints: Omit<NewTrustpoint, 'anchorRecordId'>[];
   inTransaction?: (trx: Knex.Transaction) => Promise<void>;
+  /** Its entry in the audit log, written with it. */
+  audit: NewAuditEntry;
 }
 
 /** A certificate as stored, with its trustpoints' anchoring records, to wait on. */
@@ -207,6 +214,11 @@ async function storeCertificates(
         trustpoint: { ...trustpoint, anchorRecordId: recordIds[position] as number },
       }));
       await insertTrustpoints(trx, queued);
+      // One insert for the whole group, as for the certificates themselves.
+      await recordAudit(
+        trx,
+        storedIndexes.map((index) => (prepared[index] as PreparedCertificate).audit),
+      );
       for (const index of storedIndexes) await prepared[index]?.inTransaction?.(trx);
 
       for (const index of storedIndexes) {
@@ -325,6 +337,12 @@ export async function createCertificate(
             },
           ],
     ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
+    audit: certificateAudit(user, options.requestId, 'certificate.create', certId, {
+      type: draft.type,
+      networkId: draft.networkId,
+      hash: draft.hash,
+      qualified: options.qualified,
+    }),
   });
 
   const wait = await awaitAcknowledgement({
@@ -334,7 +352,14 @@ export async function createCertificate(
     withdraw: () =>
       knex.transaction(async (trx) => {
         const withdrawn = await cancelAll(services, trx, recordIds);
-        if (withdrawn) await withdrawCertificate(trx, id, user.id);
+        if (withdrawn) {
+          await withdrawCertificate(trx, id, user.id);
+          await recordAudit(trx, [
+            certificateAudit(user, options.requestId, 'certificate.withdraw', certId, {
+              reason: 'not anchored within the synchronous wait',
+            }),
+          ]);
+        }
         return withdrawn;
       }),
   });

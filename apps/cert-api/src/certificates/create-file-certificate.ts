@@ -39,7 +39,7 @@ export async function createFileCertificate(
   services: CertificateServices,
   user: User,
   draft: CertificateDraft,
-  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement'> & {
+  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement' | 'requestId'> & {
     publish: FileToPublish | null;
   },
 ): Promise<CertificateRecord> {

@@ -17,7 +17,7 @@ export async function createUrlCertificate(
   user: User,
   networkId: string,
   body: unknown,
-  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement'>,
+  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement' | 'requestId'>,
 ): Promise<CertificateRecord> {
   const parsed = parseUrlCertificateBody(body);
   services.networks.requireForUser(networkId, user.planNetworkIds);

@@ -1,10 +1,12 @@
 import {
   findCertificate,
   markCertificateRevoked,
+  recordAudit,
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
 import { revocationTrustPointHash } from '@trustpoint/domain';
+import { certificateAudit } from './certificate-audit.js';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
 import {
@@ -26,6 +28,7 @@ export async function revokeCertificate(
   lookupName: string,
   value: string,
   networkId: string,
+  requestId: string | null = null,
 ): Promise<CertificateRecord> {
   const { knex, engine } = services;
   const record = await getOwnCertificate(services, owner, lookupName, value);
@@ -46,6 +49,12 @@ export async function revokeCertificate(
       timestamp,
       networkId,
     });
+    await recordAudit(trx, [
+      certificateAudit(owner, requestId, 'certificate.revoke', record.certId, {
+        networkId,
+        timestamp,
+      }),
+    ]);
     return queued.recordId;
   });
   if (recordId !== undefined) await engine.waitForAnchor(recordId);

@@ -1,11 +1,13 @@
 import {
   findCertificate,
+  recordAudit,
   spendCredit,
   type CertificateRecord,
   type TrustpointRecord,
   type User,
 } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
+import { certificateAudit } from './certificate-audit.js';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
 import { lockedCertificate, nextTrustpointTimestamp } from './next-trustpoint.js';
@@ -62,6 +64,7 @@ export async function signCertificate(
   lookupName: string,
   value: string,
   networkId: string,
+  requestId: string | null = null,
 ): Promise<SignedCertificateResult> {
   const { knex, engine } = services;
   if (!owner.qualified) throw new DomainError('userNotQualified');
@@ -90,6 +93,12 @@ export async function signCertificate(
       await qualifiedSignature(services.signer, record, timestamp),
       owner.id,
     );
+    await recordAudit(trx, [
+      certificateAudit(owner, requestId, 'certificate.sign', record.certId, {
+        networkId,
+        timestamp,
+      }),
+    ]);
     return { queued: recordId };
   });
 

@@ -13,6 +13,7 @@ import {
   currentUser,
   optionalAuthenticate,
   optionalCurrentUser,
+  requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
@@ -65,6 +66,7 @@ export function certificatesRouter(
     const record = await createCertificate(services, currentUser(res), draft, {
       qualified: query.qualified,
       acknowledgement: acknowledgementFor(req, services.networks.get(draft.networkId)),
+      requestId: requestIdOf(res),
     });
     answerCreated(req, res, record);
   });
@@ -93,7 +95,14 @@ export function certificatesRouter(
   router.patch('/certificates/:lookup/:id', authenticate(auth), async (req, res) => {
     const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
     const changes = validate(certificateAccessChangesBodySchema, req.body, 'body');
-    const record = await changeCertificateAccess(services, currentUser(res), lookup, id, changes);
+    const record = await changeCertificateAccess(
+      services,
+      currentUser(res),
+      lookup,
+      id,
+      changes,
+      requestIdOf(res),
+    );
     sendSuccess(res, 200, 'Certificate updated successfully', certificateView(record));
   });
 
@@ -106,6 +115,7 @@ export function certificatesRouter(
       lookup,
       id,
       String(networkId),
+      requestIdOf(res),
     );
     sendSuccess(res, 200, 'Certificate revoked successfully', certificateView(record));
   });
@@ -119,6 +129,7 @@ export function certificatesRouter(
       lookup,
       id,
       String(networkId),
+      requestIdOf(res),
     );
     // A repeated request creates nothing: 200 with the signature made the first time.
     sendSuccess(

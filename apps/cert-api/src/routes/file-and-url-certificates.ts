@@ -1,6 +1,6 @@
 import type { CertificateRecord } from '@trustpoint/db';
 import type { CreateCertificateQuery } from '@trustpoint/domain';
-import { acknowledgementFor, currentUser } from '@trustpoint/http';
+import { acknowledgementFor, currentUser, requestIdOf } from '@trustpoint/http';
 import type { Request, Response } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { createFileCertificate } from '../certificates/create-file-certificate.js';
@@ -36,6 +36,7 @@ export async function createCertificateFromUpload(
     return await createFileCertificate(services, user, draft, {
       qualified: query.qualified,
       acknowledgement: acknowledgementFor(req, services.networks.get(String(query.networkId))),
+      requestId: requestIdOf(res),
       publish:
         upload.incoming === null ? null : { file: upload.file, incomingPath: upload.incoming.path },
     });
@@ -55,5 +56,6 @@ export function createCertificateFromUrl(
   return createUrlCertificate(services, currentUser(res), networkId, req.body, {
     qualified: query.qualified,
     acknowledgement: acknowledgementFor(req, services.networks.get(networkId)),
+    requestId: requestIdOf(res),
   });
 }
