@@ -335,6 +335,84 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     expect(stored.filter((entry) => entry.isFile())).toEqual([]);
   });
 
+  it('when the file crosses the limit, then 413 comes while the client is still sending', async () => {
+    // Arrange: an upload far larger than the limit, counted as the client sends it
+    const { token } = await api.user();
+    const chunk = randomBytes(64 * 1024);
+    let sentBytes = 0;
+    const endless = function* () {
+      for (let i = 0; i < (1024 * MAX_FILE_BYTES) / chunk.length; i += 1) {
+        sentBytes += chunk.length;
+        yield chunk;
+      }
+    };
+
+    // Act
+    const response = await uploadMultipart(api.app, {
+      token,
+      query: 'type=file&networkId=31337',
+      parts: [{ name: 'fileInput', filename: 'endless.bin', data: endless }],
+    });
+
+    // Assert: answered long before the 1 GiB would have been sent
+    expect(response.status).toBe(413);
+    expect(sentBytes).toBeLessThan(64 * MAX_FILE_BYTES);
+  });
+
+  it('when the body part is over its limit, then 413', async () => {
+    // Arrange
+    const { token } = await api.user();
+    const description = 'x'.repeat(1024 * 1024 + 1);
+
+    // Act
+    const response = await uploadMultipart(api.app, {
+      token,
+      query: 'type=file&networkId=31337',
+      parts: [
+        { name: 'body', data: Buffer.from(JSON.stringify({ name: 'Long', description })) },
+        { name: 'fileInput', filename: 'a.bin', data: randomBytes(10) },
+      ],
+    });
+
+    // Assert
+    expect(response.status).toBe(413);
+  });
+
+  it('when a second body part or a second file part is sent, then 400 names the limit', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 1 });
+    const body = Buffer.from(JSON.stringify({ name: 'x', description: '' }));
+    const file = { name: 'fileInput', filename: 'a.bin', data: randomBytes(10) };
+
+    // Act
+    const twoBodies = await uploadMultipart(api.app, {
+      token,
+      query: 'type=file&networkId=31337',
+      parts: [
+        { name: 'body', data: body },
+        { name: 'body', data: body },
+      ],
+    });
+    const twoFiles = await uploadMultipart(api.app, {
+      token,
+      query: 'type=file&networkId=31337',
+      parts: [file, { name: 'body', data: body }, { name: 'note', filename: 'b.bin', data: body }],
+    });
+
+    // Assert
+    expect(twoBodies.status).toBe(400);
+    expect(twoBodies.body.errors).toContainEqual({
+      field: 'body',
+      error: 'Only one body part is accepted',
+    });
+    expect(twoFiles.status).toBe(400);
+    expect(twoFiles.body.errors).toContainEqual({
+      field: 'fileInput',
+      error: 'Only one file part is accepted',
+    });
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+  });
+
   it('when the declared length is already over the limit, then 413 without reading the file', async () => {
     // Arrange
     const { token } = await api.user();

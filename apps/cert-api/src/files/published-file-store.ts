@@ -36,10 +36,21 @@ export async function createIncomingFile(dir: string): Promise<IncomingFile> {
   return { path, stream: createWriteStream(path, { flags: 'wx' }) };
 }
 
-/** Removes a file that was received but not published; nothing to do once it was moved. */
-export async function discardIncomingFile(incoming: IncomingFile): Promise<void> {
-  if (!incoming.stream.destroyed) incoming.stream.destroy();
-  await rm(incoming.path, { force: true });
+/**
+ * Removes a file that was received but not published; nothing to do once it was moved. Its writer,
+ * when given, is closed first: a file removed while its opening is still under way would reappear.
+ */
+export async function discardIncomingFile(path: string, writer?: WriteStream): Promise<void> {
+  if (writer !== undefined && !writer.closed) {
+    const closed = new Promise<void>((resolve) => {
+      writer.once('close', () => {
+        resolve();
+      });
+    });
+    writer.destroy();
+    await closed;
+  }
+  await rm(path, { force: true });
 }
 
 /**

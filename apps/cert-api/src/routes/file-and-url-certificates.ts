@@ -22,7 +22,7 @@ export async function createCertificateFromUpload(
   const user = currentUser(res);
   let upload;
   try {
-    upload = await receiveFileUpload(req, {
+    upload = await receiveFileUpload(req, res, {
       maxFileBytes: services.files.maxFileBytes,
       keepInStore: query.publish ? services.files.dir : null,
     });
@@ -38,7 +38,9 @@ export async function createCertificateFromUpload(
       acknowledgement: acknowledgementFor(req, services.networks.get(String(query.networkId))),
       requestId: requestIdOf(res),
       publish:
-        upload.incoming === null ? null : { file: upload.file, incomingPath: upload.incoming.path },
+        upload.incomingPath === null
+          ? null
+          : { file: upload.file, incomingPath: upload.incomingPath },
     });
   } finally {
     await upload.discard();

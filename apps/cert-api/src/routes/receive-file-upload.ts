@@ -1,8 +1,4 @@
-import type { IncomingMessage } from 'node:http';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
-  createFileHasher,
   DomainError,
   fieldErrorsFromZod,
   fileCertificateBodyPartSchema,
@@ -12,12 +8,10 @@ import {
   type FileHashes,
 } from '@trustpoint/domain';
 import { DEFAULT_JSON_BODY_LIMIT } from '@trustpoint/http';
-import busboy from 'busboy';
-import {
-  createIncomingFile,
-  discardIncomingFile,
-  type IncomingFile,
-} from '../files/published-file-store.js';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { HashingStorage, isHashedFile, type HashedFile } from '../files/hashing-storage.js';
+import { discardIncomingFile } from '../files/published-file-store.js';
 
 /** The parts of POST /certificates?type=file (spec 4.1). */
 export const FILE_PART = 'fileInput';
@@ -31,6 +25,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const FILE_CHUNK_BYTES = 1024 * 1024;
 const FILE_NAME_MAX_LENGTH = 255;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+const MULTIPART_FORM_DATA = /^multipart\/form-data\s*;(.*;)?\s*boundary=/i;
 
 export interface ReceivedFile extends FileHashes {
   /** The part's file name (no path), or null when it had none. */
@@ -43,7 +38,7 @@ export interface FileUpload {
   body: FileCertificateBody;
   file: ReceivedFile;
   /** The received bytes on disk, when the upload is to be published; else null. */
-  incoming: IncomingFile | null;
+  incomingPath: string | null;
   /** Removes what is left on disk; safe to call more than once and after publishing. */
   discard(): Promise<void>;
 }
@@ -63,204 +58,185 @@ function mediaTypeOf(declared: string): string {
   return MEDIA_TYPE.test(essence) ? essence : 'application/octet-stream';
 }
 
-/** Feeds each chunk to the hasher on its way through, keeping nothing. */
-function hashingTap(hasher: ReturnType<typeof createFileHasher>): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hasher.update(chunk);
-      done(null, chunk);
-    },
-  });
+function receivedFile(file: HashedFile): ReceivedFile {
+  // By code points, so a long name is never cut inside a surrogate pair.
+  const name = Array.from(file.originalname).slice(0, FILE_NAME_MAX_LENGTH).join('');
+  return {
+    fileHash: file.fileHash,
+    hash: file.hash,
+    size: file.size,
+    name: name === '' ? null : name,
+    mediaType: mediaTypeOf(file.mimetype),
+  };
 }
 
 /**
- * Reads a multipart file upload in one pass with busboy: the file is hashed while it streams (and,
- * to publish it, written to a temporary file in the store), so memory stays flat whatever its
- * size. Parts may come in either order. Problems with the parts are collected into one 400; a file
- * over the limit is a 413 as soon as the limit is crossed. On any failure nothing is left on disk
- * and the rest of the request is drained (Node discards it), so the caller still gets the answer.
+ * What a failed upload answers. A limit of multer stops the parsing, so its problem is reported
+ * with those found in the parts before it.
  */
-export function receiveFileUpload(
-  req: IncomingMessage,
+function uploadFailure(error: unknown, problems: FieldError[], clientGone: boolean): Error {
+  if (error instanceof DomainError) return error;
+  if (error instanceof multer.MulterError) {
+    switch (error.code) {
+      case 'LIMIT_FILE_SIZE':
+        return new DomainError('payloadTooLarge', { detail: 'file over its limit' });
+      case 'LIMIT_FIELD_VALUE':
+        if (error.field === BODY_PART) {
+          return new DomainError('payloadTooLarge', { detail: 'body part over its limit' });
+        }
+        return validationError([
+          ...problems,
+          { field: error.field ?? 'multipart', error: `Unexpected part; send one ${BODY_PART}` },
+        ]);
+      case 'LIMIT_FILE_COUNT':
+        return validationError([
+          ...problems,
+          { field: FILE_PART, error: 'Only one file part is accepted' },
+        ]);
+      case 'LIMIT_FIELD_COUNT':
+        return validationError([
+          ...problems,
+          { field: BODY_PART, error: 'Only one body part is accepted' },
+        ]);
+      case 'LIMIT_PART_COUNT':
+        return validationError([
+          ...problems,
+          { field: 'multipart', error: 'Too many parts; send fileInput and body only' },
+        ]);
+      default:
+        // Part names: too long, missing, or not usable as a form field name.
+        return validationError([...problems, { field: 'multipart', error: error.message }]);
+    }
+  }
+  if (clientGone) {
+    // Nobody is left to answer, so this is a caller's doing (logged at debug), not a server error.
+    return new DomainError('validation', { detail: 'the client closed the upload early' });
+  }
+  return validationError([
+    {
+      field: 'multipart',
+      error: `Malformed multipart body: ${error instanceof Error ? error.message : 'unreadable'}`,
+    },
+  ]);
+}
+
+/**
+ * Reads a multipart file upload in one pass with multer: the file goes through a storage engine
+ * that hashes it while it streams (and, to publish it, writes it to a temporary file in the store),
+ * so memory stays flat whatever its size. Parts may come in either order. Problems with the parts
+ * are collected into one 400; a file over the limit is a 413 as soon as the limit is crossed. On
+ * any failure nothing is left on disk; the rest of the request is read and dropped, or discarded
+ * when the connection closes after the answer, so the caller still gets the answer.
+ */
+export async function receiveFileUpload(
+  req: Request,
+  res: Response,
   options: ReceiveFileUploadOptions,
 ): Promise<FileUpload> {
   const declaredLength = Number(req.headers['content-length']);
   if (declaredLength > options.maxFileBytes + BODY_PART_MAX_BYTES + MULTIPART_OVERHEAD_BYTES) {
-    return Promise.reject(new DomainError('payloadTooLarge', { detail: 'declared length' }));
+    throw new DomainError('payloadTooLarge', { detail: 'declared length' });
   }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: req.headers,
-      fileHwm: FILE_CHUNK_BYTES,
-      defParamCharset: 'utf8',
-      limits: {
-        files: 1,
-        fields: 1,
-        // busboy reports a part limit when it is reached, not exceeded: 3 means "more than 2".
-        parts: 3,
-        fileSize: options.maxFileBytes,
-        fieldSize: BODY_PART_MAX_BYTES,
-        fieldNameSize: 100,
-        headerPairs: 20,
+  if (!MULTIPART_FORM_DATA.test(req.headers['content-type'] ?? '')) {
+    throw validationError([
+      {
+        field: 'Content-Type',
+        error: `Expected multipart/form-data with the parts ${FILE_PART} and ${BODY_PART}`,
       },
-    });
-  } catch {
-    // busboy refuses anything but multipart/form-data with a boundary.
-    return Promise.reject(
-      validationError([
-        {
-          field: 'Content-Type',
-          error: `Expected multipart/form-data with the parts ${FILE_PART} and ${BODY_PART}`,
-        },
-      ]),
-    );
+    ]);
   }
 
-  return new Promise<FileUpload>((resolve, reject) => {
-    const problems: FieldError[] = [];
-    let bodyText: string | undefined;
-    let received: Promise<ReceivedFile> | undefined;
-    let incoming: IncomingFile | null = null;
-    let settled = false;
-    let fileStream: Readable | undefined;
-    const pending: Promise<unknown>[] = [];
-
-    const cleanUp = async (): Promise<void> => {
-      if (incoming) await discardIncomingFile(incoming);
-    };
-
-    const fail = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
-      req.unpipe(parser);
-      req.resume();
-      parser.removeAllListeners();
-      // The parser is left unfed rather than destroyed (busboy cannot be destroyed from inside
-      // its own callbacks); a late error from it has nobody to report to.
-      parser.on('error', () => undefined);
-      setImmediate(() => {
-        // Ends the file's pipeline (and its writer) even though busboy will not end the stream.
-        fileStream?.destroy();
-        // Wait for the file's writer to stop before removing what it wrote.
-        void Promise.allSettled(pending)
-          .then(cleanUp)
-          .finally(() => {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          });
-      });
-    };
-
-    parser.on('file', (name, stream, info) => {
-      if (name !== FILE_PART || received !== undefined) {
-        problems.push({ field: name, error: `Unexpected file part; send one ${FILE_PART}` });
-        stream.resume();
+  const problems: FieldError[] = [];
+  let clientGone = false;
+  req.once('close', () => {
+    if (!req.complete) clientGone = true;
+  });
+  let fileTooLarge = (): void => undefined;
+  const storage = new HashingStorage({
+    keepInStore: options.keepInStore,
+    onFileTooLarge: () => {
+      fileTooLarge();
+    },
+  });
+  const parseMultipart = multer({
+    storage,
+    limits: {
+      files: 1,
+      fields: 1,
+      parts: 2,
+      fileSize: options.maxFileBytes,
+      fieldSize: BODY_PART_MAX_BYTES,
+      fieldNameSize: 100,
+      headerPairs: 20,
+    },
+    defParamCharset: 'utf8',
+    // multer passes it to busboy; missing from @types/multer 2.3.
+    fileHwm: FILE_CHUNK_BYTES,
+    fileFilter: (_req, file, accept) => {
+      if (file.fieldname !== FILE_PART) {
+        problems.push({
+          field: file.fieldname,
+          error: `Unexpected file part; send one ${FILE_PART}`,
+        });
+        accept(null, false);
         return;
       }
-      stream.once('limit', () => {
-        fail(new DomainError('payloadTooLarge', { detail: `file over ${options.maxFileBytes}` }));
-      });
       // The name is stored with the certificate: refused, like any caller's text, when it cannot be.
-      const nameProblem = textProblem(info.filename ?? '');
+      const nameProblem = textProblem(file.originalname);
       if (nameProblem !== undefined) {
         problems.push({ field: FILE_PART, error: `File name: ${nameProblem}` });
       }
-      fileStream = stream;
-      received = receiveFile(stream, info);
-      pending.push(received);
-      received.catch(fail);
-    });
+      accept(null, true);
+    },
+  } as multer.Options & { fileHwm: number }).any();
 
-    const receiveFile = async (stream: Readable, info: busboy.FileInfo): Promise<ReceivedFile> => {
-      const hasher = createFileHasher();
-      if (options.keepInStore === null) {
-        // Each chunk is hashed and dropped: nothing is collected.
-        for await (const chunk of stream) hasher.update(chunk as Buffer);
-      } else {
-        incoming = await createIncomingFile(options.keepInStore);
-        await pipeline(stream, hashingTap(hasher), incoming.stream);
-      }
-      // By code points, so a long name is never cut inside a surrogate pair.
-      const name = Array.from(info.filename ?? '')
-        .slice(0, FILE_NAME_MAX_LENGTH)
-        .join('');
-      return {
-        ...hasher.digest(),
-        name: name === '' ? null : name,
-        mediaType: mediaTypeOf(info.mimeType),
+  try {
+    await new Promise<void>((resolve, reject) => {
+      fileTooLarge = () => {
+        reject(new DomainError('payloadTooLarge', { detail: `file over ${options.maxFileBytes}` }));
       };
-    };
+      void parseMultipart(req, res, (error?: unknown) => {
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new Error('multipart parsing failed'));
+      });
+    });
+  } catch (error) {
+    // Multer reports a client that went away without waiting for the file being written.
+    await storage.idle();
+    throw uploadFailure(error, problems, clientGone);
+  }
 
-    parser.on('field', (name, value, info) => {
-      if (name === FILE_PART) {
-        problems.push({ field: FILE_PART, error: 'Expected a file part (with a filename)' });
-      } else if (name !== BODY_PART || bodyText !== undefined) {
-        problems.push({ field: name, error: `Unexpected part; send one ${BODY_PART}` });
-      } else if (info.valueTruncated) {
-        fail(new DomainError('payloadTooLarge', { detail: 'body part over its limit' }));
-      } else {
-        bodyText = value;
-      }
-    });
-    parser.on('filesLimit', () => {
-      problems.push({ field: FILE_PART, error: 'Only one file part is accepted' });
-    });
-    parser.on('fieldsLimit', () => {
-      problems.push({ field: BODY_PART, error: 'Only one body part is accepted' });
-    });
-    parser.on('partsLimit', () => {
-      problems.push({ field: 'multipart', error: 'Too many parts; send fileInput and body only' });
-    });
-    parser.on('error', (error) => {
-      fail(
-        validationError([
-          {
-            field: 'multipart',
-            error: `Malformed multipart body: ${error instanceof Error ? error.message : 'unreadable'}`,
-          },
-        ]),
-      );
-    });
-    req.once('close', () => {
-      // The client went away mid-upload: stop and clean up. Nobody is left to answer, so this
-      // is a caller's doing (logged at debug), not a server error.
-      if (!req.complete) {
-        fail(new DomainError('validation', { detail: 'the client closed the upload early' }));
-      }
-    });
-
-    parser.on('close', () => {
-      void (async () => {
-        const file = await received;
-        if (settled) return;
-        if (file === undefined || file.size === 0) {
-          problems.push({ field: FILE_PART, error: 'Required: a non-empty file' });
-        }
-        let body: FileCertificateBody | undefined;
-        if (bodyText === undefined) {
-          problems.push({ field: BODY_PART, error: 'Required' });
-        } else {
-          const parsed = fileCertificateBodyPartSchema.safeParse(bodyText);
-          if (parsed.success) body = parsed.data;
-          else problems.push(...fieldErrorsFromZod(parsed.error, BODY_PART));
-        }
-        if (problems.length > 0 || file === undefined || body === undefined) {
-          fail(validationError(problems));
-          return;
-        }
-        settled = true;
-        const kept = incoming;
-        resolve({
-          body,
-          file,
-          incoming: kept,
-          discard: async () => {
-            if (kept) await discardIncomingFile(kept);
-          },
-        });
-      })().catch(fail);
-    });
-
-    req.pipe(parser);
-  });
+  // At most one: the file filter takes only fileInput, and the limits only one file.
+  const stored = Array.isArray(req.files) ? req.files.find(isHashedFile) : undefined;
+  const incomingPath = stored?.incomingPath ?? null;
+  const discard = async (): Promise<void> => {
+    if (incomingPath !== null) await discardIncomingFile(incomingPath);
+  };
+  let bodyText: string | undefined;
+  const fields = (req.body ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === BODY_PART && typeof value === 'string') {
+      bodyText = value;
+    } else if (name === FILE_PART) {
+      problems.push({ field: FILE_PART, error: 'Expected a file part (with a filename)' });
+    } else {
+      problems.push({ field: name, error: `Unexpected part; send one ${BODY_PART}` });
+    }
+  }
+  if (stored === undefined || stored.size === 0) {
+    problems.push({ field: FILE_PART, error: 'Required: a non-empty file' });
+  }
+  let body: FileCertificateBody | undefined;
+  if (bodyText === undefined) {
+    problems.push({ field: BODY_PART, error: 'Required' });
+  } else {
+    const parsed = fileCertificateBodyPartSchema.safeParse(bodyText);
+    if (parsed.success) body = parsed.data;
+    else problems.push(...fieldErrorsFromZod(parsed.error, BODY_PART));
+  }
+  if (problems.length > 0 || stored === undefined || body === undefined) {
+    await discard();
+    throw validationError(problems);
+  }
+  return { body, file: receivedFile(stored), incomingPath, discard };
 }
