@@ -1,6 +1,7 @@
-import { withdrawEvidence, type User } from '@trustpoint/db';
+import { recordAudit, withdrawEvidence, type User } from '@trustpoint/db';
 import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
 import type { Acknowledgement } from '@trustpoint/http';
+import { assetAudit } from './asset-audit.js';
 import { transactionView } from './asset-view.js';
 import { readableOrNotFound } from './readable-asset.js';
 import { awaitEvidenceAnchor, requireReadyUnlessPending } from './register-evidence.js';
@@ -19,6 +20,7 @@ export async function addEvidence(
   trackId: string,
   body: AddEvidenceBody,
   acknowledgementFor?: (networkId: string) => Acknowledgement,
+  requestId: string | null = null,
 ): Promise<Transaction> {
   const asset = readableOrNotFound(await findAssetForEvidence(services, trackId), registrant);
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
@@ -28,11 +30,18 @@ export async function addEvidence(
     registrant,
     asset,
     metadata: body.metadata,
+    requestId,
   });
 
-  const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, (trx) =>
-    withdrawEvidence(trx, evidence.id, registrant.id),
-  );
+  const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, async (trx) => {
+    await withdrawEvidence(trx, evidence.id, registrant.id);
+    await recordAudit(trx, [
+      assetAudit(registrant, requestId, 'evidence.withdraw', asset.trackId, {
+        evidenceTimestamp: evidence.timestamp,
+        reason: 'not anchored within the synchronous wait',
+      }),
+    ]);
+  });
   // The receipt says where it landed, as the row now does: no need to read it back.
   return transactionView(
     receipt === undefined

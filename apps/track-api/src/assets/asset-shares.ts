@@ -1,5 +1,13 @@
-import { findUser, shareAsset, unshareAsset, type AssetRecord, type User } from '@trustpoint/db';
+import {
+  findUser,
+  recordAudit,
+  shareAsset,
+  unshareAsset,
+  type AssetRecord,
+  type User,
+} from '@trustpoint/db';
 import { DomainError, formatUserDid, parseUserDid } from '@trustpoint/domain';
+import { assetAudit } from './asset-audit.js';
 import { getOwnAsset } from './readable-asset.js';
 import type { TrackServices } from './track-services.js';
 
@@ -36,12 +44,17 @@ export async function shareAssetWith(
   owner: User,
   trackId: string,
   userDid: string,
+  requestId: string | null = null,
 ): Promise<AssetShares> {
   const asset = await getOwnAsset(services, owner, trackId);
   const userId = parseUserDid(userDid);
   if (userId === owner.id) throw invalidUser('The owner always has access');
   if (!(await findUser(services.knex, userId))) throw invalidUser('No such user');
-  await shareAsset(services.knex, asset.id, userId);
+  await services.knex.transaction(async (trx) => {
+    if (await shareAsset(trx, asset.id, userId)) {
+      await recordAudit(trx, [assetAudit(owner, requestId, 'asset.share', trackId, { userId })]);
+    }
+  });
   return getAssetShares(services, owner, trackId);
 }
 
@@ -51,10 +64,13 @@ export async function unshareAssetWith(
   owner: User,
   trackId: string,
   userDid: string,
+  requestId: string | null = null,
 ): Promise<AssetShares> {
   const asset = await getOwnAsset(services, owner, trackId);
-  if (!(await unshareAsset(services.knex, asset.id, parseUserDid(userDid)))) {
-    throw new DomainError('notFound');
-  }
+  const userId = parseUserDid(userDid);
+  await services.knex.transaction(async (trx) => {
+    if (!(await unshareAsset(trx, asset.id, userId))) throw new DomainError('notFound');
+    await recordAudit(trx, [assetAudit(owner, requestId, 'asset.unshare', trackId, { userId })]);
+  });
   return getAssetShares(services, owner, trackId);
 }

@@ -3,6 +3,7 @@ import {
   findAsset,
   hasAssetId,
   insertAsset,
+  recordAudit,
   spendCredit,
   withdrawAsset,
   type AssetRecord,
@@ -17,6 +18,7 @@ import {
   type CreateAssetBody,
 } from '@trustpoint/domain';
 import type { Acknowledgement } from '@trustpoint/http';
+import { assetAudit } from './asset-audit.js';
 import {
   awaitEvidenceAnchor,
   registerEvidence,
@@ -55,6 +57,7 @@ export async function createAsset(
   owner: User,
   body: CreateAssetBody,
   acknowledgement?: Acknowledgement,
+  requestId: string | null = null,
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
@@ -91,15 +94,29 @@ export async function createAsset(
         CREATION_METADATA,
         timestamp,
       );
+      await recordAudit(trx, [
+        assetAudit(owner, requestId, 'asset.create', trackId, {
+          assetId: body.assetId,
+          networkId,
+          assetHash: inserted.assetHash,
+          evidenceTimestamp: evidence.timestamp,
+        }),
+      ]);
       return [inserted, evidence] as const;
     });
   } catch (error) {
     throw conflictOf(error) ?? error;
   }
 
-  await awaitEvidenceAnchor(services, first, acknowledgement, (trx) =>
-    withdrawAsset(trx, asset.id, owner.id, first.id),
-  );
+  await awaitEvidenceAnchor(services, first, acknowledgement, async (trx) => {
+    const removed = await withdrawAsset(trx, asset.id, owner.id, first.id);
+    await recordAudit(trx, [
+      assetAudit(owner, requestId, 'asset.withdraw', trackId, {
+        reason: 'not anchored within the synchronous wait',
+        removed,
+      }),
+    ]);
+  });
   const created = await findAsset(knex, trackId);
   if (!created) throw new Error(`asset ${trackId} vanished after anchoring`);
   return created;

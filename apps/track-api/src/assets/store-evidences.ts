@@ -7,6 +7,7 @@ import {
   lockCreditBalances,
   nextEvidenceTimestamps,
   onePer,
+  recordAudit,
   retryTransientConflicts,
   spendCredits,
   type AssetRecord,
@@ -15,6 +16,7 @@ import {
   type User,
 } from '@trustpoint/db';
 import { DomainError, type JsonObject } from '@trustpoint/domain';
+import { assetAudit } from './asset-audit.js';
 import { evidenceDraft } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
 
@@ -23,6 +25,8 @@ export interface EvidenceToStore {
   registrant: User;
   asset: AssetRecord;
   metadata: JsonObject;
+  /** The request's id, for the audit log. */
+  requestId?: string | null;
 }
 
 /**
@@ -125,6 +129,18 @@ async function writeEvidences(
         })),
       );
       await spendCredits(trx, spent);
+      // One insert for every evidence of the group.
+      await recordAudit(
+        trx,
+        accepted.map((index, position) => {
+          const { registrant, asset, requestId } = items[index] as EvidenceToStore;
+          const evidence = stored[position] as EvidenceRecord;
+          return assetAudit(registrant, requestId, 'evidence.add', asset.trackId, {
+            evidenceTimestamp: evidence.timestamp,
+            hash: evidence.hash,
+          });
+        }),
+      );
       accepted.forEach((index, position) => {
         outcomes[index] = { ok: true, value: stored[position] as EvidenceRecord };
       });

@@ -8,6 +8,7 @@ import {
   acknowledgementFor,
   authenticate,
   currentUser,
+  requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
@@ -30,7 +31,9 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
   router.post('/assets', async (req, res) => {
     const body = validate(createAssetBodySchema, req.body, 'body');
     const acknowledgement = acknowledgementFor(req, services.networks.get(String(body.networkId)));
-    const asset = assetView(await createAsset(services, currentUser(res), body, acknowledgement));
+    const asset = assetView(
+      await createAsset(services, currentUser(res), body, acknowledgement, requestIdOf(res)),
+    );
     const status = acknowledge(req, res, {
       anchored: asset.status === 'anchored',
       location: `${req.baseUrl}/assets/${encodeURIComponent(asset.trackID)}`,
@@ -60,8 +63,13 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
   router.post('/assets/:trackID/transactions', async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const body = validate(addEvidenceBodySchema, req.body, 'body');
-    const transaction = await addEvidence(services, currentUser(res), trackID, body, (networkId) =>
-      acknowledgementFor(req, services.networks.get(networkId)),
+    const transaction = await addEvidence(
+      services,
+      currentUser(res),
+      trackID,
+      body,
+      (networkId) => acknowledgementFor(req, services.networks.get(networkId)),
+      requestIdOf(res),
     );
     const status = acknowledge(req, res, {
       anchored: transaction.status === 'anchored',
@@ -80,13 +88,25 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
 
   router.put('/assets/:trackID/shares/:userDid', async (req, res) => {
     const { trackID, userDid } = validate(shareParamsSchema, req.params, 'path');
-    const shares = await shareAssetWith(services, currentUser(res), trackID, userDid);
+    const shares = await shareAssetWith(
+      services,
+      currentUser(res),
+      trackID,
+      userDid,
+      requestIdOf(res),
+    );
     sendSuccess(res, 200, 'Asset shared successfully', shares);
   });
 
   router.delete('/assets/:trackID/shares/:userDid', async (req, res) => {
     const { trackID, userDid } = validate(shareParamsSchema, req.params, 'path');
-    const shares = await unshareAssetWith(services, currentUser(res), trackID, userDid);
+    const shares = await unshareAssetWith(
+      services,
+      currentUser(res),
+      trackID,
+      userDid,
+      requestIdOf(res),
+    );
     sendSuccess(res, 200, 'Asset share withdrawn successfully', shares);
   });
 

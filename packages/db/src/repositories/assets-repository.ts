@@ -232,12 +232,14 @@ export async function listAssets(
   return { assets: await withDetails(db, rows), total: count?.total ?? 0 };
 }
 
-/** Lets `userId` read the asset and add evidences to it; sharing twice changes nothing. */
-export async function shareAsset(db: Queryable, asset: string, userId: string): Promise<void> {
-  await db('asset_shares')
+/** Lets `userId` read the asset and add evidences to it; false when it already could. */
+export async function shareAsset(db: Queryable, asset: string, userId: string): Promise<boolean> {
+  const inserted = await db('asset_shares')
     .insert({ asset, user_id: userId })
     .onConflict(['asset', 'user_id'])
-    .ignore();
+    .ignore()
+    .returning('user_id');
+  return inserted.length > 0;
 }
 
 /** Withdraws a share; false when there was none. */
