@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@trustpoint/db';
+import { recordAudit, type NewAuditEntry, type Queryable } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import {
   authenticate,
   currentUser,
   refusedAddressOf,
+  requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
 } from '@trustpoint/http';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { newEndpointSecret } from './endpoint-secret.js';
 import {
   deleteEndpoint,
@@ -43,6 +44,21 @@ function endpointView(endpoint: WebhookEndpoint) {
 
 function attemptView(attempt: DeliveryAttempt) {
   return { ...attempt, attemptedAt: attempt.attemptedAt.toISOString() };
+}
+
+/** The audit entry of a change the caller made to one of their endpoints. */
+function endpointAudit(
+  res: Response,
+  action: 'webhook-endpoint.create' | 'webhook-endpoint.delete',
+  endpoint: WebhookEndpoint,
+): NewAuditEntry {
+  return {
+    actorId: currentUser(res).id,
+    requestId: requestIdOf(res),
+    action,
+    target: `webhook-endpoint:${endpoint.id}`,
+    changes: { url: endpoint.url, events: endpoint.events },
+  };
 }
 
 function refused(field: string, error: string): DomainError {
@@ -84,18 +100,24 @@ export function webhooksRouter(
       );
     }
     const secret = newEndpointSecret();
-    const endpoint = await insertEndpointWithin(
-      knex,
-      {
-        id: randomUUID(),
-        userId: currentUser(res).id,
-        url: url.href,
-        description: body.description ?? '',
-        events: body.events ?? null,
-        secretSealed: settings.sealer.seal(secret),
-      },
-      maxEndpoints,
-    );
+    const endpoint = await knex.transaction(async (trx) => {
+      const inserted = await insertEndpointWithin(
+        trx,
+        {
+          id: randomUUID(),
+          userId: currentUser(res).id,
+          url: url.href,
+          description: body.description ?? '',
+          events: body.events ?? null,
+          secretSealed: settings.sealer.seal(secret),
+        },
+        maxEndpoints,
+      );
+      if (inserted !== undefined) {
+        await recordAudit(trx, [endpointAudit(res, 'webhook-endpoint.create', inserted)]);
+      }
+      return inserted;
+    });
     if (endpoint === undefined) {
       throw refused('body', `A user may have at most ${String(maxEndpoints)} webhook endpoints`);
     }
@@ -121,9 +143,12 @@ export function webhooksRouter(
   router.delete(`${WEBHOOK_ENDPOINTS_PATH}/:id`, async (req, res) => {
     const { id } = validate(endpointIdParamsSchema, req.params, 'path');
     const endpoint = await ownEndpoint(currentUser(res).id, id);
-    if (!(await deleteEndpoint(knex, endpoint.userId, endpoint.id))) {
-      throw new DomainError('notFound', { detail: 'endpoint deleted meanwhile' });
-    }
+    await knex.transaction(async (trx) => {
+      if (!(await deleteEndpoint(trx, endpoint.userId, endpoint.id))) {
+        throw new DomainError('notFound', { detail: 'endpoint deleted meanwhile' });
+      }
+      await recordAudit(trx, [endpointAudit(res, 'webhook-endpoint.delete', endpoint)]);
+    });
     sendSuccess(res, 200, 'Webhook endpoint deleted', endpointView(endpoint));
   });
 
