@@ -1,0 +1,98 @@
+import { testBackends } from '@trustpoint/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
+
+interface CreatedKey {
+  data: { id: string; key: string };
+}
+
+describe.each(testBackends())('API keys and the token endpoint of /cert/v2 on %s', (backend) => {
+  let api: CertApiFixture;
+
+  beforeAll(async () => {
+    api = await startCertApi(backend);
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const certify = (token: string) =>
+    request(api.app)
+      .post('/cert/v2/certificates?type=content&networkId=31337')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'n', description: '', content: { at: Math.random() } });
+
+  it('when a user certifies with an API key and with a token exchanged for it, then both work until the key is revoked', async () => {
+    // Arrange
+    const owner = await api.user();
+    const created = await request(api.app)
+      .post('/cert/v2/api-keys')
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ name: 'nightly import' });
+    const { id, key } = (created.body as CreatedKey).data;
+    const exchanged = await request(api.app)
+      .post('/cert/v2/oauth/token')
+      .auth(id, key)
+      .type('form')
+      .send({ grant_type: 'client_credentials' });
+    const accessToken = (exchanged.body as { access_token: string }).access_token;
+
+    // Act
+    const withKey = await certify(key);
+    const withToken = await certify(accessToken);
+    const listed = await request(api.app)
+      .get('/cert/v2/api-keys')
+      .set('Authorization', `Bearer ${key}`);
+    await request(api.app)
+      .delete(`/cert/v2/api-keys/${id}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .expect(200);
+    const keyAfter = await certify(key);
+    const tokenAfter = await certify(accessToken);
+
+    // Assert
+    expect(created.status).toBe(201);
+    expect(exchanged.status).toBe(200);
+    expect(withKey.status).toBe(201);
+    expect(withToken.status).toBe(201);
+    expect(listed.body).toMatchObject({ data: { apiKeys: [{ id, name: 'nightly import' }] } });
+    for (const refused of [keyAfter, tokenAfter]) {
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({
+        statusCode: 401,
+        type: 'Authentication Error',
+        message: 'Token is invalid',
+      });
+    }
+  });
+
+  it('when the token endpoint is asked for another grant or with a wrong key, then RFC 6749 errors', async () => {
+    // Arrange
+    const owner = await api.user();
+    const created = await request(api.app)
+      .post('/cert/v2/api-keys')
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ name: 'k' });
+    const { id, key } = (created.body as CreatedKey).data;
+
+    // Act
+    const password = await request(api.app)
+      .post('/cert/v2/oauth/token')
+      .auth(id, key)
+      .type('form')
+      .send({ grant_type: 'password' });
+    const wrong = await request(api.app)
+      .post('/cert/v2/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: id, client_secret: `${key}x` });
+
+    // Assert
+    expect(password.status).toBe(400);
+    expect(password.body).toMatchObject({ error: 'unsupported_grant_type' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
+    expect(wrong.body).toMatchObject({ error: 'invalid_client' });
+  });
+});
