@@ -1,6 +1,6 @@
 // The whole service as `npm start` runs it (local chain, database, anchoring, APIs), on free ports
 // and a temporary data directory, for benchmarks that measure it through HTTP.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
@@ -18,11 +18,22 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
+export interface BenchServiceOptions {
+  /**
+   * A networks file (`TRUSTPOINT_NETWORKS_FILE`) made for the embedded chain's URL, to anchor on
+   * it with other settings than the defaults (confirmations, batches, block time).
+   */
+  networks?: (embeddedChainUrl: string) => unknown;
+}
+
 /**
  * With DATABASE_URL, a fresh database is created on that server (and dropped afterwards), so a
  * benchmark never measures or disturbs other data; otherwise the embedded PGlite.
  */
-export async function startBenchService(label: string): Promise<BenchService> {
+export async function startBenchService(
+  label: string,
+  options: BenchServiceOptions = {},
+): Promise<BenchService> {
   const dataDir = await mkdtemp(join(tmpdir(), `trustpoint-bench-${label}-`));
   const serverUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
@@ -39,14 +50,22 @@ export async function startBenchService(label: string): Promise<BenchService> {
       await admin.close();
     };
   }
+  const chainPort = await freePort();
+  let networksFile: string | undefined;
+  if (options.networks !== undefined) {
+    networksFile = join(dataDir, 'networks.json');
+    const networks = options.networks(`http://127.0.0.1:${String(chainPort)}`);
+    await writeFile(networksFile, JSON.stringify(networks, null, 2));
+  }
   const config = readLauncherConfig({
     TRUSTPOINT_DATA_DIR: dataDir,
-    CHAIN_PORT: String(await freePort()),
+    CHAIN_PORT: String(chainPort),
     CERT_API_PORT: String(await freePort()),
     TRACK_API_PORT: String(await freePort()),
     // The benchmark is the only client: per-user request limits would measure themselves.
     RATE_LIMIT_PER_MINUTE: '1000000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...(networksFile === undefined ? {} : { TRUSTPOINT_NETWORKS_FILE: networksFile }),
   });
   const running = await launch(config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
   return {

@@ -1,23 +1,12 @@
 // A worker thread of `runHttpLoad`: its share of the concurrent clients, each taking the next
 // request index from the counter all threads share until `count` are sent.
-import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { LoadBody, LoadResponse, LoadWorkerData, LoadWorkerMessage } from './http-load.js';
+import type { LoadResponse, LoadWorkerData, LoadWorkerMessage } from './http-load.js';
 import { KeepAliveClient } from './keep-alive-client.js';
+import { requestBody } from './load-body.js';
 
 const data = workerData as LoadWorkerData;
 const next = new Int32Array(data.next);
-
-function bodyOf(kind: LoadBody, index: number): unknown {
-  if (kind === 'content-certificate') {
-    return {
-      name: 'Invoice',
-      description: 'Benchmark certificate',
-      content: { invoice: randomUUID(), amount: 100 },
-    };
-  }
-  return { metadata: { reading: index, sensor: { kind: 'temperature', celsius: 4.5 } } };
-}
 
 interface AnswerBody {
   data?: {
@@ -54,7 +43,7 @@ async function requests(
       'POST',
       urls[targetIndex] as URL,
       { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
-      JSON.stringify(bodyOf(data.body, index)),
+      JSON.stringify(requestBody(data.body, index)),
     );
     const answer = JSON.parse(response.body) as AnswerBody;
     latencies.push(Math.round((performance.now() - sent) * 1_000));

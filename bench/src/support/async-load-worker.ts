@@ -1,0 +1,101 @@
+// A worker thread of `startAsyncLoad`: its share of the clients, each sending a creation with
+// `Prefer: respond-async`, then waiting until the runner says its record is anchored, until the
+// load's time is up.
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  ACCEPTED,
+  REFUSED,
+  type AsyncLoadMessage,
+  type AsyncLoadWorkerData,
+  type AsyncLoadWorkerMessage,
+  type SentRequest,
+} from './async-load.js';
+import { KeepAliveClient } from './keep-alive-client.js';
+import { requestBody } from './load-body.js';
+
+const data = workerData as AsyncLoadWorkerData;
+const counters = new Int32Array(data.counters);
+/** Clients waiting for their record, by the record's id. */
+const waiting = new Map<string, () => void>();
+let released = false;
+let index = 0;
+
+function anchoredOf(id: string): Promise<void> {
+  if (released) return Promise.resolve();
+  return new Promise((resolve) => waiting.set(id, resolve));
+}
+
+async function client(number: number, until: number, requests: SentRequest[]): Promise<void> {
+  const target = data.targets[number % data.targets.length];
+  if (!target) return;
+  const url = new URL(target.url);
+  const connection = new KeepAliveClient(url);
+  const headers = {
+    authorization: `Bearer ${target.token}`,
+    'content-type': 'application/json',
+    prefer: 'respond-async',
+  };
+  try {
+    while (Date.now() < until && !released) {
+      const sentAt = Date.now();
+      const started = performance.now();
+      let status = 0;
+      let id: string | undefined;
+      try {
+        const response = await connection.request(
+          'POST',
+          url,
+          headers,
+          JSON.stringify(requestBody(data.body, (index += 1))),
+        );
+        status = response.status;
+        if (status === 202) {
+          id = (JSON.parse(response.body) as { data: { certID: string } }).data.certID;
+        }
+      } catch {
+        status = 0;
+      }
+      const answerMicros = Math.round((performance.now() - started) * 1_000);
+      requests.push({ sentAt, answerMicros, status, ...(id === undefined ? {} : { id }) });
+      if (id === undefined) {
+        Atomics.add(counters, REFUSED, 1);
+        // A refusal (503, 429, a closed connection) is answered at once: do not spin on it.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      Atomics.add(counters, ACCEPTED, 1);
+      await anchoredOf(id);
+    }
+  } finally {
+    connection.close();
+  }
+}
+
+const port = parentPort;
+if (!port) throw new Error('async-load-worker runs as a worker thread of startAsyncLoad');
+port.on('message', (message: AsyncLoadMessage) => {
+  if (message.kind === 'anchored') {
+    for (const id of message.ids) {
+      const resolve = waiting.get(id);
+      if (resolve === undefined) continue;
+      waiting.delete(id);
+      resolve();
+    }
+  } else if (message.kind === 'release') {
+    released = true;
+    for (const resolve of waiting.values()) resolve();
+    waiting.clear();
+  } else {
+    const until = Date.now() + data.durationMs;
+    const requests: SentRequest[] = [];
+    const clients = Array.from({ length: data.clients }, (_, i) =>
+      client(data.firstClient + i, until, requests),
+    );
+    void Promise.all(clients).then(() => {
+      const done: AsyncLoadWorkerMessage = { kind: 'done', requests };
+      port.postMessage(done);
+    });
+  }
+});
+const ready: AsyncLoadWorkerMessage = { kind: 'ready' };
+port.postMessage(ready);

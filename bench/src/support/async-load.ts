@@ -1,0 +1,118 @@
+// Load for the asynchronous benchmarks: clients in worker threads (as in `http-load.ts`) that
+// send creations with `Prefer: respond-async` for a bounded time, each waiting for its record to
+// be anchored before sending the next, as a client that needs the anchoring would. The runner
+// tells them what is anchored: it watches the database, so that learning it costs the service no
+// request per record (polling every Location would load the service being measured).
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { LoadBody, LoadTarget } from './http-load.js';
+
+export interface AsyncLoadOptions {
+  /** Client i sends its requests to target i mod n. */
+  targets: LoadTarget[];
+  body: LoadBody;
+  /** Concurrent clients in all, spread over the threads. */
+  clients: number;
+  threads: number;
+  /** How long clients send new requests; those sent still wait for their records after it. */
+  durationMs: number;
+}
+
+/** One request: when it was sent (ms since the epoch), its answer, and the record's id. */
+export interface SentRequest {
+  sentAt: number;
+  /** Time to the answer, in microseconds. */
+  answerMicros: number;
+  status: number;
+  /** The certificate's certID when accepted (202). */
+  id?: string;
+}
+
+/** What the worker is given (`workerData`). */
+export interface AsyncLoadWorkerData {
+  targets: LoadTarget[];
+  body: LoadBody;
+  clients: number;
+  /** Offset of this thread's clients in the target list. */
+  firstClient: number;
+  durationMs: number;
+  /** Int32 counters shared by every thread: [accepted (202), other answers]. */
+  counters: SharedArrayBuffer;
+}
+
+export type AsyncLoadMessage =
+  | { kind: 'go' }
+  | { kind: 'anchored'; ids: string[] }
+  /** Stop waiting for records: the runner gave up on the ones not anchored yet. */
+  | { kind: 'release' };
+
+export type AsyncLoadWorkerMessage = { kind: 'ready' } | { kind: 'done'; requests: SentRequest[] };
+
+/** Shared counter slots. */
+export const ACCEPTED = 0;
+export const REFUSED = 1;
+
+export interface AsyncLoad {
+  /** Requests answered 202 so far, in every thread. */
+  accepted(): number;
+  /** Requests answered otherwise so far. */
+  refused(): number;
+  /** Tells the waiting clients that these records are anchored. */
+  anchored(ids: string[]): void;
+  /** Ends every client's wait; `done` then resolves. */
+  release(): void;
+  /** Every request sent, once every client ended. */
+  done: Promise<SentRequest[]>;
+}
+
+/** Starts the worker threads and, once all are loaded, the clients. */
+export async function startAsyncLoad(options: AsyncLoadOptions): Promise<AsyncLoad> {
+  const counters = new SharedArrayBuffer(8);
+  const view = new Int32Array(counters);
+  const threads = Math.max(1, Math.min(options.threads, options.clients));
+  let firstClient = 0;
+  const workers = Array.from({ length: threads }, (_, thread) => {
+    const clients =
+      Math.floor(options.clients / threads) + (thread < options.clients % threads ? 1 : 0);
+    const data: AsyncLoadWorkerData = {
+      targets: options.targets,
+      body: options.body,
+      clients,
+      firstClient,
+      durationMs: options.durationMs,
+      counters,
+    };
+    firstClient += clients;
+    return new Worker(join(__dirname, 'async-load-worker.js'), { workerData: data });
+  });
+  const message = (worker: Worker, kind: AsyncLoadWorkerMessage['kind']) =>
+    new Promise<AsyncLoadWorkerMessage>((resolve, reject) => {
+      const onMessage = (received: AsyncLoadWorkerMessage) => {
+        if (received.kind !== kind) return;
+        worker.off('message', onMessage);
+        resolve(received);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  const post = (sent: AsyncLoadMessage) => {
+    for (const worker of workers) worker.postMessage(sent);
+  };
+  await Promise.all(workers.map((worker) => message(worker, 'ready')));
+  const finished = workers.map((worker) => message(worker, 'done'));
+  post({ kind: 'go' });
+  const done = Promise.all(finished)
+    .then((results) => results.flatMap((result) => (result.kind === 'done' ? result.requests : [])))
+    .finally(() => Promise.all(workers.map((worker) => worker.terminate())));
+  return {
+    accepted: () => Atomics.load(view, ACCEPTED),
+    refused: () => Atomics.load(view, REFUSED),
+    anchored(ids) {
+      if (ids.length > 0) post({ kind: 'anchored', ids });
+    },
+    release() {
+      post({ kind: 'release' });
+    },
+    done,
+  };
+}
