@@ -1,5 +1,6 @@
 import { createErrorCatalogue, type ErrorCode } from '@trustpoint/domain';
 import { openApiErrorResponses } from '@trustpoint/http';
+import { createApiKeyBodySchema } from '@trustpoint/identity';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -9,6 +10,9 @@ import {
 } from 'zod-openapi';
 import { ADMIN_API_BASE_PATH } from './admin-api-options.js';
 import {
+  adminApiKeyListResponse,
+  adminApiKeyResponse,
+  adminCreatedApiKeyResponse,
   auditListResponse,
   auditQuerySchema,
   createPlanBodySchema,
@@ -25,6 +29,7 @@ import {
   setCreditsBodySchema,
   updatePlanBodySchema,
   updateUserBodySchema,
+  userApiKeyParamsSchema,
   userIdParamsSchema,
   userListQuerySchema,
   userListResponse,
@@ -38,7 +43,13 @@ export interface AdminApiDocumentOptions {
 }
 
 const BEARER = 'bearerAuth';
-const TAGS = { users: 'Users', credits: 'Credits', plans: 'Plans', audit: 'Audit' } as const;
+const TAGS = {
+  users: 'Users',
+  credits: 'Credits',
+  apiKeys: 'API keys',
+  plans: 'Plans',
+  audit: 'Audit',
+} as const;
 const VALIDATION_EXAMPLE_ERRORS = [{ field: 'body.planId', error: 'No such plan' }];
 const AUTH: ErrorCode[] = [
   'missingToken',
@@ -84,6 +95,7 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
     tags: [
       { name: TAGS.users, description: 'Users, their roles, plans, qualified flag and tokens' },
       { name: TAGS.credits, description: 'Balances and their ledger' },
+      { name: TAGS.apiKeys, description: "Any user's API keys" },
       { name: TAGS.plans, description: 'Which networks the users of a plan may anchor on' },
       { name: TAGS.audit, description: 'Every change made through the APIs, append-only' },
     ],
@@ -204,6 +216,44 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
           requestBody: json(setCreditsBodySchema),
           responses: {
             ...ok(200, 'The new balance and its movement', creditChangeResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/api-keys': {
+        get: operation(TAGS.apiKeys, {
+          operationId: 'listUserApiKeys',
+          summary: "A user's API keys, revoked ones too",
+          requestParams: { path: userIdParamsSchema },
+          responses: {
+            ...ok(200, 'The keys (never the keys themselves)', adminApiKeyListResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+        post: operation(TAGS.apiKeys, {
+          operationId: 'createUserApiKey',
+          summary: 'Create an API key for a user',
+          description:
+            'The key is in this answer only (only its SHA-256 is kept). A user has at most 20 ' +
+            'active keys (400 beyond). The admin is recorded as its creator.',
+          requestParams: { path: userIdParamsSchema },
+          requestBody: json(createApiKeyBodySchema),
+          responses: {
+            ...ok(201, 'Created', adminCreatedApiKeyResponse),
+            ...errors('validation', 'notFound'),
+          },
+        }),
+      },
+      '/users/{id}/api-keys/{keyId}': {
+        delete: operation(TAGS.apiKeys, {
+          operationId: 'revokeUserApiKey',
+          summary: "Revoke a user's API key",
+          description:
+            'Refused from the next request on, with the tokens made from it. Revoking again ' +
+            'changes nothing.',
+          requestParams: { path: userApiKeyParamsSchema },
+          responses: {
+            ...ok(200, 'The key, revoked', adminApiKeyResponse),
             ...errors('validation', 'notFound'),
           },
         }),

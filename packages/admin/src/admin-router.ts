@@ -18,6 +18,16 @@ import {
 } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import {
+  apiKeyView,
+  countActiveApiKeys,
+  createApiKey,
+  createApiKeyBodySchema,
+  DEFAULT_MAX_API_KEYS_PER_USER,
+  findApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '@trustpoint/identity';
+import {
   authenticate,
   currentUser,
   mintAccessToken,
@@ -38,6 +48,7 @@ import {
   setCreditsBodySchema,
   updatePlanBodySchema,
   updateUserBodySchema,
+  userApiKeyParamsSchema,
   userIdParamsSchema,
   userListQuerySchema,
   userStateBodySchema,
@@ -293,6 +304,90 @@ export function adminRouter(options: AdminApiOptions): Router {
       expiresAt: expiresAt.toISOString(),
       userId: id,
     });
+  });
+
+  // API keys of any user (the functions of @trustpoint/identity, audited here)
+
+  router.get('/users/:id/api-keys', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    await existingAccount(knex, id);
+    const apiKeys = await listApiKeys(knex, id, { includeRevoked: true });
+    sendSuccess(res, 200, `Retrieved ${String(apiKeys.length)} API key(s)`, {
+      apiKeys: apiKeys.map(apiKeyView),
+    });
+  });
+
+  router.post('/users/:id/api-keys', async (req, res) => {
+    const { id } = validate(userIdParamsSchema, req.params, 'path');
+    const body = validate(createApiKeyBodySchema, req.body, 'body');
+    const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
+    if (expiresAt !== null && expiresAt.getTime() <= now()) {
+      throw refused('body.expiresAt', 'Must be in the future');
+    }
+    const context = contextOf(res);
+    const created = await knex.transaction(async (trx) => {
+      await existingAccount(trx, id);
+      // Under the user's lock, so that concurrent creations cannot both pass the count.
+      await trx('users').where('id', id).forUpdate().first('id');
+      if ((await countActiveApiKeys(trx, id, new Date(now()))) >= DEFAULT_MAX_API_KEYS_PER_USER) {
+        throw refused(
+          'body',
+          `A user has at most ${String(DEFAULT_MAX_API_KEYS_PER_USER)} active API keys; revoke one first`,
+        );
+      }
+      const made = await createApiKey(trx, {
+        userId: id,
+        name: body.name,
+        expiresAt,
+        createdBy: context.actorId,
+      });
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'api-key.create',
+          target: `api-key:${made.apiKey.id}`,
+          changes: {
+            userId: id,
+            name: made.apiKey.name,
+            expiresAt: expiresAt?.toISOString() ?? null,
+          },
+        },
+      ]);
+      return made;
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    sendSuccess(res, 201, 'API key created; keep it now, it is not shown again', {
+      ...apiKeyView(created.apiKey),
+      key: created.key,
+    });
+  });
+
+  router.delete('/users/:id/api-keys/:keyId', async (req, res) => {
+    const { id, keyId } = validate(userApiKeyParamsSchema, req.params, 'path');
+    const context = contextOf(res);
+    const apiKey = await knex.transaction(async (trx) => {
+      const before = await findApiKey(trx, id, keyId);
+      if (before === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+      const revoked = await revokeApiKey(trx, {
+        userId: id,
+        id: keyId,
+        revokedBy: context.actorId,
+        at: new Date(now()),
+      });
+      if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+      // Revoking again changes nothing and records nothing.
+      if (before.revokedAt !== null) return revoked;
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'api-key.revoke',
+          target: `api-key:${keyId}`,
+          changes: { userId: id },
+        },
+      ]);
+      return revoked;
+    });
+    sendSuccess(res, 200, 'API key revoked', apiKeyView(apiKey));
   });
 
   // Plans

@@ -1,4 +1,5 @@
 import { CREDIT_MOVEMENT_KINDS, USER_ROLES } from '@trustpoint/db';
+import { apiKeyViewSchema, createdApiKeySchema } from '@trustpoint/identity';
 import {
   booleanParam,
   integerParam,
@@ -37,6 +38,13 @@ const networkIdSchema = z
 // Requests
 
 export const userIdParamsSchema = z.object({ id: idSchema('user') });
+export const userApiKeyParamsSchema = z.object({
+  id: idSchema('user'),
+  keyId: z
+    .string()
+    .regex(/^[0-9A-Za-z]{12}$/, 'Must be an API key id (12 letters and digits)')
+    .meta({ description: 'The key id (the 12 characters after `tp_live_`)' }),
+});
 export const planIdParamsSchema = z.object({ id: idSchema('plan') });
 
 export const createUserBodySchema = z
@@ -224,6 +232,15 @@ export const creditHistoryResponse = successEnvelopeSchema(creditHistorySchema).
 });
 export const mintedTokenResponse = successEnvelopeSchema(mintedTokenSchema).meta({
   id: 'MintedTokenResponse',
+});
+export const adminApiKeyListResponse = successEnvelopeSchema(
+  z.object({ apiKeys: z.array(apiKeyViewSchema) }),
+).meta({ id: 'AdminApiKeyListResponse' });
+export const adminApiKeyResponse = successEnvelopeSchema(apiKeyViewSchema).meta({
+  id: 'AdminApiKeyResponse',
+});
+export const adminCreatedApiKeyResponse = successEnvelopeSchema(createdApiKeySchema).meta({
+  id: 'AdminCreatedApiKeyResponse',
 });
 export const auditListResponse = successEnvelopeSchema(
   z.object({ entries: z.array(auditEntrySchema), pagination: paginationSchema }),

@@ -503,6 +503,106 @@ describe.each(testBackends())('admin API on %s', (backend) => {
     });
   });
 
+  describe('API keys', () => {
+    it("when an admin creates a user's key, then the key works for that user, is listed and audited without its secret", async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+
+      // Act
+      const created = await request(api.app)
+        .post(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'import job' });
+      const { id, key } = body(created).data as { id: string; key: string };
+      const used = await request(api.app).get(at('/plans')).set('Authorization', `Bearer ${key}`);
+      const listed = await request(api.app)
+        .get(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth);
+
+      // Assert
+      expect(created.status).toBe(201);
+      expect(used.status).toBe(200);
+      expect((body(listed).data as { apiKeys: { id: string }[] }).apiKeys.map((k) => k.id)).toEqual(
+        [id],
+      );
+      const entries = await api.auditOf(`api-key:${id}`);
+      expect(entries).toEqual([
+        expect.objectContaining({
+          action: 'api-key.create',
+          actorId: admin.id,
+          changes: { userId: other.id, name: 'import job', expiresAt: null },
+        }),
+      ]);
+      expect(JSON.stringify(entries)).not.toContain(key);
+    });
+
+    it("when an admin revokes a user's key, then it is refused at once, and revoking again records nothing", async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+      const created = await request(api.app)
+        .post(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'to revoke' });
+      const { id, key } = body(created).data as { id: string; key: string };
+
+      // Act
+      const revoked = await request(api.app)
+        .delete(at(`/users/${other.id}/api-keys/${id}`))
+        .set(admin.auth);
+      const again = await request(api.app)
+        .delete(at(`/users/${other.id}/api-keys/${id}`))
+        .set(admin.auth);
+      const used = await request(api.app).get(at('/plans')).set('Authorization', `Bearer ${key}`);
+
+      // Assert
+      expect([revoked.status, again.status]).toEqual([200, 200]);
+      expect(used.status).toBe(401);
+      expect((await api.auditOf(`api-key:${id}`)).map((entry) => entry.action)).toEqual([
+        'api-key.revoke',
+        'api-key.create',
+      ]);
+    });
+
+    it('when a user is disabled, then its API keys are refused at once', async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+      const created = await request(api.app)
+        .post(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'until disabled' });
+      const { key } = body(created).data as { key: string };
+      const before = await request(api.app).get(at('/plans')).set('Authorization', `Bearer ${key}`);
+
+      // Act
+      await request(api.app)
+        .post(at(`/users/${other.id}/disable`))
+        .set(admin.auth);
+      const after = await request(api.app).get(at('/plans')).set('Authorization', `Bearer ${key}`);
+
+      // Assert
+      expect(before.status).toBe(200);
+      expect(after.status).toBe(401);
+      expect(body(after).message).toBe('User credentials are wrong');
+    });
+
+    it('when the user or key is unknown, or the key is malformed, then 404 or 400', async () => {
+      // Act
+      const noUser = await request(api.app)
+        .post(at('/users/nobody-here/api-keys'))
+        .set(admin.auth)
+        .send({ name: 'x' });
+      const noKey = await request(api.app)
+        .delete(at(`/users/${admin.id}/api-keys/AAAAAAAAAAAA`))
+        .set(admin.auth);
+      const badKey = await request(api.app)
+        .delete(at(`/users/${admin.id}/api-keys/short`))
+        .set(admin.auth);
+
+      // Assert
+      expect([noUser.status, noKey.status, badKey.status]).toEqual([404, 404, 400]);
+    });
+  });
+
   describe('plans', () => {
     it('when a plan is created, listed, read and updated, then it has the networks given and each change is audited', async () => {
       // Arrange

@@ -9,13 +9,8 @@ import {
   type UserRole,
 } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
-import {
-  AccessTokens,
-  createApiApp,
-  mintAccessToken,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '@trustpoint/http';
+import { createApiApp, mintAccessToken } from '@trustpoint/http';
+import { Identities } from '@trustpoint/identity';
 import type { Express } from 'express';
 import pino from 'pino';
 import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '../../src/index.js';
@@ -41,7 +36,8 @@ export interface AdminFixture {
 export async function startAdminApi(backend: DatabaseBackend): Promise<AdminFixture> {
   const db = await openTestDatabase(backend);
   const secret = randomBytes(32).toString('base64url');
-  const tokens = new AccessTokens({ secret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE });
+  // As the APIs take them: the service's tokens and API keys.
+  const tokens = new Identities({ knex: db.knex, jwtSecret: secret });
   const auth = { tokens, findUser: batchedUserLookup(db.knex) };
   const app = createApiApp({
     basePath: '/cert/v2',
