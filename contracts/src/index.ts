@@ -1,13 +1,26 @@
 // Public surface of @trustpoint/contracts: ABIs, TypeChain bindings, deployment and gas figures.
-import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+import {
+  EvidenceBatchRepository__factory,
+  EvidenceRepository__factory,
+  TrustPointBatchRegistry__factory,
+  TrustPointRegistry__factory,
+} from '../typechain-types';
 
 export type {
+  EvidenceBatchRepository,
+  IEvidenceBatchRepository,
+  ITrustPointBatchRegistry,
+  TrustPointBatchRegistry,
   EvidenceRepository,
   IEvidenceRepository,
   ITrustPointRegistry,
   TrustPointRegistry,
 } from '../typechain-types';
 export {
+  EvidenceBatchRepository__factory,
+  IEvidenceBatchRepository__factory,
+  ITrustPointBatchRegistry__factory,
+  TrustPointBatchRegistry__factory,
   EvidenceRepository__factory,
   IEvidenceRepository__factory,
   ITrustPointRegistry__factory,
@@ -18,6 +31,10 @@ export {
 export const trustPointRegistryAbi = TrustPointRegistry__factory.abi;
 /** ABI of the asset evidence repository. */
 export const evidenceRepositoryAbi = EvidenceRepository__factory.abi;
+/** ABI of the certificate trustpoint registry that keeps large batches as contract code. */
+export const trustPointBatchRegistryAbi = TrustPointBatchRegistry__factory.abi;
+/** ABI of the asset evidence repository that keeps large batches as contract code. */
+export const evidenceBatchRepositoryAbi = EvidenceBatchRepository__factory.abi;
 
 /** Trustpoint kinds with their on-chain codes. */
 export const TrustPointType = { Evidence: 0, Revocation: 1, Signature: 2 } as const;
@@ -29,4 +46,5 @@ export * from './gas-scenarios';
 export * from './hardhat-node';
 export * from './local-chain';
 export * from './local-chain-process';
+export * from './record-batches';
 export * from './verify-sources';

@@ -23,3 +23,18 @@ export async function deployRegistries() {
   const repository = await ethers.deployContract('EvidenceRepository', roles, admin);
   return { admin, registrar, stranger, registry, repository };
 }
+
+export async function deployBatchRegistries() {
+  const [admin, registrar, stranger] = await ethers.getSigners();
+  if (!admin || !registrar || !stranger) throw new Error('Hardhat provides at least three signers');
+  const roles = [admin.address, registrar.address];
+  const registry = await ethers.deployContract('TrustPointBatchRegistry', roles, admin);
+  const repository = await ethers.deployContract('EvidenceBatchRepository', roles, admin);
+  return {
+    admin,
+    registrar,
+    stranger,
+    registry: registry.connect(registrar),
+    repository: repository.connect(registrar),
+  };
+}

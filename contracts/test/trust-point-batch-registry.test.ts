@@ -1,0 +1,380 @@
+import { loadFixture } from '@nomicfoundation/hardhat-network-helpers';
+import { expect } from 'chai';
+import { ethers } from 'hardhat';
+import {
+  BATCH_RECORD_BYTES,
+  encodeRecordBatch,
+  MAX_BATCH_RECORDS,
+  TRUSTPOINT_BUCKET_BITS,
+  type BatchRecord,
+} from '../src/record-batches';
+import {
+  deployBatchRegistries,
+  digest,
+  Evidence,
+  recordKey,
+  Revocation,
+  Signature,
+} from './fixtures';
+
+const BASE = 1_767_225_600_000 - (1_767_225_600_000 % 1024); // the start of a bucket
+const certId = (i: number | string) => `did:trustpoint:certid:019b7a2c-${String(i)}`;
+
+/** Records of certIds `label-0..n-1` at `timestamp(i)`, with hashes derived from the same. */
+function records(
+  label: string,
+  n: number,
+  timestamp: (i: number) => number,
+  type = Evidence,
+): (BatchRecord & { id: string; hex: string; type: number; timestamp: number })[] {
+  return Array.from({ length: n }, (_, i) => {
+    const id = certId(`${label}-${String(i)}`);
+    const { word, hex } = digest(`${label} ${String(i)}`);
+    return { id, key: recordKey(id, timestamp(i)), hash: word, hex, type, timestamp: timestamp(i) };
+  });
+}
+
+const batch = (rs: readonly BatchRecord[]) => encodeRecordBatch(rs, TRUSTPOINT_BUCKET_BITS);
+
+function at<T>(xs: readonly T[], i: number): T {
+  const x = xs[i];
+  if (x === undefined) throw new RangeError(`no element ${String(i)}`);
+  return x;
+}
+
+describe('TrustPointBatchRegistry', () => {
+  describe('slot records', () => {
+    it('should return a single record with its type, and emit TrustPointRecorded', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const key = recordKey(certId(1), BASE);
+      const { word, hex } = digest('content');
+
+      await expect(registry.registerTrustPoint(key, word, Revocation, BASE))
+        .to.emit(registry, 'TrustPointRecorded')
+        .withArgs(key, word, Revocation);
+
+      expect(await registry.getTrustPoint(certId(1), BASE)).to.deep.equal([
+        hex,
+        BigInt(Revocation),
+      ]);
+      expect(await registry.findTrustPoint(key, BASE)).to.deep.equal([
+        true,
+        word,
+        BigInt(Revocation),
+      ]);
+    });
+
+    it('should store small batches in slots, each record found with its type', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('slots', 3, (i) => BASE + i, Signature);
+
+      await registry.registerTrustPoints(
+        rs.map((r) => ({
+          key: r.key,
+          hash: r.hash,
+          trustPointType: r.type,
+          timestamp: r.timestamp,
+        })),
+      );
+
+      for (const r of rs) {
+        expect(await registry.getTrustPoint(r.id, r.timestamp)).to.deep.equal([
+          r.hex,
+          BigInt(Signature),
+        ]);
+      }
+    });
+
+    it('should skip an identical re-send without event, and revert TrustPointConflict on another hash or type', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const key = recordKey(certId(1), BASE);
+      await registry.registerTrustPoint(key, digest('a').word, Evidence, BASE);
+
+      await expect(registry.registerTrustPoint(key, digest('a').word, Evidence, BASE)).not.to.emit(
+        registry,
+        'TrustPointRecorded',
+      );
+      await expect(registry.registerTrustPoint(key, digest('b').word, Evidence, BASE))
+        .to.be.revertedWithCustomError(registry, 'TrustPointConflict')
+        .withArgs(key);
+      await expect(registry.registerTrustPoint(key, digest('a').word, Revocation, BASE))
+        .to.be.revertedWithCustomError(registry, 'TrustPointConflict')
+        .withArgs(key);
+      expect(await registry.getTrustPoint(certId(1), BASE)).to.deep.equal([digest('a').hex, 0n]);
+    });
+
+    it('should revert RecordHashEmpty on a zero hash, naming its position', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const key = recordKey(certId(1), BASE);
+      await expect(registry.registerTrustPoint(key, ethers.ZeroHash, Evidence, BASE))
+        .to.be.revertedWithCustomError(registry, 'RecordHashEmpty')
+        .withArgs(0);
+      await expect(
+        registry.registerTrustPoints([
+          { key, hash: digest('a').word, trustPointType: 0, timestamp: BASE },
+          {
+            key: recordKey(certId(2), BASE),
+            hash: ethers.ZeroHash,
+            trustPointType: 0,
+            timestamp: BASE,
+          },
+        ]),
+      )
+        .to.be.revertedWithCustomError(registry, 'RecordHashEmpty')
+        .withArgs(1);
+    });
+
+    it('should refuse slot records in a bucket a data batch has touched (SlotBucketClosed)', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const r = at(
+        records('data', 1, () => BASE + 5),
+        0,
+      );
+      const { records: data, buckets } = batch([r]);
+      expect(await registry.slotBucketOpen(BASE / 1024)).to.equal(true);
+      await registry.registerTrustPointBatch(data, buckets);
+
+      expect(await registry.slotBucketOpen(BASE / 1024)).to.equal(false);
+      expect(await registry.slotBucketOpen(BASE / 1024 + 1)).to.equal(true);
+      const key = recordKey(certId('late'), BASE + 6);
+      await expect(registry.registerTrustPoint(key, digest('late').word, Evidence, BASE + 6))
+        .to.be.revertedWithCustomError(registry, 'SlotBucketClosed')
+        .withArgs(BASE / 1024);
+      // The next bucket still takes slot records.
+      await registry.registerTrustPoint(key, digest('late').word, Evidence, BASE + 1024);
+      expect((await registry.findTrustPoint(key, BASE + 1024))[0]).to.equal(true);
+    });
+
+    it('should keep a slot record over a later data batch holding the same key', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const first = at(
+        records('same', 1, () => BASE + 7),
+        0,
+      );
+      await registry.registerTrustPoint(first.key, first.hash, Evidence, first.timestamp);
+      const other = { ...first, hash: digest('another').word };
+      const { records: data, buckets } = batch([other]);
+
+      await registry.registerTrustPointBatch(data, buckets);
+
+      expect((await registry.getTrustPoint(first.id, first.timestamp))[0]).to.equal(first.hex);
+    });
+  });
+
+  describe('data batches', () => {
+    it('should find every record of a batch, store them as code and emit TrustPointBatchRecorded', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('b', 100, (i) => BASE + i * 7, Revocation);
+      const { records: data, buckets } = batch(rs);
+
+      await expect(registry.registerTrustPointBatch(data, buckets))
+        .to.emit(registry, 'TrustPointBatchRecorded')
+        .withArgs(0, await registry.batchAddress(0), 100);
+
+      expect(await registry.batchCount()).to.equal(1n);
+      expect(await ethers.provider.getCode(await registry.batchAddress(0))).to.equal(
+        `0x00${data.slice(2)}`,
+      );
+      for (const r of rs) {
+        expect(await registry.getTrustPoint(r.id, r.timestamp)).to.deep.equal([
+          r.hex,
+          BigInt(Revocation),
+        ]);
+      }
+    });
+
+    it('should find records on both sides of a bucket edge, in the bucket of their own timestamp', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('edge', 4, (i) => BASE + 1022 + i); // offsets 1022, 1023 | 0, 1
+      const { records: data, buckets } = batch(rs);
+      expect(buckets).to.deep.equal([
+        (BigInt(BASE / 1024) << 32n) | (1022n << 16n) | 1023n,
+        (BigInt(BASE / 1024 + 1) << 32n) | 1n,
+      ]);
+
+      await registry.registerTrustPointBatch(data, buckets);
+
+      for (const r of rs)
+        expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
+      expect(await registry.bucketBatches(BASE / 1024)).to.deep.equal([[0n], [1022n], [1023n]]);
+      expect(await registry.bucketBatches(BASE / 1024 + 1)).to.deep.equal([[0n], [0n], [1n]]);
+      // Same certID a millisecond off: another key, another answer.
+      await expect(
+        registry.getTrustPoint(at(rs, 0).id, at(rs, 0).timestamp + 1),
+      ).to.be.revertedWithCustomError(registry, 'TrustPointNotFound_6Gr6z8');
+    });
+
+    it('should not find a record whose timestamp falls outside the offsets its bucket entry names', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const r = at(
+        records('outside', 1, () => BASE + 500),
+        0,
+      );
+      const { records: data } = batch([r]);
+      // A registrar that names the wrong offsets only hides its own record.
+      await registry.registerTrustPointBatch(data, [
+        (BigInt(BASE / 1024) << 32n) | (10n << 16n) | 20n,
+      ]);
+
+      expect((await registry.findTrustPoint(r.key, r.timestamp))[0]).to.equal(false);
+    });
+
+    it('should find records across many batches sharing buckets, the first write of a key winning', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const all: ReturnType<typeof records> = [];
+      for (let b = 0; b < 12; ++b) {
+        // Overlapping offsets: every batch of a bucket is searched.
+        const rs = records(`many${String(b)}`, 5, (i) => BASE + (b % 3) * 1024 + i * 100);
+        const { records: data, buckets } = batch(rs);
+        await registry.registerTrustPointBatch(data, buckets);
+        all.push(...rs);
+      }
+      const repeated = { ...at(all, 3), hash: digest('later').word };
+      const { records: data, buckets } = batch([repeated]);
+      await registry.registerTrustPointBatch(data, buckets);
+
+      expect(await registry.batchCount()).to.equal(13n);
+      expect((await registry.bucketBatches(BASE / 1024))[0]).to.deep.equal([0n, 3n, 6n, 9n, 12n]);
+      for (const r of all)
+        expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
+      await expect(
+        registry.getTrustPoint(certId('absent'), BASE + 100),
+      ).to.be.revertedWithCustomError(registry, 'TrustPointNotFound_6Gr6z8');
+    });
+
+    it('should find records past batch 127 and 255 (CREATE addresses with 1- and 2-byte nonces)', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      let last: ReturnType<typeof records> = [];
+      for (let b = 0; b < 258; ++b) {
+        last = records(`nonce${String(b)}`, 1, () => BASE + b * 1024);
+        const { records: data, buckets } = batch(last);
+        await registry.registerTrustPointBatch(data, buckets);
+        if (b === 127 || b === 257) {
+          expect((await registry.getTrustPoint(at(last, 0).id, at(last, 0).timestamp))[0]).to.equal(
+            at(last, 0).hex,
+          );
+        }
+      }
+      const predicted = ethers.getCreateAddress({ from: await registry.getAddress(), nonce: 258 });
+      expect(await registry.batchAddress(257)).to.equal(predicted);
+    });
+
+    it('should take the largest batch (511 records, 24,529 bytes of code) and refuse one more', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('max', MAX_BATCH_RECORDS + 1, (i) => BASE + i);
+      const largest = batch(rs.slice(0, MAX_BATCH_RECORDS));
+
+      await registry.registerTrustPointBatch(largest.records, largest.buckets);
+
+      expect((await ethers.provider.getCode(await registry.batchAddress(0))).length).to.equal(
+        2 + 2 * 24_529,
+      );
+      for (const r of [at(rs, 0), at(rs, 255), at(rs, MAX_BATCH_RECORDS - 1)]) {
+        expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
+      }
+      const extra = `${largest.records}${ethers.hexlify(ethers.randomBytes(BATCH_RECORD_BYTES)).slice(2)}`;
+      await expect(registry.registerTrustPointBatch(extra, largest.buckets))
+        .to.be.revertedWithCustomError(registry, 'BatchLengthInvalid')
+        .withArgs((MAX_BATCH_RECORDS + 1) * BATCH_RECORD_BYTES);
+    });
+
+    it('should refuse malformed batches', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('bad', 3, (i) => BASE + i);
+      const { records: data, buckets } = batch(rs);
+      const body = data.slice(2);
+      const record = (i: number) => body.slice(i * 96, i * 96 + 96);
+
+      await expect(registry.registerTrustPointBatch('0x', buckets))
+        .to.be.revertedWithCustomError(registry, 'BatchLengthInvalid')
+        .withArgs(0);
+      await expect(registry.registerTrustPointBatch(`${data}00`, buckets))
+        .to.be.revertedWithCustomError(registry, 'BatchLengthInvalid')
+        .withArgs(3 * 48 + 1);
+      await expect(registry.registerTrustPointBatch(data, [])).to.be.revertedWithCustomError(
+        registry,
+        'BatchBucketsInvalid',
+      );
+      await expect(
+        registry.registerTrustPointBatch(data, [(2n ** 64n - 1n) << 32n]),
+      ).to.be.revertedWithCustomError(registry, 'BatchBucketsInvalid');
+      await expect(
+        registry.registerTrustPointBatch(`0x${record(1)}${record(0)}${record(2)}`, buckets),
+      )
+        .to.be.revertedWithCustomError(registry, 'BatchNotSorted')
+        .withArgs(1);
+      await expect(registry.registerTrustPointBatch(`0x${record(0)}${record(0)}`, buckets))
+        .to.be.revertedWithCustomError(registry, 'BatchNotSorted')
+        .withArgs(1);
+      const zeroHash = `${record(1).slice(0, 32)}${'0'.repeat(64)}`;
+      await expect(registry.registerTrustPointBatch(`0x${record(0)}${zeroHash}`, buckets))
+        .to.be.revertedWithCustomError(registry, 'RecordHashEmpty')
+        .withArgs(1);
+    });
+
+    it('should report BatchDeploymentFailed when the data contract cannot be created', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const rs = records('gas', 400, (i) => BASE + i);
+      const { records: data, buckets } = batch(rs);
+      // Enough gas for everything but the code deposit: CREATE fails, the registry reverts.
+      await expect(
+        registry.registerTrustPointBatch(data, buckets, { gasLimit: 1_500_000 }),
+      ).to.be.revertedWithCustomError(registry, 'BatchDeploymentFailed');
+    });
+  });
+
+  describe('registrars', () => {
+    it('should revert AccessControlUnauthorizedAccount for anyone else, on every write', async () => {
+      const { registry, stranger } = await loadFixture(deployBatchRegistries);
+      const asStranger = registry.connect(stranger);
+      const key = recordKey(certId(1), BASE);
+      const { records: data, buckets } = batch(records('s', 1, () => BASE));
+      const role = await registry.REGISTRAR_ROLE();
+
+      for (const sent of [
+        asStranger.registerTrustPoint(key, digest('a').word, Evidence, BASE),
+        asStranger.registerTrustPoints([]),
+        asStranger.registerTrustPointBatch(data, buckets),
+      ]) {
+        await expect(sent)
+          .to.be.revertedWithCustomError(registry, 'AccessControlUnauthorizedAccount')
+          .withArgs(stranger.address, role);
+      }
+    });
+
+    it('should let every granted registrar write, and no revoked one', async () => {
+      const { registry, admin, registrar, stranger } = await loadFixture(deployBatchRegistries);
+      const role = await registry.REGISTRAR_ROLE();
+      const asAdmin = registry.connect(admin);
+      await asAdmin.grantRole(role, stranger.address);
+
+      // The first registrar (no longer the cached one) and the new one both write.
+      await registry.registerTrustPoint(recordKey(certId(1), BASE), digest('1').word, 0, BASE);
+      await registry
+        .connect(stranger)
+        .registerTrustPoint(recordKey(certId(2), BASE), digest('2').word, 0, BASE);
+
+      await asAdmin.revokeRole(role, stranger.address);
+      await asAdmin.revokeRole(role, registrar.address);
+      for (const account of [stranger, registrar]) {
+        await expect(
+          registry
+            .connect(account)
+            .registerTrustPoint(recordKey(certId(3), BASE), digest('3').word, 0, BASE),
+        ).to.be.revertedWithCustomError(registry, 'AccessControlUnauthorizedAccount');
+      }
+      // Revoking an account that is not the cached registrar leaves the cache alone.
+      await asAdmin.grantRole(role, registrar.address);
+      await asAdmin.revokeRole(await registry.DEFAULT_ADMIN_ROLE(), stranger.address);
+      await registry.registerTrustPoint(recordKey(certId(3), BASE), digest('3').word, 0, BASE);
+    });
+  });
+
+  describe('keys and buckets', () => {
+    it('should derive keys and buckets as the encoder does', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      expect(await registry.trustPointKey(certId(1), BASE)).to.equal(recordKey(certId(1), BASE));
+      expect(await registry.bucketOf(BASE + 1025)).to.deep.equal([BigInt(BASE / 1024 + 1), 1n]);
+    });
+  });
+});
