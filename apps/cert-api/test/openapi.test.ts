@@ -1,3 +1,4 @@
+import { ADMIN_API_BASE_PATH, adminApiDocument } from '@trustpoint/admin';
 import { testBackends } from '@trustpoint/db/testing';
 import {
   certificateSchema,
@@ -270,6 +271,7 @@ describe.each(testBackends())('the certificate API and its document on %s', (bac
 
     // Act
     const registered = registeredRoutes(api.app)
+      .filter(({ path }) => path.startsWith(`${CERT_API_BASE_PATH}/`))
       .map(({ method, path }) => `${method} ${shape(path)}`)
       .filter((route) => !docsRoutes.includes(route));
     const documented = operations.map(
@@ -278,6 +280,29 @@ describe.each(testBackends())('the certificate API and its document on %s', (bac
 
     // Assert
     expect(registered.sort()).toEqual([...new Set(registered)].sort());
+    expect(registered.sort()).toEqual(documented.sort());
+  });
+
+  it('when the admin API mounted beside it is listed, then its routes are exactly those of its document', () => {
+    // Arrange
+    const adminDocument = adminApiDocument() as unknown as Document;
+    const docsRoutes = [
+      `get ${ADMIN_API_BASE_PATH}/openapi.json`,
+      `get ${ADMIN_API_BASE_PATH}/docs`,
+    ];
+
+    // Act
+    const registered = registeredRoutes(api.app)
+      .filter(({ path }) => !path.startsWith(`${CERT_API_BASE_PATH}/`))
+      .map(({ method, path }) => `${method} ${shape(path)}`)
+      .filter((route) => !docsRoutes.includes(route));
+    const documented = Object.entries(adminDocument.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method] !== undefined).map(
+        (method) => `${method} ${shape(ADMIN_API_BASE_PATH + path)}`,
+      ),
+    );
+
+    // Assert
     expect(registered.sort()).toEqual(documented.sort());
   });
 
