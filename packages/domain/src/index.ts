@@ -65,6 +65,7 @@ export * from './ids/uuid-v7.js';
 export * from './hashing/canonical-json.js';
 export * from './hashing/certificate-hash.js';
 export * from './hashing/file-hasher.js';
+export * from './hashing/qualified-signature.js';
 export * from './hashing/sha256.js';
 export * from './hashing/track-hash.js';
 export * from './hashing/trustpoint-hash.js';

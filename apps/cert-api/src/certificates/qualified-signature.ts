@@ -1,8 +1,8 @@
 import type { AnchorEngine } from '@trustpoint/chain';
 import type { CertificateRecord, TrustpointRecord } from '@trustpoint/db';
 import {
-  canonicalJson,
   formatUserDid,
+  qualifiedSignaturePayload,
   signatureTrustPointHash,
   utf8Bytes,
 } from '@trustpoint/domain';
@@ -37,17 +37,22 @@ export async function qualifiedSignature(
   return { jws, trustPointHash: signatureTrustPointHash(utf8Bytes(jws)) };
 }
 
-/** The text a qualified signature signs: RFC 8785 canonical JSON of the signed fields. */
+/**
+ * The text a qualified signature signs: RFC 8785 canonical JSON of the signed fields, by the rule
+ * an outside verifier applies to the certificate view (`qualifiedSignaturePayload`).
+ */
 function signaturePayload(certificate: SignedCertificate, signedAt: number): string {
-  return canonicalJson({
-    certID: certificate.certId,
-    hash: certificate.hash,
-    ...(certificate.fileHash === null ? {} : { fileHash: certificate.fileHash }),
-    issuer: formatUserDid(certificate.userId),
-    issuedOn: certificate.issuedOn,
-    type: certificate.type,
+  return qualifiedSignaturePayload(
+    {
+      certID: certificate.certId,
+      hash: certificate.hash,
+      fileHash: certificate.fileHash ?? undefined,
+      issuer: formatUserDid(certificate.userId),
+      issuedOn: certificate.issuedOn,
+      type: certificate.type,
+    },
     signedAt,
-  });
+  );
 }
 
 /**

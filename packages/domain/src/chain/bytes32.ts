@@ -1,22 +1,3 @@
-import { isHashHex } from '../schemas/hash-hex.js';
-
-/**
- * Contracts store a hash as one 32-byte word; the API and `getTrustPoint` use 64 lowercase hex
- * characters. These convert between the two without changing a byte.
- */
-
-const BYTES32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-
-export function hashToBytes32(hash: string): string {
-  if (!isHashHex(hash)) {
-    throw new TypeError('A hash is 64 lowercase hex characters without 0x');
-  }
-  return `0x${hash}`;
-}
-
-export function bytes32ToHash(word: string): string {
-  if (!BYTES32_PATTERN.test(word)) {
-    throw new TypeError('A bytes32 word is 0x followed by 64 hex characters');
-  }
-  return word.slice(2).toLowerCase();
-}
+// The rule lives in @trustpoint/verifier, the publishable package every verifier uses; re-exported
+// here so the APIs and the anchoring engine keep importing the domain and there is one implementation.
+export { bytes32ToHash, hashToBytes32 } from '@trustpoint/verifier';

@@ -1,77 +1,11 @@
-import { isHashHex } from '../schemas/hash-hex.js';
-import { decodeLookupResponse } from './eth-call-reply.js';
-import { ethCallRequest, type EthCallRequest } from './eth-call-request.js';
-import {
-  EVIDENCE_NOT_FOUND_SELECTOR,
-  evidenceRepositoryInterface,
-} from './evidence-repository-abi.js';
-import { toUint256 } from './uint256.js';
-import { UnexpectedEthCallResponseError } from './unexpected-eth-call-response-error.js';
-
-/** Verification of an asset evidence with one `eth_call` (spec 4.8). */
-
-export interface EvidenceFound {
-  found: true;
-  hash: string;
-}
-
-export type EvidenceLookup = EvidenceFound | { found: false };
-
-/** Call data of `getEvidence(assetHash, timestamp)`; the timestamp is in seconds. */
-export function encodeGetEvidenceCall(
-  assetHash: string,
-  timestampSeconds: number | bigint,
-): string {
-  if (!isHashHex(assetHash)) {
-    throw new TypeError('An assetHash is 64 lowercase hex characters without 0x');
-  }
-  return evidenceRepositoryInterface.encodeFunctionData('getEvidence', [
-    assetHash,
-    toUint256(timestampSeconds, 'timestamp'),
-  ]);
-}
-
-/** The whole JSON-RPC body to POST to a node to read one evidence. */
-export function getEvidenceRequest(input: {
-  smartContract: string;
-  assetHash: string;
-  timestampSeconds: number | bigint;
-  id?: number | string;
-}): EthCallRequest {
-  return ethCallRequest(
-    {
-      to: input.smartContract,
-      data: encodeGetEvidenceCall(input.assetHash, input.timestampSeconds),
-    },
-    { id: input.id },
-  );
-}
-
-/** Decodes the `result` of a successful `getEvidence` call. */
-export function decodeGetEvidenceResult(data: string): EvidenceFound {
-  let hash: unknown;
-  try {
-    [hash] = evidenceRepositoryInterface.decodeFunctionResult('getEvidence', data);
-  } catch (error) {
-    throw new UnexpectedEthCallResponseError('The result is not an ABI-encoded string', data, {
-      cause: error,
-    });
-  }
-  if (typeof hash !== 'string' || !isHashHex(hash)) {
-    throw new UnexpectedEthCallResponseError(
-      'The returned hash is not 64 lowercase hex characters',
-      data,
-    );
-  }
-  return { found: true, hash };
-}
-
-/** Decodes a JSON-RPC response to the `getEvidenceRequest` body. */
-export function decodeGetEvidenceResponse(response: unknown): EvidenceLookup {
-  return decodeLookupResponse(response, EVIDENCE_NOT_FOUND_SELECTOR, decodeGetEvidenceResult);
-}
-
-/** For callers holding revert data already (e.g. from an ethers CALL_EXCEPTION). */
-export function isEvidenceNotFoundRevert(revertData: string): boolean {
-  return revertData.toLowerCase() === EVIDENCE_NOT_FOUND_SELECTOR;
-}
+// The rule lives in @trustpoint/verifier, the publishable package every verifier uses; re-exported
+// here so the APIs and the anchoring engine keep importing the domain and there is one implementation.
+export {
+  decodeGetEvidenceResponse,
+  decodeGetEvidenceResult,
+  encodeGetEvidenceCall,
+  getEvidenceRequest,
+  isEvidenceNotFoundRevert,
+  type EvidenceFound,
+  type EvidenceLookup,
+} from '@trustpoint/verifier';

@@ -11,4 +11,4 @@ export const EVIDENCE_REPOSITORY_ABI = [
 export const evidenceRepositoryInterface = new Interface(EVIDENCE_REPOSITORY_ABI);
 
 /** Revert data of `getEvidence` for an unknown key, as published by the spec. */
-export const EVIDENCE_NOT_FOUND_SELECTOR = '0x09cea733';
+export { EVIDENCE_NOT_FOUND_SELECTOR } from '@trustpoint/verifier';

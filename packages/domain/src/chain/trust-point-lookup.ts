@@ -1,82 +1,11 @@
-import { isHashHex } from '../schemas/hash-hex.js';
-import {
-  isTrustPointTypeCode,
-  trustPointTypeName,
-  type TrustPointTypeName,
-} from '../trustpoint/trustpoint-type.js';
-import { decodeLookupResponse } from './eth-call-reply.js';
-import { ethCallRequest, type EthCallRequest } from './eth-call-request.js';
-import {
-  TRUST_POINT_NOT_FOUND_SELECTOR,
-  trustPointRegistryInterface,
-} from './trust-point-registry-abi.js';
-import { toUint256 } from './uint256.js';
-import { UnexpectedEthCallResponseError } from './unexpected-eth-call-response-error.js';
-
-/** Verification of a certificate trustpoint with one `eth_call` (spec 4.8). */
-
-export interface TrustPointFound {
-  found: true;
-  hash: string;
-  type: TrustPointTypeName;
-}
-
-export type TrustPointLookup = TrustPointFound | { found: false };
-
-/** Call data of `getTrustPoint(certId, timestamp)`; the timestamp is in milliseconds. */
-export function encodeGetTrustPointCall(certId: string, timestampMs: number | bigint): string {
-  return trustPointRegistryInterface.encodeFunctionData('getTrustPoint', [
-    certId,
-    toUint256(timestampMs, 'timestamp'),
-  ]);
-}
-
-/** The whole JSON-RPC body to POST to a node to read one trustpoint. */
-export function getTrustPointRequest(input: {
-  smartContract: string;
-  certId: string;
-  timestampMs: number | bigint;
-  id?: number | string;
-}): EthCallRequest {
-  return ethCallRequest(
-    { to: input.smartContract, data: encodeGetTrustPointCall(input.certId, input.timestampMs) },
-    { id: input.id },
-  );
-}
-
-/** Decodes the `result` of a successful `getTrustPoint` call. */
-export function decodeGetTrustPointResult(data: string): TrustPointFound {
-  let hash: unknown;
-  let code: unknown;
-  try {
-    [hash, code] = trustPointRegistryInterface.decodeFunctionResult('getTrustPoint', data);
-  } catch (error) {
-    throw new UnexpectedEthCallResponseError(
-      'The result is not an ABI-encoded (string, uint8)',
-      data,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (typeof hash !== 'string' || !isHashHex(hash)) {
-    throw new UnexpectedEthCallResponseError(
-      'The returned hash is not 64 lowercase hex characters',
-      data,
-    );
-  }
-  if (typeof code !== 'bigint' || !isTrustPointTypeCode(code)) {
-    throw new UnexpectedEthCallResponseError('The returned trustpoint type code is unknown', data);
-  }
-  return { found: true, hash, type: trustPointTypeName(code) };
-}
-
-/** Decodes a JSON-RPC response to the `getTrustPointRequest` body. */
-export function decodeGetTrustPointResponse(response: unknown): TrustPointLookup {
-  return decodeLookupResponse(response, TRUST_POINT_NOT_FOUND_SELECTOR, decodeGetTrustPointResult);
-}
-
-/** For callers holding revert data already (e.g. from an ethers CALL_EXCEPTION). */
-export function isTrustPointNotFoundRevert(revertData: string): boolean {
-  return revertData.toLowerCase() === TRUST_POINT_NOT_FOUND_SELECTOR;
-}
+// The rule lives in @trustpoint/verifier, the publishable package every verifier uses; re-exported
+// here so the APIs and the anchoring engine keep importing the domain and there is one implementation.
+export {
+  decodeGetTrustPointResponse,
+  decodeGetTrustPointResult,
+  encodeGetTrustPointCall,
+  getTrustPointRequest,
+  isTrustPointNotFoundRevert,
+  type TrustPointFound,
+  type TrustPointLookup,
+} from '@trustpoint/verifier';

@@ -13,8 +13,5 @@ export const TRUST_POINT_REGISTRY_ABI = [
 
 export const trustPointRegistryInterface = new Interface(TRUST_POINT_REGISTRY_ABI);
 
-/**
- * Revert data of `getTrustPoint` for an unknown key. The odd error name exists only to hash to
- * this selector, which the spec publishes.
- */
-export const TRUST_POINT_NOT_FOUND_SELECTOR = '0x16fd89cc';
+/** Revert data of `getTrustPoint` for an unknown key (4 bytes, no arguments), as the spec publishes. */
+export { TRUST_POINT_NOT_FOUND_SELECTOR } from '@trustpoint/verifier';

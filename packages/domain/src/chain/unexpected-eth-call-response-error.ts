@@ -1,16 +1,3 @@
-/**
- * An `eth_call` reply that is neither a well-formed result nor the contract's not-found revert:
- * another revert, a node error, an empty result (no contract at the address) or malformed JSON.
- * Kept distinct so that such a reply is never reported as "not found".
- */
-export class UnexpectedEthCallResponseError extends Error {
-  override readonly name = 'UnexpectedEthCallResponseError';
-
-  constructor(
-    message: string,
-    readonly received: unknown,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-  }
-}
+// The rule lives in @trustpoint/verifier, the publishable package every verifier uses; re-exported
+// here so the APIs and the anchoring engine keep importing the domain and there is one implementation.
+export { UnexpectedEthCallResponseError } from '@trustpoint/verifier';

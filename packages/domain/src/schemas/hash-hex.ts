@@ -1,7 +1,8 @@
+import { HASH_HEX_PATTERN } from '@trustpoint/verifier';
 import { z } from 'zod';
 
 /** Every hash in the service: SHA-256 as 64 lowercase hex characters, no `0x`. */
-export const HASH_HEX_PATTERN = /^[0-9a-f]{64}$/;
+export { HASH_HEX_PATTERN, isHashHex } from '@trustpoint/verifier';
 
 export const hashHexSchema = z
   .string()
@@ -10,7 +11,3 @@ export const hashHexSchema = z
     description: 'SHA-256, 64 lowercase hexadecimal characters',
     example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   });
-
-export function isHashHex(value: string): boolean {
-  return HASH_HEX_PATTERN.test(value);
-}

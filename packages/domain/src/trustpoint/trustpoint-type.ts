@@ -1,43 +1,16 @@
+import { TRUST_POINT_TYPE_NAMES } from '@trustpoint/verifier';
 import { z } from 'zod';
 
-/**
- * Trustpoint kinds and the codes the registry contract stores for them (spec 2.6). The contract
- * declares `enum TrustPointType { Evidence, Revocation, Signature }`, so the order is the ABI.
- */
-export const TRUST_POINT_TYPE_CODES = {
-  Evidence: 0,
-  Revocation: 1,
-  Signature: 2,
-} as const;
-
-export type TrustPointTypeName = keyof typeof TRUST_POINT_TYPE_CODES;
-export type TrustPointTypeCode = (typeof TRUST_POINT_TYPE_CODES)[TrustPointTypeName];
-
-export const TRUST_POINT_TYPE_NAMES = [
-  'Evidence',
-  'Revocation',
-  'Signature',
-] as const satisfies readonly TrustPointTypeName[];
+// The codes are a rule every verifier needs, so they live in @trustpoint/verifier; the domain adds
+// the schema its request and resource schemas are built from.
+export {
+  isTrustPointTypeCode,
+  TRUST_POINT_TYPE_CODES,
+  TRUST_POINT_TYPE_NAMES,
+  trustPointTypeCode,
+  trustPointTypeName,
+  type TrustPointTypeCode,
+  type TrustPointTypeName,
+} from '@trustpoint/verifier';
 
 export const trustPointTypeNameSchema = z.enum(TRUST_POINT_TYPE_NAMES);
-
-export function trustPointTypeCode(name: TrustPointTypeName): TrustPointTypeCode {
-  return TRUST_POINT_TYPE_CODES[name];
-}
-
-/** Throws a RangeError for a code the contract cannot hold, so a corrupt read never passes as a type. */
-export function trustPointTypeName(code: number | bigint): TrustPointTypeName {
-  const name = findTypeName(code);
-  if (name === undefined) {
-    throw new RangeError(`Unknown trustpoint type code: ${code}`);
-  }
-  return name;
-}
-
-export function isTrustPointTypeCode(code: number | bigint): boolean {
-  return findTypeName(code) !== undefined;
-}
-
-function findTypeName(code: number | bigint): TrustPointTypeName | undefined {
-  return TRUST_POINT_TYPE_NAMES.find((name) => TRUST_POINT_TYPE_CODES[name] === Number(code));
-}

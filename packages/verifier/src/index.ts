@@ -1,0 +1,37 @@
+// Public API of @trustpoint/verifier: the published rules of Trustpoint and the verification of
+// certificates and evidences against nodes the caller trusts. No Node-only API: runs in browsers.
+
+// Hashing rules
+export * from './hashing/canonical-json.js';
+export * from './hashing/certificate-hash.js';
+export * from './hashing/file-hasher.js';
+export * from './hashing/hash-hex.js';
+export * from './hashing/sha256.js';
+export * from './hashing/track-hash.js';
+export * from './hashing/trustpoint-hash.js';
+
+// Trustpoint types
+export * from './trustpoint-type.js';
+
+// On-chain keys, call encoding and reply decoding
+export * from './chain/abi-encoding.js';
+export * from './chain/bytes32.js';
+export * from './chain/eth-call-reply.js';
+export * from './chain/eth-call-request.js';
+export * from './chain/evidence-lookup.js';
+export * from './chain/record-key.js';
+export * from './chain/selectors.js';
+export * from './chain/trust-point-lookup.js';
+export * from './chain/uint256.js';
+export * from './chain/unexpected-eth-call-response-error.js';
+
+// Qualified signatures
+export * from './signature/qualified-signature.js';
+
+// Verification
+export * from './rpc/json-rpc-nodes.js';
+export * from './verify/on-chain-read.js';
+export * from './verify/record-input.js';
+export * from './verify/rpc-urls.js';
+export * from './verify/verify-certificate.js';
+export * from './verify/verify-evidence.js';

@@ -1,0 +1,45 @@
+import type { JsonObject } from '../hashing/canonical-json.js';
+
+/** Thrown when the JSON given to verify is not a certificate, asset or evidence as the APIs return it. */
+export class VerifierInputError extends Error {
+  override readonly name = 'VerifierInputError';
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The APIs answer `{statusCode, message, data}`; a saved answer or its `data` are both accepted. */
+export function unwrapEnvelope(json: unknown): unknown {
+  if (isObject(json) && typeof json.statusCode === 'number' && 'data' in json) return json.data;
+  return json;
+}
+
+export function field<T>(
+  record: Record<string, unknown>,
+  name: string,
+  check: (value: unknown) => value is T,
+  what: string,
+  path: string,
+): T {
+  const value = record[name];
+  if (!check(value)) throw new VerifierInputError(`${path}.${name} must be ${what}`);
+  return value;
+}
+
+export function optionalField<T>(
+  record: Record<string, unknown>,
+  name: string,
+  check: (value: unknown) => value is T,
+  what: string,
+  path: string,
+): T | undefined {
+  return record[name] === undefined ? undefined : field(record, name, check, what, path);
+}
+
+export const isString = (value: unknown): value is string => typeof value === 'string';
+export const isSafeInteger = (value: unknown): value is number => Number.isSafeInteger(value);
+export const isJsonObject = (value: unknown): value is JsonObject => isObject(value);
+/** `networkId` is a number in output, decimal text in some inputs. */
+export const isNetworkId = (value: unknown): value is number | string =>
+  (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) ||
+  (typeof value === 'string' && /^\d+$/.test(value));

@@ -1,0 +1,386 @@
+import type { JSONWebKeySet } from 'jose';
+
+import { decodeGetTrustPointResponse, getTrustPointRequest } from '../chain/trust-point-lookup.js';
+import type { JsonObject } from '../hashing/canonical-json.js';
+import {
+  assetCertificateHash,
+  contentCertificateHash,
+  type AssetCertificateInput,
+} from '../hashing/certificate-hash.js';
+import { hashFileBytes, type FileHashes } from '../hashing/file-hasher.js';
+import { isHashHex } from '../hashing/hash-hex.js';
+import { revocationTrustPointHash } from '../hashing/trustpoint-hash.js';
+import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import {
+  qualifiedSignatureTrustPointHash,
+  verifyQualifiedSignature,
+  type SignatureCheck,
+} from '../signature/qualified-signature.js';
+import { TRUST_POINT_TYPE_NAMES, type TrustPointTypeName } from '../trustpoint-type.js';
+import { readOnChain } from './on-chain-read.js';
+import {
+  field,
+  isJsonObject,
+  isNetworkId,
+  isObject,
+  isSafeInteger,
+  isString,
+  optionalField,
+  unwrapEnvelope,
+  VerifierInputError,
+} from './record-input.js';
+import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
+
+/**
+ * Verdict on one trustpoint:
+ * - `anchored`: an Evidence on chain with the hash the rules give for this certificate;
+ * - `revoked`: a Revocation on chain with the hash of the revocation sentence;
+ * - `signed`: a Signature on chain with the hash of the JWS, which verifies with the key set;
+ * - `signatureInvalid`: the Signature is on chain, but the JWS does not verify or signs other fields;
+ * - `signatureUnchecked`: the Signature is on chain, but no key set (or no JWS) was given;
+ * - `mismatch`: the chain holds another hash or type, or the certificate JSON contradicts the rules;
+ * - `notFound`: the node answered that no record has this key (revert `0x16fd89cc`);
+ * - `pending`: not anchored yet (no contract named), nothing to check;
+ * - `unreachable`: no trusted node answered; `unexpected`: nodes answered, but not with a record
+ *   or the not-found revert (another chain, no contract at the address, ...).
+ */
+export type TrustpointVerdict =
+  | 'anchored'
+  | 'revoked'
+  | 'signed'
+  | 'signatureInvalid'
+  | 'signatureUnchecked'
+  | 'mismatch'
+  | 'notFound'
+  | 'pending'
+  | 'unreachable'
+  | 'unexpected';
+
+export interface TrustpointVerification {
+  type: TrustPointTypeName;
+  networkId: number;
+  timestamp: number;
+  smartContract?: string;
+  transactionHash?: string;
+  /** What the certificate JSON says is on chain. */
+  trustPointHash: string;
+  /** What the published rules say must be on chain. */
+  expectedHash: string;
+  /** What `getTrustPoint(certID, timestamp)` returned, when a node found it. */
+  onChain?: { hash: string; type: TrustPointTypeName };
+  /** The node whose answer was used. */
+  node?: string;
+  /** Nodes asked before it, and why their answer was not used. */
+  attempts: NodeAttempt[];
+  signature?: SignatureCheck;
+  verdict: TrustpointVerdict;
+  /** One sentence for a person. */
+  detail: string;
+}
+
+/** How the certificate hash was obtained: recomputed from what it certifies, or taken as given. */
+export interface CertificateHashCheck {
+  /** `data.hash` as the JSON gives it. */
+  given: string;
+  /** Recomputed by the type's rule, when the certified content is at hand. */
+  recomputed?: string;
+  /** File certificates checked against a file: its sha256 against `data.fileHash` too. */
+  fileHash?: { given: string | undefined; recomputed: string };
+  matches: boolean;
+  detail: string;
+}
+
+export type CertificateVerdict = 'verified' | 'revoked' | 'mismatch' | 'notFound' | 'unchecked';
+
+export interface CertificateVerification {
+  certID: string;
+  /** Every trustpoint checked and matching, and no revocation on chain. */
+  verified: boolean;
+  revoked: boolean;
+  verdict: CertificateVerdict;
+  hash: CertificateHashCheck;
+  trustpoints: TrustpointVerification[];
+}
+
+export interface VerifyCertificateInput extends JsonRpcOptions {
+  /** A certificate as the certificate API returns it (with or without its envelope). */
+  certificate: unknown;
+  /**
+   * File and URL certificates: the certified bytes (or their hashes, from `hashFileStream` for a
+   * large file). Without them the certificate hash is taken as the JSON gives it.
+   */
+  file?: Uint8Array | FileHashes;
+  /** The nodes to ask, per network id. */
+  rpc: RpcUrls;
+  /** Public keys of the service's qualified signatures (`/.well-known/jwks.json`). */
+  jwks?: JSONWebKeySet;
+}
+
+interface CertificateInput {
+  certID: string;
+  type: string;
+  content: JsonObject;
+  issuer: string;
+  issuedOn: number;
+  hash: string;
+  fileHash: string | undefined;
+  metadata: MetadataInput[];
+}
+
+interface MetadataInput {
+  type: TrustPointTypeName;
+  networkId: number;
+  timestamp: number;
+  smartContract: string | undefined;
+  transactionHash: string | undefined;
+  trustPointHash: string;
+  signature: string | undefined;
+}
+
+const isHash = (value: unknown): value is string => isString(value) && isHashHex(value);
+const isTypeName = (value: unknown): value is TrustPointTypeName =>
+  TRUST_POINT_TYPE_NAMES.includes(value as TrustPointTypeName);
+
+/** Reads the fields verification needs; throws VerifierInputError naming the first bad one. */
+export function readCertificate(json: unknown): CertificateInput {
+  const certificate = unwrapEnvelope(json);
+  if (!isObject(certificate)) throw new VerifierInputError('A certificate is a JSON object');
+  const certID = field(certificate, 'certID', isString, 'a string', '$');
+  const data = field(certificate, 'data', isObject, 'an object', '$');
+  const metadata = field(certificate, 'metadata', Array.isArray, 'an array', '$');
+  return {
+    certID,
+    type: field(data, 'type', isString, 'a string', '$.data'),
+    content: optionalField(data, 'content', isJsonObject, 'an object', '$.data') ?? {},
+    issuer: field(data, 'issuer', isString, 'a string', '$.data'),
+    issuedOn: field(data, 'issuedOn', isSafeInteger, 'an integer', '$.data'),
+    hash: field(data, 'hash', isHash, '64 lowercase hex characters', '$.data'),
+    fileHash: optionalField(data, 'fileHash', isHash, '64 lowercase hex characters', '$.data'),
+    metadata: metadata.map((item: unknown, index) => {
+      const path = `$.metadata[${index}]`;
+      if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
+      return {
+        type: field(item, 'type', isTypeName, 'Evidence, Revocation or Signature', path),
+        networkId: Number(field(item, 'networkId', isNetworkId, 'a network id', path)),
+        timestamp: field(item, 'timestamp', isSafeInteger, 'an integer', path),
+        smartContract: optionalField(item, 'smartContract', isString, 'a string', path),
+        transactionHash: optionalField(item, 'transactionHash', isString, 'a string', path),
+        trustPointHash: field(item, 'trustPointHash', isHash, '64 lowercase hex characters', path),
+        signature: optionalField(item, 'signature', isString, 'a string', path),
+      };
+    }),
+  };
+}
+
+function checkCertificateHash(
+  certificate: CertificateInput,
+  file: Uint8Array | FileHashes | undefined,
+): CertificateHashCheck {
+  const given = certificate.hash;
+  const recomputedBy = (recomputed: string, rule: string): CertificateHashCheck => ({
+    given,
+    recomputed,
+    matches: recomputed === given,
+    detail:
+      recomputed === given
+        ? `data.hash recomputed by the ${rule} rule`
+        : `data.hash is not what the ${rule} rule gives (${recomputed}): the certified ${certificate.type === 'file' ? 'file' : 'content'} or the certificate was changed`,
+  });
+  switch (certificate.type) {
+    case 'content':
+      return recomputedBy(contentCertificateHash(certificate.content), 'content');
+    case 'asset':
+      if (!isString(certificate.content.assetId)) {
+        return { given, matches: false, detail: 'an asset certificate content names no assetId' };
+      }
+      // The API shows exactly the object it hashed; the rule takes its four members only.
+      return recomputedBy(
+        assetCertificateHash(certificate.content as unknown as AssetCertificateInput),
+        'asset',
+      );
+    case 'file':
+    case 'url': {
+      if (file === undefined) {
+        return {
+          given,
+          matches: true,
+          detail: `data.hash taken from the certificate: give the ${certificate.type === 'file' ? 'file' : "URL's bytes"} to check it`,
+        };
+      }
+      const hashes = file instanceof Uint8Array ? hashFileBytes(file) : file;
+      const check = recomputedBy(hashes.hash, certificate.type);
+      if (certificate.type === 'url') return check;
+      const fileHashMatches = certificate.fileHash === hashes.fileHash;
+      return {
+        ...check,
+        fileHash: { given: certificate.fileHash, recomputed: hashes.fileHash },
+        matches: check.matches && fileHashMatches,
+        detail: check.matches
+          ? fileHashMatches
+            ? 'data.hash and data.fileHash recomputed from the file'
+            : `data.fileHash is not the file's sha256 (${hashes.fileHash})`
+          : `the file does not match the certificate: its double hash is ${hashes.hash}`,
+      };
+    }
+    default:
+      return { given, matches: false, detail: `unknown certificate type ${certificate.type}` };
+  }
+}
+
+/** The hash the rules require on chain for this trustpoint; undefined when it cannot be known. */
+function expectedHashOf(
+  certificate: CertificateInput,
+  ruleHash: string,
+  item: MetadataInput,
+): string | undefined {
+  switch (item.type) {
+    case 'Evidence':
+      return ruleHash;
+    case 'Revocation':
+      return revocationTrustPointHash(certificate.certID);
+    case 'Signature':
+      return item.signature === undefined
+        ? undefined
+        : qualifiedSignatureTrustPointHash(item.signature);
+  }
+}
+
+async function verifyTrustpoint(
+  certificate: CertificateInput,
+  ruleHash: string,
+  item: MetadataInput,
+  input: VerifyCertificateInput,
+): Promise<TrustpointVerification> {
+  const expectedHash = expectedHashOf(certificate, ruleHash, item) ?? item.trustPointHash;
+  const base = {
+    type: item.type,
+    networkId: item.networkId,
+    timestamp: item.timestamp,
+    ...(item.smartContract === undefined ? {} : { smartContract: item.smartContract }),
+    ...(item.transactionHash === undefined ? {} : { transactionHash: item.transactionHash }),
+    trustPointHash: item.trustPointHash,
+    expectedHash,
+  };
+  const done = (
+    verdict: TrustpointVerdict,
+    detail: string,
+    more: Partial<TrustpointVerification> = {},
+  ): TrustpointVerification => ({ ...base, attempts: [], ...more, verdict, detail });
+
+  if (item.smartContract === undefined) {
+    return done('pending', 'not anchored yet: the certificate names no contract to ask');
+  }
+  const urls = rpcUrlsFor(input.rpc, item.networkId);
+  if (urls.length === 0) {
+    return done('unreachable', `no JSON-RPC URL given for network ${item.networkId}`);
+  }
+  const read = await readOnChain(
+    urls,
+    getTrustPointRequest({
+      smartContract: item.smartContract,
+      certId: certificate.certID,
+      timestampMs: item.timestamp,
+    }),
+    decodeGetTrustPointResponse,
+    input,
+  );
+  if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
+    return done(
+      read.outcome,
+      read.outcome === 'unreachable'
+        ? 'no node answered'
+        : 'the nodes answered with neither a record nor the not-found revert',
+      { attempts: read.attempts },
+    );
+  }
+  const answered = { node: read.node, attempts: read.attempts };
+  if (read.outcome === 'notFound') {
+    return done('notFound', `no record for (certID, ${item.timestamp}) on this contract`, answered);
+  }
+  const onChain = { hash: read.value.hash, type: read.value.type };
+  const found = { ...answered, onChain };
+  if (onChain.type !== item.type) {
+    return done('mismatch', `the chain holds a ${onChain.type}, not a ${item.type}`, found);
+  }
+  if (onChain.hash !== expectedHash) {
+    return done('mismatch', 'the chain holds another hash than the rules give', found);
+  }
+  if (item.trustPointHash !== expectedHash) {
+    return done('mismatch', "the certificate's trustPointHash contradicts the chain", found);
+  }
+  switch (item.type) {
+    case 'Evidence':
+      return done('anchored', 'on chain with the certificate hash', found);
+    case 'Revocation':
+      return done('revoked', 'the certificate was revoked on chain', found);
+    case 'Signature': {
+      if (item.signature === undefined) {
+        return done('signatureUnchecked', 'the certificate carries no JWS to check', found);
+      }
+      if (input.jwks === undefined) {
+        return done('signatureUnchecked', 'no key set given to check the JWS', found);
+      }
+      const signature = await verifyQualifiedSignature({
+        jws: item.signature,
+        certificate: {
+          certID: certificate.certID,
+          hash: ruleHash,
+          fileHash: certificate.fileHash,
+          issuer: certificate.issuer,
+          issuedOn: certificate.issuedOn,
+          type: certificate.type,
+        },
+        signedAt: item.timestamp,
+        jwks: input.jwks,
+      });
+      return signature.valid
+        ? done(
+            'signed',
+            `qualified signature valid (${signature.algorithm}, key ${signature.kid ?? '-'})`,
+            { ...found, signature },
+          )
+        : done('signatureInvalid', signature.reason, { ...found, signature });
+    }
+  }
+}
+
+const OK_VERDICTS: readonly TrustpointVerdict[] = ['anchored', 'signed', 'revoked'];
+
+function overallVerdict(
+  hash: CertificateHashCheck,
+  trustpoints: readonly TrustpointVerification[],
+): CertificateVerdict {
+  const has = (...verdicts: TrustpointVerdict[]) =>
+    trustpoints.some((trustpoint) => verdicts.includes(trustpoint.verdict));
+  if (!hash.matches || has('mismatch', 'signatureInvalid')) return 'mismatch';
+  if (trustpoints.length === 0 || has('notFound', 'pending')) return 'notFound';
+  if (trustpoints.some((trustpoint) => !OK_VERDICTS.includes(trustpoint.verdict))) {
+    return 'unchecked';
+  }
+  return has('revoked') ? 'revoked' : 'verified';
+}
+
+/**
+ * Verifies a certificate without trusting its issuer: recomputes its hash by the published rule
+ * (from the file when given), derives the hash every trustpoint must have, reads each one with a
+ * raw `eth_call` from the trusted nodes only, and checks a qualified signature against the key set.
+ */
+export async function verifyCertificate(
+  input: VerifyCertificateInput,
+): Promise<CertificateVerification> {
+  const certificate = readCertificate(input.certificate);
+  const hash = checkCertificateHash(certificate, input.file);
+  const ruleHash = hash.recomputed ?? certificate.hash;
+  const trustpoints = await Promise.all(
+    certificate.metadata.map((item) => verifyTrustpoint(certificate, ruleHash, item, input)),
+  );
+  const verdict = overallVerdict(hash, trustpoints);
+  return {
+    certID: certificate.certID,
+    verified: verdict === 'verified',
+    revoked: trustpoints.some((trustpoint) => trustpoint.verdict === 'revoked'),
+    verdict,
+    hash,
+    trustpoints,
+  };
+}

@@ -1,0 +1,237 @@
+import { decodeGetEvidenceResponse, getEvidenceRequest } from '../chain/evidence-lookup.js';
+import type { JsonObject } from '../hashing/canonical-json.js';
+import { isHashHex } from '../hashing/hash-hex.js';
+import { assetHash as assetHashRule, evidenceHash } from '../hashing/track-hash.js';
+import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import { readOnChain } from './on-chain-read.js';
+import {
+  field,
+  isJsonObject,
+  isNetworkId,
+  isObject,
+  isSafeInteger,
+  isString,
+  optionalField,
+  unwrapEnvelope,
+  VerifierInputError,
+} from './record-input.js';
+import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
+
+/**
+ * Verdict on one evidence: `anchored` (on chain with the hash the rules give), `mismatch`,
+ * `notFound` (revert `0x09cea733`), `pending`, `unreachable` or `unexpected` (as for trustpoints).
+ */
+export type EvidenceVerdict =
+  'anchored' | 'mismatch' | 'notFound' | 'pending' | 'unreachable' | 'unexpected';
+
+export interface EvidenceVerification {
+  assetHash: string;
+  networkId: number;
+  timestamp: number;
+  smartContract?: string;
+  transactionHash?: string;
+  /** The evidence hash as the JSON gives it. */
+  hash: string;
+  /** `doubleHash(JCS({metadata, timestamp, userOwner}))`, when the JSON carries the metadata. */
+  recomputedHash?: string;
+  onChain?: { hash: string };
+  node?: string;
+  attempts: NodeAttempt[];
+  verdict: EvidenceVerdict;
+  detail: string;
+}
+
+export type EvidencesVerdict = 'verified' | 'mismatch' | 'notFound' | 'unchecked';
+
+export interface EvidencesVerification {
+  /** Asset JSON only: its assetHash recomputed from `{assetId, data}`. */
+  asset?: { assetId: string; assetHash: string; recomputed: string; matches: boolean };
+  verified: boolean;
+  verdict: EvidencesVerdict;
+  evidences: EvidenceVerification[];
+}
+
+export interface VerifyEvidenceInput extends JsonRpcOptions {
+  /**
+   * An asset as the tracking API returns it (every transaction is checked), one evidence with its
+   * `assetHash` and `networkId` (a transaction plus those two, or an item of `GET /evidences/{hash}`),
+   * or the whole `GET /evidences/{hash}` answer.
+   */
+  evidence: unknown;
+  rpc: RpcUrls;
+}
+
+interface EvidenceInput {
+  assetHash: string;
+  networkId: number;
+  timestamp: number;
+  userOwner: string | undefined;
+  metadata: JsonObject | undefined;
+  hash: string;
+  smartContract: string | undefined;
+  transactionHash: string | undefined;
+}
+
+const isHash = (value: unknown): value is string => isString(value) && isHashHex(value);
+
+function readEvidence(
+  item: Record<string, unknown>,
+  path: string,
+  asset?: { assetHash: string; networkId: number },
+): EvidenceInput {
+  const contract = (name: string) =>
+    optionalField(item, name, (value): value is string => isString(value), 'a string', path);
+  return {
+    assetHash:
+      asset?.assetHash ?? field(item, 'assetHash', isHash, '64 lowercase hex characters', path),
+    networkId:
+      asset?.networkId ?? Number(field(item, 'networkId', isNetworkId, 'a network id', path)),
+    timestamp: field(item, 'timestamp', isSafeInteger, 'an integer (seconds)', path),
+    userOwner: optionalField(item, 'userOwner', isString, 'a string', path),
+    metadata: optionalField(item, 'metadata', isJsonObject, 'an object', path),
+    hash: field(item, 'hash', isHash, '64 lowercase hex characters', path),
+    // `null` before anchoring in the verification answers.
+    smartContract: item.smartContract === null ? undefined : contract('smartContract'),
+    transactionHash: item.transactionHash === null ? undefined : contract('transactionHash'),
+  };
+}
+
+function readEvidences(json: unknown): {
+  asset?: EvidencesVerification['asset'];
+  evidences: EvidenceInput[];
+} {
+  const value = unwrapEnvelope(json);
+  if (!isObject(value)) throw new VerifierInputError('An evidence or asset is a JSON object');
+  if (Array.isArray(value.transactions)) {
+    const assetId = field(value, 'assetId', isString, 'a string', '$');
+    const data = field(value, 'data', isJsonObject, 'an object', '$');
+    const assetHash = field(value, 'assetHash', isHash, '64 lowercase hex characters', '$');
+    const networkId = Number(field(value, 'networkId', isNetworkId, 'a network id', '$'));
+    const recomputed = assetHashRule({ assetId, data });
+    return {
+      asset: { assetId, assetHash, recomputed, matches: recomputed === assetHash },
+      evidences: value.transactions.map((item: unknown, index) => {
+        const path = `$.transactions[${index}]`;
+        if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
+        // The key on chain is the recomputed assetHash: a changed asset must not pass.
+        return readEvidence(item, path, { assetHash: recomputed, networkId });
+      }),
+    };
+  }
+  if (Array.isArray(value.evidences)) {
+    return {
+      evidences: value.evidences.map((item: unknown, index) => {
+        const path = `$.evidences[${index}]`;
+        if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
+        return readEvidence(item, path);
+      }),
+    };
+  }
+  return { evidences: [readEvidence(value, '$')] };
+}
+
+async function verifyOne(
+  evidence: EvidenceInput,
+  input: VerifyEvidenceInput,
+): Promise<EvidenceVerification> {
+  const recomputedHash =
+    evidence.metadata === undefined || evidence.userOwner === undefined
+      ? undefined
+      : evidenceHash({
+          metadata: evidence.metadata,
+          timestamp: evidence.timestamp,
+          userOwner: evidence.userOwner,
+        });
+  const expectedHash = recomputedHash ?? evidence.hash;
+  const base = {
+    assetHash: evidence.assetHash,
+    networkId: evidence.networkId,
+    timestamp: evidence.timestamp,
+    ...(evidence.smartContract === undefined ? {} : { smartContract: evidence.smartContract }),
+    ...(evidence.transactionHash === undefined
+      ? {}
+      : { transactionHash: evidence.transactionHash }),
+    hash: evidence.hash,
+    ...(recomputedHash === undefined ? {} : { recomputedHash }),
+  };
+  const done = (
+    verdict: EvidenceVerdict,
+    detail: string,
+    more: Partial<EvidenceVerification> = {},
+  ): EvidenceVerification => ({ ...base, attempts: [], ...more, verdict, detail });
+
+  if (evidence.smartContract === undefined) {
+    return done('pending', 'not anchored yet: the evidence names no contract to ask');
+  }
+  const urls = rpcUrlsFor(input.rpc, evidence.networkId);
+  if (urls.length === 0) {
+    return done('unreachable', `no JSON-RPC URL given for network ${evidence.networkId}`);
+  }
+  const read = await readOnChain(
+    urls,
+    getEvidenceRequest({
+      smartContract: evidence.smartContract,
+      assetHash: evidence.assetHash,
+      timestampSeconds: evidence.timestamp,
+    }),
+    decodeGetEvidenceResponse,
+    input,
+  );
+  if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
+    return done(
+      read.outcome,
+      read.outcome === 'unreachable'
+        ? 'no node answered'
+        : 'the nodes answered with neither a record nor the not-found revert',
+      { attempts: read.attempts },
+    );
+  }
+  const answered = { node: read.node, attempts: read.attempts };
+  if (read.outcome === 'notFound') {
+    return done(
+      'notFound',
+      `no record for (assetHash, ${evidence.timestamp}) on this contract`,
+      answered,
+    );
+  }
+  const found = { ...answered, onChain: { hash: read.value.hash } };
+  if (read.value.hash !== expectedHash) {
+    return done('mismatch', 'the chain holds another hash than the rules give', found);
+  }
+  if (evidence.hash !== expectedHash) {
+    return done('mismatch', "the evidence's hash contradicts its metadata", found);
+  }
+  return done(
+    'anchored',
+    recomputedHash === undefined
+      ? 'on chain with the given hash (no metadata given to recompute it)'
+      : 'on chain with the hash recomputed from its metadata',
+    found,
+  );
+}
+
+/**
+ * Verifies asset evidences without trusting the service: recomputes the assetHash and each
+ * evidence hash by the published rules when the JSON carries what they cover, and reads each one
+ * with a raw `eth_call` (`getEvidence`) from the trusted nodes only.
+ */
+export async function verifyEvidence(input: VerifyEvidenceInput): Promise<EvidencesVerification> {
+  const { asset, evidences: items } = readEvidences(input.evidence);
+  const evidences = await Promise.all(items.map((item) => verifyOne(item, input)));
+  const has = (...verdicts: EvidenceVerdict[]) =>
+    evidences.some((evidence) => verdicts.includes(evidence.verdict));
+  const verdict: EvidencesVerdict =
+    asset?.matches === false || has('mismatch')
+      ? 'mismatch'
+      : evidences.length === 0 || has('notFound', 'pending')
+        ? 'notFound'
+        : has('unreachable', 'unexpected')
+          ? 'unchecked'
+          : 'verified';
+  return {
+    ...(asset === undefined ? {} : { asset }),
+    verified: verdict === 'verified',
+    verdict,
+    evidences,
+  };
+}

@@ -1,0 +1,354 @@
+import { CompactSign, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
+import { describe, expect, it } from 'vitest';
+
+import {
+  contentCertificateHash,
+  encodeGetTrustPointCall,
+  qualifiedSignaturePayload,
+  qualifiedSignatureTrustPointHash,
+  revocationTrustPointHash,
+  TRUST_POINT_NOT_FOUND_SELECTOR,
+  verifyCertificate,
+  fileCertificateHash,
+  VerifierInputError,
+} from '../src/index.js';
+import { fetchOf, trustPointResult, type FakeNode } from './support/fake-node.js';
+
+const CERT_ID = 'did:trustpoint:certid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12';
+const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const NODE_URL = 'http://node.test:8545';
+const DOWN_URL = 'http://down.test:8545';
+const ISSUED_ON = 1767225600000;
+const content = { orderId: 4711, total: '1250.00 EUR' };
+const hash = contentCertificateHash(content);
+
+function certificate(overrides: { content?: object; metadata?: object[]; type?: string } = {}) {
+  return {
+    certID: CERT_ID,
+    data: {
+      name: 'Order',
+      description: '',
+      type: overrides.type ?? 'content',
+      content: overrides.content ?? content,
+      issuer: 'did:user:local-user',
+      issuedOn: ISSUED_ON,
+      hash,
+    },
+    metadata: overrides.metadata ?? [evidenceItem()],
+    access: { public: true },
+    status: 'anchored',
+  };
+}
+
+function evidenceItem(timestamp = ISSUED_ON + 1) {
+  return {
+    type: 'Evidence',
+    networkId: 31337,
+    status: 'anchored',
+    smartContract: CONTRACT,
+    transactionHash: `0x${'ab'.repeat(32)}`,
+    trustPointHash: hash,
+    timestamp,
+  };
+}
+
+function nodeWith(records: [timestamp: number, hash: string, type: number][]): FakeNode {
+  return {
+    url: NODE_URL,
+    notFoundSelector: TRUST_POINT_NOT_FOUND_SELECTOR,
+    records: new Map(
+      records.map(([timestamp, recordHash, type]) => [
+        encodeGetTrustPointCall(CERT_ID, timestamp),
+        trustPointResult(recordHash, type),
+      ]),
+    ),
+  };
+}
+
+const rpc = { '31337': [NODE_URL] };
+
+describe('verifyCertificate', () => {
+  it('when the content hashes to data.hash and the chain holds it, then the evidence is anchored and the certificate verified', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      fetch: fetchOf(node),
+    });
+
+    expect(result).toMatchObject({ verified: true, verdict: 'verified', revoked: false });
+    expect(result.hash).toMatchObject({ recomputed: hash, matches: true });
+    expect(result.trustpoints).toEqual([
+      expect.objectContaining({
+        verdict: 'anchored',
+        node: NODE_URL,
+        onChain: { hash, type: 'Evidence' },
+      }),
+    ]);
+  });
+
+  it('when the certificate comes in its API envelope, then it is read the same', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+
+    const result = await verifyCertificate({
+      certificate: { statusCode: 200, message: 'ok', data: certificate() },
+      rpc,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.verified).toBe(true);
+  });
+
+  it('when the content of the JSON was changed, then the hash and the trustpoint are a mismatch', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+
+    const result = await verifyCertificate({
+      certificate: certificate({ content: { ...content, total: '1.00 EUR' } }),
+      rpc,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.verdict).toBe('mismatch');
+    expect(result.hash.matches).toBe(false);
+    expect(result.trustpoints[0]?.verdict).toBe('mismatch');
+  });
+
+  it('when the chain has no record under the key, then the trustpoint is not found', async () => {
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      fetch: fetchOf(nodeWith([])),
+    });
+
+    expect(result.verdict).toBe('notFound');
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'notFound', node: NODE_URL });
+  });
+
+  it('when the first node is down, then the next one answers and is named', async () => {
+    const fetch = fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]]));
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [DOWN_URL, NODE_URL] },
+      fetch,
+    });
+
+    expect(result.verified).toBe(true);
+    expect(result.trustpoints[0]).toMatchObject({
+      node: NODE_URL,
+      attempts: [{ url: DOWN_URL, error: expect.stringContaining('fetch failed') as string }],
+    });
+  });
+
+  it('when no node answers, then the trustpoint is unreachable and nothing is verified', async () => {
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '*': [DOWN_URL] },
+      fetch: fetchOf(),
+    });
+
+    expect(result).toMatchObject({ verified: false, verdict: 'unchecked' });
+    expect(result.trustpoints[0]?.verdict).toBe('unreachable');
+  });
+
+  it('when no URL is given for the network, then it is unreachable and no node is asked', async () => {
+    const fetch = fetchOf();
+
+    const result = await verifyCertificate({ certificate: certificate(), rpc: {}, fetch });
+
+    expect(result.trustpoints[0]?.detail).toContain('no JSON-RPC URL');
+    expect(fetch.calls).toEqual([]);
+  });
+
+  it('when a revocation is on chain, then the certificate is revoked, not verified', async () => {
+    const revoked = revocationTrustPointHash(CERT_ID);
+    const node = nodeWith([
+      [ISSUED_ON + 1, hash, 0],
+      [ISSUED_ON + 5, revoked, 1],
+    ]);
+    const revocation = {
+      ...evidenceItem(ISSUED_ON + 5),
+      type: 'Revocation',
+      trustPointHash: revoked,
+    };
+
+    const result = await verifyCertificate({
+      certificate: certificate({ metadata: [evidenceItem(), revocation] }),
+      rpc,
+      fetch: fetchOf(node),
+    });
+
+    expect(result).toMatchObject({ verified: false, revoked: true, verdict: 'revoked' });
+    expect(result.trustpoints.map((trustpoint) => trustpoint.verdict)).toEqual([
+      'anchored',
+      'revoked',
+    ]);
+  });
+
+  it('when the chain holds another type under the key, then it is a mismatch', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 2]]);
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'mismatch' });
+    expect(result.trustpoints[0]?.detail).toContain('Signature');
+  });
+
+  describe('qualified signatures', () => {
+    const signedAt = ISSUED_ON + 9;
+
+    async function signed(payloadAt = signedAt) {
+      const { privateKey, publicKey } = await generateKeyPair('ES256');
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'ES256', use: 'sig' };
+      const fields = {
+        certID: CERT_ID,
+        hash,
+        issuer: 'did:user:local-user',
+        issuedOn: ISSUED_ON,
+        type: 'content',
+      };
+      const jws = await new CompactSign(
+        new TextEncoder().encode(qualifiedSignaturePayload(fields, payloadAt)),
+      )
+        .setProtectedHeader({ alg: 'ES256', kid: 'key-1' })
+        .sign(privateKey);
+      const trustPointHash = qualifiedSignatureTrustPointHash(jws);
+      const item = {
+        ...evidenceItem(signedAt),
+        type: 'Signature',
+        trustPointHash,
+        signature: jws,
+      };
+      const node = nodeWith([
+        [ISSUED_ON + 1, hash, 0],
+        [signedAt, trustPointHash, 2],
+      ]);
+      return { jwks: { keys: [jwk] } as JSONWebKeySet, item, node };
+    }
+
+    it('when the JWS verifies with the key set and signs this certificate, then it is signed', async () => {
+      const { jwks, item, node } = await signed();
+
+      const result = await verifyCertificate({
+        certificate: certificate({ metadata: [evidenceItem(), item] }),
+        rpc,
+        jwks,
+        fetch: fetchOf(node),
+      });
+
+      expect(result.verified).toBe(true);
+      expect(result.trustpoints[1]).toMatchObject({
+        verdict: 'signed',
+        signature: { valid: true, kid: 'key-1', algorithm: 'ES256' },
+      });
+    });
+
+    it('when the key set holds another key, then the signature is invalid', async () => {
+      const { item, node } = await signed();
+      const other = await signed();
+
+      const result = await verifyCertificate({
+        certificate: certificate({ metadata: [evidenceItem(), item] }),
+        rpc,
+        jwks: other.jwks,
+        fetch: fetchOf(node),
+      });
+
+      expect(result.verdict).toBe('mismatch');
+      expect(result.trustpoints[1]?.verdict).toBe('signatureInvalid');
+    });
+
+    it('when the JWS signs another time than its trustpoint, then the signature is invalid', async () => {
+      const { jwks, item, node } = await signed(signedAt + 1);
+
+      const result = await verifyCertificate({
+        certificate: certificate({ metadata: [evidenceItem(), item] }),
+        rpc,
+        jwks,
+        fetch: fetchOf(node),
+      });
+
+      expect(result.trustpoints[1]).toMatchObject({
+        verdict: 'signatureInvalid',
+        signature: { valid: false, reason: expect.stringContaining('other fields') as string },
+      });
+    });
+
+    it('when no key set is given, then the signature is on chain but unchecked', async () => {
+      const { item, node } = await signed();
+
+      const result = await verifyCertificate({
+        certificate: certificate({ metadata: [evidenceItem(), item] }),
+        rpc,
+        fetch: fetchOf(node),
+      });
+
+      expect(result).toMatchObject({ verified: false, verdict: 'unchecked' });
+      expect(result.trustpoints[1]?.verdict).toBe('signatureUnchecked');
+    });
+  });
+
+  describe('file certificates', () => {
+    const bytes = new TextEncoder().encode('the signed contract, version 3\n');
+    const { hash: fileHashDouble, fileHash } = fileCertificateHash(bytes);
+    const fileCertificate = () => ({
+      ...certificate({ type: 'file', content: {} }),
+      data: { ...certificate().data, type: 'file', content: {}, hash: fileHashDouble, fileHash },
+      metadata: [{ ...evidenceItem(), trustPointHash: fileHashDouble }],
+    });
+    const node = () => nodeWith([[ISSUED_ON + 1, fileHashDouble, 0]]);
+
+    it('when the certified file is given, then both of its hashes are recomputed and it verifies', async () => {
+      const result = await verifyCertificate({
+        certificate: fileCertificate(),
+        file: bytes,
+        rpc,
+        fetch: fetchOf(node()),
+      });
+
+      expect(result.verified).toBe(true);
+      expect(result.hash).toMatchObject({
+        recomputed: fileHashDouble,
+        fileHash: { recomputed: fileHash },
+      });
+    });
+
+    it('when a changed file is given, then it is a mismatch', async () => {
+      const tampered = new TextEncoder().encode('the signed contract, version 4\n');
+
+      const result = await verifyCertificate({
+        certificate: fileCertificate(),
+        file: tampered,
+        rpc,
+        fetch: fetchOf(node()),
+      });
+
+      expect(result.verdict).toBe('mismatch');
+      expect(result.hash.detail).toContain('does not match');
+      expect(result.trustpoints[0]?.verdict).toBe('mismatch');
+    });
+
+    it('when no file is given, then the certificate hash is taken as given and said so', async () => {
+      const result = await verifyCertificate({
+        certificate: fileCertificate(),
+        rpc,
+        fetch: fetchOf(node()),
+      });
+
+      expect(result.verified).toBe(true);
+      expect(result.hash.recomputed).toBeUndefined();
+      expect(result.hash.detail).toContain('give the file');
+    });
+  });
+
+  it('when the JSON is not a certificate, then it throws VerifierInputError naming the field', async () => {
+    await expect(
+      verifyCertificate({ certificate: { certID: CERT_ID, data: {} }, rpc }),
+    ).rejects.toThrow(VerifierInputError);
+  });
+});
