@@ -16,6 +16,14 @@ export const EXIT = {
   conflict: 5,
   /** The service could not be reached (not running, wrong --url, timeout). */
   unreachable: 6,
+  /** verify: a hash differs from the rules or the chain (a changed file or JSON), or a signature is invalid. */
+  mismatch: 7,
+  /** verify: a trustpoint or evidence is not on chain (not found, or not anchored yet). */
+  notOnChain: 8,
+  /** verify: everything matches the chain, and the certificate was revoked. */
+  revoked: 9,
+  /** verify: no node given answered for a record, or a signature could not be checked. */
+  unchecked: 10,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -28,7 +36,11 @@ Exit codes:
   3  no token, a refused token (401) or not an admin (403)
   4  not found (404)
   5  already exists or conflicts (409)
-  6  the service could not be reached`;
+  6  the service could not be reached
+  7  verify: MISMATCH (a changed file or JSON, another record on chain, an invalid signature)
+  8  verify: a trustpoint or evidence is NOT FOUND on chain (or not anchored yet)
+  9  verify: it matches, and the certificate is REVOKED
+ 10  verify: NOT CHECKED (no node answered, no key set for a signature)`;
 
 /** The exit code of an HTTP error status from the service. */
 export function exitCodeOfStatus(status: number): ExitCode {

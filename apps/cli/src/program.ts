@@ -4,6 +4,7 @@ import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
 import type { Io } from './output.js';
 import { startCommand } from './start-command.js';
+import { verifyCommands } from './verify/verify-command.js';
 
 /** The `trustpoint` command and its subcommands, writing to `io`. */
 export function createProgram(io: Io): Command {
@@ -18,6 +19,7 @@ export function createProgram(io: Io): Command {
     .addHelpText('after', EXIT_CODES_HELP);
   startCommand(program);
   adminCommand(program, io);
+  verifyCommands(program, io);
   return program;
 }
 

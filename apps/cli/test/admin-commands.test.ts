@@ -235,6 +235,49 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
     expect(missing.stderr).toContain("required option '--name <displayName>'");
   });
 
+  it('when an admin makes a customer an API key, then the key certifies until it is revoked, and the list shows it revoked', async () => {
+    const id = unique('machine');
+    await admin(['users', 'create', id, '--name', 'Machine', '--plan', 'local', '--credits', '5']);
+    const certify = (key: string) =>
+      fetch(`${service.running.certApiUrl}/certificates?type=content&networkId=31337`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'By key', description: '', content: { n: Math.random() } }),
+      });
+
+    const created = await admin(['keys', 'create', id, '--name', 'billing server']);
+    const key = created.stdout.trim().split('\n').at(-1) ?? '';
+    const keyId = /│ id\s+│ (\S+)/.exec(created.stdout)?.[1] ?? '';
+    const before = await certify(key);
+    const revoked = await admin(['keys', 'revoke', id, keyId]);
+    const after = await certify(key);
+    const listed = await json<{ id: string; name: string; revokedAt: string | null }[]>([
+      'keys',
+      'list',
+      id,
+    ]);
+    const expired = await admin([
+      'keys',
+      'create',
+      id,
+      '--name',
+      'old',
+      '--expires-at',
+      '2001-01-01',
+    ]);
+    const badDate = await admin(['keys', 'create', id, '--name', 'x', '--expires-at', 'soon']);
+
+    expect(created.code).toBe(EXIT.ok);
+    expect(key).toMatch(/^tp_live_/);
+    expect(before.status).toBe(201);
+    expect(revoked.code).toBe(EXIT.ok);
+    expect(after.status).toBe(401);
+    expect(listed).toEqual([expect.objectContaining({ id: keyId, name: 'billing server' })]);
+    expect(listed[0]?.revokedAt).toBeTruthy();
+    expect(expired.code).toBe(EXIT.usage);
+    expect(badDate.code).toBe(EXIT.usage);
+  });
+
   it('when --json is asked and the service refuses, then stderr holds its error body as JSON', async () => {
     const result = await admin(['users', 'show', unique('nobody'), '--json']);
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Io, Output } from '../output.js';
 import { AdminClient } from './admin-client.js';
+import { apiKeysCommands } from './api-keys-commands.js';
 import { auditCommand } from './audit-command.js';
 import { resolveConnection, type ConnectionOptions } from './connection.js';
 import { creditsCommands } from './credits-commands.js';
@@ -23,7 +24,9 @@ export type AdminAction = <A extends unknown[], O = object>(
 export function adminCommand(program: Command, io: Io): void {
   const admin = program
     .command('admin')
-    .description('manage users, plans, credits, tokens and read the audit log of a running service')
+    .description(
+      'manage users, plans, credits, tokens and API keys, and read the audit log, of a running service',
+    )
     .option(
       '--url <url>',
       "the certificate API's origin (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -53,5 +56,6 @@ export function adminCommand(program: Command, io: Io): void {
   plansCommands(admin, action);
   creditsCommands(admin, action);
   tokensCommands(admin, action);
+  apiKeysCommands(admin, action);
   auditCommand(admin, action);
 }

@@ -52,3 +52,14 @@ export interface IssuedToken {
   expiresAt: string;
   userId: string;
 }
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  createdBy: string | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}

@@ -1,0 +1,73 @@
+import { readFile, stat } from 'node:fs/promises';
+import { CliError, usageError } from '../cli-error.js';
+import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
+
+/** Where the service is, for commands that may read a public record from it (never to verify it). */
+export interface ServiceOptions {
+  url?: string;
+  token?: string;
+  pin?: string;
+}
+
+/** The certificate API's origin: `--url`, `TRUSTPOINT_URL`, or the local one. */
+export function serviceOrigin(options: ServiceOptions, env: NodeJS.ProcessEnv): string {
+  const url =
+    options.url ?? env.TRUSTPOINT_URL ?? `http://127.0.0.1:${env.CERT_API_PORT ?? '8080'}`;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw usageError(`--url must be an http(s) URL: ${url}`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/** Whether `argument` names a file to read rather than an identifier to look up. */
+export async function isFile(argument: string): Promise<boolean> {
+  try {
+    return (await stat(argument)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function readJsonFile(path: string): Promise<unknown> {
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw usageError(`${path} is not JSON: ${error instanceof Error ? error.message : ''}`);
+  }
+}
+
+/** GETs JSON from the service; failures become the exit codes of `trustpoint` (404: 4, ...). */
+export async function fetchJson(url: URL, token?: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: {
+        Accept: 'application/json',
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (reason) {
+    throw new CliError(
+      `cannot reach the service at ${url.origin}: ${reason instanceof Error ? reason.message : String(reason)}`,
+      EXIT.unreachable,
+    );
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const message =
+      typeof body === 'object' && body !== null && 'message' in body
+        ? String(body.message)
+        : response.statusText;
+    throw new CliError(
+      `the service answered ${response.status} for ${url.pathname}: ${message}`,
+      exitCodeOfStatus(response.status),
+      body,
+    );
+  }
+  return body;
+}

@@ -1,0 +1,48 @@
+import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
+import { usageError } from '../cli-error.js';
+
+/** The local chain `trustpoint start` runs, asked for network 31337 when no URL names it. */
+export const LOCAL_CHAIN = { networkId: '31337', url: 'http://127.0.0.1:8545' } as const;
+
+/** Collects repeated `--rpc` values in order. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * `--rpc URL` (any network) or `--rpc <networkId>=URL`, repeatable, tried in the given order;
+ * `TRUSTPOINT_RPC` holds the same, comma-separated, and counts only when no `--rpc` is given.
+ * The embedded chain's node is added for network 31337 when nothing else names it.
+ */
+export function rpcUrlsOf(values: readonly string[], env: NodeJS.ProcessEnv): RpcUrls {
+  const given =
+    values.length > 0
+      ? values
+      : (env.TRUSTPOINT_RPC ?? '')
+          .split(',')
+          .map((value) => value.trim())
+          .filter((value) => value !== '');
+  const urls: Record<string, string[]> = {};
+  for (const value of given) {
+    const match = /^(\d+)=(.+)$/.exec(value);
+    const [networkId, url] = match
+      ? [match[1] as string, match[2] as string]
+      : [ANY_NETWORK, value];
+    assertHttpUrl(url, value);
+    (urls[networkId] ??= []).push(url);
+  }
+  if (urls[LOCAL_CHAIN.networkId] === undefined && urls[ANY_NETWORK] === undefined) {
+    urls[LOCAL_CHAIN.networkId] = [LOCAL_CHAIN.url];
+  }
+  return urls;
+}
+
+function assertHttpUrl(url: string, given: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw usageError(`--rpc takes URL or <networkId>=URL, not ${given}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw usageError(`--rpc must be an http(s) URL: ${given}`);
+  }
+}

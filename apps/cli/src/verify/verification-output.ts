@@ -1,0 +1,93 @@
+import type {
+  CertificateVerdict,
+  CertificateVerification,
+  EvidencesVerdict,
+  EvidencesVerification,
+  EvidenceVerdict,
+  NodeAttempt,
+  TrustpointVerdict,
+} from '@trustpoint/verifier';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { table } from '../output.js';
+
+const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> = {
+  anchored: 'anchored, matches',
+  revoked: 'REVOKED',
+  signed: 'signed, signature valid',
+  signatureInvalid: 'SIGNATURE INVALID',
+  signatureUnchecked: 'signature not checked',
+  mismatch: 'MISMATCH',
+  notFound: 'NOT FOUND',
+  pending: 'not anchored yet',
+  unreachable: 'node unreachable',
+  unexpected: 'unexpected node answer',
+};
+
+const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
+  verified: 'VERIFIED: every trustpoint is on chain and matches',
+  revoked: 'REVOKED: it matches the chain, and was revoked',
+  mismatch: 'MISMATCH: something differs from the rules or the chain',
+  notFound: 'NOT FOUND: a record is not on chain',
+  unchecked: 'NOT CHECKED: a node did not answer or a signature could not be checked',
+};
+
+/** The exit code of a verdict (see exit-codes.ts). */
+export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict): ExitCode {
+  switch (verdict) {
+    case 'verified':
+      return EXIT.ok;
+    case 'revoked':
+      return EXIT.revoked;
+    case 'mismatch':
+      return EXIT.mismatch;
+    case 'notFound':
+      return EXIT.notOnChain;
+    case 'unchecked':
+      return EXIT.unchecked;
+  }
+}
+
+/** A failed node in one line: the next one was asked. */
+const failedNodes = (attempts: readonly NodeAttempt[]) =>
+  attempts.map((attempt) => `${attempt.url} failed (${attempt.error})`).join('; ');
+
+const withAttempts = (detail: string, attempts: readonly NodeAttempt[]) =>
+  attempts.length === 0 ? detail : `${detail}; ${failedNodes(attempts)}`;
+
+export function certificateText(result: CertificateVerification, keys: string | undefined): string {
+  const lines = [
+    `Certificate ${result.certID}`,
+    `Verdict: ${OVERALL[result.verdict]}`,
+    `Hash: ${result.hash.detail} (${result.hash.recomputed ?? result.hash.given})`,
+    ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
+    table(result.trustpoints, [
+      { title: 'Trustpoint', value: (row) => row.type },
+      { title: 'Network', value: (row) => row.networkId },
+      { title: 'Timestamp', value: (row) => row.timestamp },
+      { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
+      { title: 'Node', value: (row) => row.node },
+      { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
+    ]),
+  ];
+  return lines.join('\n');
+}
+
+export function evidencesText(result: EvidencesVerification): string {
+  const lines = [
+    `Verdict: ${OVERALL[result.verdict]}`,
+    ...(result.asset === undefined
+      ? []
+      : [
+          `Asset ${result.asset.assetId}: assetHash ${result.asset.matches ? 'recomputed from {assetId, data}' : `is not what {assetId, data} gives (${result.asset.recomputed})`}`,
+        ]),
+    table(result.evidences, [
+      { title: 'Evidence', value: (row) => row.hash },
+      { title: 'Network', value: (row) => row.networkId },
+      { title: 'Timestamp', value: (row) => row.timestamp },
+      { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
+      { title: 'Node', value: (row) => row.node },
+      { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
+    ]),
+  ];
+  return lines.join('\n');
+}

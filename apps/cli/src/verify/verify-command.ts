@@ -1,0 +1,211 @@
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  hashFileStream,
+  isHashHex,
+  readCertificate,
+  verifyCertificate,
+  verifyEvidence,
+  VerifierInputError,
+  type FileHashes,
+  type JSONWebKeySet,
+} from '@trustpoint/verifier';
+import type { Command } from 'commander';
+import { resolveConnection } from '../admin/connection.js';
+import { CliError, usageError } from '../cli-error.js';
+import type { Io } from '../output.js';
+import { collect, LOCAL_CHAIN, rpcUrlsOf } from './rpc-option.js';
+import {
+  fetchJson,
+  isFile,
+  readJsonFile,
+  serviceOrigin,
+  type ServiceOptions,
+} from './record-source.js';
+import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
+
+interface VerifyOptions extends ServiceOptions {
+  file?: string;
+  rpc: string[];
+  jwks?: string;
+  json: boolean;
+}
+
+interface VerifyEvidenceOptions {
+  rpc: string[];
+  trackUrl?: string;
+  token?: string;
+  json: boolean;
+}
+
+const CERT_API_PATH = '/cert/v2';
+const TRACK_API_PATH = '/track/v2';
+const CERT_ID = /^did:[a-z0-9]+:certid:[^/?#\s]+$/;
+const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
+
+const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated; default ${LOCAL_CHAIN.networkId}=${LOCAL_CHAIN.url}, the local chain)`;
+
+const TRUST_NOTE = `
+Only the nodes given with --rpc are asked, with a raw eth_call: the service that issued the
+record never chooses who checks it. Hashes are recomputed by the published rules
+(@trustpoint/verifier), never taken from the service's verify routes.`;
+
+/** Hashes a file as it streams, with Node's native SHA-256 under the published rule. */
+function hashFile(path: string): Promise<FileHashes> {
+  return hashFileStream(createReadStream(path), { createSha256: () => createHash('sha256') });
+}
+
+/** The key set of qualified signatures: `--jwks` (URL or file), else the service's. */
+async function loadJwks(
+  given: string | undefined,
+  origin: string,
+): Promise<{ jwks: JSONWebKeySet | undefined; source: string }> {
+  const source = given ?? `${origin}${CERT_API_PATH}/.well-known/jwks.json`;
+  try {
+    const json = (await isFile(source))
+      ? await readJsonFile(source)
+      : await fetchJson(new URL(source));
+    return { jwks: json as JSONWebKeySet, source };
+  } catch (error) {
+    return {
+      jwks: undefined,
+      source: `${source} (not loaded: ${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}
+
+const hasSignature = (certificate: unknown): boolean => {
+  try {
+    return readCertificate(certificate).metadata.some(
+      (item) => item.type === 'Signature' && item.signature !== undefined,
+    );
+  } catch {
+    return false;
+  }
+};
+
+function asUsageError(error: unknown): never {
+  if (error instanceof VerifierInputError) throw usageError(error.message);
+  throw error;
+}
+
+/** `trustpoint verify` and `trustpoint verify-evidence`: method 3 of the spec, by anyone. */
+export function verifyCommands(program: Command, io: Io): void {
+  program
+    .command('verify')
+    .description(
+      "verify a certificate without trusting the service: recompute its hashes (and the file's), read every trustpoint with eth_call from the nodes you name, check a qualified signature",
+    )
+    .argument(
+      '<certificate>',
+      'a certificate JSON file (as GET /certificates/certID/{certID} answers it), or a certID to read a public certificate from the service (--url)',
+    )
+    .option(
+      '--file <path>',
+      'the certified file (file certificates; the bytes fetched, for URL ones)',
+    )
+    .option('--rpc <url>', RPC_HELP, collect, [])
+    .option(
+      '--url <url>',
+      "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
+    )
+    .option('--pin <pin>', 'the PIN of a certificate that has one, when reading it by certID')
+    .option('--token <jwt>', 'an access token, to read a private certificate of yours by certID')
+    .option(
+      '--jwks <url|file>',
+      "the key set of qualified signatures (default the service's /cert/v2/.well-known/jwks.json)",
+    )
+    .option('--json', 'print the verification as JSON, for scripts', false)
+    .addHelpText(
+      'after',
+      `${TRUST_NOTE}
+
+Examples:
+  trustpoint verify certificate.json --file contract.pdf --rpc 31337=http://127.0.0.1:8545
+  trustpoint verify did:trustpoint:certid:0194... --url http://127.0.0.1:8080 --json`,
+    )
+    .action(async (argument: string, options: VerifyOptions) => {
+      const origin = serviceOrigin(options, io.env);
+      const rpc = rpcUrlsOf(options.rpc, io.env);
+      let certificate: unknown;
+      if (await isFile(argument)) certificate = await readJsonFile(argument);
+      else if (CERT_ID.test(argument)) {
+        const url = new URL(
+          `${origin}${CERT_API_PATH}/certificates/certID/${encodeURIComponent(argument)}`,
+        );
+        if (options.pin !== undefined) url.searchParams.set('pin', options.pin);
+        certificate = await fetchJson(url, options.token ?? io.env.TRUSTPOINT_TOKEN);
+      } else throw usageError(`${argument} is neither a file nor a certID`);
+      const file = options.file === undefined ? undefined : await hashFile(options.file);
+      const keys = hasSignature(certificate) ? await loadJwks(options.jwks, origin) : undefined;
+
+      const result = await verifyCertificate({
+        certificate,
+        ...(file === undefined ? {} : { file }),
+        rpc,
+        ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
+      }).catch(asUsageError);
+
+      io.stdout(
+        `${options.json ? JSON.stringify(result, null, 2) : certificateText(result, keys?.source)}\n`,
+      );
+      const code = exitCodeOfVerdict(result.verdict);
+      if (code !== 0) throw new CliError(`certificate ${result.verdict}`, code);
+    });
+
+  program
+    .command('verify-evidence')
+    .description(
+      'verify asset evidences without trusting the service: recompute the assetHash and each evidence hash, read each with eth_call (getEvidence) from the nodes you name',
+    )
+    .argument(
+      '<evidence>',
+      'an asset JSON file (GET /assets/{trackID}: every evidence is checked), one evidence with its assetHash and networkId, or a GET /evidences/{hash} answer; or a trackID or evidence hash to read from the tracking API (--track-url, with a token)',
+    )
+    .option('--rpc <url>', RPC_HELP, collect, [])
+    .option(
+      '--track-url <url>',
+      "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
+    )
+    .option(
+      '--token <jwt>',
+      "an access token to read the asset (env TRUSTPOINT_TOKEN; default the local user's, left by a service started here)",
+    )
+    .option('--json', 'print the verification as JSON, for scripts', false)
+    .addHelpText(
+      'after',
+      `${TRUST_NOTE}
+
+Examples:
+  trustpoint verify-evidence asset.json --rpc 31337=http://127.0.0.1:8545
+  trustpoint verify-evidence did:trustpoint:trackid:0194... --json`,
+    )
+    .action(async (argument: string, options: VerifyEvidenceOptions) => {
+      const rpc = rpcUrlsOf(options.rpc, io.env);
+      let evidence: unknown;
+      if (await isFile(argument)) evidence = await readJsonFile(argument);
+      else if (TRACK_ID.test(argument) || isHashHex(argument)) {
+        const origin = serviceOrigin(
+          {
+            url:
+              options.trackUrl ??
+              io.env.TRUSTPOINT_TRACK_URL ??
+              `http://127.0.0.1:${io.env.TRACK_API_PORT ?? '8081'}`,
+          },
+          io.env,
+        );
+        const { token } = await resolveConnection({ url: origin, token: options.token }, io.env);
+        const path = TRACK_ID.test(argument) ? 'assets' : 'evidences';
+        evidence = await fetchJson(
+          new URL(`${origin}${TRACK_API_PATH}/${path}/${encodeURIComponent(argument)}`),
+          token,
+        );
+      } else throw usageError(`${argument} is neither a file, a trackID nor an evidence hash`);
+
+      const result = await verifyEvidence({ evidence, rpc }).catch(asUsageError);
+
+      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : evidencesText(result)}\n`);
+      const code = exitCodeOfVerdict(result.verdict);
+      if (code !== 0) throw new CliError(`evidence ${result.verdict}`, code);
+    });
+}
