@@ -5,6 +5,7 @@
 // records and gas per block against the block gas limit, to tell whether block gas or the service
 // bounds the throughput (the goal: block gas).
 // Run: npm run bench:real-network   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { DEFAULT_ANCHORER_TIMING } from '@trustpoint/chain';
 import {
   EvidenceRepository__factory,
@@ -164,6 +165,9 @@ async function main(): Promise<void> {
     const targets = users.map((user) => ({ url, token: user.token }));
 
     const speed = jsonRoundTripsPerSecond();
+    // The service runs on this thread: how long its event loop was held while under load.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const startBlock = await blockNumber(chainUrl);
     const load = await startAsyncLoad({
       targets,
@@ -182,6 +186,7 @@ async function main(): Promise<void> {
       await observer.look(true);
       await sleep(OBSERVE_MS);
     }
+    loopDelay.disable();
     const endBlock = await blockNumber(chainUrl);
     const acceptedInLoad = load.accepted();
     const drainEnds = Date.now() + DRAIN_SECONDS * 1_000;
@@ -201,6 +206,7 @@ async function main(): Promise<void> {
     report({
       backend: service.backend,
       speed,
+      loopDelay,
       requests,
       acceptedInLoad,
       observer,
@@ -215,6 +221,7 @@ async function main(): Promise<void> {
 function report(input: {
   backend: string;
   speed: number;
+  loopDelay: IntervalHistogram;
   requests: SentRequest[];
   acceptedInLoad: number;
   observer: AnchoringObserver;
@@ -292,6 +299,10 @@ function report(input: {
   );
   console.log(
     `queue         while under load: records waiting for a batch mean ${grouped(mean(queued))} (max ${grouped(Math.max(0, ...queued))}); batches signed and unsettled (those waiting for confirmations included) mean ${mean(inFlight).toFixed(1)}, max ${String(Math.max(0, ...inFlight))}; at most ${String(maxInFlight)} unmined`,
+  );
+  const delayMs = (percentile: number) => (input.loopDelay.percentile(percentile) / 1e6).toFixed(0);
+  console.log(
+    `event loop    the service's thread under load: delay p50 ${delayMs(50)} ms, p99 ${delayMs(99)} ms, max ${(input.loopDelay.max / 1e6).toFixed(0)} ms`,
   );
   console.log(`bound         ${verdict()}`);
 

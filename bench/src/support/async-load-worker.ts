@@ -14,6 +14,8 @@ import { KeepAliveClient } from './keep-alive-client.js';
 import { requestBody } from './load-body.js';
 
 const data = workerData as AsyncLoadWorkerData;
+/** Below the service's keep-alive timeout (5 s), with room for a busy event loop. */
+const IDLE_CONNECTION_MS = 3_000;
 const counters = new Int32Array(data.counters);
 /** Clients waiting for their record, by the record's id. */
 const waiting = new Map<string, () => void>();
@@ -35,8 +37,12 @@ async function client(number: number, until: number, requests: SentRequest[]): P
     'content-type': 'application/json',
     prefer: 'respond-async',
   };
+  let answeredAt = Date.now();
   try {
     while (Date.now() < until && !released) {
+      // The service closes a connection idle for 5 s (Node's keepAliveTimeout); one about to be
+      // closed could take the request with it, so a long wait for anchoring ends with a new one.
+      if (Date.now() - answeredAt > IDLE_CONNECTION_MS) connection.close();
       const sentAt = Date.now();
       const started = performance.now();
       let status = 0;
@@ -55,6 +61,7 @@ async function client(number: number, until: number, requests: SentRequest[]): P
       } catch {
         status = 0;
       }
+      answeredAt = Date.now();
       const answerMicros = Math.round((performance.now() - started) * 1_000);
       requests.push({ sentAt, answerMicros, status, ...(id === undefined ? {} : { id }) });
       if (id === undefined) {

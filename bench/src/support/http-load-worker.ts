@@ -45,7 +45,7 @@ async function requests(
       { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
       JSON.stringify(requestBody(data.body, index)),
     );
-    const answer = JSON.parse(response.body) as AnswerBody;
+    const answer = (response.body === '' ? {} : JSON.parse(response.body)) as AnswerBody;
     latencies.push(Math.round((performance.now() - sent) * 1_000));
     const transactionHash =
       answer.data?.transactionHash ?? answer.data?.metadata?.[0]?.transactionHash;

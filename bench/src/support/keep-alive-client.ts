@@ -53,10 +53,13 @@ export class KeepAliveClient {
     if (this.#socket !== undefined) return this.#socket;
     const socket = connect({ host: this.#host, port: this.#port, noDelay: true });
     socket.on('data', (chunk: Buffer) => {
+      if (this.#socket !== socket) return;
       this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
       this.#parse();
     });
     const fail = (error: Error) => {
+      // A socket closed earlier (close()) reports it later: the request on its successor stands.
+      if (this.#socket !== socket) return;
       this.#socket = undefined;
       this.#buffer = Buffer.alloc(0);
       const waiting = this.#waiting;
@@ -77,7 +80,16 @@ export class KeepAliveClient {
     const head = this.#buffer.subarray(0, end).toString('latin1');
     const status = Number(head.slice(9, 12));
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (length === null) throw new Error(`answer without Content-Length: ${head}`);
+    if (length === null) {
+      // Only the server's own refusals come without a body (408 when a request waited too long
+      // for its headers to be read), and it closes the connection after them.
+      this.#buffer = Buffer.alloc(0);
+      const waiting = this.#waiting;
+      this.#waiting = undefined;
+      this.close();
+      waiting?.resolve({ status, body: '' });
+      return;
+    }
     const bodyStart = end + HEADER_END.length;
     const bodyEnd = bodyStart + Number(length[1]);
     if (this.#buffer.length < bodyEnd) return;
