@@ -32,10 +32,14 @@ contract EvidenceBatchRepository is IEvidenceBatchRepository, RecordBatches {
     function registerEvidenceBatch(
         bytes calldata records,
         uint256[] calldata buckets
-    ) external returns (uint256 batch) {
-        address data;
-        (batch, data) = _writeBatch(_registrarState(), records, buckets);
-        emit EvidenceBatchRecorded(batch, data, records.length / _RECORD_BYTES);
+    ) external returns (uint256) {
+        (uint256 number, address data, bool written) = _writeBatch(
+            _registrarState(),
+            records,
+            buckets
+        );
+        if (written) emit EvidenceBatchRecorded(number, data, records.length / _RECORD_BYTES);
+        return number;
     }
 
     /// @inheritdoc IEvidenceBatchRepository

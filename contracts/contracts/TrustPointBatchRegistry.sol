@@ -45,10 +45,14 @@ contract TrustPointBatchRegistry is ITrustPointBatchRegistry, RecordBatches {
     function registerTrustPointBatch(
         bytes calldata records,
         uint256[] calldata buckets
-    ) external returns (uint256 batch) {
-        address data;
-        (batch, data) = _writeBatch(_registrarState(), records, buckets);
-        emit TrustPointBatchRecorded(batch, data, records.length / _RECORD_BYTES);
+    ) external returns (uint256) {
+        (uint256 number, address data, bool written) = _writeBatch(
+            _registrarState(),
+            records,
+            buckets
+        );
+        if (written) emit TrustPointBatchRecorded(number, data, records.length / _RECORD_BYTES);
+        return number;
     }
 
     /// @inheritdoc ITrustPointBatchRegistry

@@ -42,6 +42,7 @@ export type TrustPointTypeCode = (typeof TrustPointType)[keyof typeof TrustPoint
 
 export * from './deploy';
 export * from './deployments-file';
+export * from './batch-gas-scenarios';
 export * from './gas-scenarios';
 export * from './hardhat-node';
 export * from './local-chain';

@@ -259,6 +259,31 @@ describe('TrustPointBatchRegistry', () => {
       expect(await registry.batchAddress(257)).to.equal(predicted);
     });
 
+    it('should not store an identical batch twice: no event, the earlier batch number, little gas', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      // Five other batches in the same bucket first, one of them with the same offsets.
+      for (let b = 0; b < 5; ++b) {
+        const other = batch(
+          records(`other${String(b)}`, 2, (i) => BASE + (b === 4 ? i * 30 : b + i)),
+        );
+        await registry.registerTrustPointBatch(other.records, other.buckets);
+      }
+      const rs = records('resent', 30, (i) => BASE + i);
+      const { records: data, buckets } = batch(rs);
+      const sent = await (await registry.registerTrustPointBatch(data, buckets)).wait();
+
+      expect(await registry.registerTrustPointBatch.staticCall(data, buckets)).to.equal(5n);
+      const resent = registry.registerTrustPointBatch(data, buckets);
+      await expect(resent).not.to.emit(registry, 'TrustPointBatchRecorded');
+      const receipt = await (await resent).wait();
+
+      expect(await registry.batchCount()).to.equal(6n);
+      expect(Number(receipt?.gasUsed)).to.be.below(Number(sent?.gasUsed) / 5);
+      // The same records under other offsets are another batch.
+      const shifted = [(buckets[0] ?? 0n) + 1n];
+      expect(await registry.registerTrustPointBatch.staticCall(data, shifted)).to.equal(6n);
+    });
+
     it('should take the largest batch (511 records, 24,529 bytes of code) and refuse one more', async () => {
       const { registry } = await loadFixture(deployBatchRegistries);
       const rs = records('max', MAX_BATCH_RECORDS + 1, (i) => BASE + i);

@@ -52,16 +52,18 @@ interface IEvidenceBatchRepository {
     /// @param records The evidences.
     function registerEvidences(EvidenceSlotRecord[] calldata records) external;
 
-    /// @notice Stores a batch of evidences as the code of a new data contract.
+    /// @notice Stores a batch of evidences as the code of a new data contract. A batch identical to
+    /// one already stored (same records, same first bucket word), as a sender re-signs after a
+    /// crash, is not stored again: no event, and the earlier batch number is returned.
     /// @param records 48 bytes a record: `bytes16(key) with its low 2 bits cleared`, then the
     /// hash; strictly ascending by the key's top 126 bits; 1 to `MAX_BATCH_RECORDS` records.
     /// @param buckets One word per distinct bucket of the records' timestamps (`bucketOf`):
     /// `bucket << 32 | minOffset << 16 | maxOffset`, the offsets of its first and last record.
-    /// @return batch The batch number.
+    /// @return The batch number.
     function registerEvidenceBatch(
         bytes calldata records,
         uint256[] calldata buckets
-    ) external returns (uint256 batch);
+    ) external returns (uint256);
 
     /// @notice Reads an evidence.
     /// @param assetHash The asset hash, 64 lowercase hexadecimal characters.

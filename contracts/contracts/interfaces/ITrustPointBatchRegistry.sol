@@ -68,16 +68,18 @@ interface ITrustPointBatchRegistry {
     /// @param records The trustpoints.
     function registerTrustPoints(TrustPointSlotRecord[] calldata records) external;
 
-    /// @notice Stores a batch of trustpoints as the code of a new data contract.
+    /// @notice Stores a batch of trustpoints as the code of a new data contract. A batch identical to
+    /// one already stored (same records, same first bucket word), as a sender re-signs after a
+    /// crash, is not stored again: no event, and the earlier batch number is returned.
     /// @param records 48 bytes a record: `bytes16(key) with its low 2 bits set to the type`, then
     /// the hash; strictly ascending by the key's top 126 bits; 1 to `MAX_BATCH_RECORDS` records.
     /// @param buckets One word per distinct bucket of the records' timestamps (`bucketOf`):
     /// `bucket << 32 | minOffset << 16 | maxOffset`, the offsets of its first and last record.
-    /// @return batch The batch number.
+    /// @return The batch number.
     function registerTrustPointBatch(
         bytes calldata records,
         uint256[] calldata buckets
-    ) external returns (uint256 batch);
+    ) external returns (uint256);
 
     /// @notice Reads a trustpoint.
     /// @param certId The certificate identifier (`did:<ns>:certid:<id>`).

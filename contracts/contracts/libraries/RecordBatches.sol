@@ -161,13 +161,15 @@ abstract contract RecordBatches is AccessControl {
     }
 
     /// @dev Deploys `records` as a data contract and indexes it under `buckets`
-    /// (`bucket << 32 | minOffset << 16 | maxOffset`, distinct buckets). Returns the batch number
-    /// and the data contract.
+    /// (`bucket << 32 | minOffset << 16 | maxOffset`, distinct buckets). Returns the batch number,
+    /// the data contract and whether it is new: a batch identical to one already written (same
+    /// records and first bucket entry, as when a sender signs a batch again after a crash) is not
+    /// written twice; its earlier batch number is returned.
     function _writeBatch(
         uint256 state,
         bytes calldata records,
         uint256[] calldata buckets
-    ) internal returns (uint256 batch, address data) {
+    ) internal returns (uint256 batch, address data, bool written) {
         uint256 length = records.length;
         // solhint-disable-next-line gas-strict-inequalities
         if (
@@ -176,13 +178,23 @@ abstract contract RecordBatches is AccessControl {
         if (buckets.length == 0) revert BatchBucketsInvalid();
         _checkRecords(records);
 
-        batch = uint32(state >> 160);
+        uint256 m;
+        bytes32 codeHash;
         assembly ("memory-safe") {
             // SSTORE2's creation code (solady): PUSH2 l, DUP1, PUSH1 0x0a, RETURNDATASIZE,
             // CODECOPY, RETURNDATASIZE, RETURN, then the runtime: STOP and the records.
-            let m := mload(0x40)
+            m := mload(0x40)
             mstore(m, or(0x61000080600a3d393df300, shl(0x40, add(length, 1))))
             calldatacopy(add(m, 0x20), records.offset, length)
+            codeHash := keccak256(add(m, 0x1f), add(length, 1))
+            // Keep the creation code: the look-up below uses memory too.
+            mstore(0x40, add(m, and(add(length, 0x3f), not(0x1f))))
+        }
+        (bool seen, uint256 earlier) = _findIdentical(buckets[0], codeHash);
+        if (seen) return (earlier, _createAddress(earlier + 1), false);
+
+        batch = uint32(state >> 160);
+        assembly ("memory-safe") {
             data := create(0, add(m, 0x15), add(length, 0x0b))
         }
         if (data == address(0)) revert BatchDeploymentFailed();
@@ -199,6 +211,7 @@ abstract contract RecordBatches is AccessControl {
             if (bucket >= maxBucketPlusOne) maxBucketPlusOne = bucket + 1;
         }
         _state = (maxBucketPlusOne << 192) | ((batch + 1) << 160) | uint160(state);
+        return (batch, data, true);
     }
 
     /// @dev Finds a record: the slot record of its bucket first, then the data batches of its
@@ -275,6 +288,28 @@ abstract contract RecordBatches is AccessControl {
             if (i != 0 && prefix <= previous) revert BatchNotSorted(i);
             previous = prefix;
         }
+    }
+
+    /// @dev Looks among the entries of a batch's first bucket with the same offsets for a data
+    /// contract whose code hash is `codeHash`. The words read here are the ones `_append` writes
+    /// next, so a new batch pays little more than the loop.
+    function _findIdentical(
+        uint256 bucketWord,
+        bytes32 codeHash
+    ) private view returns (bool found, uint256 batch) {
+        mapping(uint256 => uint256) storage words = _buckets[bucketWord >> 32];
+        uint256 word = words[0];
+        uint256 count = word >> 224;
+        uint256 offsets = bucketWord & 0xffffffff;
+        for (uint256 i = 0; i < count; ++i) {
+            uint256 position = i < 3 ? i : i + 1;
+            if (position > 3 && position % 4 == 0) word = words[position / 4];
+            uint256 entry = (word >> ((position % 4) * 64)) & 0xffffffffffffffff;
+            if (entry & 0xffffffff != offsets) continue;
+            batch = (entry >> 32) - 1;
+            if (_createAddress(batch + 1).codehash == codeHash) return (true, batch);
+        }
+        return (false, 0);
     }
 
     /// @dev Appends one entry to a bucket's list.
