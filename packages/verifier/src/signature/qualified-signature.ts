@@ -1,5 +1,7 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 
+export type { JSONWebKeySet } from 'jose';
+
 import { canonicalJson } from '../hashing/canonical-json.js';
 import { utf8Bytes } from '../hashing/sha256.js';
 import { signatureTrustPointHash } from '../hashing/trustpoint-hash.js';

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testBackends } from '@trustpoint/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../src/exit-codes.js';
+import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';
+
+/** A port nothing listens on: a node that is down. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe.each(testBackends())('trustpoint verify against a running service on %s', (backend) => {
+  let service: RunningService;
+  let chainUrl: string;
+  let downUrl: string;
+  let dir: string;
+
+  const api = async (path: string, init: RequestInit = {}, base = service.running.certApiUrl) => {
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${service.running.token}`);
+    const response = await fetch(`${base}${path}`, { ...init, headers });
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const json = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const createContentCertificate = () =>
+    api(
+      '/certificates?type=content&networkId=31337',
+      json({
+        name: 'Order',
+        description: 'verify test',
+        public: true,
+        content: { order: randomUUID(), total: '12.50 EUR' },
+      }),
+    );
+  const saved = async (name: string, value: unknown) => {
+    const path = join(dir, name);
+    await writeFile(path, JSON.stringify(value, null, 2));
+    return path;
+  };
+  const verify = (args: string[]) => trustpoint(['verify', ...args], {});
+
+  beforeAll(async () => {
+    service = await startService(backend);
+    const chain = service.running.embeddedChain;
+    if (chain === undefined) throw new Error('the service runs no embedded chain');
+    chainUrl = chain.url;
+    downUrl = `http://127.0.0.1:${await closedPort()}`;
+    dir = await mkdtemp(join(tmpdir(), 'trustpoint-verify-'));
+  }, 120_000);
+
+  afterAll(async () => {
+    await service.running.stop();
+  });
+
+  it('when a certificate just made is verified from its JSON, then every trustpoint is anchored, the node is named and the exit code is 0', async () => {
+    const certificate = await createContentCertificate();
+    const path = await saved('content.json', certificate);
+
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`]);
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain('VERIFIED');
+    expect(result.stdout).toContain('anchored, matches');
+    expect(result.stdout).toContain(chainUrl);
+  });
+
+  it('when only a certID is given, then the certificate is read from the service and checked on the node given', async () => {
+    const { data } = await createContentCertificate();
+
+    const result = await verify([
+      String(data.certID),
+      '--url',
+      service.url,
+      '--rpc',
+      `31337=${chainUrl}`,
+      '--json',
+    ]);
+
+    expect(result.code).toBe(EXIT.ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      certID: data.certID,
+      verified: true,
+      trustpoints: [{ type: 'Evidence', verdict: 'anchored', node: chainUrl }],
+    });
+  });
+
+  it('when the certificate JSON was changed, then the verdict is a mismatch and the exit code 7', async () => {
+    const certificate = await createContentCertificate();
+    const data = certificate.data as { data: { content: Record<string, unknown> } };
+    data.data.content.total = '1.00 EUR';
+    const path = await saved('tampered.json', certificate);
+
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`]);
+
+    expect(result.code).toBe(EXIT.mismatch);
+    expect(result.stdout).toContain('MISMATCH');
+    expect(result.stderr).toContain('certificate mismatch');
+  });
+
+  it('when the certID is not on chain, then the trustpoint is not found and the exit code 8', async () => {
+    const certificate = await createContentCertificate();
+    const data = certificate.data as { certID: string };
+    data.certID = `did:trustpoint:certid:${randomUUID()}`;
+    const path = await saved('unknown.json', certificate);
+
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`, '--json']);
+
+    expect(result.code).toBe(EXIT.notOnChain);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      verdict: 'notFound',
+      trustpoints: [{ verdict: 'notFound', node: chainUrl }],
+    });
+  });
+
+  it('when a certID the service does not know is asked for, then the exit code is 4', async () => {
+    const result = await verify([
+      `did:trustpoint:certid:${randomUUID()}`,
+      '--url',
+      service.url,
+      '--rpc',
+      `31337=${chainUrl}`,
+    ]);
+
+    expect(result.code).toBe(EXIT.notFound);
+    expect(result.stderr).toContain('404');
+  });
+
+  it('when the first node is down and a second works, then the second answers, both are named and it verifies', async () => {
+    const path = await saved('backup.json', await createContentCertificate());
+
+    const result = await verify([path, '--rpc', `31337=${downUrl}`, '--rpc', `31337=${chainUrl}`]);
+
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain(chainUrl);
+    expect(result.stdout).toContain(`${downUrl} failed`);
+  });
+
+  it('when the only node is down, then the trustpoint is unreachable and the exit code 10', async () => {
+    const path = await saved('down.json', await createContentCertificate());
+
+    const result = await verify([path, '--rpc', downUrl]);
+
+    expect(result.code).toBe(EXIT.unchecked);
+    expect(result.stdout).toContain('node unreachable');
+  });
+
+  it('when a certificate was revoked, then it matches the chain, is reported revoked and exits 9', async () => {
+    const { data } = await createContentCertificate();
+    const revoked = await api(
+      `/certificates/certID/${encodeURIComponent(String(data.certID))}/revoke?networkId=31337`,
+      { method: 'PATCH' },
+    );
+    const path = await saved('revoked.json', revoked);
+
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`, '--json']);
+
+    expect(result.code).toBe(EXIT.revoked);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      verdict: 'revoked',
+      revoked: true,
+      trustpoints: [{ verdict: 'anchored' }, { type: 'Revocation', verdict: 'revoked' }],
+    });
+  });
+
+  describe('qualified signatures', () => {
+    const signedCertificate = async () => {
+      const { data } = await createContentCertificate();
+      return api(
+        `/certificates/certID/${encodeURIComponent(String(data.certID))}/signature?networkId=31337`,
+        { method: 'POST' },
+      );
+    };
+
+    it("when a certificate was signed, then the JWS verifies with the service's key set and the exit code is 0", async () => {
+      const path = await saved('signed.json', await signedCertificate());
+
+      const result = await verify([path, '--rpc', `31337=${chainUrl}`, '--url', service.url]);
+
+      expect(result.code).toBe(EXIT.ok);
+      expect(result.stdout).toContain('signed, signature valid');
+      expect(result.stdout).toContain('/cert/v2/.well-known/jwks.json');
+    });
+
+    it('when the key set is given as a file of another key, then the signature is invalid and the exit code 7', async () => {
+      const path = await saved('signed-other-key.json', await signedCertificate());
+      const otherKeys = await saved('other-jwks.json', {
+        keys: [
+          {
+            kty: 'EC',
+            crv: 'P-256',
+            x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+            y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+            kid: 'other',
+            alg: 'ES256',
+          },
+        ],
+      });
+
+      const result = await verify([path, '--rpc', `31337=${chainUrl}`, '--jwks', otherKeys]);
+
+      expect(result.code).toBe(EXIT.mismatch);
+      expect(result.stdout).toContain('SIGNATURE INVALID');
+    });
+  });
+
+  describe('file certificates', () => {
+    const bytes = () => new TextEncoder().encode(`contract ${randomUUID()}\n`);
+    const certify = async (content: Uint8Array) => {
+      const form = new FormData();
+      form.append('fileInput', new Blob([content]), 'contract.txt');
+      form.append('body', JSON.stringify({ name: 'Contract', description: '', public: true }));
+      return api('/certificates?type=file&networkId=31337', { method: 'POST', body: form });
+    };
+
+    it('when the certified file is given, then its hashes are recomputed and it verifies', async () => {
+      const content = bytes();
+      const certificate = await certify(content);
+      const file = join(dir, 'contract.txt');
+      await writeFile(file, content);
+      const path = await saved('file.json', certificate);
+
+      const result = await verify([path, '--file', file, '--rpc', `31337=${chainUrl}`, '--json']);
+
+      expect(result.code).toBe(EXIT.ok);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        verified: true,
+        hash: {
+          matches: true,
+          fileHash: { recomputed: (certificate.data.data as { fileHash: string }).fileHash },
+        },
+      });
+    });
+
+    it('when a changed file is given, then the verdict is a mismatch and the exit code 7', async () => {
+      const content = bytes();
+      const certificate = await certify(content);
+      const file = join(dir, 'contract-changed.txt');
+      await writeFile(file, Buffer.concat([content, Buffer.from('one more line\n')]));
+      const path = await saved('file-changed.json', certificate);
+
+      const result = await verify([path, '--file', file, '--rpc', `31337=${chainUrl}`]);
+
+      expect(result.code).toBe(EXIT.mismatch);
+      expect(result.stdout).toContain('the file does not match the certificate');
+    });
+  });
+
+  describe('evidences', () => {
+    const trackApi = (path: string, init?: RequestInit) =>
+      api(path, init, service.running.trackApiUrl);
+    const assetWithEvidence = async () => {
+      const { data: asset } = await trackApi(
+        '/assets',
+        json({ assetId: `pallet-${randomUUID()}`, data: { id: 'P-42' }, networkId: 31337 }),
+      );
+      const trackID = encodeURIComponent(String(asset.trackID));
+      await trackApi(`/assets/${trackID}/transactions`, json({ metadata: { event: 'shipped' } }));
+      return trackApi(`/assets/${trackID}`, { method: 'GET' });
+    };
+
+    it('when an asset JSON is verified, then its assetHash and evidence hash are recomputed and found on chain', async () => {
+      const path = await saved('asset.json', await assetWithEvidence());
+
+      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`]);
+
+      expect(result.code).toBe(EXIT.ok);
+      expect(result.stdout).toContain('VERIFIED');
+      expect(result.stdout).toContain('recomputed from {assetId, data}');
+    });
+
+    it('when an evidence metadata was changed, then the verdict is a mismatch', async () => {
+      const asset = await assetWithEvidence();
+      const transactions = (asset.data as { transactions: { metadata: object }[] }).transactions;
+      (transactions[0] as { metadata: object }).metadata = { event: 'lost' };
+      const path = await saved('asset-changed.json', asset);
+
+      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`]);
+
+      expect(result.code).toBe(EXIT.mismatch);
+    });
+
+    it('when a trackID is given with a token, then the asset is read from the tracking API and verified', async () => {
+      const asset = await assetWithEvidence();
+
+      const result = await trustpoint(
+        [
+          'verify-evidence',
+          String(asset.data.trackID),
+          '--track-url',
+          new URL(service.running.trackApiUrl).origin,
+          '--rpc',
+          `31337=${chainUrl}`,
+          '--json',
+        ],
+        { TRUSTPOINT_TOKEN: service.running.token },
+      );
+
+      const verification = JSON.parse(result.stdout) as {
+        verified: boolean;
+        evidences: { verdict: string; node: string }[];
+      };
+      expect(result.code).toBe(EXIT.ok);
+      expect(verification.verified).toBe(true);
+      // The asset's creation evidence and the one added after it.
+      expect(verification.evidences).toEqual([
+        expect.objectContaining({ verdict: 'anchored', node: chainUrl }),
+        expect.objectContaining({ verdict: 'anchored', node: chainUrl }),
+      ]);
+    });
+  });
+
+  it('when verify is asked for help, then it explains the nodes, the exit codes and the evidence command', async () => {
+    const help = await trustpoint(['verify', '--help']);
+    const top = await trustpoint(['--help']);
+
+    expect(help.stdout).toContain('<networkId>=URL');
+    expect(top.stdout).toContain('verify-evidence');
+    expect(top.stdout).toContain('REVOKED');
+  });
+});
