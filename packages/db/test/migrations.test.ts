@@ -7,6 +7,7 @@ const allTables = [
   'anchor_batches',
   'anchor_records',
   'anchor_transactions',
+  'api_keys',
   'asset_shares',
   'assets',
   'audit_log',
