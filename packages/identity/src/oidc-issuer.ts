@@ -84,10 +84,16 @@ export class OidcIssuer {
     return `${this.config.userIdPrefix}${value}`;
   }
 
-  /** The remote key set, discovered once; a failed discovery is tried again on the next token. */
+  /**
+   * The remote key set, discovered once. A failed discovery is remembered for the cooldown, so
+   * while the provider is down its tokens fail at once rather than each waiting on a timeout;
+   * the first token after it tries again.
+   */
   #keySet(): Promise<JWTVerifyGetKey> {
     this.#keys ??= this.#discover().catch((error: unknown) => {
-      this.#keys = undefined;
+      setTimeout(() => {
+        this.#keys = undefined;
+      }, this.#fetch.cooldownMs).unref();
       throw error;
     });
     return this.#keys;

@@ -117,6 +117,22 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     expect(accepted.status).toBe(200);
   });
 
+  it('when the issuer pins EdDSA, then an Ed25519-signed token is accepted and an RS256 one is not', async () => {
+    // Arrange
+    const { app, prefix } = apiTrusting({ algorithms: ['EdDSA'] });
+    await newUser(db.knex, `${prefix}machine-client`);
+    const edDsa = await provider.token({ audience: AUDIENCE, alg: 'EdDSA' });
+    const rs256 = await provider.token({ audience: AUDIENCE, alg: 'RS256' });
+
+    // Act
+    const accepted = await me(app, edDsa);
+    const refused = await me(app, rs256);
+
+    // Assert
+    expect(accepted.status).toBe(200);
+    expect(refused.body).toEqual(authenticationError('Token is invalid'));
+  });
+
   it('when the token has expired, then 401 "Token is expired"', async () => {
     // Arrange
     const { app, prefix } = apiTrusting();

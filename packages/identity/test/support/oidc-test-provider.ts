@@ -9,7 +9,7 @@ const CLIENT_SECRET = 'machine-client-secret-with-some-length';
 export interface TokenRequest {
   /** The audience (resource server) the token is for. */
   audience: string;
-  alg?: 'RS256' | 'ES256';
+  alg?: 'RS256' | 'ES256' | 'EdDSA';
   ttlSeconds?: number;
   /** Extra claims in the token, e.g. a user name. */
   claims?: Record<string, string>;
@@ -19,14 +19,14 @@ export interface OidcTestProvider {
   issuer: string;
   /** An access token (JWT) from the provider's token endpoint, client-credentials grant. */
   token(request: TokenRequest): Promise<string>;
-  /** New RS256 and ES256 keys; the old ones leave the JWKS. */
+  /** New RS256, ES256 and EdDSA keys; the old ones leave the JWKS. */
   rotateKeys(): Promise<void>;
   close(): Promise<void>;
 }
 
 async function signingKeys(): Promise<JWK[]> {
   const keys: JWK[] = [];
-  for (const alg of ['RS256', 'ES256'] as const) {
+  for (const alg of ['RS256', 'ES256', 'EdDSA'] as const) {
     const { privateKey } = await generateKeyPair(alg, { extractable: true });
     keys.push({
       ...(await exportJWK(privateKey)),
@@ -40,7 +40,7 @@ async function signingKeys(): Promise<JWK[]> {
 
 /**
  * A real OpenID Connect provider (oidc-provider) on 127.0.0.1 that issues JWT access tokens by
- * the client-credentials grant, with RS256 and ES256 keys that a test can rotate.
+ * the client-credentials grant, with RS256, ES256 and EdDSA (Ed25519) keys that a test can rotate.
  */
 export async function startOidcTestProvider(): Promise<OidcTestProvider> {
   let next: TokenRequest = { audience: '' };
