@@ -11,8 +11,12 @@ export function createProgram(io: Io): Command {
   const program = new Command('trustpoint')
     .description('Trustpoint: certify files, content and assets on EVM blockchains')
     .configureOutput({
-      writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      writeOut: (text) => {
+        io.stdout(text);
+      },
+      writeErr: (text) => {
+        io.stderr(text);
+      },
     })
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')

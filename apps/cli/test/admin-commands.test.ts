@@ -26,7 +26,7 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
   }, 120_000);
 
   afterAll(async () => {
-    await service.running.stop();
+    await service.stop();
   });
 
   it('when an operator adds a customer with a plan and credits and hands them a token, then the customer can certify with it', async () => {

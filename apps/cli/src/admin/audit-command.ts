@@ -23,7 +23,7 @@ export function auditCommand(admin: Command, action: AdminAction): void {
       .option('--since <time>', 'ISO 8601, e.g. 2026-11-23T00:00:00Z')
       .option('--until <time>', 'ISO 8601'),
   ).action(
-    action<[], AuditOptions>(async (client, [], options) => {
+    action<[], AuditOptions>(async (client, _args, options) => {
       const page = await client.get<{ entries: AuditEntry[]; pagination: Pagination }>('/audit', {
         ...options,
       });

@@ -41,7 +41,7 @@ export function usersCommands(admin: Command, action: AdminAction): void {
       .addOption(new Option('--enabled', 'only enabled users')),
   ).action(
     action<[], PageOptions & { disabled?: boolean; enabled?: boolean }>(
-      async (client, [], options) => {
+      async (client, _args, options) => {
         const page = await client.get<{ users: User[]; pagination: Pagination }>('/users', {
           offset: options.offset,
           limit: options.limit,

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
-import type { DatabaseBackend } from '@trustpoint/db';
+import { createDatabase, type DatabaseBackend } from '@trustpoint/db';
 import { launch, type RunningTrustpoint } from '@trustpoint/launcher/launcher';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
 import pino from 'pino';
@@ -31,15 +31,43 @@ export async function trustpoint(
 
 export interface RunningService {
   running: RunningTrustpoint;
+  /** Stops the service and drops its PostgreSQL database, if it had one. */
+  stop(): Promise<void>;
   dataDir: string;
   /** The certificate API's origin, what `--url` takes. */
   url: string;
 }
 
+/**
+ * A database of its own on the PostgreSQL server of `DATABASE_URL`, as a deployment has: the
+ * service's chain is new each time, so rows of an earlier chain (nonces above all) must not be
+ * there. Returns its URL and how to drop it.
+ */
+async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('the PostgreSQL backend needs DATABASE_URL');
+  const name = `trustpoint_cli_test_${String(Date.now())}`;
+  const server = await createDatabase({ url: serverUrl, migrate: false, poolMax: 1 });
+  await server.knex.raw('create database ??', [name]);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      try {
+        await server.knex.raw('drop database if exists ?? with (force)', [name]);
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
 /** The whole service, as `trustpoint start` runs it, on free ports and a fresh data directory. */
 export async function startService(backend: DatabaseBackend): Promise<RunningService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-cli-'));
-  const databaseUrl = backend === 'postgres' ? process.env.DATABASE_URL : undefined;
+  const database = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
+  const databaseUrl = database?.url;
   const running = await launch(
     {
       ...readLauncherConfig({}),
@@ -53,5 +81,13 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
     },
     pino({ level: 'silent' }),
   );
-  return { running, dataDir, url: new URL(running.certApiUrl).origin };
+  return {
+    running,
+    dataDir,
+    url: new URL(running.certApiUrl).origin,
+    stop: async () => {
+      await running.stop();
+      await database?.drop();
+    },
+  };
 }
