@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   findCreditBalance,
   grantCredits,
+  listCreditMovements,
   lockCreditBalances,
   spendCredit,
   spendCredits,
@@ -92,6 +93,14 @@ describe.each(testBackends())('credits on %s', (backend) => {
     // Assert
     expect(balance).toBe(7);
     expect(await findCreditBalance(db.knex, user.id)).toBe(7);
+    const { movements } = await listCreditMovements(db.knex, user.id, {
+      offset: 0,
+      limit: 1,
+      order: 'desc',
+    });
+    expect(movements).toEqual([
+      expect.objectContaining({ kind: 'grant', amount: 5, balanceAfter: 7, actorId: null }),
+    ]);
   });
 
   it('when the amount granted is not a positive integer, then it throws without writing', async () => {

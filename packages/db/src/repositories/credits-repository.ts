@@ -1,4 +1,6 @@
 import type { Queryable } from '../queryable.js';
+import { SERVICE_CHANGE, type ChangeContext } from './change-context.js';
+import { recordCreditMovements } from './credit-movements-repository.js';
 
 interface CreditsRow {
   user_id: string;
@@ -6,18 +8,32 @@ interface CreditsRow {
   updated_at: Date;
 }
 
-/** Adds credits to the user's balance and returns the new balance. */
-export async function grantCredits(db: Queryable, userId: string, amount: number): Promise<number> {
+/**
+ * Adds credits to the user's balance (creating it if need be), records the grant in the credit
+ * ledger, both or neither, and returns the new balance. Without `context` the grant is the
+ * service's own; the admin API grants through `changeCredits`, which names its admin.
+ */
+export async function grantCredits(
+  db: Queryable,
+  userId: string,
+  amount: number,
+  context: ChangeContext & { reason?: string | null } = SERVICE_CHANGE,
+): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new RangeError(`credits to grant must be a positive integer, got ${amount}`);
   }
-  const [row] = await db<CreditsRow>('credits')
-    .insert({ user_id: userId, balance: amount })
-    .onConflict('user_id')
-    .merge({ balance: db.raw('credits.balance + excluded.balance'), updated_at: db.fn.now() })
-    .returning('balance');
-  if (row === undefined) throw new Error(`granting credits to ${userId} returned no row`);
-  return row.balance;
+  return db.transaction(async (trx) => {
+    const [row] = await trx<CreditsRow>('credits')
+      .insert({ user_id: userId, balance: amount })
+      .onConflict('user_id')
+      .merge({ balance: trx.raw('credits.balance + excluded.balance'), updated_at: trx.fn.now() })
+      .returning('balance');
+    if (row === undefined) throw new Error(`granting credits to ${userId} returned no row`);
+    await recordCreditMovements(trx, [
+      { userId, kind: 'grant', amount, balanceAfter: row.balance, ...context },
+    ]);
+    return row.balance;
+  });
 }
 
 /**
