@@ -1,6 +1,6 @@
-import { constraintViolation, type Queryable } from '@trustpoint/db';
+import { constraintViolation, recordAudit, type Queryable } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
-import { sendSuccess, validate } from '@trustpoint/http';
+import { requestIdOf, sendSuccess, validate } from '@trustpoint/http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 
 import {
@@ -79,11 +79,29 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     }
     let created;
     try {
-      created = await createApiKey(knex, {
-        userId,
-        name: body.name,
-        expiresAt,
-        createdBy: options.actor(req, res),
+      const actorId = options.actor(req, res);
+      // The key and its audit entry commit together.
+      created = await knex.transaction(async (trx) => {
+        const made = await createApiKey(trx, {
+          userId,
+          name: body.name,
+          expiresAt,
+          createdBy: actorId,
+        });
+        await recordAudit(trx, [
+          {
+            actorId,
+            requestId: requestIdOf(res),
+            action: 'api-key.create',
+            target: `api-key:${made.apiKey.id}`,
+            changes: {
+              userId,
+              name: made.apiKey.name,
+              expiresAt: expiresAt?.toISOString() ?? null,
+            },
+          },
+        ]);
+        return made;
       });
     } catch (error) {
       if (constraintViolation(error)?.kind === 'foreign-key') {
@@ -114,11 +132,30 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
 
   router.delete(`${path}/:keyId`, async (req, res) => {
     const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
-    const apiKey = await revokeApiKey(knex, {
-      userId: options.owner(req, res),
-      id: keyId,
-      revokedBy: options.actor(req, res),
-      at: new Date(now()),
+    const userId = options.owner(req, res);
+    const actorId = options.actor(req, res);
+    const apiKey = await knex.transaction(async (trx) => {
+      const before = await findApiKey(trx, userId, keyId);
+      if (before === undefined) return undefined;
+      const revoked = await revokeApiKey(trx, {
+        userId,
+        id: keyId,
+        revokedBy: actorId,
+        at: new Date(now()),
+      });
+      // Revoking again changes nothing and records nothing.
+      if (revoked !== undefined && before.revokedAt === null) {
+        await recordAudit(trx, [
+          {
+            actorId,
+            requestId: requestIdOf(res),
+            action: 'api-key.revoke',
+            target: `api-key:${keyId}`,
+            changes: { userId },
+          },
+        ]);
+      }
+      return revoked;
     });
     if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
     sendSuccess(res, 200, 'API key revoked', apiKeyView(apiKey));

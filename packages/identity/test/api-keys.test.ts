@@ -1,4 +1,5 @@
 import { findApiKey, createApiKey, listApiKeys, revokeApiKey } from '../src/index.js';
+import { listAuditEntries } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,5 +197,34 @@ describe.each(testBackends())('API keys on %s', (backend) => {
 
     // Assert
     expect(response.body).toEqual(authenticationError('Token is not provided'));
+  });
+
+  it('when a user makes and revokes a key, then both are in the audit log with the request id, never the key', async () => {
+    // Arrange
+    const app = testApi(db.knex);
+    const alice = await newUser(db.knex);
+
+    // Act
+    const created = await makeKey(app, alice.token);
+    const revoke = () =>
+      request(app)
+        .delete(`${BASE}/api-keys/${created.id}`)
+        .set('Authorization', `Bearer ${alice.token}`)
+        .set('X-Request-Id', 'revoke-key-1');
+    await revoke();
+    await revoke();
+
+    // Assert
+    const { entries } = await listAuditEntries(db.knex, {
+      target: `api-key:${created.id}`,
+      offset: 0,
+      limit: 10,
+    });
+    expect(entries.map((entry) => [entry.action, entry.actorId, entry.changes])).toEqual([
+      ['api-key.revoke', alice.id, { userId: alice.id }],
+      ['api-key.create', alice.id, { userId: alice.id, name: 'import job', expiresAt: null }],
+    ]);
+    expect(entries[0]?.requestId).toBe('revoke-key-1');
+    expect(JSON.stringify(entries)).not.toContain(created.key);
   });
 });
