@@ -24,7 +24,7 @@ const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> =
 };
 
 const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
-  verified: 'VERIFIED: every trustpoint is on chain and matches',
+  verified: 'VERIFIED: every record is on chain and matches',
   revoked: 'REVOKED: it matches the chain, and was revoked',
   mismatch: 'MISMATCH: something differs from the rules or the chain',
   notFound: 'NOT FOUND: a record is not on chain',
@@ -58,7 +58,7 @@ export function certificateText(result: CertificateVerification, keys: string | 
   const lines = [
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
-    `Hash: ${result.hash.detail} (${result.hash.recomputed ?? result.hash.given})`,
+    `Hash: ${result.hash.detail}${result.hash.matches ? ` (${result.hash.given})` : `; the certificate names ${result.hash.given}`}`,
     ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
     table(result.trustpoints, [
       { title: 'Trustpoint', value: (row) => row.type },

@@ -303,7 +303,13 @@ async function verifyTrustpoint(
     return done('mismatch', `the chain holds a ${onChain.type}, not a ${item.type}`, found);
   }
   if (onChain.hash !== expectedHash) {
-    return done('mismatch', 'the chain holds another hash than the rules give', found);
+    return done(
+      'mismatch',
+      onChain.hash === item.trustPointHash
+        ? 'the chain holds the hash the certificate names, but the rules give another: what it certifies was changed'
+        : 'the chain holds another hash than the rules give',
+      found,
+    );
   }
   if (item.trustPointHash !== expectedHash) {
     return done('mismatch', "the certificate's trustPointHash contradicts the chain", found);
