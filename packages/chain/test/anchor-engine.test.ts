@@ -20,6 +20,15 @@ async function enqueueEach(engine: AnchorEngine, db: TestDatabase, requests: Anc
   );
 }
 
+/** Queues the records, runs the engine until each is anchored or refused, and stops it. */
+async function anchorEach(engine: AnchorEngine, db: TestDatabase, requests: AnchorRequest[]) {
+  const ids = await enqueueEach(engine, db, requests);
+  engine.start();
+  const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
+  await engine.stop();
+  return { ids, outcomes };
+}
+
 describe.each(testBackends())('Anchoring engine on %s', (backend) => {
   let chain: LocalChain;
   let network: NetworkConfig;
@@ -75,11 +84,7 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
     const { repository, provider } = contractsOf(network);
     await (await repository.registerEvidence(conflicting.recordKey, `0x${'ab'.repeat(32)}`)).wait();
     provider.destroy();
-    const ids = await enqueueEach(engine, db, requests);
-
-    engine.start();
-    const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
-    await engine.stop();
+    const { outcomes } = await anchorEach(engine, db, requests);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
       'fulfilled',
@@ -111,11 +116,7 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
       ).wait();
     }
     provider.destroy();
-    const ids = await enqueueEach(engine, db, requests);
-
-    engine.start();
-    const outcomes = await Promise.allSettled(ids.map((id) => engine.waitForAnchor(id, 30_000)));
-    await engine.stop();
+    const { ids, outcomes } = await anchorEach(engine, db, requests);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual([
       'fulfilled',
