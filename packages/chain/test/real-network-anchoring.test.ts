@@ -126,9 +126,13 @@ describe.each(testBackends())(
     });
 
     async function setUp(
-      options: { timing?: Partial<AnchorerTiming>; batch?: NetworkConfig['batch'] } = {},
+      options: {
+        timing?: Partial<AnchorerTiming>;
+        batch?: NetworkConfig['batch'];
+        blockMs?: number;
+      } = {},
     ) {
-      ({ chain, network, control } = await startIntervalChain());
+      ({ chain, network, control } = await startIntervalChain(options.blockMs));
       if (options.batch) network = { ...network, batch: options.batch };
       const { logger, lines } = capturingLogger();
       engine = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
@@ -201,10 +205,12 @@ describe.each(testBackends())(
     }, 180_000);
 
     it('when a batch is mined and waits for its confirmations, then it no longer holds a place in flight: the next batch goes into the next block', async () => {
-      // Arrange: one batch in flight at most, two batches' worth of records.
+      // Arrange: one batch in flight at most, two batches' worth of records; 2 s blocks, so a
+      // busy machine has time to send the second batch before the next block.
       const { engine } = await setUp({
         timing: { maxInFlight: 1 },
         batch: { maxSize: 5, maxWaitMs: 20 },
+        blockMs: 2_000,
       });
       const requests = trustPointRequests(10);
       const ids = await enqueueEach(engine, db.knex, requests);
