@@ -6,7 +6,7 @@ export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
 export type { Database, DatabaseBackend } from './database.js';
-export { migrate, rollbackAll } from './migrate.js';
+export { migrate, MIGRATION_LOCK_KEY, pendingMigrations, rollbackAll } from './migrate.js';
 export { migrations } from './migration-source.js';
 export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';

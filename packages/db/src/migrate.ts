@@ -1,10 +1,69 @@
 import type { Knex } from 'knex';
-import { migrationSource } from './migration-source.js';
+import { migrations, migrationSource } from './migration-source.js';
 
-/** Applies pending migrations; returns the names applied. */
-export async function migrate(knex: Knex): Promise<string[]> {
+/**
+ * The session-level advisory lock every Trustpoint process takes to migrate one PostgreSQL
+ * database ('trustpnt' in ASCII): any number may start at once, one migrates, the others wait and
+ * then find nothing left to do.
+ */
+export const MIGRATION_LOCK_KEY = 0x7472_7573_7470_6e74n;
+
+function isPostgresServer(knex: Knex): boolean {
+  return (knex.client as { config: Knex.Config }).config.client === 'pg';
+}
+
+function poolMax(knex: Knex): number {
+  return (knex.client as { pool?: { max?: number } }).pool?.max ?? 1;
+}
+
+async function latest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
+}
+
+/**
+ * Applies pending migrations; returns the names applied. On a PostgreSQL server, under an advisory
+ * lock: knex's own lock (a row in `knex_migrations_lock`) makes a second concurrent run fail at once
+ * ("Migration table is already locked") rather than wait, its tables can be created twice by
+ * processes starting together, and a process killed mid-migration leaves the row locked for good.
+ * The advisory lock is held by one connection of the pool while the migrations run on another, and
+ * dies with its session. PGlite is one process's database, so nothing else can migrate it.
+ */
+export async function migrate(knex: Knex): Promise<string[]> {
+  // A pool of one connection could not run migrations beside the one holding the lock.
+  if (!isPostgresServer(knex) || poolMax(knex) < 2) return latest(knex);
+  const connection: unknown = await knex.client.acquireConnection();
+  try {
+    await knex
+      .raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_KEY.toString()])
+      .connection(connection);
+    try {
+      // Only a process killed while migrating leaves knex's lock set: nobody else migrates now.
+      await knex.migrate.forceFreeMigrationsLock({ migrationSource });
+      return await latest(knex);
+    } finally {
+      await knex
+        .raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK_KEY.toString()])
+        .connection(connection);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * The migrations this build has that the database has not applied yet (none: it is current). Only
+ * reads: unlike knex's `migrate.list`, it never creates knex's tables.
+ */
+export async function pendingMigrations(knex: Knex): Promise<string[]> {
+  const applied = (await knex.schema.hasTable('knex_migrations'))
+    ? new Set(
+        ((await knex('knex_migrations').select('name')) as { name: string }[]).map(
+          (row) => row.name,
+        ),
+      )
+    : new Set<string>();
+  return migrations.map((migration) => migration.name).filter((name) => !applied.has(name));
 }
 
 /** Reverts every applied migration, newest first; returns the names reverted. */

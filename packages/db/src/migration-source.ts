@@ -13,6 +13,7 @@ import { webhooks } from './migrations/0011-webhooks.js';
 import { paidAnchorRecords } from './migrations/0012-paid-anchor-records.js';
 import { apiKeys } from './migrations/0013-api-keys.js';
 import { administration } from './migrations/0014-administration.js';
+import { sharedProcessState } from './migrations/0016-shared-process-state.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -31,6 +32,7 @@ export const migrations: readonly Migration[] = [
   paidAnchorRecords,
   apiKeys,
   administration,
+  sharedProcessState,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
