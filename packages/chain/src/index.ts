@@ -8,6 +8,7 @@ export * from './anchoring/anchor-record.js';
 export * from './anchoring/anchor-logger.js';
 export * from './anchoring/anchor-queue.js';
 export * from './anchoring/anchor-engine.js';
+export * from './anchoring/anchoring-observer.js';
 export * from './anchoring/anchoring-thread.js';
 export * from './anchoring/network-anchorer.js';
 export * from './anchoring/network-health.js';

@@ -26,7 +26,7 @@ export { MAX_ENDPOINT_URL_LENGTH } from './webhook-schemas.js';
 export { DEFAULT_MAX_ENDPOINTS_PER_USER } from './webhook-settings.js';
 export type { WebhookSettings } from './webhook-settings.js';
 export { WebhookWorker } from './webhook-worker.js';
-export type { WebhookWorkerOptions } from './webhook-worker.js';
+export type { WebhookAttemptOutcome, WebhookWorkerOptions } from './webhook-worker.js';
 export { WEBHOOKS_TAG_DESCRIPTION, webhookPaths } from './webhooks-openapi.js';
 export type { WebhookPathsOptions } from './webhooks-openapi.js';
 export { WEBHOOK_ENDPOINTS_PATH, webhooksRouter } from './webhooks-router.js';

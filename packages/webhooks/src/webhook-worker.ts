@@ -26,6 +26,14 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number;
   /** The clock (ms since the epoch), for tests. */
   now?: () => number;
+  /** Told of each attempt's outcome once it is recorded (metrics). */
+  onAttempt?: (attempt: WebhookAttemptOutcome) => void;
+}
+
+/** One delivery attempt, as recorded: `pending` means it failed and will be retried. */
+export interface WebhookAttemptOutcome {
+  status: 'delivered' | 'pending' | 'failed';
+  durationMs: number;
 }
 
 interface ClaimedDelivery {
@@ -178,7 +186,7 @@ export class WebhookWorker {
     const nextAttemptAt = now + retryDelayMs(delivery.attempts, this.#retry);
     const givesUp = nextAttemptAt > delivery.retry_from.getTime() + this.#retry.retryForMs;
     const status = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
-    await this.#options.knex.transaction(async (trx) => {
+    const recorded = await this.#options.knex.transaction(async (trx) => {
       // Only while this worker's lease holds: the attempt count is the one it took.
       const updated = await trx('webhook_deliveries')
         .where({ id: delivery.id, attempts: delivery.attempts })
@@ -188,7 +196,7 @@ export class WebhookWorker {
         })
         .returning<{ endpoint_id: string }[]>(['endpoint_id']);
       const [row] = updated;
-      if (row === undefined) return;
+      if (row === undefined) return false;
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
         endpoint_id: row.endpoint_id,
@@ -198,7 +206,9 @@ export class WebhookWorker {
         error: outcome.error,
         duration_ms: Math.round(durationMs),
       });
+      return true;
     });
+    if (recorded) this.#options.onAttempt?.({ status, durationMs });
     if (status === 'failed') {
       this.#options.logger.warn(
         { eventId: delivery.event_id, attempts: delivery.attempts },

@@ -2,6 +2,7 @@ import { DomainError } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
+import type { AnchoringObserver } from './anchoring-observer.js';
 import {
   cancelQueuedRecord,
   enqueueRecord,
@@ -94,6 +95,7 @@ export class AnchorEngine {
   readonly #logger: AnchorLogger;
   /** Per network, what the last look at its registrar's balance found (here or in a thread). */
   readonly #health = new Map<string, NetworkHealth>();
+  readonly #observers = new Set<AnchoringObserver>();
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
 
@@ -161,8 +163,20 @@ export class AnchorEngine {
     return this.#health.get(networkId) ?? unknownHealth(networkId);
   }
 
+  /**
+   * Tells `observer` of every batch this process's anchorers (or its anchoring thread) settle and
+   * every look at a registrar; returns what stops it.
+   */
+  observe(observer: AnchoringObserver): () => void {
+    this.#observers.add(observer);
+    return () => {
+      this.#observers.delete(observer);
+    };
+  }
+
   /** Records what an anchorer (here, or in an anchoring thread) found for a network. */
   reportHealth(health: NetworkHealth): void {
+    for (const observer of this.#observers) observer.health?.(health);
     const previous = this.#health.get(health.networkId)?.state;
     this.#health.set(health.networkId, health);
     // Requests already waiting on that network's queued records are answered now, not at timeout.
@@ -251,11 +265,13 @@ export class AnchorEngine {
    * sooner than the next look at the database would.
    */
   resolveAnchored(receipts: readonly AnchorReceipt[]): void {
+    for (const observer of this.#observers) observer.anchored?.(receipts);
     for (const receipt of receipts) this.#resolve(receipt.recordId, receipt);
   }
 
   /** Fails the requests waiting on these records, refused for good elsewhere. */
   rejectFailed(records: readonly FailedRecord[]): void {
+    for (const observer of this.#observers) observer.failed?.(records);
     for (const { recordId, reason } of records) {
       this.#reject(recordId, new AnchorFailedError(recordId, reason));
     }

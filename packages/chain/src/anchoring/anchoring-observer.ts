@@ -1,0 +1,15 @@
+import type { FailedRecord } from './anchor-engine.js';
+import type { AnchorReceipt } from './anchor-record.js';
+import type { NetworkHealth } from './network-health.js';
+
+/**
+ * Told of what this process's anchoring settles (here or in its anchoring thread), once each:
+ * for metrics. Records another process anchored are not reported here, so counts summed over
+ * processes count each record once. Observers must not throw or block.
+ */
+export interface AnchoringObserver {
+  /** One call per settled batch: its records, all with the batch's transaction. */
+  anchored?(receipts: readonly AnchorReceipt[]): void;
+  failed?(records: readonly FailedRecord[]): void;
+  health?(health: NetworkHealth): void;
+}
