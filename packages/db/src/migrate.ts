@@ -12,8 +12,17 @@ function isPostgresServer(knex: Knex): boolean {
   return (knex.client as { config: Knex.Config }).config.client === 'pg';
 }
 
+/** The pool's connection handling, which knex's types leave out. */
+interface PooledClient {
+  pool?: { max?: number };
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+}
+
+const pooled = (knex: Knex) => knex.client as PooledClient;
+
 function poolMax(knex: Knex): number {
-  return (knex.client as { pool?: { max?: number } }).pool?.max ?? 1;
+  return pooled(knex).pool?.max ?? 1;
 }
 
 async function latest(knex: Knex): Promise<string[]> {
@@ -32,7 +41,7 @@ async function latest(knex: Knex): Promise<string[]> {
 export async function migrate(knex: Knex): Promise<string[]> {
   // A pool of one connection could not run migrations beside the one holding the lock.
   if (!isPostgresServer(knex) || poolMax(knex) < 2) return latest(knex);
-  const connection: unknown = await knex.client.acquireConnection();
+  const connection = await pooled(knex).acquireConnection();
   try {
     await knex
       .raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_KEY.toString()])
@@ -47,7 +56,7 @@ export async function migrate(knex: Knex): Promise<string[]> {
         .connection(connection);
     }
   } finally {
-    await knex.client.releaseConnection(connection);
+    await pooled(knex).releaseConnection(connection);
   }
 }
 
@@ -58,9 +67,7 @@ export async function migrate(knex: Knex): Promise<string[]> {
 export async function pendingMigrations(knex: Knex): Promise<string[]> {
   const applied = (await knex.schema.hasTable('knex_migrations'))
     ? new Set(
-        ((await knex('knex_migrations').select('name')) as { name: string }[]).map(
-          (row) => row.name,
-        ),
+        (await knex('knex_migrations').select<{ name: string }[]>('name')).map((row) => row.name),
       )
     : new Set<string>();
   return migrations.map((migration) => migration.name).filter((name) => !applied.has(name));
