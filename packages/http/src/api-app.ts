@@ -1,5 +1,5 @@
 import { createErrorCatalogue } from '@trustpoint/domain';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { BearerTokens } from './bearer-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
@@ -30,6 +30,12 @@ export interface ApiAppOptions {
    * same shell (the admin API beside the certificate API).
    */
   mounts?: readonly MountedApi[] | undefined;
+  /**
+   * Handlers at the root of the listener, before the APIs and without their token or rate limit
+   * (`/healthz`, `/readyz`, `/metrics`, the request metrics): after the request id, so their
+   * answers carry one too.
+   */
+  root?: readonly RequestHandler[] | undefined;
 }
 
 /** An API an app serves beside its main one. */
@@ -65,6 +71,7 @@ export function createApiApp(options: ApiAppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', false);
   app.use(requestId);
+  for (const handler of options.root ?? []) app.use(handler);
   // Request lines are written at info; below that level the middleware would only cost time
   // (it serializes and redacts every request for a child logger that never writes).
   if (options.logger.isLevelEnabled('info')) app.use(requestLogger(options.logger));
