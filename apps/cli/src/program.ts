@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { adminCommand } from './admin/admin-command.js';
+import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
 import type { Io } from './output.js';
@@ -24,6 +25,7 @@ export function createProgram(io: Io): Command {
   startCommand(program);
   adminCommand(program, io);
   verifyCommands(program, io);
+  certifyCommand(program, io);
   return program;
 }
 
