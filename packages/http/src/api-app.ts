@@ -1,15 +1,18 @@
 import { createErrorCatalogue } from '@trustpoint/domain';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
+import type { Queryable } from '@trustpoint/db';
 import type { BearerTokens } from './bearer-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
 import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
 import { notFoundHandler } from './not-found-handler.js';
+import { DatabaseRateLimitStore } from './database-rate-limit-store.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { requestLogger } from './request-logger.js';
 import { requestTarget } from './request-target.js';
+import type { TrustProxy } from './trust-proxy.js';
 
 export interface ApiAppOptions {
   /** Where the API is mounted, e.g. `/cert/v2`. */
@@ -23,6 +26,13 @@ export interface ApiAppOptions {
   supportContact?: string | undefined;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number | undefined;
+  /**
+   * Counts the rate limit in this database (`rate_limit_counts`), shared by every process that
+   * uses it, instead of in process memory: for PostgreSQL. Default: process memory.
+   */
+  rateLimitDatabase?: Queryable | undefined;
+  /** Express's `trust proxy` (`TRUST_PROXY`): the load balancers whose X-Forwarded-For counts. Default false. */
+  trustProxy?: TrustProxy | undefined;
   /** The API's bearer tokens, which the routes authenticate with: the rate limit counts by them. */
   tokens: BearerTokens;
   /**
@@ -50,13 +60,18 @@ export interface MountedApi {
  * the rate limit, and the spec's bodies for unknown paths and errors. `listen` is the caller's.
  */
 export function createApiApp(options: ApiAppOptions): Express {
-  const apiOf = (routers: readonly Router[]) => {
+  const apiOf = (basePath: string, routers: readonly Router[]) => {
     const api = express.Router();
     api.use(
       rateLimit({
         windowMs: 60_000,
         limit: options.requestsPerMinute ?? 6_000,
         tokens: options.tokens,
+        // Each API has a budget of its own, as it has in memory.
+        store:
+          options.rateLimitDatabase === undefined
+            ? undefined
+            : new DatabaseRateLimitStore(options.rateLimitDatabase, `api:${basePath}`),
       }),
     );
     api.use(jsonBody());
@@ -69,7 +84,7 @@ export function createApiApp(options: ApiAppOptions): Express {
   // No weak ETag hashed from every JSON body: answers to writes never need one, and a route that
   // serves cacheable content (published files) sets its own strong ETag.
   app.set('etag', false);
-  app.set('trust proxy', false);
+  app.set('trust proxy', options.trustProxy ?? false);
   app.use(requestId);
   for (const handler of options.root ?? []) app.use(handler);
   // Request lines are written at info; below that level the middleware would only cost time
@@ -79,10 +94,10 @@ export function createApiApp(options: ApiAppOptions): Express {
   // Before the API: the docs need no token and the page's assets must not count against a limit.
   for (const mounted of options.mounts ?? []) {
     app.use(mounted.basePath, apiDocs(mounted.docs));
-    app.use(mounted.basePath, apiOf(mounted.routers));
+    app.use(mounted.basePath, apiOf(mounted.basePath, mounted.routers));
   }
   app.use(options.basePath, apiDocs(options.docs));
-  app.use(options.basePath, apiOf(options.routers));
+  app.use(options.basePath, apiOf(options.basePath, options.routers));
   app.use(notFoundHandler);
   app.use(
     errorHandler({

@@ -41,6 +41,8 @@ export {
 } from './public-address.js';
 export type { AddressPolicy } from './public-address.js';
 export { rateLimit } from './rate-limit.js';
+export { DatabaseRateLimitStore } from './database-rate-limit-store.js';
+export { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { redactPin, requestLogger } from './request-logger.js';
 export { requestTarget } from './request-target.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { rateLimit as expressRateLimit } from 'express-rate-limit';
+import { rateLimit as expressRateLimit, type Store } from 'express-rate-limit';
 
 import { bearerTokenIfAny } from './bearer-token.js';
 import { requestSubject, type BearerTokens } from './bearer-tokens.js';
@@ -21,13 +21,20 @@ export interface RateLimitOptions {
    * that succeed are never held back while guessing is.
    */
   failuresOnly?: boolean;
+  /**
+   * Where the counts live: process memory by default (each process counts on its own), or a store
+   * every process shares (`DatabaseRateLimitStore`), so N processes enforce one limit. One store
+   * per limiter.
+   */
+  store?: Store | undefined;
 }
 
 /**
  * At most `limit` requests per `windowMs` per caller. Callers are counted by user id (users behind
  * one NAT do not share a budget): the authenticated user when mounted after `authenticate`, else
  * the subject of a valid bearer token (`tokens`, resolved once per request with `authenticate`); anonymous callers and invalid tokens are counted
- * by IP. Counts live in process memory, so each API instance counts on its own.
+ * by IP (the client behind a load balancer under `trust proxy`). Counts live in process memory, so
+ * each API instance counts on its own, unless `store` shares them.
  */
 export function rateLimit(options: RateLimitOptions): RequestHandler {
   return expressRateLimit({
@@ -36,6 +43,9 @@ export function rateLimit(options: RateLimitOptions): RequestHandler {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     skipSuccessfulRequests: options.failuresOnly ?? false,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    // `trust proxy` is the operator's validated choice (TRUST_PROXY), `true` included.
+    validate: { trustProxy: false },
     keyGenerator: async (req, res) => {
       const user = optionalCurrentUser(res);
       if (user !== undefined) return `user:${user.id}`;

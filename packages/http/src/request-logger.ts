@@ -32,6 +32,9 @@ export function requestLogger(logger: Logger): HttpLogger {
       return typeof id === 'string' ? id : randomUUID();
     },
     redact: { paths: REDACT_PATHS, censor: REDACTED },
+    // The client as Express sees it: behind a load balancer named by `trust proxy`, the address
+    // X-Forwarded-For gives, not the balancer's (which stays in `req.remoteAddress`).
+    customProps: (req) => ({ clientAddress: (req as { ip?: string }).ip }),
     serializers: {
       // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.
       req: (req: { url?: string }) => {

@@ -1,0 +1,130 @@
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import express from 'express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createApiApp } from '../src/api-app.js';
+import { DatabaseRateLimitStore } from '../src/database-rate-limit-store.js';
+import type { TrustProxy } from '../src/trust-proxy.js';
+import { capturedLogger } from './support/captured-logger.js';
+import { testAccessTokens } from './support/fake-users.js';
+
+const document = { openapi: '3.1.0', info: { title: 'Test API', version: '1.0.0' }, paths: {} };
+const LIMIT = 3;
+
+/** One API process: its own app, counting in `database` when given (in memory otherwise). */
+function apiProcess(
+  options: {
+    database?: TestDatabase;
+    trustProxy?: TrustProxy;
+    logger?: ReturnType<typeof capturedLogger>['logger'];
+  } = {},
+) {
+  const router = express.Router();
+  router.get('/ping', (req, res) => res.status(200).json({ ip: req.ip }));
+  return createApiApp({
+    basePath: '/api/v1',
+    docs: { document },
+    routers: [router],
+    logger: options.logger ?? pino({ level: 'silent' }),
+    tokens: testAccessTokens(),
+    requestsPerMinute: LIMIT,
+    rateLimitDatabase: options.database?.knex,
+    trustProxy: options.trustProxy,
+  });
+}
+
+describe.each(testBackends())(
+  'Rate limit counted in the database (%s)',
+  { timeout: 60_000 },
+  (backend) => {
+    let database: TestDatabase | undefined;
+    afterEach(async () => {
+      await database?.close();
+      database = undefined;
+    });
+
+    it('when two API processes share one database, then together they allow the limit once, not twice', async () => {
+      // Arrange
+      database = await openTestDatabase(backend);
+      const first = apiProcess({ database });
+      const second = apiProcess({ database });
+
+      // Act: alternate between the two processes, one anonymous caller.
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT + 2; i += 1) {
+        statuses.push((await request(i % 2 === 0 ? first : second).get('/api/v1/ping')).status);
+      }
+
+      // Assert
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    });
+
+    it('when counted in process memory instead, then each process allows the limit on its own', async () => {
+      const first = apiProcess();
+      const second = apiProcess();
+
+      const statuses: number[] = [];
+      for (let i = 0; i < LIMIT * 2; i += 1) {
+        statuses.push((await request(i % 2 === 0 ? first : second).get('/api/v1/ping')).status);
+      }
+
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    });
+
+    it('when the window ends, then the count starts again; resetKey and decrement change the count', async () => {
+      database = await openTestDatabase(backend);
+      let now = 1_800_000_000_000;
+      const store = new DatabaseRateLimitStore(database.knex, 'test', { now: () => now });
+      store.init({ windowMs: 60_000 } as Parameters<DatabaseRateLimitStore['init']>[0]);
+
+      await store.increment('ip:10.0.0.1');
+      const second = await store.increment('ip:10.0.0.1');
+      await store.decrement('ip:10.0.0.1');
+      const afterDecrement = await store.get('ip:10.0.0.1');
+      now += 60_000;
+      const nextWindow = await store.increment('ip:10.0.0.1');
+      await store.resetKey('ip:10.0.0.1');
+
+      expect(second).toEqual({ totalHits: 2, resetTime: new Date(1_800_000_060_000) });
+      expect(afterDecrement?.totalHits).toBe(1);
+      expect(nextWindow).toEqual({ totalHits: 1, resetTime: new Date(1_800_000_120_000) });
+      expect(await store.get('ip:10.0.0.1')).toBeUndefined();
+    });
+  },
+);
+
+describe('TRUST_PROXY behind a load balancer', () => {
+  it('when the balancer is trusted, then clients are counted and logged by X-Forwarded-For, not by the balancer', async () => {
+    // Arrange: supertest connects from loopback, as a balancer on the same host would.
+    const captured = capturedLogger('info');
+    const app = apiProcess({ trustProxy: ['loopback'], logger: captured.logger });
+    for (let i = 0; i < LIMIT; i += 1) {
+      await request(app).get('/api/v1/ping').set('X-Forwarded-For', '203.0.113.7');
+    }
+
+    // Act
+    const limited = await request(app).get('/api/v1/ping').set('X-Forwarded-For', '203.0.113.7');
+    const other = await request(app).get('/api/v1/ping').set('X-Forwarded-For', '198.51.100.9');
+
+    // Assert
+    expect(limited.status).toBe(429);
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual({ ip: '198.51.100.9' });
+    const lines = captured.entries().filter((entry) => entry.msg === 'request completed');
+    expect(lines.at(-1)).toMatchObject({ clientAddress: '198.51.100.9' });
+  });
+
+  it('when no proxy is trusted (the default), then X-Forwarded-For is ignored: a client cannot pose as another', async () => {
+    const app = apiProcess();
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i += 1) {
+      const forged = `203.0.113.${String(i)}`;
+      const response = await request(app).get('/api/v1/ping').set('X-Forwarded-For', forged);
+      statuses.push(response.status);
+    }
+
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
