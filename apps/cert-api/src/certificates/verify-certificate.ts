@@ -113,7 +113,13 @@ export async function verifyCertificate(
       if (trustpoint.transactionHash === null) return check(undefined);
       return check(
         network
-          ? await reader.readTrustPoint(network, record.certId, trustpoint.timestamp)
+          ? await reader.readTrustPoint(
+              network,
+              record.certId,
+              trustpoint.timestamp,
+              // The registry that anchored it, which stays its home if the network moves on.
+              trustpoint.smartContract ?? undefined,
+            )
           : { found: 'unreachable', detail: `network ${trustpoint.networkId} is not configured` },
       );
     }),

@@ -94,7 +94,13 @@ async function readOnChain(
   if (evidence.transactionHash === null) return undefined;
   const network = services.networks.get(evidence.networkId);
   return network
-    ? reader.readEvidence(network, evidence.assetHash, evidence.timestamp)
+    ? reader.readEvidence(
+        network,
+        evidence.assetHash,
+        evidence.timestamp,
+        // The repository that anchored it, which stays its home if the network moves on.
+        evidence.smartContract ?? undefined,
+      )
     : { found: 'unreachable', detail: `network ${evidence.networkId} is not configured` };
 }
 

@@ -21,6 +21,9 @@ export type EvidenceRead = EvidenceLookup | UnreachableRead;
 /**
  * On-chain reads for verification (method 1): the same single `eth_call` any outside client makes,
  * decoded with the domain rules into found (with hash and type), not found, or unreachable.
+ * `smartContract` names the registry that holds the record (its row's `smart_contract`): a record
+ * anchored before the network moved to other registries is read where it is. Both generations of
+ * registries (`TrustPointRegistry`, `TrustPointBatchRegistry`, ...) answer the same call.
  */
 export class RecordReader {
   constructor(private readonly timeoutMs = DEFAULT_RPC_TIMEOUT_MS) {}
@@ -29,9 +32,10 @@ export class RecordReader {
     network: NetworkConfig,
     certId: string,
     timestampMs: number,
+    smartContract: string = network.trustPointRegistry,
   ): Promise<TrustPointRead> {
     const body = getTrustPointRequest({
-      smartContract: network.trustPointRegistry,
+      smartContract,
       certId,
       timestampMs,
     });
@@ -42,9 +46,10 @@ export class RecordReader {
     network: NetworkConfig,
     assetHash: string,
     timestampSeconds: number,
+    smartContract: string = network.evidenceRepository,
   ): Promise<EvidenceRead> {
     const body = getEvidenceRequest({
-      smartContract: network.evidenceRepository,
+      smartContract,
       assetHash,
       timestampSeconds,
     });
