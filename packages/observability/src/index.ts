@@ -1,0 +1,20 @@
+// Public API of @trustpoint/observability: health, readiness and metrics.
+export { startHealthServer } from './health-server.js';
+export type { HealthServer, HealthServerOptions } from './health-server.js';
+export { observabilityRouter } from './observability-router.js';
+export type { ObservabilityOptions } from './observability-router.js';
+export { checkReadiness, DEFAULT_CHECK_TIMEOUT_MS } from './readiness/readiness-check.js';
+export type { CheckResult, Readiness, ReadinessCheck } from './readiness/readiness-check.js';
+export { databaseCheck, migrationsCheck } from './readiness/database-checks.js';
+export { networkChecks } from './readiness/network-checks.js';
+export type { NetworkChecksOptions } from './readiness/network-checks.js';
+export { createMetricsRegistry, METRICS_PREFIX } from './metrics/metrics-registry.js';
+export { httpMetrics, routePatternOf, UNMATCHED_ROUTE } from './metrics/http-metrics.js';
+export { anchoringMetrics } from './metrics/anchoring-metrics.js';
+export type { AnchoringMetricsOptions } from './metrics/anchoring-metrics.js';
+export { databasePoolMetrics } from './metrics/database-metrics.js';
+export { webhookMetrics } from './metrics/webhook-metrics.js';
+export type { WebhookAttempt } from './metrics/webhook-metrics.js';
+export { serviceObservability } from './service-observability.js';
+export type { ServiceObservability, ServiceObservabilityOptions } from './service-observability.js';
+export type { Registry } from 'prom-client';

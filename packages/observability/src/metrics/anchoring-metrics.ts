@@ -1,0 +1,227 @@
+import {
+  JsonRpcClient,
+  type AnchoringObserver,
+  type AnchorReceipt,
+  type NetworkConfig,
+} from '@trustpoint/chain';
+import { computeAddress } from 'ethers';
+import type { Knex } from 'knex';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { METRICS_PREFIX } from './metrics-registry.js';
+
+export interface AnchoringMetricsOptions {
+  registry: Registry;
+  knex: Knex;
+  networks: readonly NetworkConfig[];
+  /** Per JSON-RPC call made for a scrape or a settled batch. Default 2 s. */
+  rpcTimeoutMs?: number;
+}
+
+const BATCH_SIZE_BUCKETS = [1, 2, 5, 10, 25, 50, 100, 150, 200, 250, 500, 1000];
+const GAS_PER_RECORD_BUCKETS = [
+  10_000, 15_000, 20_000, 25_000, 30_000, 40_000, 50_000, 75_000, 100_000, 200_000,
+];
+const CONFIRMATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 3600];
+
+/**
+ * The anchoring series. Counters and histograms come from what this process settles (register
+ * the returned observer with `engine.observe`), so summed over processes each record counts once;
+ * the queue and the registrar balances are read at scrape time from the database and the nodes,
+ * so every process reports the same values (aggregate them with `max`, not `sum`).
+ */
+export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObserver {
+  const { registry, knex } = options;
+  const timeoutMs = options.rpcTimeoutMs ?? 2_000;
+  const rpcs = new Map(
+    options.networks.map((network) => [
+      network.networkId,
+      {
+        rpc: new JsonRpcClient(network.rpcUrl, timeoutMs),
+        registrar: computeAddress(network.signerKey),
+      },
+    ]),
+  );
+
+  const anchored = new Counter({
+    name: `${METRICS_PREFIX}anchor_records_anchored_total`,
+    help: 'Records anchored by this process, per network',
+    labelNames: ['network'] as const,
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: `${METRICS_PREFIX}anchor_records_failed_total`,
+    help: 'Records the registry refused for good, per network',
+    labelNames: ['network'] as const,
+    registers: [registry],
+  });
+  const batchSize = new Histogram({
+    name: `${METRICS_PREFIX}anchor_batch_size`,
+    help: 'Records per settled batch transaction, per network',
+    labelNames: ['network'] as const,
+    buckets: BATCH_SIZE_BUCKETS,
+    registers: [registry],
+  });
+  const gasPerRecord = new Histogram({
+    name: `${METRICS_PREFIX}anchor_gas_per_record`,
+    help: 'Gas used by a settled batch transaction divided by its records, per network',
+    labelNames: ['network'] as const,
+    buckets: GAS_PER_RECORD_BUCKETS,
+    registers: [registry],
+  });
+  const confirmation = new Histogram({
+    name: `${METRICS_PREFIX}anchor_confirmation_seconds`,
+    help: 'From a record queued to its batch mined with the network confirmations, per network',
+    labelNames: ['network'] as const,
+    buckets: CONFIRMATION_BUCKETS,
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: `${METRICS_PREFIX}anchor_queue_records`,
+    help: 'Records waiting: queued (in no batch yet) or batched (in a sent batch not yet settled), per network',
+    labelNames: ['network', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await queueRowsOrNone(knex)) {
+        this.set({ network: row.network, state: row.state }, row.count);
+      }
+    },
+  });
+  new Gauge({
+    name: `${METRICS_PREFIX}anchor_queue_oldest_age_seconds`,
+    help: 'Age of the oldest record not yet anchored (queued or batched), per network; 0 when none',
+    labelNames: ['network'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const oldest = new Map<string, number>();
+      for (const network of options.networks) oldest.set(network.networkId, 0);
+      for (const row of await queueRowsOrNone(knex)) {
+        oldest.set(row.network, Math.max(oldest.get(row.network) ?? 0, row.oldestAgeSeconds));
+      }
+      for (const [network, age] of oldest) this.set({ network }, age);
+    },
+  });
+  new Gauge({
+    name: `${METRICS_PREFIX}registrar_balance_ether`,
+    help: "The registrar's balance in the network's native currency, read from its node at scrape time",
+    labelNames: ['network'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await Promise.all(
+        [...rpcs].map(async ([network, { rpc, registrar }]) => {
+          try {
+            this.set({ network }, Number(await rpc.balance(registrar)) / 1e18);
+          } catch {
+            // A node that does not answer leaves the series out; /readyz says why.
+          }
+        }),
+      );
+    },
+  });
+
+  const observeBatch = async (receipts: readonly AnchorReceipt[]): Promise<void> => {
+    const first = receipts[0];
+    if (first === undefined) return;
+    const network = first.networkId;
+    const ids = receipts.map((receipt) => receipt.recordId);
+    const rows = await knex('anchor_records')
+      .whereIn('id', ids)
+      .select<{ created_at: Date | string }[]>('created_at');
+    for (const row of rows) {
+      const seconds = (first.anchoredAt.getTime() - new Date(row.created_at).getTime()) / 1000;
+      confirmation.observe({ network }, Math.max(0, seconds));
+    }
+    const client = rpcs.get(network);
+    if (client === undefined) return;
+    const receipt = await client.rpc.call<{ gasUsed?: string } | null>(
+      'eth_getTransactionReceipt',
+      [first.transactionHash],
+    );
+    if (receipt?.gasUsed !== undefined) {
+      gasPerRecord.observe({ network }, Number(receipt.gasUsed) / receipts.length);
+    }
+  };
+
+  return {
+    anchored(receipts) {
+      // One call per batch, but group by transaction all the same: cheap, and never wrong.
+      const batches = new Map<string, AnchorReceipt[]>();
+      for (const receipt of receipts) {
+        const list = batches.get(receipt.transactionHash) ?? [];
+        list.push(receipt);
+        batches.set(receipt.transactionHash, list);
+      }
+      for (const batch of batches.values()) {
+        const network = batch[0]?.networkId ?? 'unknown';
+        anchored.inc({ network }, batch.length);
+        batchSize.observe({ network }, batch.length);
+        // Best effort: a metric never fails anchoring.
+        void observeBatch(batch).catch(() => undefined);
+      }
+    },
+    failed(records) {
+      // The failure event names records only; their network is read back.
+      void knex('anchor_records')
+        .whereIn(
+          'id',
+          records.map((record) => record.recordId),
+        )
+        .select<{ network_id: string }[]>('network_id')
+        .then((rows) => {
+          for (const row of rows) failed.inc({ network: row.network_id });
+        })
+        .catch(() => undefined);
+    },
+  };
+}
+
+interface QueueRow {
+  network: string;
+  state: 'queued' | 'batched';
+  count: number;
+  oldestAgeSeconds: number;
+}
+
+/** A database that does not answer leaves the series out (a scrape still answers); /readyz says why. */
+async function queueRowsOrNone(knex: Knex): Promise<QueueRow[]> {
+  try {
+    return await queueRows(knex);
+  } catch {
+    return [];
+  }
+}
+
+/** Both through partial indexes: queued records, and the records of signed (unsettled) batches. */
+async function queueRows(knex: Knex): Promise<QueueRow[]> {
+  type Row = { network_id: string; count: string | number; oldest: string | number | null };
+  const [queued, batched] = await Promise.all([
+    knex('anchor_records')
+      .where('status', 'queued')
+      .groupBy('network_id')
+      .select<Row[]>(
+        'network_id',
+        knex.raw('count(*) as count'),
+        knex.raw('extract(epoch from now() - min(created_at)) as oldest'),
+      ),
+    knex('anchor_batches as b')
+      .join('anchor_records as r', 'r.batch_id', 'b.id')
+      .where('b.status', 'signed')
+      .groupBy('b.network_id')
+      .select<Row[]>(
+        'b.network_id',
+        knex.raw('count(*) as count'),
+        knex.raw('extract(epoch from now() - min(r.created_at)) as oldest'),
+      ),
+  ]);
+  const rows = (state: QueueRow['state'], list: Row[]): QueueRow[] =>
+    list.map((row) => ({
+      network: row.network_id,
+      state,
+      count: Number(row.count),
+      oldestAgeSeconds: Math.max(0, Number(row.oldest ?? 0)),
+    }));
+  return [...rows('queued', queued), ...rows('batched', batched)];
+}

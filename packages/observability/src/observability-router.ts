@@ -1,0 +1,78 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
+import { checkReadiness, type ReadinessCheck } from './readiness/readiness-check.js';
+
+export interface ObservabilityOptions {
+  /** What `/readyz` checks (`databaseCheck`, `migrationsCheck`, `networkChecks`, ...). */
+  checks: readonly ReadinessCheck[];
+  /** Served at `/metrics`; without one, no `/metrics` route. */
+  registry?: Registry | undefined;
+  /**
+   * When set, `/metrics` needs `Authorization: Bearer <token>` (METRICS_TOKEN). Unset, it is open
+   * like `/healthz`: Prometheus scrapes without credentials, and the series hold no secrets.
+   */
+  metricsToken?: string | undefined;
+  /** Per readiness check. Default 3 s. */
+  checkTimeoutMs?: number | undefined;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearerOf(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** Probes are never cached by a proxy: each answer is about now. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * `GET /healthz` (alive: 200 whenever the process can answer), `GET /readyz` (200 when every
+ * check passes, 503 naming each check and why it failed) and `GET /metrics` (Prometheus text),
+ * without a token (but `/metrics` behind `metricsToken` when set). Mounted at the root of a
+ * listener, before anything that authenticates or rate-limits.
+ */
+export function observabilityRouter(options: ObservabilityOptions): Router {
+  const router = Router();
+  router.get('/healthz', noStore, (_req, res) => {
+    res.status(200).json({ status: 'ok' });
+  });
+  router.get('/readyz', noStore, async (_req, res) => {
+    const readiness = await checkReadiness(options.checks, options.checkTimeoutMs);
+    res.status(readiness.ready ? 200 : 503).json({
+      status: readiness.ready ? 'ready' : 'not ready',
+      ...(readiness.ready
+        ? {}
+        : { failed: readiness.checks.filter((check) => !check.ok).map((check) => check.name) }),
+      checks: readiness.checks,
+    });
+  });
+  const { registry } = options;
+  if (registry !== undefined) {
+    router.get('/metrics', noStore, async (req, res) => {
+      const token = options.metricsToken;
+      if (token !== undefined && token !== '') {
+        const given = bearerOf(req);
+        if (given === undefined || !sameToken(given, token)) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+          res
+            .status(401)
+            .json({ statusCode: 401, type: 'Unauthorized', message: 'metrics token required' });
+          return;
+        }
+      }
+      res.setHeader('Content-Type', registry.contentType);
+      res.status(200).send(await registry.metrics());
+    });
+  }
+  return router;
+}

@@ -1,0 +1,64 @@
+import { JsonRpcClient, type NetworkConfig, type NetworkHealth } from '@trustpoint/chain';
+import { computeAddress, formatEther } from 'ethers';
+import type { ReadinessCheck } from './readiness-check.js';
+
+export interface NetworkChecksOptions {
+  networks: readonly NetworkConfig[];
+  /**
+   * What this process's anchoring engine last found (`engine.networkHealth`): when it knows what
+   * the next batch needs, the registrar must hold that much; otherwise anything above zero.
+   */
+  health?: (networkId: string) => NetworkHealth | undefined;
+  /** Per JSON-RPC call. Default 2 s. */
+  rpcTimeoutMs?: number;
+}
+
+/**
+ * Per network, `network:<id>:node` (the node answers with the configured chain id) and
+ * `network:<id>:registrar` (the registrar can pay for a batch). The node's URL is never shown: it
+ * may carry an API key.
+ */
+export function networkChecks(options: NetworkChecksOptions): ReadinessCheck[] {
+  const timeoutMs = options.rpcTimeoutMs ?? 2_000;
+  return options.networks.flatMap((network): ReadinessCheck[] => {
+    const rpc = new JsonRpcClient(network.rpcUrl, timeoutMs);
+    const registrar = computeAddress(network.signerKey);
+    const prefix = `network:${network.networkId}`;
+    return [
+      {
+        name: `${prefix}:node`,
+        run: async () => {
+          let chainId: number;
+          try {
+            chainId = Number(await rpc.call<string>('eth_chainId', []));
+          } catch (error) {
+            // fetch's messages name no URL (which may carry an API key); its cause says why.
+            const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+            const why = error instanceof Error ? error.message : String(error);
+            throw new Error(`node unreachable: ${typeof cause === 'string' ? cause : why}`);
+          }
+          if (chainId !== network.chainId) {
+            throw new Error(
+              `node answers chain id ${String(chainId)}, configured ${String(network.chainId)}`,
+            );
+          }
+          return `chain id ${String(chainId)}`;
+        },
+      },
+      {
+        name: `${prefix}:registrar`,
+        run: async () => {
+          const balance = await rpc.balance(registrar);
+          const health = options.health?.(network.networkId);
+          const required = health?.requiredWei === undefined ? 1n : BigInt(health.requiredWei);
+          if (balance < required) {
+            throw new Error(
+              `registrar ${registrar} holds ${formatEther(balance)}, needs ${formatEther(required)} for the next batch: fund it`,
+            );
+          }
+          return `registrar ${registrar} holds ${formatEther(balance)}`;
+        },
+      },
+    ];
+  });
+}

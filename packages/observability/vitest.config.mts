@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Starting an embedded PGlite takes a few seconds; deliveries wait on retries and leases.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
