@@ -4,7 +4,7 @@ import { batchedUserLookup } from '@trustpoint/db';
 import { createApiApp, networksRouter } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
@@ -21,6 +21,11 @@ export interface CertApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /**
+   * Health, readiness and metrics at the root of the listener (`/healthz`, `/readyz`, `/metrics`),
+   * without a token: `serviceObservability` of @trustpoint/observability, one per process.
+   */
+  observability?: { httpMetrics: RequestHandler; router: RequestHandler };
   /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
   webhooks?: WebhookSettings;
   /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
@@ -42,6 +47,10 @@ export function createCertApp(options: CertApiOptions): Express {
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
+    root:
+      options.observability === undefined
+        ? []
+        : [options.observability.httpMetrics, options.observability.router],
     basePath: CERT_API_BASE_PATH,
     docs: {
       document: certApiDocument({

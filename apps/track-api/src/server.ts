@@ -3,7 +3,7 @@ import { batchedUserLookup } from '@trustpoint/db';
 import { createApiApp, networksRouter } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
 import { assetsRouter } from './routes/assets-router.js';
@@ -17,6 +17,11 @@ export interface TrackApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /**
+   * Health, readiness and metrics at the root of the listener (`/healthz`, `/readyz`, `/metrics`),
+   * without a token: `serviceObservability` of @trustpoint/observability, one per process.
+   */
+  observability?: { httpMetrics: RequestHandler; router: RequestHandler };
   /** Serves the webhook routes (`/webhooks/endpoints`) when given. */
   webhooks?: WebhookSettings;
   /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
@@ -34,6 +39,10 @@ export function createTrackApp(options: TrackApiOptions): Express {
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
+    root:
+      options.observability === undefined
+        ? []
+        : [options.observability.httpMetrics, options.observability.router],
     basePath: TRACK_API_BASE_PATH,
     docs: {
       document: trackApiDocument({
