@@ -6,6 +6,7 @@ import pino from 'pino';
 import { NetworkRegistry } from '../networks/network-registry.js';
 import { AnchorEngine } from './anchor-engine.js';
 import type { AnchoringThreadData, AnchoringThreadMessage } from './anchoring-thread.js';
+import { shareNetworkHealth } from './shared-network-health.js';
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
     migrate: false,
     ...(data.schema === undefined ? {} : { schema: data.schema }),
   });
+  // API processes beside this one (`trustpoint serve cert`) read it from the table.
+  const shareHealth = shareNetworkHealth(database.knex, { logger });
   const engine = new AnchorEngine(database.knex, new NetworkRegistry(data.networks), {
     logger,
     onAnchored: (receipts) => {
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
     },
     onHealth: (health) => {
       tell({ kind: 'health', health });
+      shareHealth(health);
     },
   });
   engine.start();
