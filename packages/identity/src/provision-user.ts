@@ -1,10 +1,17 @@
-import { constraintViolation, createUser, findUser, type Queryable } from '@trustpoint/db';
+import {
+  constraintViolation,
+  createUser,
+  findUser,
+  recordAudit,
+  type Queryable,
+} from '@trustpoint/db';
 
 import type { OidcIssuerConfig } from './oidc-issuer-config.js';
 
 /**
  * Creates the user of a provider's token on the issuer's plan with its credits, unless the user
- * exists. A user that exists but is disabled stays as it is (the insert conflicts and is left
+ * exists, and records it in the audit log (`user.create` by the service, `provisionedBy` the
+ * issuer). A user that exists but is disabled stays as it is (the insert conflicts and is left
  * alone), so authentication then finds no user and answers "User credentials are wrong".
  */
 export async function provisionUser(
@@ -15,12 +22,29 @@ export async function provisionUser(
 ): Promise<void> {
   if ((await findUser(db, userId)) !== undefined) return;
   try {
-    await createUser(db, {
-      id: userId,
-      displayName: userId,
-      planId: provision.planId,
-      qualified: provision.qualified,
-      initialCredits: provision.credits,
+    // The user and its audit entry (the service's, naming the provider) commit together.
+    await db.transaction(async (trx) => {
+      await createUser(trx, {
+        id: userId,
+        displayName: userId,
+        planId: provision.planId,
+        qualified: provision.qualified,
+        initialCredits: provision.credits,
+      });
+      await recordAudit(trx, [
+        {
+          actorId: null,
+          requestId: null,
+          action: 'user.create',
+          target: `user:${userId}`,
+          changes: {
+            provisionedBy: issuer,
+            planId: provision.planId,
+            qualified: provision.qualified,
+            credits: provision.credits,
+          },
+        },
+      ]);
     });
   } catch (error) {
     // Two first requests at once, or a disabled user: either way the row is there.

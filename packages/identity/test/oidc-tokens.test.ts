@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findCreditBalance, findUser, savePlan } from '@trustpoint/db';
+import { findCreditBalance, findUser, listAuditEntries, savePlan } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,6 +197,18 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     expect(second.status).toBe(200);
     expect(await findUser(db.knex, userId)).toMatchObject({ planId, qualified: false });
     expect(await findCreditBalance(db.knex, userId)).toBe(25);
+    const { entries } = await listAuditEntries(db.knex, {
+      target: `user:${userId}`,
+      offset: 0,
+      limit: 10,
+    });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actorId: null,
+        action: 'user.create',
+        changes: expect.objectContaining({ planId, credits: 25 }) as unknown,
+      }),
+    ]);
   });
 
   it('when a provisioned user is refused by the user lookup (disabled), then it is not made again', async () => {
