@@ -7,6 +7,7 @@ import {
   type JWK,
   type PinAttemptLimits,
 } from '@trustpoint/cert-api';
+import { parseTrustProxy, type TrustProxy } from '@trustpoint/http';
 import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
@@ -51,6 +52,21 @@ export interface LauncherConfig {
    * of `{issuer, audience, userClaim?, userIdPrefix?, algorithms?, provision?}`); none by default.
    */
   oidcIssuers: OidcIssuerConfig[];
+  /**
+   * Express's `trust proxy` (`TRUST_PROXY`): which load balancers' X-Forwarded-For names the
+   * client, for rate limits and logs. `false` by default: the client is the socket's peer.
+   */
+  trustProxy: TrustProxy;
+  /**
+   * How long a stopping process (SIGTERM, Ctrl-C) lets requests in flight finish before it cuts
+   * their connections (`SHUTDOWN_TIMEOUT_SECONDS`, 10 s).
+   */
+  shutdownTimeoutMs: number;
+  /**
+   * Whether `serve <role>` applies pending migrations at start (`MIGRATE_AT_START`, true). With
+   * false a role whose database lacks migrations refuses to start: run `trustpoint migrate` first.
+   */
+  migrateAtStart: boolean;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -71,8 +87,9 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
   return parsed;
 }
 
-function flag(value: string | undefined, name: string): boolean {
-  if (value === undefined || value === '' || value === 'false') return false;
+function flag(value: string | undefined, name: string, fallback = false): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'false') return false;
   if (value === 'true') return true;
   throw new Error(`${name} must be true or false, got "${value}"`);
 }
@@ -164,6 +181,10 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
     oidcIssuers: parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, 'TRUST_PROXY'),
+    shutdownTimeoutMs:
+      positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 10, 'SHUTDOWN_TIMEOUT_SECONDS') * 1_000,
+    migrateAtStart: flag(env.MIGRATE_AT_START, 'MIGRATE_AT_START', true),
     pinAttempts: {
       perCertificate: positiveInteger(
         env.PIN_ATTEMPTS_PER_CERTIFICATE,
