@@ -1,10 +1,11 @@
 import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '@trustpoint/admin';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, networksRouter } from '@trustpoint/http';
+import { createApiApp, networksRouter, type TrustProxy } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
@@ -21,6 +22,10 @@ export interface CertApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /** Counts the rate limit in this database, shared by every API process (PostgreSQL); default in memory. */
+  rateLimitDatabase?: Knex;
+  /** Express's `trust proxy` (`TRUST_PROXY`): the load balancers whose X-Forwarded-For counts. */
+  trustProxy?: TrustProxy;
   /**
    * Health, readiness and metrics at the root of the listener (`/healthz`, `/readyz`, `/metrics`),
    * without a token: `serviceObservability` of @trustpoint/observability, one per process.
@@ -99,6 +104,8 @@ export function createCertApp(options: CertApiOptions): Express {
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,
+    rateLimitDatabase: options.rateLimitDatabase,
+    trustProxy: options.trustProxy,
     tokens,
   });
 }

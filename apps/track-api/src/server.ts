@@ -1,9 +1,10 @@
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, networksRouter } from '@trustpoint/http';
+import { createApiApp, networksRouter, type TrustProxy } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import type { TrackServices } from './assets/track-services.js';
 import { trackApiDocument } from './openapi/track-api-document.js';
 import { assetsRouter } from './routes/assets-router.js';
@@ -17,6 +18,10 @@ export interface TrackApiOptions {
   supportContact?: string;
   /** Requests per user (or address) per minute. */
   requestsPerMinute?: number;
+  /** Counts the rate limit in this database, shared by every API process (PostgreSQL); default in memory. */
+  rateLimitDatabase?: Knex;
+  /** Express's `trust proxy` (`TRUST_PROXY`): the load balancers whose X-Forwarded-For counts. */
+  trustProxy?: TrustProxy;
   /**
    * Health, readiness and metrics at the root of the listener (`/healthz`, `/readyz`, `/metrics`),
    * without a token: `serviceObservability` of @trustpoint/observability, one per process.
@@ -63,6 +68,8 @@ export function createTrackApp(options: TrackApiOptions): Express {
     logger: services.logger,
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,
+    rateLimitDatabase: options.rateLimitDatabase,
+    trustProxy: options.trustProxy,
     tokens,
   });
 }
