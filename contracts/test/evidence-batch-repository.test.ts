@@ -61,6 +61,12 @@ describe('EvidenceBatchRepository', () => {
       .withArgs(0, await repository.batchAddress(0), 40);
 
     for (const r of rs) expect(await repository.getEvidence(ASSET, r.timestamp)).to.equal(r.hex);
+    // Sent again as is: not stored twice.
+    await expect(repository.registerEvidenceBatch(records, buckets)).not.to.emit(
+      repository,
+      'EvidenceBatchRecorded',
+    );
+    expect(await repository.batchCount()).to.equal(1n);
     await expect(repository.getEvidence(ASSET, BASE + 40)).to.be.revertedWithCustomError(
       repository,
       'EvidenceNotFound_7QF74',
@@ -76,12 +82,12 @@ describe('EvidenceBatchRepository', () => {
     if (!r) throw new Error('no record');
     const { records, buckets } = encodeRecordBatch([r], EVIDENCE_BUCKET_BITS);
     const asStranger = repository.connect(stranger);
-    for (const sent of [
-      asStranger.registerEvidence(r.key, r.hash, BASE),
-      asStranger.registerEvidences([]),
-      asStranger.registerEvidenceBatch(records, buckets),
+    for (const send of [
+      () => asStranger.registerEvidence(r.key, r.hash, BASE),
+      () => asStranger.registerEvidences([]),
+      () => asStranger.registerEvidenceBatch(records, buckets),
     ]) {
-      await expect(sent).to.be.revertedWithCustomError(
+      await expect(send()).to.be.revertedWithCustomError(
         repository,
         'AccessControlUnauthorizedAccount',
       );

@@ -278,7 +278,7 @@ describe('TrustPointBatchRegistry', () => {
       const receipt = await (await resent).wait();
 
       expect(await registry.batchCount()).to.equal(6n);
-      expect(Number(receipt?.gasUsed)).to.be.below(Number(sent?.gasUsed) / 5);
+      expect(Number(receipt?.gasUsed)).to.be.below(Number(sent?.gasUsed) / 2);
       // The same records under other offsets are another batch.
       const shifted = [(buckets[0] ?? 0n) + 1n];
       expect(await registry.registerTrustPointBatch.staticCall(data, shifted)).to.equal(6n);
@@ -356,12 +356,12 @@ describe('TrustPointBatchRegistry', () => {
       const { records: data, buckets } = batch(records('s', 1, () => BASE));
       const role = await registry.REGISTRAR_ROLE();
 
-      for (const sent of [
-        asStranger.registerTrustPoint(key, digest('a').word, Evidence, BASE),
-        asStranger.registerTrustPoints([]),
-        asStranger.registerTrustPointBatch(data, buckets),
+      for (const send of [
+        () => asStranger.registerTrustPoint(key, digest('a').word, Evidence, BASE),
+        () => asStranger.registerTrustPoints([]),
+        () => asStranger.registerTrustPointBatch(data, buckets),
       ]) {
-        await expect(sent)
+        await expect(send())
           .to.be.revertedWithCustomError(registry, 'AccessControlUnauthorizedAccount')
           .withArgs(stranger.address, role);
       }
