@@ -67,6 +67,8 @@ export interface LauncherConfig {
    * false a role whose database lacks migrations refuses to start: run `trustpoint migrate` first.
    */
   migrateAtStart: boolean;
+  /** When set (`METRICS_TOKEN`), `/metrics` needs it as a bearer token; unset, it is open. */
+  metricsToken?: string | undefined;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -185,6 +187,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     shutdownTimeoutMs:
       positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 10, 'SHUTDOWN_TIMEOUT_SECONDS') * 1_000,
     migrateAtStart: flag(env.MIGRATE_AT_START, 'MIGRATE_AT_START', true),
+    metricsToken: env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN,
     pinAttempts: {
       perCertificate: positiveInteger(
         env.PIN_ATTEMPTS_PER_CERTIFICATE,

@@ -19,6 +19,7 @@ import {
   type CertificateSigner,
 } from '@trustpoint/cert-api';
 import { createDatabase, findPlan, type Database } from '@trustpoint/db';
+import { serviceObservability } from '@trustpoint/observability';
 import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import {
   createSecretSealer,
@@ -202,6 +203,18 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     }
     stops.push(() => engine.stop());
 
+    // Health, readiness and metrics: one registry for the process, mounted on both listeners.
+    const observability = serviceObservability({
+      knex: database.knex,
+      networks: networks.list(),
+      engine,
+      metricsToken: config.metricsToken,
+    });
+    stops.push(() => {
+      observability.close();
+      return Promise.resolve();
+    });
+
     // Webhook secrets are sealed under a key derived from the PIN key: nothing new to keep. The
     // endpoints' addresses follow the URL certificates' policy (URL_FETCH_ALLOW[_PRIVATE]).
     const webhooks: WebhookSettings = {
@@ -217,6 +230,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       sealer: webhooks.sealer,
       addressPolicy: webhooks.addressPolicy,
       logger,
+      onAttempt: observability.onWebhookAttempt,
     });
     webhookWorker.start();
     stops.push(() => webhookWorker.stop());
@@ -238,6 +252,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
+      observability,
       services: {
         knex: database.knex,
         engine,
@@ -264,6 +279,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
+      observability,
       services: {
         knex: database.knex,
         engine,
