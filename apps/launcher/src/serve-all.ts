@@ -1,10 +1,13 @@
 // The whole service in one process: chain (unless a networks file leaves it out), database,
 // anchoring engine, webhook worker and both APIs. `trustpoint start` and `npm start` run it.
 import { TrustPointRegistry__factory } from '@trustpoint/contracts';
+import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { launch, type RunningTrustpoint } from './launcher.js';
 import { readLauncherConfig } from './launcher-config.js';
 import { writeLocalToken } from './local-token.js';
+import { stopOnSignals } from './graceful-shutdown.js';
+import { removeServicePid, writeServicePid } from './service-pid-file.js';
 
 /** The embedded chain's lines of the banner, or why it was not started. */
 function chainLines(running: RunningTrustpoint): string {
@@ -79,32 +82,29 @@ Press Ctrl-C to stop.`;
 /**
  * Starts Trustpoint (the embedded defaults, or what the environment configures), prints the
  * banner, writes the local user's token to `<dataDir>/local-token` for the `trustpoint admin`
- * commands, and stops on SIGINT or SIGTERM. Rejects when it cannot start.
+ * commands, and stops gracefully on SIGINT or SIGTERM (a second one, or the shutdown deadline,
+ * exits at once). Rejects when it cannot start.
  */
 export async function serveAll(): Promise<void> {
-  const logger = pino({ name: 'trustpoint', level: process.env.LOG_LEVEL ?? 'info' });
+  // Every line written while a request is handled carries its id (X-Request-Id).
+  const logger = pino({
+    name: 'trustpoint',
+    level: process.env.LOG_LEVEL ?? 'info',
+    mixin: requestLogMixin,
+  });
   const config = readLauncherConfig();
   const running = await launch(config, logger);
   await writeLocalToken(config.dataDir, running.token);
   console.log(banner(running, config.dataDir));
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: String(error) }, 'error while stopping');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => {
-    stop('SIGINT');
-  });
-  process.once('SIGTERM', () => {
-    stop('SIGTERM');
-  });
+  // The embedded database belongs to this process: `trustpoint migrate` must not open it too.
+  const embedded = running.database.backend === 'pglite';
+  if (embedded) await writeServicePid(config.dataDir);
+  stopOnSignals(
+    async () => {
+      await running.stop();
+      if (embedded) await removeServicePid(config.dataDir);
+    },
+    { logger, graceMs: config.shutdownTimeoutMs },
+  );
 }

@@ -6,11 +6,12 @@ import {
   type ErrorBody,
   type ErrorCatalogue,
 } from '@trustpoint/domain';
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import { bodyProblem } from './body-parser-error.js';
+import { requestIdOf } from './request-id.js';
 import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
 
 export interface ErrorHandlerOptions {
@@ -20,8 +21,9 @@ export interface ErrorHandlerOptions {
 }
 
 /** What a log line says about the request: never headers or the query string (tokens, PINs). */
-function requestContext(req: Request): Record<string, unknown> {
-  return { reqId: req.id, method: req.method, path: req.path };
+function requestContext(req: Request, res: Response): Record<string, unknown> {
+  // The id `requestId` gave (pino-http's `req.id` exists only when request lines are written).
+  return { reqId: requestIdOf(res) ?? req.id, method: req.method, path: req.path };
 }
 
 /**
@@ -33,11 +35,11 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
   const catalogue = options.catalogue ?? defaultErrorCatalogue;
   const { logger } = options;
 
-  function bodyFor(error: unknown, req: Request): ErrorBody {
+  function bodyFor(error: unknown, req: Request, res: Response): ErrorBody {
     if (error instanceof DomainError) {
       const body = toErrorBody(error.code, { catalogue, errors: error.errors });
       // 5xx domain errors (network down) need an operator; 4xx ones are the caller's business.
-      const context = { ...requestContext(req), code: error.code };
+      const context = { ...requestContext(req, res), code: error.code };
       if (body.statusCode >= 500) logger.error({ ...context, err: error }, error.message);
       else logger.debug({ ...context, detail: error.message }, 'request refused');
       return body;
@@ -56,7 +58,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     if (problem?.kind === 'invalid') {
       return toErrorBody('validation', { catalogue, errors: [problem.error] });
     }
-    logger.error({ err: error, ...requestContext(req) }, 'unhandled error');
+    logger.error({ err: error, ...requestContext(req, res) }, 'unhandled error');
     return toErrorBody('internal', { catalogue });
   }
 
@@ -66,7 +68,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       next(error);
       return;
     }
-    const body = bodyFor(error, req);
+    const body = bodyFor(error, req, res);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
     if (error instanceof TooManyRequestsError && error.retryAfterSeconds !== undefined) {
       res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
+import { runInRequest } from './request-context.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -11,14 +12,15 @@ const REQUEST_ID_KEY = 'requestId';
 /**
  * Mounted first: gives each request an id, the caller's `X-Request-Id` when it is sane (1 to 128
  * characters of `A-Z a-z 0-9 . _ : -`), a new UUID otherwise, and sends it back in the same
- * header. The audit log records it beside each change, and the request log line carries it.
+ * header. The audit log records it beside each change, and every log line written while the
+ * request is handled carries it (`requestLogMixin`).
  */
 export const requestId: RequestHandler = (req, res, next) => {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
   res.locals[REQUEST_ID_KEY] = id;
   res.setHeader(REQUEST_ID_HEADER, id);
-  next();
+  runInRequest(id, next);
 };
 
 /** The request's id (`requestId`); null on an app that does not mount it. */
