@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateSigningKey } from '@trustpoint/cert-api';
 import { createUser, findUserAccount, savePlan, updateUser, type Queryable } from '@trustpoint/db';
@@ -38,14 +38,38 @@ export async function loadOrCreateSecrets(path: string): Promise<Secrets> {
       // A file from before signatures: add the key, keeping the secrets tokens and PINs rely on.
       return await writeSecrets(path, { ...kept, signingKey: generateSigningKey() });
     }
+    // A file without usable secrets: replaced, as on a first start.
+    return await writeSecrets(path, newSecrets());
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  return writeSecrets(path, {
-    jwtSecret: randomBytes(32).toString('base64url'),
-    pinKey: randomBytes(32).toString('base64url'),
-    signingKey: generateSigningKey(),
-  });
+  return createSecrets(path, newSecrets());
+}
+
+const newSecrets = (): Secrets => ({
+  jwtSecret: randomBytes(32).toString('base64url'),
+  pinKey: randomBytes(32).toString('base64url'),
+  signingKey: generateSigningKey(),
+});
+
+/**
+ * Creates the secrets file unless another process starting at the same time (several roles on one
+ * data directory) did first: its secrets win, so every process signs and checks with the same.
+ * The file appears complete or not at all (written aside, then linked into place).
+ */
+async function createSecrets(path: string, secrets: Secrets): Promise<Secrets> {
+  await mkdir(dirname(path), { recursive: true });
+  const aside = `${path}.${String(process.pid)}.${randomBytes(4).toString('hex')}`;
+  await writeFile(aside, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  try {
+    await link(aside, path);
+    return secrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return await loadOrCreateSecrets(path);
+  } finally {
+    await rm(aside, { force: true });
+  }
 }
 
 async function writeSecrets(path: string, secrets: Secrets): Promise<Secrets> {

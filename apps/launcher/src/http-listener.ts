@@ -1,0 +1,38 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+
+/** Starts listening; a port in use is said plainly. */
+export function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => {
+      resolve(server);
+    });
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
+          : error,
+      );
+    });
+  });
+}
+
+/**
+ * Stops a listener the way a load balancer expects: no new connections, idle keep-alive
+ * connections closed at once, requests in flight answered; those still running after `graceMs`
+ * have their connections cut. A request waiting for its record to be anchored is answered if the
+ * anchoring ends within the grace; otherwise its record stays queued and is anchored anyway.
+ */
+export function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = setTimeout(() => {
+      server.closeAllConnections();
+    }, graceMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,259 @@
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import {
+  AnchorEngine,
+  loadNetworks,
+  NetworkRegistry,
+  shareNetworkHealth,
+  watchNetworkHealth,
+} from '@trustpoint/chain';
+import {
+  CERT_API_BASE_PATH,
+  createCertApp,
+  createCertificateSigner,
+  createPinCipher,
+} from '@trustpoint/cert-api';
+import { createDatabase, findPlan, pendingMigrations, type Database } from '@trustpoint/db';
+import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
+import {
+  createSecretSealer,
+  deriveWebhookKey,
+  WebhookWorker,
+  type WebhookSettings,
+} from '@trustpoint/webhooks';
+import type { Logger } from 'pino';
+import { closeGracefully, listen } from './http-listener.js';
+import type { LauncherConfig } from './launcher-config.js';
+import { loadOrCreateSecrets } from './local-identity.js';
+
+/**
+ * What `trustpoint serve <role>` runs in one process, so that each part scales on its own: `cert`
+ * and `track` serve an API (they enqueue records and wait for them, but never anchor), `anchor`
+ * runs the anchoring engine and the webhook worker. Any number of each share one PostgreSQL.
+ */
+export const SERVER_ROLES = ['cert', 'track', 'anchor'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
+export interface RunningRole {
+  role: ServerRole;
+  /** The API's base URL (cert and track). */
+  url: string | undefined;
+  /** The API's listener (cert and track). */
+  server: Server | undefined;
+  database: Database;
+  engine: AnchorEngine;
+  networks: NetworkRegistry;
+  /**
+   * Stops in order: the listener gracefully (no new connections, requests in flight answered
+   * within `shutdownTimeoutMs`), then the engine (a batch being claimed or settled finishes its
+   * transaction; nothing stays claimed: signed batches are in the database, and any anchorer with
+   * the registrar's key sends and settles them), the workers, the pool.
+   */
+  stop(): Promise<void>;
+}
+
+/** Why a role cannot start, said once with what to do about it. */
+export class RoleConfigError extends Error {
+  override readonly name = 'RoleConfigError';
+}
+
+/**
+ * The networks a role anchors on or waits for. Without a networks file, the local chain must be
+ * running already at CHAIN_HOST:CHAIN_PORT with its registries in the data directory's
+ * deployments file (`trustpoint serve all` started it, or a chain node of its own): roles never
+ * start a chain.
+ */
+async function roleNetworks(role: ServerRole, config: LauncherConfig, logger: Logger) {
+  const deploymentsFile = join(config.dataDir, 'deployments.json');
+  const localChain = `http://${config.chainHost}:${String(config.chainPort)}`;
+  const needs = `trustpoint serve ${role} needs TRUSTPOINT_NETWORKS_FILE or a chain already running at ${localChain} with its registries in ${deploymentsFile}`;
+  let networks: NetworkRegistry;
+  try {
+    networks = new NetworkRegistry(
+      await loadNetworks({
+        networksFile: config.networksFile,
+        deploymentsFile,
+        embeddedRpcUrl: localChain,
+      }),
+    );
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new RoleConfigError(config.networksFile === undefined ? `${needs}: ${reason}` : reason);
+  }
+  if (config.networksFile === undefined) {
+    try {
+      await networks.verifyChainIds({ requireReachable: true });
+    } catch (error) {
+      throw new RoleConfigError(`${needs}: ${(error as Error).message}`);
+    }
+  } else {
+    // Configured networks come and go: an unreachable node is retried, and readiness tells.
+    await networks.verifyChainIds({
+      onUnreachable: (network, error) => {
+        logger.warn(
+          { networkId: network.networkId, err: error.message },
+          'node unreachable at start; will retry',
+        );
+      },
+    });
+  }
+  return networks;
+}
+
+/**
+ * The role's pool on `DATABASE_URL`, migrated at start unless `MIGRATE_AT_START=false`; then a
+ * database that lacks migrations stops the start (run `trustpoint migrate`).
+ */
+function requireDatabaseUrl(role: ServerRole, config: LauncherConfig): string {
+  if (config.databaseUrl === undefined) {
+    throw new RoleConfigError(
+      `trustpoint serve ${role} needs DATABASE_URL (PostgreSQL): the embedded database belongs to one process. For everything in one process on the embedded defaults, run trustpoint serve all (or trustpoint start)`,
+    );
+  }
+  return config.databaseUrl;
+}
+
+async function roleDatabase(role: ServerRole, config: LauncherConfig): Promise<Database> {
+  const database = await createDatabase({
+    url: requireDatabaseUrl(role, config),
+    migrate: config.migrateAtStart,
+    applicationName: `trustpoint-${role}`,
+  });
+  if (!config.migrateAtStart) {
+    const pending = await pendingMigrations(database.knex);
+    if (pending.length > 0) {
+      await database.close();
+      throw new RoleConfigError(
+        `the database lacks ${String(pending.length)} migration(s) (${pending.join(', ')}) and MIGRATE_AT_START=false: run trustpoint migrate first`,
+      );
+    }
+  }
+  return database;
+}
+
+/** Starts one role (see `SERVER_ROLES`) from the shared configuration; rejects if it cannot. */
+export async function launchRole(
+  role: ServerRole,
+  config: LauncherConfig,
+  logger: Logger,
+): Promise<RunningRole> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    // Said before anything else is looked at: it is the first thing a role needs.
+    requireDatabaseUrl(role, config);
+    const networks = await roleNetworks(role, config, logger);
+    const database = await roleDatabase(role, config);
+    stops.push(() => database.close());
+    // One secrets file per data directory; every process that shares it makes and checks the same
+    // tokens, PINs and webhook secrets.
+    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
+    const webhooks: WebhookSettings = {
+      sealer: createSecretSealer(deriveWebhookKey(Buffer.from(secrets.pinKey, 'base64url'))),
+      addressPolicy: {
+        allowAddresses: config.urlFetchAllow,
+        allowPrivateAddresses: config.urlFetchAllowPrivate,
+      },
+    };
+
+    if (role === 'anchor') {
+      const engine = new AnchorEngine(database.knex, networks, { logger });
+      // The API processes learn each registrar's health from what this process finds.
+      engine.observe({ health: shareNetworkHealth(database.knex, { logger }) });
+      engine.start();
+      stops.push(() => engine.stop());
+      const webhookWorker = new WebhookWorker({
+        knex: database.knex,
+        sealer: webhooks.sealer,
+        addressPolicy: webhooks.addressPolicy,
+        logger,
+      });
+      webhookWorker.start();
+      stops.push(() => webhookWorker.stop());
+      return { role, url: undefined, server: undefined, database, engine, networks, stop: stopAll };
+    }
+
+    // Enqueues and waits; the anchoring processes anchor, and tell the registrars' health through
+    // the database, so a network that cannot pay answers 503 at once here too.
+    const engine = new AnchorEngine(database.knex, networks, { logger, anchoring: false });
+    stops.push(() => engine.stop());
+    const health = watchNetworkHealth(
+      database.knex,
+      engine,
+      networks.list().map((network) => network.networkId),
+      { logger },
+    );
+    stops.push(() => health.stop());
+
+    for (const { issuer, provision } of config.oidcIssuers) {
+      if (
+        provision !== undefined &&
+        (await findPlan(database.knex, provision.planId)) === undefined
+      ) {
+        throw new RoleConfigError(
+          `OIDC_ISSUERS: users of ${issuer} are provisioned on plan "${provision.planId}", which does not exist`,
+        );
+      }
+    }
+    const shared = {
+      jwtSecret: secrets.jwtSecret,
+      oidcIssuers: config.oidcIssuers,
+      webhooks,
+      requestsPerMinute: config.requestsPerMinute,
+      rateLimitDatabase: database.knex,
+      trustProxy: config.trustProxy,
+    };
+    const app =
+      role === 'cert'
+        ? createCertApp({
+            ...shared,
+            services: {
+              knex: database.knex,
+              engine,
+              networks,
+              pins: createPinCipher(Buffer.from(secrets.pinKey, 'base64url')),
+              namespace: 'trustpoint',
+              now: Date.now,
+              logger,
+              signer: await createCertificateSigner(config.signingKey ?? secrets.signingKey, {
+                retired: config.retiredSigningKeys,
+              }),
+              files: { dir: join(config.dataDir, 'files'), maxFileBytes: config.maxFileBytes },
+              urlFetch: {
+                allowAddresses: config.urlFetchAllow,
+                allowPrivateAddresses: config.urlFetchAllowPrivate,
+              },
+              pinAttempts: config.pinAttempts,
+            },
+          })
+        : createTrackApp({
+            ...shared,
+            services: {
+              knex: database.knex,
+              engine,
+              networks,
+              namespace: 'trustpoint',
+              now: Date.now,
+              logger,
+            },
+          });
+    const port = role === 'cert' ? config.certApiPort : config.trackApiPort;
+    const server = await listen(app, config.apiHost, port);
+    stops.push(() => closeGracefully(server, config.shutdownTimeoutMs));
+    const basePath = role === 'cert' ? CERT_API_BASE_PATH : TRACK_API_BASE_PATH;
+    return {
+      role,
+      url: `http://${config.apiHost}:${String(port)}${basePath}`,
+      server,
+      database,
+      engine,
+      networks,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

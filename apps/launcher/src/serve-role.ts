@@ -1,0 +1,26 @@
+// `trustpoint serve cert|track|anchor`: one role of the service in this process (see launch-role).
+import pino from 'pino';
+import { stopOnSignals } from './graceful-shutdown.js';
+import { launchRole, type ServerRole } from './launch-role.js';
+import { readLauncherConfig } from './launcher-config.js';
+
+/**
+ * Starts one role from the environment's configuration, prints one line once it is ready (the
+ * API's URL, or the networks anchored on) and stops gracefully on SIGTERM or SIGINT. Rejects when
+ * it cannot start.
+ */
+export async function serveRole(role: ServerRole): Promise<void> {
+  const logger = pino({ name: `trustpoint-${role}`, level: process.env.LOG_LEVEL ?? 'info' });
+  const config = readLauncherConfig();
+  const running = await launchRole(role, config, logger);
+  const networks = running.networks
+    .list()
+    .map((network) => network.networkId)
+    .join(', ');
+  console.log(
+    running.url === undefined
+      ? `Trustpoint anchoring is running (networks ${networks}, pid ${String(process.pid)})`
+      : `Trustpoint ${role === 'cert' ? 'certificate' : 'asset-tracking'} API is running at ${running.url} (pid ${String(process.pid)})`,
+  );
+  stopOnSignals(() => running.stop(), { logger, graceMs: config.shutdownTimeoutMs });
+}

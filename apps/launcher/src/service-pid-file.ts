@@ -1,0 +1,35 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * `<dataDir>/service.pid`: written while a process holds the embedded database of a data
+ * directory, so that `trustpoint migrate` does not open it beside the service (PGlite belongs to
+ * one process).
+ */
+const pidFileOf = (dataDir: string) => join(dataDir, 'service.pid');
+
+export async function writeServicePid(dataDir: string): Promise<void> {
+  await writeFile(pidFileOf(dataDir), `${String(process.pid)}\n`);
+}
+
+export async function removeServicePid(dataDir: string): Promise<void> {
+  await rm(pidFileOf(dataDir), { force: true });
+}
+
+/** The pid of a live process holding the data directory's embedded database, if any. */
+export async function servicePidHolding(dataDir: string): Promise<number | undefined> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFileOf(dataDir), 'utf8')).trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: alive, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
