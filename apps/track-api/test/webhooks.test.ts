@@ -1,7 +1,10 @@
 import { testBackends } from '@trustpoint/db/testing';
-import { WebhookWorker } from '@trustpoint/webhooks';
-import { startWebhookReceiver, type WebhookReceiver } from '@trustpoint/webhooks/testing';
-import pino from 'pino';
+import type { WebhookWorker } from '@trustpoint/webhooks';
+import {
+  startQuickWebhookWorker,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@trustpoint/webhooks/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
@@ -17,17 +20,7 @@ describe.each(testBackends())('Webhooks of the asset-tracking API on %s', (backe
 
   beforeAll(async () => {
     api = await startTrackApi(backend);
-    worker = new WebhookWorker({
-      knex: api.db.knex,
-      sealer: api.webhooks.sealer,
-      addressPolicy: api.webhooks.addressPolicy,
-      logger: pino({ level: 'silent' }),
-      retry: { initialDelayMs: 50, maxDelayMs: 200 },
-      pollIntervalMs: 20,
-      requestTimeoutMs: 2_000,
-      leaseMs: 5_000,
-    });
-    worker.start();
+    worker = startQuickWebhookWorker(api.db.knex, api.webhooks);
   });
 
   afterAll(async () => {
