@@ -27,29 +27,12 @@ import {
   WebhookWorker,
   type WebhookSettings,
 } from '@trustpoint/webhooks';
-import type { Express } from 'express';
-import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { wantsEmbeddedChain } from './embedded-chain-choice.js';
 import type { LauncherConfig } from './launcher-config.js';
+import { closeGracefully, listen } from './http-listener.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
-
-function listen(app: Express, host: string, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
-    server.once('listening', () => {
-      resolve(server);
-    });
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
-          : error,
-      );
-    });
-  });
-}
 
 /**
  * The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. The
@@ -65,15 +48,6 @@ async function signerOf(config: LauncherConfig, storedKey: string): Promise<Cert
       config.signingKey === undefined ? 'the signing key of secrets.json' : 'SIGNING_KEY';
     throw new Error(`${source} is not a usable private key: ${(error as Error).message}`);
   }
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-    server.closeAllConnections();
-  });
 }
 
 /** The embedded development chain, when this start runs it. */
@@ -252,6 +226,9 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
+      // On PostgreSQL the limits are counted in the database, shared with any other process.
+      rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
+      trustProxy: config.trustProxy,
       observability,
       services: {
         knex: database.knex,
@@ -271,7 +248,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       },
     });
     const certServer = await listen(certApp, config.apiHost, config.certApiPort);
-    stops.push(() => closeServer(certServer));
+    stops.push(() => closeGracefully(certServer, config.shutdownTimeoutMs));
 
     // Same database, engine, secrets and local user as the certificate API; a port of its own.
     const trackApp = createTrackApp({
@@ -279,6 +256,9 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       oidcIssuers: config.oidcIssuers,
       webhooks,
       requestsPerMinute: config.requestsPerMinute,
+      // On PostgreSQL the limits are counted in the database, shared with any other process.
+      rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
+      trustProxy: config.trustProxy,
       observability,
       services: {
         knex: database.knex,
@@ -290,7 +270,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       },
     });
     const trackServer = await listen(trackApp, config.apiHost, config.trackApiPort);
-    stops.push(() => closeServer(trackServer));
+    stops.push(() => closeGracefully(trackServer, config.shutdownTimeoutMs));
 
     return {
       embeddedChain,
