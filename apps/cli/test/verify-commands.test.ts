@@ -155,6 +155,20 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.stdout).toContain(`${downUrl} failed`);
   });
 
+  it('when the nodes come from a networks file, then they are asked after --rpc, in order, and the one that answered is named', async () => {
+    const path = await saved('networks-file.json', await createContentCertificate());
+    const networks = await saved('networks.json', {
+      networks: [{ networkId: '31337', rpcUrl: downUrl, rpcUrls: [chainUrl] }],
+    });
+
+    const result = await verify([path, '--networks', networks, '--json']);
+
+    expect(result.code).toBe(EXIT.ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      trustpoints: [{ node: chainUrl, attempts: [{ url: downUrl }] }],
+    });
+  });
+
   it('when the only node is down, then the trustpoint is unreachable and the exit code 10', async () => {
     const path = await saved('down.json', await createContentCertificate());
 

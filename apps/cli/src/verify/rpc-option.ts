@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
 import { usageError } from '../cli-error.js';
 
@@ -12,7 +13,11 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
  * `TRUSTPOINT_RPC` holds the same, comma-separated, and counts only when no `--rpc` is given.
  * The embedded chain's node is added for network 31337 when nothing else names it.
  */
-export function rpcUrlsOf(values: readonly string[], env: NodeJS.ProcessEnv): RpcUrls {
+export function rpcUrlsOf(
+  values: readonly string[],
+  env: NodeJS.ProcessEnv,
+  fromFile: readonly { networkId: string; url: string }[] = [],
+): RpcUrls {
   const given =
     values.length > 0
       ? values
@@ -27,6 +32,11 @@ export function rpcUrlsOf(values: readonly string[], env: NodeJS.ProcessEnv): Rp
       ? [match[1] as string, match[2] as string]
       : [ANY_NETWORK, value];
     assertHttpUrl(url, value);
+    (urls[networkId] ??= []).push(url);
+  }
+  // A networks file's nodes come after those of --rpc, as backups.
+  for (const { networkId, url } of fromFile) {
+    assertHttpUrl(url, `${networkId}=${url}`);
     (urls[networkId] ??= []).push(url);
   }
   if (urls[LOCAL_CHAIN.networkId] === undefined && urls[ANY_NETWORK] === undefined) {
@@ -45,4 +55,35 @@ function assertHttpUrl(url: string, given: string): void {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw usageError(`--rpc must be an http(s) URL: ${given}`);
   }
+}
+
+/**
+ * The nodes of a networks file the user keeps (the service's own format, `packages/chain`):
+ * `{"networks": [{"networkId": "11155111", "rpcUrl": "https://..."}]}`, `rpcUrls` for several.
+ * Only `networkId` and the URLs are read; keys never live in that file.
+ */
+export async function readNetworksFile(
+  path: string,
+): Promise<{ networkId: string; url: string }[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw usageError(
+      `--networks ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const networks = (json as { networks?: unknown } | null)?.networks;
+  if (!Array.isArray(networks)) throw usageError(`--networks ${path}: no "networks" array`);
+  return networks.flatMap((entry: unknown, index) => {
+    const { networkId, rpcUrl, rpcUrls } = (entry ?? {}) as Record<string, unknown>;
+    const id = typeof networkId === 'number' ? String(networkId) : networkId;
+    if (typeof id !== 'string' || !/^\d+$/.test(id)) {
+      throw usageError(`--networks ${path}: networks[${index}].networkId is not a network id`);
+    }
+    const urls = [rpcUrl, ...(Array.isArray(rpcUrls) ? (rpcUrls as unknown[]) : [])].filter(
+      (url): url is string => typeof url === 'string',
+    );
+    return urls.map((url) => ({ networkId: id, url }));
+  });
 }

@@ -14,7 +14,7 @@ import type { Command } from 'commander';
 import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../output.js';
-import { collect, LOCAL_CHAIN, rpcUrlsOf } from './rpc-option.js';
+import { collect, LOCAL_CHAIN, readNetworksFile, rpcUrlsOf } from './rpc-option.js';
 import {
   fetchJson,
   isFile,
@@ -27,12 +27,14 @@ import { certificateText, evidencesText, exitCodeOfVerdict } from './verificatio
 interface VerifyOptions extends ServiceOptions {
   file?: string;
   rpc: string[];
+  networks?: string;
   jwks?: string;
   json: boolean;
 }
 
 interface VerifyEvidenceOptions {
   rpc: string[];
+  networks?: string;
   trackUrl?: string;
   token?: string;
   json: boolean;
@@ -45,8 +47,22 @@ const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 
 const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated; default ${LOCAL_CHAIN.networkId}=${LOCAL_CHAIN.url}, the local chain)`;
 
+const NETWORKS_HELP =
+  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl"}]}); its nodes are asked after those of --rpc';
+
+/** The nodes to ask: --rpc first, then a networks file's. */
+const trustedNodes = async (
+  options: { rpc: string[]; networks?: string },
+  env: NodeJS.ProcessEnv,
+) =>
+  rpcUrlsOf(
+    options.rpc,
+    env,
+    options.networks === undefined ? [] : await readNetworksFile(options.networks),
+  );
+
 const TRUST_NOTE = `
-Only the nodes given with --rpc are asked, with a raw eth_call: the service that issued the
+Only the nodes given with --rpc (or --networks) are asked, with a raw eth_call: the service that issued the
 record never chooses who checks it. Hashes are recomputed by the published rules
 (@trustpoint/verifier), never taken from the service's verify routes.`;
 
@@ -105,6 +121,7 @@ export function verifyCommands(program: Command, io: Io): void {
       'the certified file (file certificates; the bytes fetched, for URL ones)',
     )
     .option('--rpc <url>', RPC_HELP, collect, [])
+    .option('--networks <file>', NETWORKS_HELP)
     .option(
       '--url <url>',
       "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -126,7 +143,7 @@ Examples:
     )
     .action(async (argument: string, options: VerifyOptions) => {
       const origin = serviceOrigin(options, io.env);
-      const rpc = rpcUrlsOf(options.rpc, io.env);
+      const rpc = await trustedNodes(options, io.env);
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
       else if (CERT_ID.test(argument)) {
@@ -163,6 +180,7 @@ Examples:
       'an asset JSON file (GET /assets/{trackID}: every evidence is checked), one evidence with its assetHash and networkId, or a GET /evidences/{hash} answer; or a trackID or evidence hash to read from the tracking API (--track-url, with a token)',
     )
     .option('--rpc <url>', RPC_HELP, collect, [])
+    .option('--networks <file>', NETWORKS_HELP)
     .option(
       '--track-url <url>',
       "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
@@ -181,7 +199,7 @@ Examples:
   trustpoint verify-evidence did:trustpoint:trackid:0194... --json`,
     )
     .action(async (argument: string, options: VerifyEvidenceOptions) => {
-      const rpc = rpcUrlsOf(options.rpc, io.env);
+      const rpc = await trustedNodes(options, io.env);
       let evidence: unknown;
       if (await isFile(argument)) evidence = await readJsonFile(argument);
       else if (TRACK_ID.test(argument) || isHashHex(argument)) {
