@@ -47,7 +47,7 @@ export {
   oauthErrorSchema,
   tokenResponseSchema,
 } from './identity-schemas.js';
-export { IdentityProviderUnavailableError, OidcIssuer } from './oidc-issuer.js';
+export { OidcIssuer } from './oidc-issuer.js';
 export type { OidcKeyFetchOptions } from './oidc-issuer.js';
 export { OIDC_ALGORITHMS, oidcIssuerConfigSchema, parseOidcIssuers } from './oidc-issuer-config.js';
 export type { OidcAlgorithm, OidcIssuerConfig, OidcIssuerInput } from './oidc-issuer-config.js';

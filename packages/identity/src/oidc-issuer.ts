@@ -16,9 +16,9 @@ export interface OidcKeyFetchOptions {
   cooldownMs?: number;
 }
 
-/** Thrown when a provider's discovery document or keys cannot be had: the service's problem. */
-export class IdentityProviderUnavailableError extends Error {
-  override readonly name = 'IdentityProviderUnavailableError';
+/** The provider's discovery document or keys cannot be had: 503, the service's problem. */
+function providerUnavailable(detail: string, cause?: unknown): DomainError {
+  return new DomainError('identityProviderUnavailable', { detail, cause });
 }
 
 /** Failures of jose that are about reaching the provider, not about the token. */
@@ -68,10 +68,7 @@ export class OidcIssuer {
         throw new DomainError('expiredToken', { detail: 'provider token expired', cause: error });
       }
       if (isKeyFetchFailure(error)) {
-        throw new IdentityProviderUnavailableError(
-          `the keys of ${this.config.issuer} could not be fetched`,
-          { cause: error },
-        );
+        throw providerUnavailable(`the keys of ${this.config.issuer} could not be fetched`, error);
       }
       throw new DomainError('invalidToken', { detail: 'provider token rejected', cause: error });
     }
@@ -112,17 +109,15 @@ export class OidcIssuer {
       if (!response.ok) throw new Error(`${url} answered ${String(response.status)}`);
       document = await response.json();
     } catch (error) {
-      throw new IdentityProviderUnavailableError(`discovery of ${issuer} failed`, { cause: error });
+      throw providerUnavailable(`discovery of ${issuer} failed`, error);
     }
     const { issuer: claimed, jwks_uri: jwksUri } = (document ?? {}) as Record<string, unknown>;
     // OpenID Connect Discovery 4.3: the document must name the issuer it was fetched for.
     if (claimed !== issuer) {
-      throw new IdentityProviderUnavailableError(
-        `discovery of ${issuer} names another issuer (${String(claimed)})`,
-      );
+      throw providerUnavailable(`discovery of ${issuer} names another issuer (${String(claimed)})`);
     }
     if (typeof jwksUri !== 'string' || !URL.canParse(jwksUri)) {
-      throw new IdentityProviderUnavailableError(`discovery of ${issuer} has no usable jwks_uri`);
+      throw providerUnavailable(`discovery of ${issuer} has no usable jwks_uri`);
     }
     return createRemoteJWKSet(new URL(jwksUri), {
       timeoutDuration: this.#fetch.timeoutMs,

@@ -241,7 +241,7 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     expect(await findUser(db.knex, userId)).toMatchObject({ planId: `plan-${userId}` });
   });
 
-  it('when the provider cannot be reached, then the generic 500, not a 401 that blames the token', async () => {
+  it('when the provider cannot be reached, then 503 "identity provider not available", not a 401 that blames the token', async () => {
     // Arrange: nothing listens on port 1.
     const [issuer] = parseOidcIssuers(
       JSON.stringify([{ issuer: 'http://127.0.0.1:1', audience: AUDIENCE }]),
@@ -256,8 +256,12 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     const response = await me(app, claimingUnreachable);
 
     // Assert
-    expect(response.status).toBe(500);
-    expect(response.body).toMatchObject({ statusCode: 500, type: 'Internal Server Error' });
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({
+      statusCode: 503,
+      type: 'Service Unavailable Error',
+      message: 'The identity provider is not available, please try again later',
+    });
   });
 
   it('when the service’s own tokens and API keys are sent beside a configured provider, then they still work', async () => {

@@ -69,6 +69,11 @@ describe('error catalogue', () => {
         'Service Unavailable Error',
         'The blockchain network is not available, please try again later',
       ],
+      identityProviderUnavailable: [
+        503,
+        'Service Unavailable Error',
+        'The identity provider is not available, please try again later',
+      ],
     } as const;
 
     for (const code of ERROR_CODES) {

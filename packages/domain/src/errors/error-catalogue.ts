@@ -98,6 +98,11 @@ const ENTRIES = {
     status: 503,
     message: () => 'The blockchain network is not available, please try again later',
   },
+  /** A configured OpenID Connect provider's discovery or keys cannot be had: not the token's fault. */
+  identityProviderUnavailable: {
+    status: 503,
+    message: () => 'The identity provider is not available, please try again later',
+  },
 } satisfies Record<string, EntryTemplate>;
 
 export type ErrorCode = keyof typeof ENTRIES;
