@@ -4,6 +4,8 @@ import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
 import type { Io } from './output.js';
+import { migrateCommand } from './migrate-command.js';
+import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
 import { verifyCommands } from './verify/verify-command.js';
 
@@ -23,6 +25,8 @@ export function createProgram(io: Io): Command {
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP);
   startCommand(program);
+  serveCommand(program);
+  migrateCommand(program, io);
   adminCommand(program, io);
   verifyCommands(program, io);
   certifyCommand(program, io);
