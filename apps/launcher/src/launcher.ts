@@ -73,7 +73,7 @@ export interface RunningTrustpoint {
 }
 
 /** Starts the journaled local chain and deploys the registries on it once (reused after). */
-async function startEmbeddedChain(
+export async function startEmbeddedChain(
   config: LauncherConfig,
   deploymentsFile: string,
 ): Promise<EmbeddedChain & { stop: () => Promise<void> }> {
