@@ -57,6 +57,47 @@ const JOURNALED = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
+ * What a web page of another origin (the web verifier, opened from the service or from disk) may
+ * ask: reads only. The node's accounts are unlocked, so any site the developer visits could
+ * otherwise send transactions from them.
+ */
+const WEB_PAGE_METHODS = new Set([
+  'eth_call',
+  'eth_chainId',
+  'net_version',
+  'eth_blockNumber',
+  'eth_getCode',
+  'eth_getTransactionReceipt',
+  'eth_getTransactionByHash',
+]);
+const CORS_PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '600',
+};
+
+/** The reply to a page's request for a method it may not use (JSON-RPC "method not found"). */
+function refusedToWebPage(body: string): string | undefined {
+  let calls: JsonRpcRequest[];
+  try {
+    calls = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
+  } catch {
+    return undefined; // the node answers the parse error itself
+  }
+  const refused = calls.find((call) => !WEB_PAGE_METHODS.has(call.method));
+  if (refused === undefined) return undefined;
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: calls.length === 1 ? (calls[0]?.id ?? null) : null,
+    error: {
+      code: -32601,
+      message: `${String(refused.method)} is not available to web pages on the embedded chain`,
+    },
+  });
+}
+
+/**
  * Sends one JSON-RPC body to the node and reads the answer, over kept-alive connections: the relay
  * runs in the service's own process, and under load `fetch` cost it more than the node's work.
  */
@@ -203,13 +244,28 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   };
 
   const server: Server = createServer((request, response) => {
+    // A web page's preflight: it may then POST read-only calls (see WEB_PAGE_METHODS).
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, CORS_PREFLIGHT_HEADERS).end();
+      return;
+    }
     if (request.method !== 'POST') {
       response.writeHead(405).end();
       return;
     }
+    const fromWebPage = request.headers.origin !== undefined;
+    const replyHeaders = {
+      'content-type': 'application/json',
+      ...(fromWebPage ? { 'access-control-allow-origin': '*' } : {}),
+    };
     const handle = async () => {
       try {
         const body = await readBody(request);
+        const refusal = fromWebPage ? refusedToWebPage(body) : undefined;
+        if (refusal !== undefined) {
+          response.writeHead(200, replyHeaders).end(refusal);
+          return;
+        }
         // Writes go one at a time, so the journal holds them in the order the node accepted them;
         // reads (most of the traffic: receipts, blocks, calls) go straight through, unparsed.
         const writes =
@@ -225,11 +281,11 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         } else {
           reply = await post(agent, node.url, body);
         }
-        response.writeHead(200, { 'content-type': 'application/json' }).end(reply);
+        response.writeHead(200, replyHeaders).end(reply);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         response
-          .writeHead(200, { 'content-type': 'application/json' })
+          .writeHead(200, replyHeaders)
           .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }));
       }
     };
