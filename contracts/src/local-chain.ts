@@ -92,7 +92,7 @@ function refusedToWebPage(body: string): string | undefined {
     id: calls.length === 1 ? (calls[0]?.id ?? null) : null,
     error: {
       code: -32601,
-      message: `${String(refused.method)} is not available to web pages on the embedded chain`,
+      message: `${refused.method} is not available to web pages on the embedded chain`,
     },
   });
 }
