@@ -113,6 +113,9 @@ export function createCertApp(options: CertApiOptions): Express {
 export type { CertificateServices } from './certificates/certificate-services.js';
 export { certApiDocument, type CertApiDocumentOptions } from './openapi/cert-api-document.js';
 export { DEFAULT_MAX_FILE_BYTES, type FilesSettings } from './files/files-settings.js';
+export type { PublishedFileStore } from './files/published-file-store.js';
+export { s3FileStore, s3ClientOf, type S3FileStoreSettings } from './files/s3-file-store.js';
+export { s3SettingsFromEnv } from './files/s3-settings-from-env.js';
 export {
   DEFAULT_URL_FETCH_SETTINGS,
   type UrlFetchSettings,

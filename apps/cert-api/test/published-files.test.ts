@@ -230,3 +230,54 @@ describe.each(testBackends())('published files on %s', (backend) => {
     expect(response.body.errors).toEqual([{ field: 'path.fileHash', error: expect.any(String) }]);
   });
 });
+
+describe('published files on the local directory: ranges', () => {
+  let api: CertApiFixture;
+
+  beforeAll(async () => {
+    api = await startCertApi('pglite');
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('when one byte range is asked for, then 206 with those bytes; several ranges get the whole file; beyond the end 416', async () => {
+    // Arrange
+    const { token } = await api.user();
+    const bytes = randomBytes(5_000);
+    const fileHash = sha256Hex(bytes);
+    const created = await request(api.app)
+      .post('/cert/v2/certificates?type=file&networkId=31337&publish=true')
+      .set('Authorization', `Bearer ${token}`)
+      .attach('fileInput', bytes, { filename: 'a.bin', contentType: 'application/octet-stream' })
+      .field('body', JSON.stringify({ name: 'Ranged', description: '' }));
+    expect(created.status).toBe(201);
+    const get = (range: string) =>
+      request(api.app)
+        .get(`/cert/v2/files/${fileHash}`)
+        .set('Range', range)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            done(null, Buffer.concat(chunks));
+          });
+        });
+
+    // Act
+    const first = await get('bytes=0-99');
+    const several = await get('bytes=0-9,100-109');
+    const beyond = await get('bytes=5000-');
+
+    // Assert
+    expect(first.status).toBe(206);
+    expect(first.headers['content-range']).toBe('bytes 0-99/5000');
+    expect(Buffer.compare(first.body as Buffer, bytes.subarray(0, 100))).toBe(0);
+    expect(several.status).toBe(200);
+    expect(Buffer.compare(several.body as Buffer, bytes)).toBe(0);
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers['content-range']).toBe('bytes */5000');
+  });
+});

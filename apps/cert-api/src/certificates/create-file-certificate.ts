@@ -6,12 +6,8 @@ import {
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
-import {
-  isStored,
-  moveIntoStore,
-  removeFromStore,
-  storagePathOf,
-} from '../files/published-file-store.js';
+import { publishedFileStoreOf } from '../files/files-settings.js';
+import { storagePathOf } from '../files/published-file-store.js';
 import type { CertificateServices } from './certificate-services.js';
 import {
   createCertificate,
@@ -20,15 +16,17 @@ import {
 } from './create-certificate.js';
 import type { ReceivedFile } from './file-certificate-draft.js';
 
-/** A received file to publish: its bytes wait in the store's incoming directory. */
+/** A received file to publish: its bytes wait in the store under a temporary name. */
 export interface FileToPublish {
   file: ReceivedFile;
+  /** The temporary name (a path, an object key) the store gave it. */
   incomingPath: string;
 }
 
 /**
  * Creates a file certificate and, when asked, publishes the file: its `published_files` row is
- * written and the file renamed to its content address inside the certificate's transaction, so a
+ * written and the file moved to its content address (renamed on disk, copied in a bucket) inside the
+ * certificate's transaction, so a
  * refused request (409, 429, ...) records and stores nothing. A file already published stays as it
  * is (one row, one copy). If the transaction fails after the rename, the file is removed again
  * unless a row for it exists by then; if the certificate is withdrawn after a 503, the row and the
@@ -46,7 +44,7 @@ export async function createFileCertificate(
   const { publish, ...creation } = options;
   if (publish === null) return createCertificate(services, user, draft, creation);
 
-  const { dir } = services.files;
+  const store = publishedFileStoreOf(services.files);
   const { fileHash } = publish.file;
   // Set inside the transaction's callback; an object, so the catch below sees the change.
   const outcome = { movedHere: false };
@@ -62,8 +60,8 @@ export async function createFileCertificate(
           storagePath: storagePathOf(fileHash),
         });
         // A recorded file whose bytes went missing is restored from this upload.
-        if (recorded || !(await isStored(dir, fileHash))) {
-          await moveIntoStore(dir, publish.incomingPath, fileHash);
+        if (recorded || !(await store.isStored(fileHash))) {
+          await store.publish(publish.incomingPath, fileHash);
           outcome.movedHere = recorded;
         }
       },
@@ -78,7 +76,7 @@ export async function createFileCertificate(
           !(await findPublishedFile(trx, fileHash)) ||
           (await unpublishUncertifiedFile(trx, fileHash))
         ) {
-          await removeFromStore(dir, fileHash);
+          await store.remove(fileHash);
         }
       });
     }

@@ -3,21 +3,17 @@ import { pipeline } from 'node:stream/promises';
 import { createFileHasher, type FileHasher, type FileHashes } from '@trustpoint/domain';
 import type { Request } from 'express';
 import multer, { type StorageEngine } from 'multer';
-import {
-  createIncomingFile,
-  discardIncomingFile,
-  type IncomingFile,
-} from './published-file-store.js';
+import type { IncomingObject, PublishedFileStore } from './published-file-store.js';
 
 /** What the engine adds to multer's file object: the hashes (size included) and where it kept it. */
 export interface HashedFileInfo extends FileHashes {
-  /** The received bytes in the store's incoming directory, or null when they were only hashed. */
+  /** Where the received bytes wait in the store (a path, an object key), or null when only hashed. */
   incomingPath: string | null;
 }
 
 export interface HashingStorageOptions {
-  /** When set, each file is also written under this store directory while it is hashed. */
-  keepInStore: string | null;
+  /** When set, each file is also written to this store (under a temporary name) while it is hashed. */
+  keepInStore: PublishedFileStore | null;
   /**
    * Called when a file crosses multer's `fileSize` limit, once what was written of it is removed.
    * Multer itself reports the limit only after reading the rest of the request, however long.
@@ -43,7 +39,7 @@ async function* hashingTap(hasher: FileHasher, source: AsyncIterable<Buffer>) {
 /**
  * A multer storage engine that hashes each file while it streams (`fileHash = sha256`, `hash =
  * doubleHash`, as a file certificate records them) and, to publish it, writes it at the same time
- * to a new file in the store's incoming directory; no chunk is kept once hashed and written, so
+ * to the store under a temporary name (a file in its incoming directory, a multipart upload); no chunk is kept once hashed and written, so
  * memory stays flat whatever the size. Whatever fails (the size limit, the client going away, a
  * malformed body), what was written is removed before the failure is reported.
  */
@@ -83,11 +79,12 @@ export class HashingStorage implements StorageEngine {
     callback: (error: Error | null) => void,
   ): void {
     const { incomingPath } = file as Partial<HashedFileInfo>;
-    if (typeof incomingPath !== 'string') {
+    const store = this.#options.keepInStore;
+    if (typeof incomingPath !== 'string' || store === null) {
       callback(null);
       return;
     }
-    discardIncomingFile(incomingPath).then(
+    store.discardIncoming(incomingPath).then(
       () => {
         callback(null);
       },
@@ -109,9 +106,10 @@ export class HashingStorage implements StorageEngine {
     stream.once('limit', () => {
       overLimit.abort(new multer.MulterError('LIMIT_FILE_SIZE', fieldname));
     });
-    let incoming: IncomingFile | null = null;
+    let incoming: IncomingObject | null = null;
+    const store = this.#options.keepInStore;
     try {
-      if (this.#options.keepInStore === null) {
+      if (store === null) {
         await pipeline(
           stream,
           async (source: AsyncIterable<Buffer>) => {
@@ -120,22 +118,23 @@ export class HashingStorage implements StorageEngine {
           { signal: overLimit.signal },
         );
       } else {
-        incoming = await createIncomingFile(this.#options.keepInStore);
+        incoming = await store.createIncoming();
         await pipeline(
           stream,
           (source: AsyncIterable<Buffer>) => hashingTap(hasher, source),
           incoming.stream,
           { signal: overLimit.signal },
         );
+        await incoming.stored();
       }
     } catch (error) {
-      if (incoming !== null) await discardIncomingFile(incoming.path, incoming.stream);
+      if (incoming !== null) await incoming.abort();
       if (overLimit.signal.aborted) {
         this.#options.onFileTooLarge();
         throw overLimit.signal.reason;
       }
       throw error;
     }
-    return { ...hasher.digest(), incomingPath: incoming?.path ?? null };
+    return { ...hasher.digest(), incomingPath: incoming?.ref ?? null };
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -80,4 +81,75 @@ export async function isStored(dir: string, fileHash: string): Promise<boolean> 
 
 export async function removeFromStore(dir: string, fileHash: string): Promise<void> {
   await rm(absolutePathOf(dir, storagePathOf(fileHash)), { force: true });
+}
+
+/** A file being received into a store: write its bytes to `stream`, then await `stored()`. */
+export interface IncomingObject {
+  /** Where the bytes wait until published (a path, an object key): what `publish` takes. */
+  ref: string;
+  stream: Writable;
+  /** Resolves once every byte written is durably in the store (after `stream` finished). */
+  stored(): Promise<void>;
+  /** Stops receiving and removes whatever was written. */
+  abort(): Promise<void>;
+}
+
+/**
+ * Where published files live: the local directory (the embedded default) or an S3-compatible
+ * bucket. Files are received under a temporary name while they are hashed, then published under
+ * their content address `<aa>/<sha256>` (what `published_files.storage_path` records), which
+ * readers see whole or not at all.
+ */
+export interface PublishedFileStore {
+  /** `local` or `s3`, for logs. */
+  readonly kind: string;
+  createIncoming(): Promise<IncomingObject>;
+  /** Removes a received file that was not published; nothing to do once it was. */
+  discardIncoming(ref: string): Promise<void>;
+  /** Moves a received file to its content address; returns the storage path. */
+  publish(ref: string, fileHash: string): Promise<string>;
+  isStored(fileHash: string): Promise<boolean>;
+  remove(fileHash: string): Promise<void>;
+  /** The size of a stored file; rejects when its bytes are missing. */
+  size(storagePath: string): Promise<number>;
+  /** The stored bytes, or those from `start` to `end` inclusive. */
+  read(storagePath: string, range?: ByteRange): Promise<Readable>;
+}
+
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** The content-addressed store in a local directory (`<dir>/<aa>/<sha256>`, renamed into place). */
+export function localFileStore(dir: string): PublishedFileStore {
+  return {
+    kind: 'local',
+    async createIncoming() {
+      const incoming = await createIncomingFile(dir);
+      const closed = new Promise<void>((resolve, reject) => {
+        incoming.stream.once('close', resolve);
+        incoming.stream.once('error', reject);
+      });
+      closed.catch(() => undefined);
+      return {
+        ref: incoming.path,
+        stream: incoming.stream,
+        stored: () => closed,
+        abort: () => discardIncomingFile(incoming.path, incoming.stream),
+      };
+    },
+    discardIncoming: (ref) => discardIncomingFile(ref),
+    publish: (ref, fileHash) => moveIntoStore(dir, ref, fileHash),
+    isStored: (fileHash) => isStored(dir, fileHash),
+    remove: (fileHash) => removeFromStore(dir, fileHash),
+    size: async (storagePath) => (await stat(absolutePathOf(dir, storagePath))).size,
+    read: (storagePath, range) =>
+      Promise.resolve(
+        createReadStream(
+          absolutePathOf(dir, storagePath),
+          range === undefined ? {} : { start: range.start, end: range.end },
+        ),
+      ),
+  };
 }

@@ -474,9 +474,15 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     summary: 'A published file',
     description:
       'Files certified with `publish=true`, by their SHA-256 (`data.fileHash`); readable without ' +
-      'a token, always served as an attachment.',
+      'a token, always served as an attachment. One byte range may be asked for with `Range` ' +
+      '(`bytes=0-1023`, `bytes=1024-`, `bytes=-512`; several ranges get the whole file).',
     security: PUBLIC,
-    requestParams: { path: z.object({ fileHash: hashHexSchema }) },
+    requestParams: {
+      path: z.object({ fileHash: hashHexSchema }),
+      header: z.object({
+        range: z.string().optional().meta({ description: 'One byte range (RFC 9110 14.2)' }),
+      }),
+    },
     responses: {
       200: {
         description:
@@ -485,7 +491,15 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         // Any media type; OpenAPI 3.1 describes bytes by their media type, without a schema.
         content: { '*/*': {} },
       },
+      206: {
+        description: 'The byte range asked for, with `Content-Range: bytes <first>-<last>/<size>`',
+        content: { '*/*': {} },
+      },
       304: { description: "Not modified (`If-None-Match` with the file's ETag)" },
+      416: {
+        description:
+          'The range starts beyond the end of the file (`Content-Range: bytes */<size>`)',
+      },
       ...errors('validation', 'notFound'),
     },
   };

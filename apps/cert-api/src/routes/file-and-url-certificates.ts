@@ -7,6 +7,7 @@ import { createFileCertificate } from '../certificates/create-file-certificate.j
 import { createUrlCertificate } from '../certificates/create-url-certificate.js';
 import { fileCertificateDraft } from '../certificates/file-certificate-draft.js';
 import { receiveFileUpload } from './receive-file-upload.js';
+import { publishedFileStoreOf } from '../files/files-settings.js';
 
 /**
  * `POST /certificates?type=file`: the multipart upload is hashed while it streams (and kept in the
@@ -24,7 +25,7 @@ export async function createCertificateFromUpload(
   try {
     upload = await receiveFileUpload(req, res, {
       maxFileBytes: services.files.maxFileBytes,
-      keepInStore: query.publish ? services.files.dir : null,
+      keepInStore: query.publish ? publishedFileStoreOf(services.files) : null,
     });
   } catch (error) {
     // Refused before the upload ended: the rest is discarded, and the connection is not reused.

@@ -11,7 +11,7 @@ import { DEFAULT_JSON_BODY_LIMIT } from '@trustpoint/http';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { HashingStorage, isHashedFile, type HashedFile } from '../files/hashing-storage.js';
-import { discardIncomingFile } from '../files/published-file-store.js';
+import type { PublishedFileStore } from '../files/published-file-store.js';
 
 /** The parts of POST /certificates?type=file (spec 4.1). */
 export const FILE_PART = 'fileInput';
@@ -37,7 +37,7 @@ export interface ReceivedFile extends FileHashes {
 export interface FileUpload {
   body: FileCertificateBody;
   file: ReceivedFile;
-  /** The received bytes on disk, when the upload is to be published; else null. */
+  /** Where the received bytes wait in the store, when the upload is to be published; else null. */
   incomingPath: string | null;
   /** Removes what is left on disk; safe to call more than once and after publishing. */
   discard(): Promise<void>;
@@ -45,8 +45,8 @@ export interface FileUpload {
 
 export interface ReceiveFileUploadOptions {
   maxFileBytes: number;
-  /** When set, the file is also written under this store directory while it is hashed. */
-  keepInStore: string | null;
+  /** When set, the file is also written to this store (under a temporary name) while it is hashed. */
+  keepInStore: PublishedFileStore | null;
 }
 
 function validationError(errors: FieldError[]): DomainError {
@@ -210,7 +210,9 @@ export async function receiveFileUpload(
   const stored = Array.isArray(req.files) ? req.files.find(isHashedFile) : undefined;
   const incomingPath = stored?.incomingPath ?? null;
   const discard = async (): Promise<void> => {
-    if (incomingPath !== null) await discardIncomingFile(incomingPath);
+    if (incomingPath !== null && options.keepInStore !== null) {
+      await options.keepInStore.discardIncoming(incomingPath);
+    }
   };
   let bodyText: string | undefined;
   const fields = (req.body ?? {}) as Record<string, unknown>;

@@ -31,6 +31,7 @@ import type {
   UrlFetchSettings,
 } from '../../src/server.js';
 import { request } from './checked-request.js';
+import type { PublishedFileStore } from '../../src/files/published-file-store.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
 const NAMESPACE = 'trustpoint';
@@ -97,6 +98,8 @@ export async function startCertApi(
     intervalMiningMs?: number;
     /** Confirmations the network asks before a record is anchored; 1 by default. */
     confirmations?: number;
+    /** Where published files go instead of the temporary directory (an S3 bucket). */
+    filesStore?: PublishedFileStore;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -136,6 +139,7 @@ export async function startCertApi(
   const files: FilesSettings = {
     dir: await mkdtemp(join(tmpdir(), 'trustpoint-files-')),
     maxFileBytes: options.maxFileBytes ?? 16 * 1024 ** 2,
+    store: options.filesStore,
   };
   const signer = options.signer ?? (await createCertificateSigner(generateSigningKey()));
   const pins = createPinCipher(randomBytes(32));
