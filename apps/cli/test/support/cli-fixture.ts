@@ -43,7 +43,7 @@ export interface RunningService {
  * service's chain is new each time, so rows of an earlier chain (nonces above all) must not be
  * there. Returns its URL and how to drop it.
  */
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('the PostgreSQL backend needs DATABASE_URL');
   const name = `trustpoint_cli_test_${String(Date.now())}`;
