@@ -12,8 +12,10 @@ import {
   createCertApp,
   createCertificateSigner,
   createPinCipher,
+  s3FileStore,
 } from '@trustpoint/cert-api';
 import { createDatabase, findPlan, pendingMigrations, type Database } from '@trustpoint/db';
+import { serviceObservability, startHealthServer } from '@trustpoint/observability';
 import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import {
   createSecretSealer,
@@ -164,14 +166,34 @@ export async function launchRole(
       engine.observe({ health: shareNetworkHealth(database.knex, { logger }) });
       engine.start();
       stops.push(() => engine.stop());
+      // Health, readiness and metrics on a small port of its own (HEALTH_PORT): no API here.
+      const observability = serviceObservability({
+        knex: database.knex,
+        networks: networks.list(),
+        engine,
+        metricsToken: config.metricsToken,
+        labels: { role },
+      });
       const webhookWorker = new WebhookWorker({
         knex: database.knex,
         sealer: webhooks.sealer,
         addressPolicy: webhooks.addressPolicy,
         logger,
+        onAttempt: observability.onWebhookAttempt,
       });
       webhookWorker.start();
       stops.push(() => webhookWorker.stop());
+      const healthServer = await startHealthServer({
+        host: config.healthHost,
+        port: config.healthPort,
+        checks: observability.checks,
+        registry: observability.registry,
+        metricsToken: config.metricsToken,
+      });
+      stops.push(async () => {
+        await healthServer.close();
+        observability.close();
+      });
       return { role, url: undefined, server: undefined, database, engine, networks, stop: stopAll };
     }
 
@@ -197,7 +219,20 @@ export async function launchRole(
         );
       }
     }
+    // Health, readiness and metrics at the root of the API's listener.
+    const observability = serviceObservability({
+      knex: database.knex,
+      networks: networks.list(),
+      engine,
+      metricsToken: config.metricsToken,
+      labels: { role },
+    });
+    stops.push(() => {
+      observability.close();
+      return Promise.resolve();
+    });
     const shared = {
+      observability,
       jwtSecret: secrets.jwtSecret,
       oidcIssuers: config.oidcIssuers,
       webhooks,
@@ -220,7 +255,11 @@ export async function launchRole(
               signer: await createCertificateSigner(config.signingKey ?? secrets.signingKey, {
                 retired: config.retiredSigningKeys,
               }),
-              files: { dir: join(config.dataDir, 'files'), maxFileBytes: config.maxFileBytes },
+              files: {
+                dir: join(config.dataDir, 'files'),
+                maxFileBytes: config.maxFileBytes,
+                store: config.filesS3 === undefined ? undefined : s3FileStore(config.filesS3),
+              },
               urlFetch: {
                 allowAddresses: config.urlFetchAllow,
                 allowPrivateAddresses: config.urlFetchAllowPrivate,

@@ -6,6 +6,8 @@ import {
   publicSigningKeyOf,
   type JWK,
   type PinAttemptLimits,
+  type S3FileStoreSettings,
+  s3SettingsFromEnv,
 } from '@trustpoint/cert-api';
 import { parseTrustProxy, type TrustProxy } from '@trustpoint/http';
 import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
@@ -69,6 +71,14 @@ export interface LauncherConfig {
   migrateAtStart: boolean;
   /** When set (`METRICS_TOKEN`), `/metrics` needs it as a bearer token; unset, it is open. */
   metricsToken?: string | undefined;
+  /**
+   * Where `trustpoint serve anchor` serves /healthz, /readyz and /metrics (`HEALTH_HOST`, default
+   * API_HOST; `HEALTH_PORT`, default 9464).
+   */
+  healthHost: string;
+  healthPort: number;
+  /** The bucket of published files (`FILES_S3_*`); undefined: the data directory's `files`. */
+  filesS3?: S3FileStoreSettings | undefined;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -188,6 +198,9 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
       positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 10, 'SHUTDOWN_TIMEOUT_SECONDS') * 1_000,
     migrateAtStart: flag(env.MIGRATE_AT_START, 'MIGRATE_AT_START', true),
     metricsToken: env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN,
+    healthHost: env.HEALTH_HOST || (env.API_HOST ?? '127.0.0.1'),
+    healthPort: port(env.HEALTH_PORT, 9464, 'HEALTH_PORT'),
+    filesS3: s3SettingsFromEnv(env),
     pinAttempts: {
       perCertificate: positiveInteger(
         env.PIN_ATTEMPTS_PER_CERTIFICATE,

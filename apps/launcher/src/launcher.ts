@@ -16,6 +16,7 @@ import {
   createCertApp,
   createCertificateSigner,
   createPinCipher,
+  s3FileStore,
   type CertificateSigner,
 } from '@trustpoint/cert-api';
 import { createDatabase, findPlan, type Database } from '@trustpoint/db';
@@ -239,7 +240,11 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
         now: Date.now,
         logger,
         signer: await signerOf(config, secrets.signingKey),
-        files: { dir: join(config.dataDir, 'files'), maxFileBytes: config.maxFileBytes },
+        files: {
+          dir: join(config.dataDir, 'files'),
+          maxFileBytes: config.maxFileBytes,
+          store: config.filesS3 === undefined ? undefined : s3FileStore(config.filesS3),
+        },
         urlFetch: {
           allowAddresses: config.urlFetchAllow,
           allowPrivateAddresses: config.urlFetchAllowPrivate,

@@ -1,4 +1,5 @@
 // `trustpoint serve cert|track|anchor`: one role of the service in this process (see launch-role).
+import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { stopOnSignals } from './graceful-shutdown.js';
 import { launchRole, type ServerRole } from './launch-role.js';
@@ -10,7 +11,12 @@ import { readLauncherConfig } from './launcher-config.js';
  * it cannot start.
  */
 export async function serveRole(role: ServerRole): Promise<void> {
-  const logger = pino({ name: `trustpoint-${role}`, level: process.env.LOG_LEVEL ?? 'info' });
+  // Every line written while a request is handled carries its id (X-Request-Id).
+  const logger = pino({
+    name: `trustpoint-${role}`,
+    level: process.env.LOG_LEVEL ?? 'info',
+    mixin: requestLogMixin,
+  });
   const config = readLauncherConfig();
   const running = await launchRole(role, config, logger);
   const networks = running.networks
