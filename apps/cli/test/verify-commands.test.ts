@@ -156,9 +156,18 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
   });
 
   it('when the nodes come from a networks file, then they are asked after --rpc, in order, and the one that answered is named', async () => {
-    const path = await saved('networks-file.json', await createContentCertificate());
+    const certificate = await createContentCertificate();
+    const path = await saved('networks-file.json', certificate);
     const networks = await saved('networks.json', {
-      networks: [{ networkId: '31337', rpcUrl: downUrl, rpcUrls: [chainUrl] }],
+      networks: [
+        {
+          networkId: '31337',
+          rpcUrl: downUrl,
+          rpcUrls: [chainUrl],
+          trustPointRegistry: (certificate.data.metadata as { smartContract: string }[])[0]
+            ?.smartContract,
+        },
+      ],
     });
 
     const result = await verify([path, '--networks', networks, '--json']);
@@ -167,6 +176,21 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(JSON.parse(result.stdout)).toMatchObject({
       trustpoints: [{ node: chainUrl, attempts: [{ url: downUrl }] }],
     });
+  });
+
+  it('when the certificate names a registry other than the one trusted, then it is a mismatch without asking the chain', async () => {
+    const path = await saved('other-registry.json', await createContentCertificate());
+
+    const result = await verify([
+      path,
+      '--rpc',
+      `31337=${chainUrl}`,
+      '--contract',
+      `31337=0x${'11'.repeat(20)}`,
+    ]);
+
+    expect(result.code).toBe(EXIT.mismatch);
+    expect(result.stdout).toContain('is not one you trust for network 31337');
   });
 
   it('when the only node is down, then the trustpoint is unreachable and the exit code 10', async () => {

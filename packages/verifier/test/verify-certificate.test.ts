@@ -161,6 +161,32 @@ describe('verifyCertificate', () => {
     expect(fetch.calls).toEqual([]);
   });
 
+  it('when trusted registries are listed and the certificate names another, then it is a mismatch and no node is asked', async () => {
+    const fetch = fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]]));
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      contracts: { '31337': [`0x${'11'.repeat(20)}`] },
+      fetch,
+    });
+
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'mismatch' });
+    expect(result.trustpoints[0]?.detail).toContain('not one you trust');
+    expect(fetch.calls).toEqual([]);
+  });
+
+  it('when the certificate names a trusted registry in another case, then it is read', async () => {
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      contracts: { '31337': [CONTRACT.toLowerCase()] },
+      fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result.verified).toBe(true);
+  });
+
   it('when a revocation is on chain, then the certificate is revoked, not verified', async () => {
     const revoked = revocationTrustPointHash(CERT_ID);
     const node = nodeWith([

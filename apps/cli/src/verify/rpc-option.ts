@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
+import { ANY_NETWORK, type RpcUrls, type TrustedContracts } from '@trustpoint/verifier';
 import { usageError } from '../cli-error.js';
 
 /** The local chain `trustpoint start` runs, asked for network 31337 when no URL names it. */
@@ -57,14 +57,20 @@ function assertHttpUrl(url: string, given: string): void {
   }
 }
 
+/** What a networks file the user keeps says about each network: its nodes and registries. */
+export interface TrustedNetwork {
+  networkId: string;
+  urls: string[];
+  trustPointRegistry?: string;
+  evidenceRepository?: string;
+}
+
 /**
- * The nodes of a networks file the user keeps (the service's own format, `packages/chain`):
- * `{"networks": [{"networkId": "11155111", "rpcUrl": "https://..."}]}`, `rpcUrls` for several.
- * Only `networkId` and the URLs are read; keys never live in that file.
+ * A networks file the user keeps (the service's own format, `packages/chain`):
+ * `{"networks": [{"networkId": "11155111", "rpcUrl": "https://...", "trustPointRegistry": "0x..."}]}`,
+ * `rpcUrls` for several nodes. Keys never live in that file; only these members are read.
  */
-export async function readNetworksFile(
-  path: string,
-): Promise<{ networkId: string; url: string }[]> {
+export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8')) as unknown;
@@ -75,8 +81,9 @@ export async function readNetworksFile(
   }
   const networks = (json as { networks?: unknown } | null)?.networks;
   if (!Array.isArray(networks)) throw usageError(`--networks ${path}: no "networks" array`);
-  return networks.flatMap((entry: unknown, index) => {
-    const { networkId, rpcUrl, rpcUrls } = (entry ?? {}) as Record<string, unknown>;
+  return networks.map((entry: unknown, index) => {
+    const { networkId, rpcUrl, rpcUrls, trustPointRegistry, evidenceRepository } = (entry ??
+      {}) as Record<string, unknown>;
     const id = typeof networkId === 'number' ? String(networkId) : networkId;
     if (typeof id !== 'string' || !/^\d+$/.test(id)) {
       throw usageError(`--networks ${path}: networks[${index}].networkId is not a network id`);
@@ -84,6 +91,31 @@ export async function readNetworksFile(
     const urls = [rpcUrl, ...(Array.isArray(rpcUrls) ? (rpcUrls as unknown[]) : [])].filter(
       (url): url is string => typeof url === 'string',
     );
-    return urls.map((url) => ({ networkId: id, url }));
+    return {
+      networkId: id,
+      urls,
+      ...(typeof trustPointRegistry === 'string' ? { trustPointRegistry } : {}),
+      ...(typeof evidenceRepository === 'string' ? { evidenceRepository } : {}),
+    };
   });
+}
+
+/**
+ * `--contract <networkId>=<address>` (repeatable) and a networks file's registries: the only
+ * contracts a record may name on those networks. Undefined when none is given: any is read.
+ */
+export function trustedContractsOf(
+  values: readonly string[],
+  fromFile: readonly { networkId: string; address: string | undefined }[],
+): TrustedContracts | undefined {
+  const contracts: Record<string, string[]> = {};
+  for (const value of values) {
+    const match = /^(\d+)=(0x[0-9a-fA-F]{40})$/.exec(value);
+    if (!match) throw usageError(`--contract takes <networkId>=<0x address>, not ${value}`);
+    (contracts[match[1] as string] ??= []).push(match[2] as string);
+  }
+  for (const { networkId, address } of fromFile) {
+    if (address !== undefined) (contracts[networkId] ??= []).push(address);
+  }
+  return Object.keys(contracts).length === 0 ? undefined : contracts;
 }

@@ -14,7 +14,13 @@ import type { Command } from 'commander';
 import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../output.js';
-import { collect, LOCAL_CHAIN, readNetworksFile, rpcUrlsOf } from './rpc-option.js';
+import {
+  collect,
+  LOCAL_CHAIN,
+  readNetworksFile,
+  rpcUrlsOf,
+  trustedContractsOf,
+} from './rpc-option.js';
 import {
   fetchJson,
   isFile,
@@ -28,6 +34,7 @@ interface VerifyOptions extends ServiceOptions {
   file?: string;
   rpc: string[];
   networks?: string;
+  contract: string[];
   jwks?: string;
   json: boolean;
 }
@@ -35,6 +42,7 @@ interface VerifyOptions extends ServiceOptions {
 interface VerifyEvidenceOptions {
   rpc: string[];
   networks?: string;
+  contract: string[];
   trackUrl?: string;
   token?: string;
   json: boolean;
@@ -48,18 +56,29 @@ const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated; default ${LOCAL_CHAIN.networkId}=${LOCAL_CHAIN.url}, the local chain)`;
 
 const NETWORKS_HELP =
-  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl"}]}); its nodes are asked after those of --rpc';
+  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
 
-/** The nodes to ask: --rpc first, then a networks file's. */
-const trustedNodes = async (
-  options: { rpc: string[]; networks?: string },
+const CONTRACT_HELP =
+  "a registry you trust, <networkId>=<0x address>, repeatable (a networks file's count too); a record naming another contract on that network is a mismatch";
+
+/** The nodes to ask (--rpc first, then a networks file's) and the registries to accept. */
+async function trustedNetworks(
+  options: { rpc: string[]; networks?: string; contract: string[] },
   env: NodeJS.ProcessEnv,
-) =>
-  rpcUrlsOf(
+  registry: 'trustPointRegistry' | 'evidenceRepository',
+) {
+  const fromFile = options.networks === undefined ? [] : await readNetworksFile(options.networks);
+  const rpc = rpcUrlsOf(
     options.rpc,
     env,
-    options.networks === undefined ? [] : await readNetworksFile(options.networks),
+    fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
   );
+  const contracts = trustedContractsOf(
+    options.contract,
+    fromFile.map((network) => ({ networkId: network.networkId, address: network[registry] })),
+  );
+  return { rpc, ...(contracts === undefined ? {} : { contracts }) };
+}
 
 const TRUST_NOTE = `
 Only the nodes given with --rpc (or --networks) are asked, with a raw eth_call: the service that issued the
@@ -122,6 +141,7 @@ export function verifyCommands(program: Command, io: Io): void {
     )
     .option('--rpc <url>', RPC_HELP, collect, [])
     .option('--networks <file>', NETWORKS_HELP)
+    .option('--contract <networkId=address>', CONTRACT_HELP, collect, [])
     .option(
       '--url <url>',
       "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -143,7 +163,7 @@ Examples:
     )
     .action(async (argument: string, options: VerifyOptions) => {
       const origin = serviceOrigin(options, io.env);
-      const rpc = await trustedNodes(options, io.env);
+      const trusted = await trustedNetworks(options, io.env, 'trustPointRegistry');
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
       else if (CERT_ID.test(argument)) {
@@ -159,7 +179,7 @@ Examples:
       const result = await verifyCertificate({
         certificate,
         ...(file === undefined ? {} : { file }),
-        rpc,
+        ...trusted,
         ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
       }).catch(asUsageError);
 
@@ -181,6 +201,7 @@ Examples:
     )
     .option('--rpc <url>', RPC_HELP, collect, [])
     .option('--networks <file>', NETWORKS_HELP)
+    .option('--contract <networkId=address>', CONTRACT_HELP, collect, [])
     .option(
       '--track-url <url>',
       "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
@@ -199,7 +220,7 @@ Examples:
   trustpoint verify-evidence did:trustpoint:trackid:0194... --json`,
     )
     .action(async (argument: string, options: VerifyEvidenceOptions) => {
-      const rpc = await trustedNodes(options, io.env);
+      const trusted = await trustedNetworks(options, io.env, 'evidenceRepository');
       let evidence: unknown;
       if (await isFile(argument)) evidence = await readJsonFile(argument);
       else if (TRACK_ID.test(argument) || isHashHex(argument)) {
@@ -220,7 +241,7 @@ Examples:
         );
       } else throw usageError(`${argument} is neither a file, a trackID nor an evidence hash`);
 
-      const result = await verifyEvidence({ evidence, rpc }).catch(asUsageError);
+      const result = await verifyEvidence({ evidence, ...trusted }).catch(asUsageError);
 
       io.stdout(`${options.json ? JSON.stringify(result, null, 2) : evidencesText(result)}\n`);
       const code = exitCodeOfVerdict(result.verdict);

@@ -29,7 +29,7 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
+import { isTrustedContract, rpcUrlsFor, type RpcUrls, type TrustedContracts } from './rpc-urls.js';
 
 /**
  * Verdict on one trustpoint:
@@ -114,6 +114,8 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
   rpc: RpcUrls;
   /** Public keys of the service's qualified signatures (`/.well-known/jwks.json`). */
   jwks?: JSONWebKeySet;
+  /** The trustpoint registries you trust per network; others are a mismatch. */
+  contracts?: TrustedContracts;
 }
 
 interface CertificateInput {
@@ -269,6 +271,12 @@ async function verifyTrustpoint(
 
   if (item.smartContract === undefined) {
     return done('pending', 'not anchored yet: the certificate names no contract to ask');
+  }
+  if (isTrustedContract(input.contracts, item.networkId, item.smartContract) === false) {
+    return done(
+      'mismatch',
+      `the registry ${item.smartContract} is not one you trust for network ${item.networkId}`,
+    );
   }
   const urls = rpcUrlsFor(input.rpc, item.networkId);
   if (urls.length === 0) {

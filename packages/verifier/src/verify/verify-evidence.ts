@@ -15,7 +15,7 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
+import { isTrustedContract, rpcUrlsFor, type RpcUrls, type TrustedContracts } from './rpc-urls.js';
 
 /**
  * Verdict on one evidence: `anchored` (on chain with the hash the rules give), `mismatch`,
@@ -59,6 +59,8 @@ export interface VerifyEvidenceInput extends JsonRpcOptions {
    */
   evidence: unknown;
   rpc: RpcUrls;
+  /** The evidence repositories you trust per network; others are a mismatch. */
+  contracts?: TrustedContracts;
 }
 
 interface EvidenceInput {
@@ -162,6 +164,12 @@ async function verifyOne(
 
   if (evidence.smartContract === undefined) {
     return done('pending', 'not anchored yet: the evidence names no contract to ask');
+  }
+  if (isTrustedContract(input.contracts, evidence.networkId, evidence.smartContract) === false) {
+    return done(
+      'mismatch',
+      `the repository ${evidence.smartContract} is not one you trust for network ${evidence.networkId}`,
+    );
   }
   const urls = rpcUrlsFor(input.rpc, evidence.networkId);
   if (urls.length === 0) {
