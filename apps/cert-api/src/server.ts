@@ -13,6 +13,7 @@ import { certificatesRouter } from './routes/certificates-router.js';
 import { filesRouter } from './routes/files-router.js';
 import { jwksRouter } from './routes/jwks-router.js';
 import { trustpointsRouter } from './routes/trustpoints-router.js';
+import { webVerifierRouter } from './routes/web-verifier-router.js';
 
 export const CERT_API_BASE_PATH = '/cert/v2';
 
@@ -37,6 +38,8 @@ export interface CertApiOptions {
   oidcIssuers?: readonly OidcIssuerConfig[];
   /** Serves the admin API (`/admin/v1`, admins only) beside the certificate API. Default true. */
   admin?: boolean;
+  /** Serves the web verifier (static files) at `/cert/v2/verify/`. Default true. */
+  webVerifier?: boolean;
 }
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
@@ -71,6 +74,7 @@ export function createCertApp(options: CertApiOptions): Express {
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),
+      ...(options.webVerifier === false ? [] : [webVerifierRouter()]),
       identityRouter({ identities: tokens, auth }),
       ...(options.webhooks === undefined
         ? []

@@ -1,0 +1,80 @@
+/** Where the certificate comes from: a JSON file the user gives, or the service by certID. */
+
+/**
+ * The certificate API's base URL (ending in `/`) from what the user typed: an API base
+ * (`…/cert/v2`) or a bare origin, to which the default mount `/cert/v2/` is added.
+ */
+export function apiBaseOf(typed: string): URL {
+  const url = new URL(typed.trim());
+  if (url.pathname === '/' || url.pathname === '') url.pathname = '/cert/v2/';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** The API this page is served by (`/cert/v2/verify/` → `/cert/v2/`), or none from disk. */
+export function servingApiBase(location: Location): string {
+  if (location.protocol !== 'http:' && location.protocol !== 'https:') return '';
+  return new URL('../', location.href).toString();
+}
+
+export async function readJsonFile(file: Blob): Promise<unknown> {
+  const text = await file.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error('The certificate file is not JSON: give the JSON the certificate API returned');
+  }
+}
+
+interface ErrorBody {
+  message?: unknown;
+}
+
+/** GET /certificates/certID/{certID}: a public certificate, read without a token. */
+export async function fetchCertificate(apiBase: URL, certID: string): Promise<unknown> {
+  const url = new URL(`certificates/certID/${encodeURIComponent(certID)}`, apiBase);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'omit' });
+  } catch {
+    throw new Error(`The service at ${apiBase.toString()} did not answer (or refused this page)`);
+  }
+  const body = (await response.json().catch(() => ({}))) as ErrorBody;
+  if (!response.ok) {
+    const message = typeof body.message === 'string' ? `: ${body.message}` : '';
+    throw new Error(`The service answered ${String(response.status)}${message}`);
+  }
+  return body;
+}
+
+/** The service's public key set, to check qualified signatures; none when it cannot be read. */
+export async function fetchJwks(apiBase: URL): Promise<unknown> {
+  try {
+    const response = await fetch(new URL('.well-known/jwks.json', apiBase), {
+      credentials: 'omit',
+    });
+    return response.ok ? ((await response.json()) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface NetworkInfo {
+  networkId: number;
+  name?: string;
+  explorerUrl?: string | null;
+}
+
+/** GET /networks: names and explorers for the links. Optional: links are left out without it. */
+export async function fetchNetworks(apiBase: URL): Promise<NetworkInfo[]> {
+  try {
+    const response = await fetch(new URL('networks', apiBase), { credentials: 'omit' });
+    if (!response.ok) return [];
+    const body = (await response.json()) as { data?: { networks?: NetworkInfo[] } };
+    return body.data?.networks ?? [];
+  } catch {
+    return [];
+  }
+}
