@@ -95,6 +95,42 @@ describe.each(testBackends())(
   },
 );
 
+describe.each(testBackends())(
+  'DatabaseRateLimitStore counting together (%s)',
+  { timeout: 60_000 },
+  (backend) => {
+    it('when requests of several keys arrive at once in two processes, then each gets its own place and the totals add up', async () => {
+      const database = await openTestDatabase(backend);
+      try {
+        const stores = [1, 2].map(() => {
+          const store = new DatabaseRateLimitStore(database.knex, 'test', {
+            now: () => 1_800_000_000_000,
+          });
+          store.init({ windowMs: 60_000 } as Parameters<DatabaseRateLimitStore['init']>[0]);
+          return store;
+        });
+        const [first, second] = stores as [DatabaseRateLimitStore, DatabaseRateLimitStore];
+
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => {
+            return (i % 2 === 0 ? first : second).increment(i % 3 === 0 ? 'user:a' : 'user:b');
+          }),
+        );
+
+        const hitsOf = (keyOf: (i: number) => boolean) =>
+          answers
+            .filter((_, i) => keyOf(i))
+            .map((answer) => answer.totalHits)
+            .sort((x, y) => x - y);
+        expect(hitsOf((i) => i % 3 === 0)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+        expect(hitsOf((i) => i % 3 !== 0)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      } finally {
+        await database.close();
+      }
+    });
+  },
+);
+
 describe('TRUST_PROXY behind a load balancer', () => {
   it('when the balancer is trusted, then clients are counted and logged by X-Forwarded-For, not by the balancer', async () => {
     // Arrange: supertest connects from loopback, as a balancer on the same host would.
