@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { requestId } from '@trustpoint/http';
 import express from 'express';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { observabilityRouter, type ObservabilityOptions } from './observability-router.js';
@@ -24,6 +25,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Like the APIs: every answer carries X-Request-Id.
+  app.use(requestId);
   if (options.registry !== undefined) app.use(httpMetrics(options.registry));
   app.use(observabilityRouter(options));
   app.use((_req, res) => {

@@ -143,7 +143,9 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         registry: observability.registry,
       });
       try {
-        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        const health = await fetch(`${server.url}/healthz`);
+        expect(health.status).toBe(200);
+        expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
         expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
         const metrics = await fetch(`${server.url}/metrics`);
         expect(metrics.status).toBe(200);
