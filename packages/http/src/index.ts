@@ -41,6 +41,12 @@ export {
   refusedAddressOf,
 } from './public-address.js';
 export type { AddressPolicy } from './public-address.js';
+export {
+  DEFAULT_CORS_ORIGINS,
+  parseCorsOrigins,
+  publicReadCors,
+  type CorsOrigins,
+} from './public-read-cors.js';
 export { rateLimit } from './rate-limit.js';
 export { DatabaseRateLimitStore } from './database-rate-limit-store.js';
 export { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
