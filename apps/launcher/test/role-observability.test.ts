@@ -1,0 +1,70 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@trustpoint/contracts';
+import { createDatabase } from '@trustpoint/db';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { launchRole } from '../src/launch-role.js';
+import { startEmbeddedChain } from '../src/launcher.js';
+import { testLaunchConfig } from './support/test-launch-config.js';
+
+const silent = pino({ level: 'silent' });
+
+/** A database of its own on the server of DATABASE_URL (a new chain must not meet old nonces). */
+async function freshDatabase(serverUrl: string) {
+  const name = `trustpoint_role_obs_${String(Date.now())}`;
+  const server = await createDatabase({ url: serverUrl, migrate: false, poolMax: 1 });
+  await server.knex.raw('create database ??', [name]);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      try {
+        await server.knex.raw('drop database if exists ?? with (force)', [name]);
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
+// Roles need PostgreSQL; they run only where DATABASE_URL names a server (as in CI).
+describe.skipIf(!process.env.DATABASE_URL)('health and metrics of the roles', () => {
+  it('when serve anchor and serve cert run, then the anchoring process answers /healthz, /readyz and /metrics on HEALTH_PORT, and the API at its root, its metrics labelled by role', async () => {
+    // Arrange
+    const database = await freshDatabase(process.env.DATABASE_URL ?? '');
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-role-obs-'));
+    const healthPort = await freePort();
+    const config = await testLaunchConfig(dataDir, { databaseUrl: database.url, healthPort });
+    const chain = await startEmbeddedChain(config, join(dataDir, 'deployments.json'));
+    const anchor = await launchRole('anchor', config, silent);
+    const cert = await launchRole('cert', config, silent);
+    try {
+      // Act
+      const health = await fetch(`http://127.0.0.1:${String(healthPort)}/healthz`);
+      const ready = await fetch(`http://127.0.0.1:${String(healthPort)}/readyz`);
+      const metrics = await (await fetch(`http://127.0.0.1:${String(healthPort)}/metrics`)).text();
+      const apiReady = await fetch(`${new URL(cert.url ?? '').origin}/readyz`);
+      const apiMetrics = await (await fetch(`${new URL(cert.url ?? '').origin}/metrics`)).text();
+
+      // Assert
+      expect(health.status).toBe(200);
+      expect(ready.status).toBe(200);
+      expect(
+        ((await ready.json()) as { checks: { name: string }[] }).checks.map((c) => c.name),
+      ).toEqual(['database', 'migrations', 'network:31337:node', 'network:31337:registrar']);
+      expect(metrics).toMatch(
+        /trustpoint_registrar_balance_ether\{network="31337",role="anchor"\} \d/,
+      );
+      expect(apiReady.status).toBe(200);
+      expect(apiMetrics).toContain('role="cert"');
+    } finally {
+      await cert.stop();
+      await anchor.stop();
+      await chain.stop();
+      await database.drop();
+    }
+  }, 120_000);
+});
