@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       rateLimitDatabase: shared ? database.knex : undefined,
     });
   console.log(
-    `Rate limit counts: process memory against PostgreSQL (one upsert per request); ${String(CONNECTIONS)} connections, ${String(SECONDS)} s each, anonymous callers counted by address`,
+    `Rate limit counts: process memory against PostgreSQL (one upsert per event-loop turn); ${String(CONNECTIONS)} connections, ${String(SECONDS)} s each, anonymous callers counted by address`,
   );
   console.log(
     `load average  ${loadavg()
@@ -53,7 +53,10 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
         duration: SECONDS,
       });
-      server.close();
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeAllConnections();
+      });
       console.log(
         `round ${String(round)}  ${(shared ? 'PostgreSQL' : 'memory').padEnd(10)}  ${result.requests.average.toFixed(0)} requests/s, p99 ${String(result.latency.p99)} ms, non-2xx ${String(result.non2xx)}`,
       );
