@@ -32,17 +32,17 @@ import { certificateText, evidencesText, exitCodeOfVerdict } from './verificatio
 
 interface VerifyOptions extends ServiceOptions {
   file?: string;
-  rpc: string[];
+  rpc?: string[];
   networks?: string;
-  contract: string[];
+  contract?: string[];
   jwks?: string;
   json: boolean;
 }
 
 interface VerifyEvidenceOptions {
-  rpc: string[];
+  rpc?: string[];
   networks?: string;
-  contract: string[];
+  contract?: string[];
   trackUrl?: string;
   token?: string;
   json: boolean;
@@ -63,18 +63,18 @@ const CONTRACT_HELP =
 
 /** The nodes to ask (--rpc first, then a networks file's) and the registries to accept. */
 async function trustedNetworks(
-  options: { rpc: string[]; networks?: string; contract: string[] },
+  options: { rpc?: string[]; networks?: string; contract?: string[] },
   env: NodeJS.ProcessEnv,
   registry: 'trustPointRegistry' | 'evidenceRepository',
 ) {
   const fromFile = options.networks === undefined ? [] : await readNetworksFile(options.networks);
   const rpc = rpcUrlsOf(
-    options.rpc,
+    options.rpc ?? [],
     env,
     fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
   );
   const contracts = trustedContractsOf(
-    options.contract,
+    options.contract ?? [],
     fromFile.map((network) => ({ networkId: network.networkId, address: network[registry] })),
   );
   return { rpc, ...(contracts === undefined ? {} : { contracts }) };
@@ -139,9 +139,9 @@ export function verifyCommands(program: Command, io: Io): void {
       '--file <path>',
       'the certified file (file certificates; the bytes fetched, for URL ones)',
     )
-    .option('--rpc <url>', RPC_HELP, collect, [])
+    .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
-    .option('--contract <networkId=address>', CONTRACT_HELP, collect, [])
+    .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option(
       '--url <url>',
       "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -199,9 +199,9 @@ Examples:
       '<evidence>',
       'an asset JSON file (GET /assets/{trackID}: every evidence is checked), one evidence with its assetHash and networkId, or a GET /evidences/{hash} answer; or a trackID or evidence hash to read from the tracking API (--track-url, with a token)',
     )
-    .option('--rpc <url>', RPC_HELP, collect, [])
+    .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
-    .option('--contract <networkId=address>', CONTRACT_HELP, collect, [])
+    .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option(
       '--track-url <url>',
       "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
