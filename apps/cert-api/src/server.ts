@@ -1,7 +1,13 @@
 import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '@trustpoint/admin';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, networksRouter, type TrustProxy } from '@trustpoint/http';
+import {
+  createApiApp,
+  networksRouter,
+  publicReadCors,
+  type CorsOrigins,
+  type TrustProxy,
+} from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
@@ -40,7 +46,21 @@ export interface CertApiOptions {
   admin?: boolean;
   /** Serves the web verifier (static files) at `/cert/v2/verify/`. Default true. */
   webVerifier?: boolean;
+  /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
+  corsOrigins?: CorsOrigins;
 }
+
+/**
+ * The routes a web page of another origin may read (the web verifier opened from disk or another
+ * site): what anyone may read without a token. Only these answer CORS.
+ */
+export const CERT_API_PUBLIC_READS = [
+  '/certificates/:lookup/:id',
+  '/trustpoints/:lookup/:id',
+  '/files/:fileHash',
+  '/networks',
+  '/.well-known/jwks.json',
+] as const;
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
 export function createCertApp(options: CertApiOptions): Express {
@@ -69,6 +89,7 @@ export function createCertApp(options: CertApiOptions): Express {
       title: 'Trustpoint certificate API',
     },
     routers: [
+      publicReadCors(CERT_API_PUBLIC_READS, options.corsOrigins ?? '*'),
       certificatesRouter(services, auth),
       trustpointsRouter(services, auth),
       filesRouter(services),

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WEB_VERIFIER_STANDALONE_FILE } from '@trustpoint/web-verifier';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -199,5 +201,34 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     await expect(page.locator('#trustpoints tbody').textContent()).resolves.toContain(
       `${down} failed`,
     );
+  });
+
+  it('when the standalone file is opened from disk on a certID link, then it reads the certificate across origins and verifies it', async () => {
+    const { data } = await certifyContent();
+    const link = new URLSearchParams({
+      certID: data.certID,
+      service: `${base}/cert/v2/`,
+      rpc: `31337=${api.chain.url}`,
+    });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+
+    await page.goto(`${pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString()}#${link.toString()}`);
+    const result = await verdictOf(page);
+    await screenshot(page, 'standalone-from-disk');
+
+    expect(result.verdict).toBe('verified');
+    expect(result.rows).toEqual(['anchored']);
+  });
+
+  it('when the page is asked for without the trailing slash, then it is redirected, and it is served with a strict policy', async () => {
+    const response = await fetch(`${base}/cert/v2/verify`, { redirect: 'manual' });
+    const page = await fetch(`${base}/cert/v2/verify/`);
+
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/cert/v2/verify/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    await expect(page.text()).resolves.toContain('<script src="verifier.js"></script>');
   });
 });

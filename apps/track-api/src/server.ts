@@ -1,6 +1,12 @@
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
-import { createApiApp, networksRouter, type TrustProxy } from '@trustpoint/http';
+import {
+  createApiApp,
+  networksRouter,
+  publicReadCors,
+  type CorsOrigins,
+  type TrustProxy,
+} from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
@@ -31,7 +37,12 @@ export interface TrackApiOptions {
   webhooks?: WebhookSettings;
   /** External OpenID Connect providers whose tokens are accepted (`parseOidcIssuers`). */
   oidcIssuers?: readonly OidcIssuerConfig[];
+  /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
+  corsOrigins?: CorsOrigins;
 }
+
+/** What a page of another origin may read: evidences need a token, so only the networks. */
+export const TRACK_API_PUBLIC_READS = ['/networks'] as const;
 
 /** The asset-tracking API as an Express app, mounted at /track/v2; `listen` is the caller's. */
 export function createTrackApp(options: TrackApiOptions): Express {
@@ -57,6 +68,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
       title: 'Trustpoint asset-tracking API',
     },
     routers: [
+      publicReadCors(TRACK_API_PUBLIC_READS, options.corsOrigins ?? '*'),
       assetsRouter(services, auth),
       evidencesRouter(services, auth),
       networksRouter(() => networkSummaries(services.networks.list())),
