@@ -4,6 +4,7 @@ import {
   trustPointRegistryAbi,
 } from '@trustpoint/contracts';
 import { type Fragment, Interface } from 'ethers';
+import { GET_EVIDENCE_SELECTOR, GET_TRUST_POINT_SELECTOR } from '@trustpoint/verifier';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -43,6 +44,15 @@ describe('agreement with the compiled contracts', () => {
     ).toBe(TRUST_POINT_NOT_FOUND_SELECTOR);
     expect(new Interface(evidenceRepositoryAbi).getError('EvidenceNotFound_7QF74')?.selector).toBe(
       EVIDENCE_NOT_FOUND_SELECTOR,
+    );
+  });
+
+  it("when reading the lookups from the compiled ABIs, then their selectors are the verifier's hand-written ones", () => {
+    expect(new Interface(trustPointRegistryAbi).getFunction('getTrustPoint')?.selector).toBe(
+      GET_TRUST_POINT_SELECTOR,
+    );
+    expect(new Interface(evidenceRepositoryAbi).getFunction('getEvidence')?.selector).toBe(
+      GET_EVIDENCE_SELECTOR,
     );
   });
 
