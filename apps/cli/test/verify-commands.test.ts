@@ -337,6 +337,30 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       expect(result.code).toBe(EXIT.mismatch);
     });
 
+    it("when an evidence hash is given, then the service's answer is checked on chain by hash alone, and said so", async () => {
+      const asset = await assetWithEvidence();
+      const { hash } = (asset.data.transactions as { hash: string }[])[1] ?? { hash: '' };
+
+      const result = await trustpoint(
+        [
+          'verify-evidence',
+          hash,
+          '--track-url',
+          new URL(service.running.trackApiUrl).origin,
+          '--rpc',
+          `31337=${chainUrl}`,
+          '--json',
+        ],
+        { TRUSTPOINT_TOKEN: service.running.token },
+      );
+
+      expect(result.code).toBe(EXIT.ok);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        verified: true,
+        evidences: [{ hash, verdict: 'anchored', detail: expect.stringContaining('no metadata') }],
+      });
+    });
+
     it('when a trackID is given with a token, then the asset is read from the tracking API and verified', async () => {
       const asset = await assetWithEvidence();
 
