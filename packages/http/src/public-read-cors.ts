@@ -28,13 +28,29 @@ export function parseCorsOrigins(value: string | undefined): CorsOrigins {
   });
 }
 
+/** An Express path pattern of plain segments and `:params` as an exact, anchored RegExp. */
+function exactPath(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * CORS for the public read routes only (`paths`, Express path patterns matched exactly): GET and
- * HEAD answers readable by a page of an allowed origin, and their preflights. Never credentials,
- * and no `Authorization` header allowed in a preflight, so a page of another origin reads what
- * anyone may read and nothing more. The API's other routes get no CORS headers at all.
+ * CORS for the public read routes only (`paths`, Express path patterns such as
+ * `/certificates/:lookup/:id`, matched exactly): GET and HEAD answers readable by a page of an
+ * allowed origin, and their preflights. Never credentials, and no `Authorization` header allowed in
+ * a preflight, so a page of another origin reads what anyone may read and nothing more. Other
+ * routes get no CORS headers at all. A middleware rather than routes: the app's routes stay exactly
+ * the documented operations.
  */
 export function publicReadCors(paths: readonly string[], origins: CorsOrigins): Router {
+  const patterns = paths.map(exactPath);
   const handler = cors({
     origin: origins === '*' ? '*' : [...origins],
     methods: ['GET', 'HEAD'],
@@ -52,7 +68,12 @@ export function publicReadCors(paths: readonly string[], origins: CorsOrigins): 
     maxAge: 600,
   });
   const router = Router();
-  router.get([...paths], handler);
-  router.options([...paths], handler);
+  router.use((req, res, next) => {
+    if (READ_METHODS.has(req.method) && patterns.some((pattern) => pattern.test(req.path))) {
+      handler(req, res, next);
+      return;
+    }
+    next();
+  });
   return router;
 }

@@ -110,3 +110,20 @@ describe('CORS_ORIGINS', () => {
     expect(() => parseCorsOrigins('verify.example')).toThrow('"verify.example" is not an origin');
   });
 });
+
+describe('public read paths', () => {
+  it('when a path has regular expression characters, then they match only themselves', async () => {
+    const app = express();
+    app.use(publicReadCors(['/.well-known/jwks.json'], '*'));
+    app.get('/{*rest}', (_req, res) => res.json({}));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server?.once('listening', resolve));
+    const base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+
+    const exact = await fetch(`${base}/.well-known/jwks.json`, { headers: { origin: PAGE } });
+    const lookalike = await fetch(`${base}/x-well-known/jwksxjson`, { headers: { origin: PAGE } });
+
+    expect(exact.headers.get('access-control-allow-origin')).toBe('*');
+    expect(lookalike.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
