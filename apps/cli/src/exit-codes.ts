@@ -6,7 +6,10 @@ export const EXIT = {
   ok: 0,
   /** Anything else: the service failed (5xx) or answered something unexpected. */
   failure: 1,
-  /** Bad arguments, found by the command itself or by the service (400). */
+  /**
+   * Bad arguments, found by the command itself or by the service (400), or a configuration a role
+   * cannot start with (`serve cert` without DATABASE_URL).
+   */
   usage: 2,
   /** No token, a token the service refuses (401), or a caller without the admin role (403). */
   unauthorized: 3,
@@ -32,7 +35,7 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0  done
   1  the service failed or answered something unexpected
-  2  bad arguments (found here or by the service: 400)
+  2  bad arguments (found here or by the service: 400), or a configuration serve cannot start with
   3  no token, a refused token (401) or not an admin (403)
   4  not found (404)
   5  already exists or conflicts (409)
