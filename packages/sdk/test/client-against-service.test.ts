@@ -1,0 +1,246 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { RunningTrustpoint } from '@trustpoint/launcher/launcher';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTrustpointClient,
+  TrustpointApiError,
+  TrustpointAuthenticationError,
+  TrustpointConflictError,
+  TrustpointConnectionError,
+  TrustpointNotFoundError,
+  TrustpointValidationError,
+  type TrustpointClient,
+} from '../src/index.js';
+import { servePage, startService } from './support/running-service.js';
+
+const NETWORK_ID = 31337;
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** Resolves with the error a promise was rejected with; fails the test when it resolved. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+let service: RunningTrustpoint;
+let client: TrustpointClient;
+
+beforeAll(async () => {
+  service = await startService();
+  client = createTrustpointClient({
+    certUrl: new URL(service.certApiUrl).origin,
+    trackUrl: service.trackApiUrl,
+    token: service.token,
+  });
+});
+
+afterAll(async () => {
+  await service.stop();
+});
+
+describe('TrustpointClient against the running service', () => {
+  describe('certificates', () => {
+    it('when a content certificate is created, then it is anchored (201) and read back by certID', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Order', description: 'an order', public: true, content: { order: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+
+      expect(created.accepted).toBe(false);
+      expect(created.record.status).toBe('anchored');
+      const anonymous = createTrustpointClient({ certUrl: service.certApiUrl });
+      const read = await anonymous.cert.getCertificate(created.record.certID);
+      expect(read.certID).toBe(created.record.certID);
+      expect(read.data.type).toBe('content');
+      expect(read.metadata[0]?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    });
+
+    it('when a file is uploaded (multipart), then the certificate holds its hash and is found by it', async () => {
+      const bytes = new TextEncoder().encode(`a file ${randomUUID()}`);
+
+      const created = await client.cert.createFileCertificate(
+        {
+          file: new Blob([bytes]),
+          fileName: 'contract.txt',
+          body: { name: 'Contract', description: 'a file' },
+        },
+        { networkId: NETWORK_ID },
+      );
+
+      expect(created.record.data.type).toBe('file');
+      expect(created.record.data.fileHash).toBe(sha256(bytes));
+      const found = await client.cert.getCertificate(sha256(bytes), { by: 'fileHash' });
+      expect(found.certID).toBe(created.record.certID);
+    });
+
+    it('when an asset certificate is created, then its content names the asset', async () => {
+      const assetId = `pallet-${randomUUID()}`;
+
+      const created = await client.cert.createAssetCertificate(
+        { name: 'Pallet', description: 'an asset', assetId },
+        { networkId: NETWORK_ID },
+      );
+
+      expect(created.record.data.type).toBe('asset');
+      expect(created.record.data.content).toMatchObject({ assetId });
+    });
+
+    it('when a URL certificate is created, then the service certifies what it fetched', async () => {
+      const text = `a page ${randomUUID()}`;
+      const page = await servePage(text);
+      try {
+        const created = await client.cert.createUrlCertificate(
+          { name: 'Page', description: 'a URL', url: page.url },
+          { networkId: NETWORK_ID },
+        );
+
+        expect(created.record.data.type).toBe('url');
+        expect(created.record.data.content).toMatchObject({ url: page.url, size: text.length });
+      } finally {
+        await page.close();
+      }
+    });
+
+    it('when created with Prefer respond-async, then it is accepted (202) with a Location to follow', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Async', description: 'async', content: { order: randomUUID() } },
+        { networkId: NETWORK_ID, prefer: { respondAsync: true } },
+      );
+
+      expect(created.accepted).toBe(true);
+      expect(created.record.status).toBe('pending');
+      expect(created.location).toContain(encodeURIComponent(created.record.certID));
+      expect(created.preferenceApplied).toBe('respond-async');
+    });
+
+    it('when listed, then the page holds the certificates created', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Listed', description: 'listed', content: { order: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+
+      const page = await client.cert.listCertificates({
+        type: 'content',
+        order: 'desc',
+        limit: 100,
+      });
+
+      expect(page.certificates.map((certificate) => certificate.certID)).toContain(
+        created.record.certID,
+      );
+      expect(page.pagination).toBeDefined();
+    });
+
+    it('when revoked, then a Revocation trustpoint is added and the trustpoints verify', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Revoked', description: 'revoked', content: { order: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+
+      const revoked = await client.cert.revokeCertificate(created.record.certID, {
+        networkId: NETWORK_ID,
+      });
+      const verification = await client.cert.verifyTrustpoints(created.record.certID);
+
+      expect(revoked.metadata.map((trustpoint) => trustpoint.type)).toContain('Revocation');
+      expect(verification).toMatchObject({ certID: created.record.certID });
+    });
+
+    it('when the networks are listed, then the embedded chain is there', async () => {
+      const networks = await client.cert.listNetworks();
+
+      expect(JSON.stringify(networks)).toContain(String(NETWORK_ID));
+    });
+  });
+
+  describe('assets and evidences', () => {
+    it('when an asset gets an evidence, then both are read back and the evidence by its hash', async () => {
+      const created = await client.track.createAsset({
+        assetId: `container-${randomUUID()}`,
+        data: { kind: 'container' },
+        networkId: NETWORK_ID,
+      });
+      const evidence = await client.track.addEvidence(created.record.trackID, {
+        metadata: { event: 'loaded' },
+      });
+
+      const asset = await client.track.getAsset(created.record.trackID);
+      const byHash = await client.track.getEvidence(evidence.record.hash);
+
+      expect(asset.transactions.map((transaction) => transaction.hash)).toContain(
+        evidence.record.hash,
+      );
+      expect(JSON.stringify(byHash)).toContain(evidence.record.hash);
+      const page = await client.track.listAssets();
+      expect(JSON.stringify(page)).toContain(created.record.trackID);
+    });
+  });
+
+  describe('typed errors', () => {
+    it('when the token is wrong, then a TrustpointAuthenticationError (401)', async () => {
+      const stranger = createTrustpointClient({
+        certUrl: service.certApiUrl,
+        token: 'not-a-token',
+      });
+
+      const error = await rejectionOf(stranger.cert.listCertificates());
+
+      expect(error).toBeInstanceOf(TrustpointAuthenticationError);
+      expect(error).toMatchObject({
+        status: 401,
+        kind: 'authentication',
+        type: 'Authentication Error',
+      });
+    });
+
+    it('when the certificate does not exist, then a TrustpointNotFoundError (404)', async () => {
+      const error = await rejectionOf(
+        client.cert.getCertificate(`did:trustpoint:certid:${randomUUID()}`),
+      );
+
+      expect(error).toBeInstanceOf(TrustpointNotFoundError);
+      expect(error).toBeInstanceOf(TrustpointApiError);
+      expect(error).toMatchObject({ status: 404, kind: 'notFound' });
+    });
+
+    it('when the body is invalid, then a TrustpointValidationError (400) with its field errors', async () => {
+      const error = await rejectionOf(
+        client.cert.createContentCertificate(
+          // What a caller without types could send: no name.
+          { description: 'no name', content: {} } as never,
+          { networkId: NETWORK_ID },
+        ),
+      );
+
+      expect(error).toBeInstanceOf(TrustpointValidationError);
+      const validation = error as TrustpointValidationError;
+      expect(validation.status).toBe(400);
+      expect(validation.message).toBe('Request parameters are wrong, check requirements');
+      expect(validation.fieldErrors.map((fieldError) => fieldError.field)).toContain('body.name');
+    });
+
+    it('when the same content is certified twice, then a TrustpointConflictError (409)', async () => {
+      const body = { name: 'Twice', description: 'twice', content: { order: randomUUID() } };
+      await client.cert.createContentCertificate(body, { networkId: NETWORK_ID });
+
+      const error = await rejectionOf(
+        client.cert.createContentCertificate(body, { networkId: NETWORK_ID }),
+      );
+
+      expect(error).toBeInstanceOf(TrustpointConflictError);
+      expect(error).toMatchObject({ status: 409, type: 'Existing certificate error' });
+    });
+
+    it('when nothing listens, then a TrustpointConnectionError', async () => {
+      const nowhere = createTrustpointClient({ certUrl: 'http://127.0.0.1:9' });
+
+      const error = await rejectionOf(nowhere.cert.listNetworks());
+
+      expect(error).toBeInstanceOf(TrustpointConnectionError);
+    });
+  });
+});
