@@ -56,6 +56,7 @@ export interface CertApiOptions {
  */
 export const CERT_API_PUBLIC_READS = [
   '/certificates/:lookup/:id',
+  '/certificates/:lookup/:id/pdf',
   '/trustpoints/:lookup/:id',
   '/files/:fileHash',
   '/networks',

@@ -356,6 +356,25 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     },
   };
 
+  const getCertificatePdf: ZodOpenApiOperationObject = {
+    operationId: 'getCertificatePdf',
+    tags: [TAGS.management],
+    summary: 'One certificate as a PDF',
+    description:
+      'The same access rules as reading the certificate. A PDF with its fields, every trustpoint ' +
+      'and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on ' +
+      'it. The PDF proves nothing by itself: the verifier checks the chain.',
+    security: OPTIONAL_AUTHENTICATION,
+    requestParams: { path: lookupPathSchema, query: pinQuerySchema },
+    responses: {
+      200: {
+        description: 'The certificate as a PDF (attachment named after the certID)',
+        content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...withPinAttemptLimit(errors('validation', ...authErrors, 'pinRequired', 'notFound')),
+    },
+  };
+
   const changeCertificateAccess: ZodOpenApiOperationObject = {
     operationId: 'changeCertificateAccess',
     tags: [TAGS.management],
@@ -560,6 +579,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     paths: {
       '/certificates': { post: createCertificate, get: listCertificates },
       '/certificates/{type}/{id}': { get: getCertificate, patch: changeCertificateAccess },
+      '/certificates/{type}/{id}/pdf': { get: getCertificatePdf },
       '/certificates/{type}/{id}/revoke': { patch: revokeCertificate },
       '/certificates/{type}/{id}/signature': { post: signCertificate },
       '/trustpoints/{type}/{id}': { get: verifyTrustpoints },

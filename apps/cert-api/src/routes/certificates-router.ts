@@ -21,6 +21,7 @@ import {
 import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
+import { certificatePdf } from '../certificates/certificate-pdf.js';
 import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
@@ -90,6 +91,27 @@ export function certificatesRouter(
       address: clientAddress(req),
     });
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
+  });
+
+  router.get('/certificates/:lookup/:id/pdf', optionalAuthenticate(auth), async (req, res) => {
+    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { pin } = validate(pinQuerySchema, req.query, 'query');
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+      pin,
+      address: clientAddress(req),
+    });
+    const view = certificateView(record);
+    // The web verifier this service serves, as the reader reached it (`trust proxy` decides
+    // whether a load balancer's scheme and host count).
+    const verifyUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
+    const pdf = await certificatePdf({ certificate: view, verifyUrl });
+    const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
+    res
+      .status(200)
+      .type('application/pdf')
+      .set('Content-Disposition', `attachment; filename="${name}"`)
+      .set('Cache-Control', 'private, no-store')
+      .send(Buffer.from(pdf));
   });
 
   router.patch('/certificates/:lookup/:id', authenticate(auth), async (req, res) => {

@@ -1,0 +1,217 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import QRCode from 'qrcode';
+import type { CertificateView } from './certificate-view.js';
+
+/** A4 portrait, in points. */
+const PAGE_SIZE: [number, number] = [595.28, 841.89];
+const MARGIN = 50;
+const INK = rgb(0.1, 0.12, 0.14);
+const MUTED = rgb(0.34, 0.38, 0.42);
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  mono: PDFFont;
+}
+
+/**
+ * The standard fonts only encode WinAnsi: any other character of a name or description becomes
+ * `?` rather than failing the document (the JSON and the verifier keep the exact text).
+ */
+function printable(font: PDFFont, text: string): string {
+  let out = '';
+  for (const char of text.replace(/[\r\n\t]+/g, ' ')) {
+    try {
+      font.encodeText(char);
+      out += char;
+    } catch {
+      out += '?';
+    }
+  }
+  return out;
+}
+
+/** Splits text into lines that fit `width`, by words, and inside words that are too long (hashes). */
+function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  const fits = (candidate: string) => font.widthOfTextAtSize(candidate, size) <= width;
+  for (const word of printable(font, text).split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (fits(candidate)) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    line = '';
+    for (const char of word) {
+      if (!fits(line + char)) {
+        lines.push(line);
+        line = '';
+      }
+      line += char;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** Writes top to bottom, opening a new page when one is full. */
+class Writer {
+  private page: PDFPage;
+  private y: number;
+
+  constructor(
+    private readonly document: PDFDocument,
+    private readonly fonts: Fonts,
+  ) {
+    this.page = document.addPage(PAGE_SIZE);
+    this.y = PAGE_SIZE[1] - MARGIN;
+  }
+
+  get currentPage(): PDFPage {
+    return this.page;
+  }
+
+  get top(): number {
+    return this.y;
+  }
+
+  private room(height: number): void {
+    if (this.y - height < MARGIN) {
+      this.page = this.document.addPage(PAGE_SIZE);
+      this.y = PAGE_SIZE[1] - MARGIN;
+    }
+  }
+
+  text(
+    text: string,
+    options: { font?: PDFFont; size?: number; width?: number; gap?: number } = {},
+  ) {
+    const font = options.font ?? this.fonts.regular;
+    const size = options.size ?? 10;
+    const width = options.width ?? PAGE_SIZE[0] - 2 * MARGIN;
+    for (const line of wrap(font, size, text, width)) {
+      this.room(size * 1.35);
+      this.y -= size * 1.35;
+      this.page.drawText(line, { x: MARGIN, y: this.y, size, font, color: INK });
+    }
+    this.y -= options.gap ?? 0;
+  }
+
+  /** A label and its value on the lines below it, the value in a fixed-width font when code-like. */
+  field(label: string, value: string, mono = false): void {
+    this.room(30);
+    this.text(label, { font: this.fonts.bold, size: 9 });
+    this.text(value, { font: mono ? this.fonts.mono : this.fonts.regular, size: 9.5, gap: 5 });
+  }
+
+  rule(): void {
+    this.room(12);
+    this.y -= 6;
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y },
+      end: { x: PAGE_SIZE[0] - MARGIN, y: this.y },
+      thickness: 0.5,
+      color: MUTED,
+    });
+    this.y -= 6;
+  }
+
+  skip(height: number): void {
+    this.y -= height;
+  }
+}
+
+export interface CertificatePdfInput {
+  certificate: CertificateView;
+  /** The web verifier opened on this certificate: what the QR code holds. */
+  verifyUrl: string;
+}
+
+/**
+ * The certificate as a document a person can hold: its fields, every trustpoint, the hash, and a
+ * QR code opening the web verifier on it. The PDF proves nothing by itself: the verifier (or
+ * `trustpoint verify`) checks the chain.
+ */
+export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
+  const { certificate, verifyUrl } = input;
+  const document = await PDFDocument.create();
+  document.setTitle(`Certificate ${certificate.data.name}`);
+  document.setSubject(certificate.certID);
+  document.setProducer('Trustpoint');
+  document.setCreator('Trustpoint certificate API');
+  const fonts: Fonts = {
+    regular: await document.embedFont(StandardFonts.Helvetica),
+    bold: await document.embedFont(StandardFonts.HelveticaBold),
+    mono: await document.embedFont(StandardFonts.Courier),
+  };
+  const qr = await document.embedPng(
+    await QRCode.toBuffer(verifyUrl, {
+      type: 'png',
+      errorCorrectionLevel: 'M',
+      margin: 4,
+      scale: 6,
+    }),
+  );
+
+  const writer = new Writer(document, fonts);
+  const qrSize = 150;
+  const qrTop = writer.top;
+  writer.currentPage.drawImage(qr, {
+    x: PAGE_SIZE[0] - MARGIN - qrSize,
+    y: qrTop - qrSize,
+    width: qrSize,
+    height: qrSize,
+  });
+  const beside = PAGE_SIZE[0] - 2 * MARGIN - qrSize - 15;
+  writer.text('Trustpoint certificate', { font: fonts.bold, size: 20, width: beside, gap: 4 });
+  writer.text(certificate.data.name, { font: fonts.bold, size: 14, width: beside, gap: 2 });
+  if (certificate.data.description !== '') {
+    writer.text(certificate.data.description, { size: 10.5, width: beside, gap: 4 });
+  }
+  writer.text(
+    'Scan the code to verify this certificate in your browser: the page hashes the file itself ' +
+      'and reads every trustpoint from a blockchain node you choose.',
+    { size: 8.5, width: beside },
+  );
+  writer.skip(Math.max(0, writer.top - (qrTop - qrSize - 10)));
+  writer.rule();
+
+  const data = certificate.data;
+  writer.field('certID', certificate.certID, true);
+  writer.field('Type', data.type);
+  writer.field('Issuer', data.issuer, true);
+  writer.field('Issued on', new Date(data.issuedOn).toISOString());
+  writer.field('Certificate hash (data.hash)', data.hash, true);
+  if (data.fileHash !== undefined)
+    writer.field('File SHA-256 (data.fileHash)', data.fileHash, true);
+  writer.field('Status', certificate.status);
+
+  writer.rule();
+  writer.text('Trustpoints', { font: fonts.bold, size: 12, gap: 4 });
+  for (const [index, trustpoint] of certificate.metadata.entries()) {
+    writer.text(
+      `${String(index + 1)}. ${trustpoint.type} on network ${String(trustpoint.networkId)}, ` +
+        `${new Date(trustpoint.timestamp).toISOString()} (${trustpoint.status})`,
+      { font: fonts.bold, size: 10, gap: 2 },
+    );
+    writer.field('Trustpoint hash', trustpoint.trustPointHash, true);
+    writer.field('Timestamp (ms, the on-chain key)', String(trustpoint.timestamp), true);
+    if (trustpoint.smartContract !== undefined) {
+      writer.field('Registry contract', trustpoint.smartContract, true);
+    }
+    if (trustpoint.transactionHash !== undefined) {
+      writer.field('Transaction', trustpoint.transactionHash, true);
+    }
+  }
+
+  writer.rule();
+  writer.field('Verify', verifyUrl, true);
+  writer.text(
+    'Or with the command line: trustpoint verify <certID> --url <service> --rpc <networkId>=<node URL>. ' +
+      'Each trustpoint is getTrustPoint(certID, timestamp) on the registry contract.',
+    { size: 8.5 },
+  );
+  return document.save();
+}

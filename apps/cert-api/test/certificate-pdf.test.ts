@@ -1,0 +1,124 @@
+// GET /certificates/{type}/{id}/pdf: rendered as a person would see it (pdftoppm, pdftotext), the QR
+// code read back from the picture.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import jsQR from 'jsqr';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+
+const run = promisify(execFile);
+
+/** Poppler's tools (apt `poppler-utils`): required under CI, skipped with a message elsewhere. */
+function popplerAvailable(): boolean {
+  if (existsSync('/usr/bin/pdftoppm')) return true;
+  if (process.env.CI)
+    throw new Error('CI: the PDF tests need pdftoppm (apt-get install -y poppler-utils)');
+  console.warn('Skipping the PDF tests: no pdftoppm (apt-get install -y poppler-utils)');
+  return false;
+}
+
+/** A binary PPM (P6) as RGBA pixels, what jsQR reads. */
+function ppmToRgba(ppm: Buffer): { data: Uint8ClampedArray; width: number; height: number } {
+  const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(ppm.subarray(0, 64).toString('latin1'));
+  if (header === null) throw new Error('not a binary PPM');
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const pixels = ppm.subarray(header[0].length);
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0; i < width * height; i += 1) {
+    data[i * 4] = pixels[i * 3] ?? 0;
+    data[i * 4 + 1] = pixels[i * 3 + 1] ?? 0;
+    data[i * 4 + 2] = pixels[i * 3 + 2] ?? 0;
+    data[i * 4 + 3] = 255;
+  }
+  return { data, width, height };
+}
+
+describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
+  let api: CertApiFixture;
+  let server: Server;
+  let base: string;
+  let token: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    api = await startCertApi('pglite');
+    server = api.app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    ({ token } = await api.user());
+    dir = await mkdtemp(join(tmpdir(), 'trustpoint-pdf-'));
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+      server.closeAllConnections();
+    });
+    await api.close();
+  });
+
+  const pdfOf = (certID: string, query = '', headers: Record<string, string> = {}) =>
+    fetch(`${base}/cert/v2/certificates/certID/${encodeURIComponent(certID)}/pdf${query}`, {
+      headers,
+    });
+
+  it('when a public certificate is asked for as a PDF, then it shows its fields and trustpoints, and its QR code opens the web verifier on it', async () => {
+    const created = await api.certify(token, {
+      name: 'Delivery note 42',
+      description: 'Crème brûlée, 12 pieces — 東京',
+      public: true,
+    });
+
+    const response = await pdfOf(created.certID);
+    const pdf = Buffer.from(await response.arrayBuffer());
+    const path = join(dir, 'certificate.pdf');
+    await writeFile(path, pdf);
+    await run('pdftoppm', ['-r', '110', '-f', '1', '-l', '1', path, join(dir, 'page')]);
+    const picture = ppmToRgba(await readFile(join(dir, 'page-1.ppm')));
+    const qr = jsQR(picture.data, picture.width, picture.height);
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="certificate-did-trustpoint-certid-[\w-]+\.pdf"$/,
+    );
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(qr?.data).toBe(`${base}/cert/v2/verify/#certID=${encodeURIComponent(created.certID)}`);
+    expect(text).toContain('Delivery note 42');
+    expect(text).toContain('Crème brûlée, 12 pieces — ??');
+    expect(text).toContain(created.certID);
+    expect(text).toContain(created.data.hash);
+    expect(text).toContain('Evidence on network 31337');
+    expect(text).toContain('Registry contract');
+  });
+
+  it('when the certificate is private, then a reader without its issuer token gets a 404, and the issuer the PDF', async () => {
+    const created = await api.certify(token, { public: false });
+
+    const anonymous = await pdfOf(created.certID);
+    const issuer = await pdfOf(created.certID, '', { authorization: `Bearer ${token}` });
+
+    expect(anonymous.status).toBe(404);
+    expect(issuer.status).toBe(200);
+  });
+
+  it('when the certificate has a PIN, then the PDF needs it as the certificate does', async () => {
+    const created = await api.certify(token, { public: true, certificatePin: '4711' });
+
+    const withoutPin = await pdfOf(created.certID);
+    const withPin = await pdfOf(created.certID, '?pin=4711');
+
+    expect(withoutPin.status).toBe(403);
+    expect(withPin.status).toBe(200);
+  });
+});
