@@ -239,6 +239,7 @@ export async function launchRole(
       requestsPerMinute: config.requestsPerMinute,
       rateLimitDatabase: database.knex,
       trustProxy: config.trustProxy,
+      corsOrigins: config.corsOrigins,
     };
     const app =
       role === 'cert'

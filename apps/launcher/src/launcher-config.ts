@@ -9,7 +9,12 @@ import {
   type S3FileStoreSettings,
   s3SettingsFromEnv,
 } from '@trustpoint/cert-api';
-import { parseTrustProxy, type TrustProxy } from '@trustpoint/http';
+import {
+  parseCorsOrigins,
+  parseTrustProxy,
+  type CorsOrigins,
+  type TrustProxy,
+} from '@trustpoint/http';
 import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
@@ -59,6 +64,11 @@ export interface LauncherConfig {
    * client, for rate limits and logs. `false` by default: the client is the socket's peer.
    */
   trustProxy: TrustProxy;
+  /**
+   * Origins whose web pages may read the public routes (`CORS_ORIGINS`, comma-separated): any
+   * (`*`) by default, as those answers are public; never credentials, never the private routes.
+   */
+  corsOrigins: CorsOrigins;
   /**
    * How long a stopping process (SIGTERM, Ctrl-C) lets requests in flight finish before it cuts
    * their connections (`SHUTDOWN_TIMEOUT_SECONDS`, 10 s).
@@ -194,6 +204,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
     oidcIssuers: parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, 'TRUST_PROXY'),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     shutdownTimeoutMs:
       positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 10, 'SHUTDOWN_TIMEOUT_SECONDS') * 1_000,
     migrateAtStart: flag(env.MIGRATE_AT_START, 'MIGRATE_AT_START', true),

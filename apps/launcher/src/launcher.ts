@@ -230,6 +230,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       // On PostgreSQL the limits are counted in the database, shared with any other process.
       rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
       trustProxy: config.trustProxy,
+      corsOrigins: config.corsOrigins,
       observability,
       services: {
         knex: database.knex,
@@ -264,6 +265,7 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       // On PostgreSQL the limits are counted in the database, shared with any other process.
       rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
       trustProxy: config.trustProxy,
+      corsOrigins: config.corsOrigins,
       observability,
       services: {
         knex: database.knex,

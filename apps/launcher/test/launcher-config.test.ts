@@ -204,3 +204,23 @@ describe('readLauncherConfig: failed PIN attempts', () => {
     expect(() => readLauncherConfig(env)).toThrow(message);
   });
 });
+
+describe('readLauncherConfig: CORS_ORIGINS', () => {
+  it('when CORS_ORIGINS is not set, then pages of any origin may read the public routes', () => {
+    expect(readLauncherConfig({}).corsOrigins).toBe('*');
+  });
+
+  it('when CORS_ORIGINS lists origins, then only those are allowed', () => {
+    const config = readLauncherConfig({
+      CORS_ORIGINS: 'https://verify.example,http://127.0.0.1:5173',
+    });
+
+    expect(config.corsOrigins).toEqual(['https://verify.example', 'http://127.0.0.1:5173']);
+  });
+
+  it('when CORS_ORIGINS holds something that is not an origin, then the start stops naming it', () => {
+    expect(() => readLauncherConfig({ CORS_ORIGINS: 'https://verify.example/' })).toThrow(
+      'CORS_ORIGINS: "https://verify.example/" is not an origin',
+    );
+  });
+});
