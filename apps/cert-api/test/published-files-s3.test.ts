@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { freePort } from '@trustpoint/contracts';
+import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 // s3rver ships no types; it is only started and closed here.
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
@@ -214,6 +217,41 @@ describe.each(testBackends())(
         await down.close();
       }
     }, 60_000);
+
+    it('when the client goes away in the middle of a published multipart upload, then no object is left in the bucket and no credit is spent', async () => {
+      // Arrange
+      const { id, token } = await api.user({ credits: 1 });
+      const server = api.app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      const before = await keys();
+
+      // Act: more than one 8 MiB part, then the connection drops
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/cert/v2/certificates?type=file&networkId=31337&publish=true',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'multipart/form-data; boundary=b',
+        },
+      });
+      req.on('error', () => undefined);
+      req.write(
+        '--b\r\nContent-Disposition: form-data; name="fileInput"; filename="a.bin"\r\n\r\n',
+      );
+      req.write(randomBytes(10 * 1024 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      req.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+
+      // Assert
+      expect(await keys()).toEqual(before);
+      expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+    });
 
     it('when a file is certified without publish, then nothing is written to the bucket', async () => {
       const { token } = await api.user();
