@@ -485,7 +485,7 @@ describe.each(testBackends())('An anchoring process killed mid-replacement, on %
     }));
 
     // Started again (and, to look at the database, stopped) until every record is anchored.
-    const deadline = Date.now() + 150_000;
+    const deadline = Date.now() + 240_000;
     for (;;) {
       const anchored = await withDatabase((knex) =>
         count(knex, 'anchor_records', { status: 'anchored' }),
@@ -493,7 +493,11 @@ describe.each(testBackends())('An anchoring process killed mid-replacement, on %
       if (anchored === requests.length) break;
       if (Date.now() > deadline) throw new Error(`only ${String(anchored)} anchored in time`);
       const again = startWorker();
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // Past its start-up (its first log line; slow on a loaded machine), then a few blocks.
+      await waitFor(() => again.messages.length > 0, 30_000, 'the worker at work', 50).catch(
+        () => undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
       again.worker.kill('SIGTERM');
       await again.exited;
     }
@@ -506,5 +510,5 @@ describe.each(testBackends())('An anchoring process killed mid-replacement, on %
       expect(transactions.filter((t) => t.status === 'dropped').length).toBeGreaterThanOrEqual(1);
       await expectAnchoredExactlyOnce(knex, network, requests);
     });
-  }, 300_000);
+  }, 420_000);
 });
