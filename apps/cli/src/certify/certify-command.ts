@@ -3,12 +3,19 @@ import { createReadStream, openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { hashFileStream } from '@trustpoint/verifier';
+import {
+  TrustpointApiError,
+  TrustpointAuthenticationError,
+  TrustpointConflictError,
+  TrustpointConnectionError,
+} from '@trustpoint/sdk';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { resolveConnection, type ConnectionOptions } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 import { table, type Io } from '../output.js';
+import { cliErrorOf, serviceClient } from '../service-client.js';
 import { CertifyState, type CertifiedFile } from './certify-state.js';
 import { folderFiles } from './folder-files.js';
 
@@ -25,20 +32,8 @@ type Outcome =
   | { path: string; outcome: 'skipped'; certID: string; fileHash: string; reason: string }
   | { path: string; outcome: 'failed'; error: string };
 
-interface ApiAnswer {
-  status: number;
-  body: unknown;
-}
-
-const certIdOf = (body: unknown): string | undefined => {
-  const data = (body as { data?: { certID?: unknown } } | undefined)?.data;
-  return typeof data?.certID === 'string' ? data.certID : undefined;
-};
-
-const messageOf = (answer: ApiAnswer): string => {
-  const body = answer.body as { message?: unknown } | undefined;
-  return `${answer.status} ${typeof body?.message === 'string' ? body.message : ''}`.trim();
-};
+const messageOf = (error: TrustpointApiError): string =>
+  `${String(error.status)} ${error.message}`.trim();
 
 /** `trustpoint certify <folder>`: every file of a folder through the certificate API. */
 export function certifyCommand(program: Command, io: Io): void {
@@ -81,37 +76,45 @@ changed file has a new hash and is certified again. Exit code 1 when a file fail
       }
       if (!/^\d+$/.test(options.network)) throw usageError('--network must be a network id');
       const connection = await resolveConnection(options, io.env);
-      const base = `${connection.url.replace(/\/+$/, '')}/cert/v2`;
       const state = await CertifyState.load(folder);
       const files = await folderFiles(folder);
       const description = options.description ?? `Certified from ${basename(folder)}`;
 
-      const call = async (path: string, init: RequestInit = {}): Promise<ApiAnswer> => {
-        let response: Response;
-        try {
-          response = await fetch(`${base}${path}`, {
-            ...init,
-            headers: { Authorization: `Bearer ${connection.token}`, Accept: 'application/json' },
-          });
-        } catch (reason) {
+      // No timeout: a large file may take long to upload.
+      const { cert } = serviceClient({
+        certUrl: `${connection.url.replace(/\/+$/, '')}/cert/v2`,
+        token: connection.token,
+        timeout: false,
+      });
+      /**
+       * A refused token fails every file alike: stop at once rather than report each. So does a
+       * service that cannot be reached.
+       */
+      const stopOn = (error: unknown): void => {
+        if (error instanceof TrustpointAuthenticationError) {
           throw new CliError(
-            `cannot reach the service at ${connection.url}: ${reason instanceof Error ? reason.message : String(reason)}`,
-            EXIT.unreachable,
-          );
-        }
-        const answer = { status: response.status, body: await response.json().catch(() => null) };
-        // A refused token fails every file alike: stop at once rather than report each.
-        if (answer.status === 401) {
-          throw new CliError(
-            `the service refused the token: ${messageOf(answer)}`,
+            `the service refused the token: ${messageOf(error)}`,
             EXIT.unauthorized,
+            error.body,
           );
         }
-        return answer;
+        if (error instanceof TrustpointConnectionError) cliErrorOf(error, 'certify');
+        if (
+          error instanceof TrustpointApiError &&
+          exitCodeOfStatus(error.status) === EXIT.unauthorized
+        ) {
+          throw new CliError(messageOf(error), EXIT.unauthorized, error.body);
+        }
       };
       const findByHash = async (fileHash: string) => {
-        const answer = await call(`/certificates/fileHash/${fileHash}`);
-        return answer.status === 200 ? certIdOf(answer.body) : undefined;
+        try {
+          return (await cert.getCertificate(fileHash, { by: 'fileHash' })).certID;
+        } catch (error) {
+          stopOn(error);
+          // Not found, or an answer that cannot tell: certify it, a 409 settles it then.
+          if (error instanceof TrustpointApiError) return undefined;
+          throw error;
+        }
       };
 
       const certifyOne = async (path: string): Promise<Outcome> => {
@@ -150,37 +153,39 @@ changed file has a new hash and is certified again. Exit code 1 when a file fail
             reason: 'already certified',
           };
         }
-        const form = new FormData();
-        // Streamed from disk, not read into memory.
-        form.append('fileInput', await openAsBlob(absolute), basename(path));
-        form.append('body', JSON.stringify({ name: path, description, public: options.public }));
-        const answer = await call(`/certificates?type=file&networkId=${options.network}`, {
-          method: 'POST',
-          body: form,
-        });
-        const certID = certIdOf(answer.body);
-        if ((answer.status === 201 || answer.status === 202) && certID !== undefined) {
-          await record(certID);
-          return { path, outcome: 'certified', certID, fileHash };
-        }
-        if (answer.status === 409) {
-          // Certified meanwhile (the same content twice in the folder, or another run).
-          const again = await findByHash(fileHash);
-          if (again !== undefined) {
-            await record(again);
-            return {
-              path,
-              outcome: 'skipped',
-              certID: again,
-              fileHash,
-              reason: 'already certified',
-            };
+        let certID: string;
+        try {
+          const created = await cert.createFileCertificate(
+            {
+              // Streamed from disk, not read into memory.
+              file: await openAsBlob(absolute),
+              fileName: basename(path),
+              body: { name: path, description, public: options.public },
+            },
+            { networkId: Number(options.network) },
+          );
+          certID = created.record.certID;
+        } catch (error) {
+          stopOn(error);
+          if (!(error instanceof TrustpointApiError)) throw error;
+          if (error instanceof TrustpointConflictError) {
+            // Certified meanwhile (the same content twice in the folder, or another run).
+            const again = await findByHash(fileHash);
+            if (again !== undefined) {
+              await record(again);
+              return {
+                path,
+                outcome: 'skipped',
+                certID: again,
+                fileHash,
+                reason: 'already certified',
+              };
+            }
           }
+          return { path, outcome: 'failed', error: messageOf(error) };
         }
-        if (exitCodeOfStatus(answer.status) === EXIT.unauthorized) {
-          throw new CliError(messageOf(answer), EXIT.unauthorized, answer.body);
-        }
-        return { path, outcome: 'failed', error: messageOf(answer) };
+        await record(certID);
+        return { path, outcome: 'certified', certID, fileHash };
       };
 
       const bar = new SingleBar({

@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../output.js';
+import { cliErrorOf, serviceClient } from '../service-client.js';
 import {
   collect,
   LOCAL_CHAIN,
@@ -49,7 +50,6 @@ interface VerifyEvidenceOptions {
 }
 
 const CERT_API_PATH = '/cert/v2';
-const TRACK_API_PATH = '/track/v2';
 const CERT_ID = /^did:[a-z0-9]+:certid:[^/?#\s]+$/;
 const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 
@@ -167,11 +167,13 @@ Examples:
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
       else if (CERT_ID.test(argument)) {
-        const url = new URL(
-          `${origin}${CERT_API_PATH}/certificates/certID/${encodeURIComponent(argument)}`,
-        );
-        if (options.pin !== undefined) url.searchParams.set('pin', options.pin);
-        certificate = await fetchJson(url, options.token ?? io.env.TRUSTPOINT_TOKEN);
+        const service = serviceClient({
+          certUrl: `${origin}${CERT_API_PATH}`,
+          token: options.token ?? io.env.TRUSTPOINT_TOKEN,
+        });
+        certificate = await service.cert
+          .getCertificate(argument, options.pin === undefined ? {} : { pin: options.pin })
+          .catch((error: unknown) => cliErrorOf(error, `certificate ${argument}`));
       } else throw usageError(`${argument} is neither a file nor a certID`);
       const file = options.file === undefined ? undefined : await hashFile(options.file);
       const keys = hasSignature(certificate) ? await loadJwks(options.jwks, origin) : undefined;
@@ -234,11 +236,10 @@ Examples:
           io.env,
         );
         const { token } = await resolveConnection({ url: origin, token: options.token }, io.env);
-        const path = TRACK_ID.test(argument) ? 'assets' : 'evidences';
-        evidence = await fetchJson(
-          new URL(`${origin}${TRACK_API_PATH}/${path}/${encodeURIComponent(argument)}`),
-          token,
-        );
+        const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token });
+        evidence = await (
+          TRACK_ID.test(argument) ? track.getAsset(argument) : track.getEvidence(argument)
+        ).catch((error: unknown) => cliErrorOf(error, argument));
       } else throw usageError(`${argument} is neither a file, a trackID nor an evidence hash`);
 
       const result = await verifyEvidence({ evidence, ...trusted }).catch(asUsageError);
