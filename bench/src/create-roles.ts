@@ -173,7 +173,12 @@ async function roles(): Promise<Measured> {
   try {
     await runServiceCommand(['migrate'], deployment.env);
     const settings = { ...deployment.env, MIGRATE_AT_START: 'false' };
-    processes.push(await startServiceProcess('serve anchor', ['serve', 'anchor'], settings));
+    processes.push(
+      await startServiceProcess('serve anchor', ['serve', 'anchor'], {
+        ...settings,
+        HEALTH_PORT: String(await freePort()),
+      }),
+    );
     const ports = [await freePort(), await freePort()];
     for (const [index, port] of ports.entries()) {
       processes.push(

@@ -77,7 +77,13 @@ describe.skipIf(!serverUrl)(
     const started: RoleProcess[] = [];
 
     const startRole = async (role: string, env: NodeJS.ProcessEnv = {}) => {
-      const process = trustpointProcess(['serve', role], { ...deployment.env, ...env });
+      // Each anchoring process serves its health and metrics on a port of its own.
+      const health = role === 'anchor' ? { HEALTH_PORT: String(await freePort()) } : {};
+      const process = trustpointProcess(['serve', role], {
+        ...deployment.env,
+        ...health,
+        ...env,
+      });
       started.push(process);
       await untilRunning(process);
       return process;
