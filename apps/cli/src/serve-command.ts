@@ -12,7 +12,7 @@ Roles:
           the anchoring engine, the webhook worker and both APIs
   cert    the certificate API alone (CERT_API_PORT); enqueues records and waits, never anchors
   track   the asset-tracking API alone (TRACK_API_PORT); the same
-  anchor  the anchoring engine and the webhook worker, no listener
+  anchor  the anchoring engine and the webhook worker; health and metrics on HEALTH_PORT (9464)
 
 Every role reads the same configuration (see the README). cert, track and anchor need
 DATABASE_URL (any number of each share one PostgreSQL) and TRUSTPOINT_NETWORKS_FILE or a chain
