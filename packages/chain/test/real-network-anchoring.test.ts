@@ -493,11 +493,18 @@ describe.each(testBackends())('An anchoring process killed mid-replacement, on %
       if (anchored === requests.length) break;
       if (Date.now() > deadline) throw new Error(`only ${String(anchored)} anchored in time`);
       const again = startWorker();
-      // Past its start-up (its first log line; slow on a loaded machine), then a few blocks.
-      await waitFor(() => again.messages.length > 0, 30_000, 'the worker at work', 50).catch(
-        () => undefined,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      // Until the chain holds every record (read from the chain: on PGlite the database is the
+      // worker's while it runs), then long enough for two confirmations and the settling.
+      await waitFor(
+        async () => {
+          const counts = await eventCountsByKey(network);
+          return requests.every((request) => counts.has(request.recordKey.toLowerCase()));
+        },
+        60_000,
+        'every record on chain',
+        500,
+      ).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
       again.worker.kill('SIGTERM');
       await again.exited;
     }
