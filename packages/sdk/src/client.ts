@@ -277,6 +277,21 @@ export class CertificateApi {
     return answer.data.data;
   }
 
+  /** GET /certificates/{type}/{id}/pdf: the certificate to hold, with a QR code to verify it. */
+  async getCertificatePdf(id: string, options: LookupOptions = {}): Promise<Blob> {
+    const answer = await succeeded(this.baseUrl, () =>
+      this.raw.GET('/certificates/{type}/{id}/pdf', {
+        params: {
+          path: { type: options.by ?? 'certID', id },
+          ...(options.pin === undefined ? {} : { query: { pin: options.pin } }),
+        },
+        headers: { Accept: 'application/pdf, application/json' },
+        parseAs: 'blob',
+      }),
+    );
+    return answer.data;
+  }
+
   /** GET /certificates: a page of the caller's certificates. */
   async listCertificates(query: CertificateListQuery = {}): Promise<CertificatePage> {
     const answer = await succeeded(this.baseUrl, () =>

@@ -117,6 +117,17 @@ describe('TrustpointClient against the running service', () => {
       expect(created.preferenceApplied).toBe('respond-async');
     });
 
+    it('when its PDF is asked for, then a PDF document is answered', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Held', description: 'a PDF', content: { order: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+
+      const pdf = await client.cert.getCertificatePdf(created.record.certID);
+
+      expect(new TextDecoder().decode(await pdf.slice(0, 5).arrayBuffer())).toBe('%PDF-');
+    });
+
     it('when listed, then the page holds the certificates created', async () => {
       const created = await client.cert.createContentCertificate(
         { name: 'Listed', description: 'listed', content: { order: randomUUID() } },
