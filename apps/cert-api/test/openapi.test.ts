@@ -166,6 +166,11 @@ describe('the certificate API document', () => {
         const examples = Object.values(json?.examples ?? {}).map(
           (example) => example.value as ErrorBody,
         );
+        // An unsatisfiable range of a published file is HTTP's own answer: Content-Range, no body.
+        if (path === '/files/{fileHash}' && status === '416') {
+          expect(json, `${where} ${status}`).toBeUndefined();
+          continue;
+        }
         // The OAuth token endpoint answers its own errors as RFC 6749 5.2 requires.
         if (path === '/oauth/token' && (status === '400' || status === '401')) {
           expect(json?.schema, `${where} ${status}`).toEqual({
