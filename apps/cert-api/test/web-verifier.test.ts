@@ -185,6 +185,31 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(result.rows).toEqual(['anchored', 'revoked']);
   });
 
+  it('when a link names a qualified-signed certificate, then the page checks the JWS with the service key set and says signed', async () => {
+    const qualified = await api.user({ qualified: true });
+    const issuer = token;
+    token = qualified.token;
+    try {
+      const { data } = await certifyContent();
+      await call(
+        `/certificates/certID/${encodeURIComponent(data.certID)}/signature?networkId=31337`,
+        {
+          method: 'POST',
+        },
+      );
+      const link = new URLSearchParams({ certID: data.certID, rpc: `31337=${api.chain.url}` });
+
+      const page = await openPage(`#${link.toString()}`);
+      const result = await verdictOf(page);
+      await screenshot(page, 'signed');
+
+      expect(result.verdict).toBe('verified');
+      expect(result.rows).toEqual(['anchored', 'signed']);
+    } finally {
+      token = issuer;
+    }
+  });
+
   it('when the only node is down, then the trustpoint is unreachable and nothing is claimed', async () => {
     const { data } = await certifyContent();
     const down = `http://127.0.0.1:${String(await closedPort())}`;
