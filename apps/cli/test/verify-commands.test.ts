@@ -312,7 +312,12 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
         json({ assetId: `pallet-${randomUUID()}`, data: { id: 'P-42' }, networkId: 31337 }),
       );
       const trackID = encodeURIComponent(String(asset.trackID));
-      await trackApi(`/assets/${trackID}/transactions`, json({ metadata: { event: 'shipped' } }));
+      // Unique metadata: two evidences of one user in one second with the same metadata share
+      // a hash, and a lookup by hash would find both.
+      await trackApi(
+        `/assets/${trackID}/transactions`,
+        json({ metadata: { event: 'shipped', parcel: randomUUID() } }),
+      );
       return trackApi(`/assets/${trackID}`, { method: 'GET' });
     };
 
