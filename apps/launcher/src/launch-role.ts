@@ -7,26 +7,21 @@ import {
   shareNetworkHealth,
   watchNetworkHealth,
 } from '@trustpoint/chain';
-import {
-  CERT_API_BASE_PATH,
-  createCertApp,
-  createCertificateSigner,
-  createPinCipher,
-  s3FileStore,
-} from '@trustpoint/cert-api';
-import { createDatabase, findPlan, pendingMigrations, type Database } from '@trustpoint/db';
+import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
+import { createDatabase, pendingMigrations, type Database } from '@trustpoint/db';
 import { serviceObservability, startHealthServer } from '@trustpoint/observability';
-import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
-import {
-  createSecretSealer,
-  deriveWebhookKey,
-  WebhookWorker,
-  type WebhookSettings,
-} from '@trustpoint/webhooks';
+import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Logger } from 'pino';
 import { closeGracefully, listen } from './http-listener.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { loadOrCreateSecrets } from './local-identity.js';
+import {
+  certApiApp,
+  requireProvisioningPlans,
+  startWebhookWorker,
+  trackApiApp,
+  type ServiceParts,
+} from './service-parts.js';
 
 /**
  * What `trustpoint serve <role>` runs in one process, so that each part scales on its own: `cert`
@@ -152,13 +147,6 @@ export async function launchRole(
     // One secrets file per data directory; every process that shares it makes and checks the same
     // tokens, PINs and webhook secrets.
     const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
-    const webhooks: WebhookSettings = {
-      sealer: createSecretSealer(deriveWebhookKey(Buffer.from(secrets.pinKey, 'base64url'))),
-      addressPolicy: {
-        allowAddresses: config.urlFetchAllow,
-        allowPrivateAddresses: config.urlFetchAllowPrivate,
-      },
-    };
 
     if (role === 'anchor') {
       const engine = new AnchorEngine(database.knex, networks, { logger });
@@ -174,14 +162,15 @@ export async function launchRole(
         metricsToken: config.metricsToken,
         labels: { role },
       });
-      const webhookWorker = new WebhookWorker({
-        knex: database.knex,
-        sealer: webhooks.sealer,
-        addressPolicy: webhooks.addressPolicy,
+      const webhookWorker = startWebhookWorker({
+        config,
+        secrets,
+        database,
+        engine,
+        networks,
         logger,
-        onAttempt: observability.onWebhookAttempt,
+        observability,
       });
-      webhookWorker.start();
       stops.push(() => webhookWorker.stop());
       const healthServer = await startHealthServer({
         host: config.healthHost,
@@ -209,16 +198,7 @@ export async function launchRole(
     );
     stops.push(() => health.stop());
 
-    for (const { issuer, provision } of config.oidcIssuers) {
-      if (
-        provision !== undefined &&
-        (await findPlan(database.knex, provision.planId)) === undefined
-      ) {
-        throw new RoleConfigError(
-          `OIDC_ISSUERS: users of ${issuer} are provisioned on plan "${provision.planId}", which does not exist`,
-        );
-      }
-    }
+    await requireProvisioningPlans({ config, database }, (message) => new RoleConfigError(message));
     // Health, readiness and metrics at the root of the API's listener.
     const observability = serviceObservability({
       knex: database.knex,
@@ -231,54 +211,16 @@ export async function launchRole(
       observability.close();
       return Promise.resolve();
     });
-    const shared = {
+    const parts: ServiceParts = {
+      config,
+      secrets,
+      database,
+      engine,
+      networks,
+      logger,
       observability,
-      jwtSecret: secrets.jwtSecret,
-      oidcIssuers: config.oidcIssuers,
-      webhooks,
-      requestsPerMinute: config.requestsPerMinute,
-      rateLimitDatabase: database.knex,
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
     };
-    const app =
-      role === 'cert'
-        ? createCertApp({
-            ...shared,
-            services: {
-              knex: database.knex,
-              engine,
-              networks,
-              pins: createPinCipher(Buffer.from(secrets.pinKey, 'base64url')),
-              namespace: 'trustpoint',
-              now: Date.now,
-              logger,
-              signer: await createCertificateSigner(config.signingKey ?? secrets.signingKey, {
-                retired: config.retiredSigningKeys,
-              }),
-              files: {
-                dir: join(config.dataDir, 'files'),
-                maxFileBytes: config.maxFileBytes,
-                store: config.filesS3 === undefined ? undefined : s3FileStore(config.filesS3),
-              },
-              urlFetch: {
-                allowAddresses: config.urlFetchAllow,
-                allowPrivateAddresses: config.urlFetchAllowPrivate,
-              },
-              pinAttempts: config.pinAttempts,
-            },
-          })
-        : createTrackApp({
-            ...shared,
-            services: {
-              knex: database.knex,
-              engine,
-              networks,
-              namespace: 'trustpoint',
-              now: Date.now,
-              logger,
-            },
-          });
+    const app = role === 'cert' ? await certApiApp(parts) : trackApiApp(parts);
     const port = role === 'cert' ? config.certApiPort : config.trackApiPort;
     const server = await listen(app, config.apiHost, port);
     stops.push(() => closeGracefully(server, config.shutdownTimeoutMs));

@@ -11,47 +11,28 @@ import {
   startLocalChain,
   type TrustpointDeployment,
 } from '@trustpoint/contracts';
-import {
-  CERT_API_BASE_PATH,
-  createCertApp,
-  createCertificateSigner,
-  createPinCipher,
-  s3FileStore,
-  type CertificateSigner,
-} from '@trustpoint/cert-api';
-import { createDatabase, findPlan, type Database } from '@trustpoint/db';
+import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
+import { createDatabase, type Database } from '@trustpoint/db';
 import { serviceObservability } from '@trustpoint/observability';
-import { createTrackApp, TRACK_API_BASE_PATH } from '@trustpoint/track-api';
-import {
-  createSecretSealer,
-  deriveWebhookKey,
-  WebhookWorker,
-  type WebhookSettings,
-} from '@trustpoint/webhooks';
+import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Logger } from 'pino';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { wantsEmbeddedChain } from './embedded-chain-choice.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { closeGracefully, listen } from './http-listener.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
+import {
+  certApiApp,
+  requireProvisioningPlans,
+  startWebhookWorker,
+  trackApiApp,
+  type ServiceParts,
+} from './service-parts.js';
 
 /**
  * The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. The
  * retired keys were checked with the configuration, so an error here is the current key's.
  */
-async function signerOf(config: LauncherConfig, storedKey: string): Promise<CertificateSigner> {
-  try {
-    return await createCertificateSigner(config.signingKey ?? storedKey, {
-      retired: config.retiredSigningKeys,
-    });
-  } catch (error) {
-    const source =
-      config.signingKey === undefined ? 'the signing key of secrets.json' : 'SIGNING_KEY';
-    throw new Error(`${source} is not a usable private key: ${(error as Error).message}`);
-  }
-}
-
-/** The embedded development chain, when this start runs it. */
 export interface EmbeddedChain {
   url: string;
   deployment: TrustpointDeployment;
@@ -190,93 +171,25 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       return Promise.resolve();
     });
 
-    // Webhook secrets are sealed under a key derived from the PIN key: nothing new to keep. The
-    // endpoints' addresses follow the URL certificates' policy (URL_FETCH_ALLOW[_PRIVATE]).
-    const webhooks: WebhookSettings = {
-      sealer: createSecretSealer(deriveWebhookKey(Buffer.from(secrets.pinKey, 'base64url'))),
-      addressPolicy: {
-        allowAddresses: config.urlFetchAllow,
-        allowPrivateAddresses: config.urlFetchAllowPrivate,
-      },
+    const parts: ServiceParts = {
+      config,
+      secrets,
+      database,
+      engine,
+      networks,
+      logger,
+      observability,
     };
     // Any number of processes may run a worker on one database; this one runs beside the APIs.
-    const webhookWorker = new WebhookWorker({
-      knex: database.knex,
-      sealer: webhooks.sealer,
-      addressPolicy: webhooks.addressPolicy,
-      logger,
-      onAttempt: observability.onWebhookAttempt,
-    });
-    webhookWorker.start();
+    const webhookWorker = startWebhookWorker(parts);
     stops.push(() => webhookWorker.stop());
+    await requireProvisioningPlans(parts, (message) => new Error(message));
 
-    // A provider whose users would be provisioned on a plan that does not exist stops the start.
-    for (const { issuer, provision } of config.oidcIssuers) {
-      if (
-        provision !== undefined &&
-        (await findPlan(database.knex, provision.planId)) === undefined
-      ) {
-        throw new Error(
-          `OIDC_ISSUERS: users of ${issuer} are provisioned on plan "${provision.planId}", which does not exist`,
-        );
-      }
-    }
-
-    const certApp = createCertApp({
-      jwtSecret: secrets.jwtSecret,
-      oidcIssuers: config.oidcIssuers,
-      webhooks,
-      requestsPerMinute: config.requestsPerMinute,
-      // On PostgreSQL the limits are counted in the database, shared with any other process.
-      rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
-      observability,
-      services: {
-        knex: database.knex,
-        engine,
-        networks,
-        pins: createPinCipher(Buffer.from(secrets.pinKey, 'base64url')),
-        namespace: 'trustpoint',
-        now: Date.now,
-        logger,
-        signer: await signerOf(config, secrets.signingKey),
-        files: {
-          dir: join(config.dataDir, 'files'),
-          maxFileBytes: config.maxFileBytes,
-          store: config.filesS3 === undefined ? undefined : s3FileStore(config.filesS3),
-        },
-        urlFetch: {
-          allowAddresses: config.urlFetchAllow,
-          allowPrivateAddresses: config.urlFetchAllowPrivate,
-        },
-        pinAttempts: config.pinAttempts,
-      },
-    });
-    const certServer = await listen(certApp, config.apiHost, config.certApiPort);
+    const certServer = await listen(await certApiApp(parts), config.apiHost, config.certApiPort);
     stops.push(() => closeGracefully(certServer, config.shutdownTimeoutMs));
 
     // Same database, engine, secrets and local user as the certificate API; a port of its own.
-    const trackApp = createTrackApp({
-      jwtSecret: secrets.jwtSecret,
-      oidcIssuers: config.oidcIssuers,
-      webhooks,
-      requestsPerMinute: config.requestsPerMinute,
-      // On PostgreSQL the limits are counted in the database, shared with any other process.
-      rateLimitDatabase: config.databaseUrl === undefined ? undefined : database.knex,
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
-      observability,
-      services: {
-        knex: database.knex,
-        engine,
-        networks,
-        namespace: 'trustpoint',
-        now: Date.now,
-        logger,
-      },
-    });
-    const trackServer = await listen(trackApp, config.apiHost, config.trackApiPort);
+    const trackServer = await listen(trackApiApp(parts), config.apiHost, config.trackApiPort);
     stops.push(() => closeGracefully(trackServer, config.shutdownTimeoutMs));
 
     return {

@@ -12,7 +12,7 @@ const LOCAL_CREDITS = 1_000_000;
 /** 30 days, in seconds. */
 const TOKEN_TTL_SECONDS = 30 * 24 * 3_600;
 
-interface Secrets {
+export interface Secrets {
   jwtSecret: string;
   /** Key that seals certificate PINs (32 bytes, base64url). */
   pinKey: string;
