@@ -146,7 +146,10 @@ export async function launchRole(
     stops.push(() => database.close());
     // One secrets file per data directory; every process that shares it makes and checks the same
     // tokens, PINs and webhook secrets.
-    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
+    const secrets = await loadOrCreateSecrets(
+      join(config.dataDir, 'secrets.json'),
+      config.sharedSecrets,
+    );
 
     if (role === 'anchor') {
       const engine = new AnchorEngine(database.knex, networks, { logger });

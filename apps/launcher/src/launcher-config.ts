@@ -37,6 +37,12 @@ export interface LauncherConfig {
   /** Private key of qualified signatures (PEM or JWK); otherwise one kept in the secrets file. */
   signingKey?: string | undefined;
   /**
+   * The secrets every process of one deployment must share, from the environment
+   * (`TRUSTPOINT_JWT_SECRET`, `TRUSTPOINT_PIN_KEY`) so processes on several hosts agree without
+   * sharing a data directory; otherwise those of the data directory's secrets file.
+   */
+  sharedSecrets?: { jwtSecret?: string; pinKey?: string };
+  /**
    * Public JWKs of earlier signing keys (`SIGNING_KEYS_RETIRED`): their signatures stay valid and
    * they stay in the JWKS after a key rotation.
    */
@@ -98,6 +104,29 @@ function port(value: string | undefined, fallback: number, name: string): number
     throw new Error(`${name} must be a TCP port (1-65535), got "${value}"`);
   }
   return parsed;
+}
+
+/** `TRUSTPOINT_JWT_SECRET` (at least 32 characters) and `TRUSTPOINT_PIN_KEY` (32 bytes, base64url). */
+function sharedSecrets(env: NodeJS.ProcessEnv): { jwtSecret?: string; pinKey?: string } {
+  const jwtSecret = env.TRUSTPOINT_JWT_SECRET === '' ? undefined : env.TRUSTPOINT_JWT_SECRET;
+  const pinKey = env.TRUSTPOINT_PIN_KEY === '' ? undefined : env.TRUSTPOINT_PIN_KEY;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new Error(
+      'TRUSTPOINT_JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)',
+    );
+  }
+  if (
+    pinKey !== undefined &&
+    (!/^[A-Za-z0-9_-]+={0,2}$/.test(pinKey) || Buffer.from(pinKey, 'base64url').length !== 32)
+  ) {
+    throw new Error(
+      'TRUSTPOINT_PIN_KEY must be 32 bytes in base64url (e.g. openssl rand 32 | basenc --base64url)',
+    );
+  }
+  return {
+    ...(jwtSecret === undefined ? {} : { jwtSecret }),
+    ...(pinKey === undefined ? {} : { pinKey }),
+  };
 }
 
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
@@ -197,6 +226,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
         ? undefined
         : resolve(startedIn(env), env.TRUSTPOINT_NETWORKS_FILE),
     signingKey: env.SIGNING_KEY === '' ? undefined : env.SIGNING_KEY,
+    sharedSecrets: sharedSecrets(env),
     retiredSigningKeys: retiredSigningKeys(env.SIGNING_KEYS_RETIRED, 'SIGNING_KEYS_RETIRED'),
     requestsPerMinute: positiveInteger(env.RATE_LIMIT_PER_MINUTE, 6_000, 'RATE_LIMIT_PER_MINUTE'),
     maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),

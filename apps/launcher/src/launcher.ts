@@ -125,7 +125,10 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
     );
     await networks.verifyChainIds({ requireReachable: true });
 
-    const secrets = await loadOrCreateSecrets(join(config.dataDir, 'secrets.json'));
+    const secrets = await loadOrCreateSecrets(
+      join(config.dataDir, 'secrets.json'),
+      config.sharedSecrets,
+    );
     const database = await createDatabase(
       config.databaseUrl
         ? { url: config.databaseUrl }

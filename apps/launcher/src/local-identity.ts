@@ -21,10 +21,18 @@ export interface Secrets {
 }
 
 /**
- * The signing secret of the embedded set-up, made on first start and kept (mode 0600) in the data
- * directory, so tokens stay valid across restarts. Deployments set TRUSTPOINT_JWT_SECRET instead.
+ * The secrets of the embedded set-up, made on first start and kept (mode 0600) in the data
+ * directory, so tokens, PINs and webhook secrets stay valid across restarts. `given` ones (from
+ * TRUSTPOINT_JWT_SECRET and TRUSTPOINT_PIN_KEY) take their place, for processes on several hosts.
  */
-export async function loadOrCreateSecrets(path: string): Promise<Secrets> {
+export async function loadOrCreateSecrets(
+  path: string,
+  given: { jwtSecret?: string; pinKey?: string } = {},
+): Promise<Secrets> {
+  return { ...(await secretsFile(path)), ...given };
+}
+
+async function secretsFile(path: string): Promise<Secrets> {
   try {
     const secrets = JSON.parse(await readFile(path, 'utf8')) as Partial<Secrets>;
     if (
@@ -66,7 +74,7 @@ async function createSecrets(path: string, secrets: Secrets): Promise<Secrets> {
     return secrets;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return await loadOrCreateSecrets(path);
+    return await secretsFile(path);
   } finally {
     await rm(aside, { force: true });
   }

@@ -224,3 +224,25 @@ describe('readLauncherConfig: CORS_ORIGINS', () => {
     );
   });
 });
+
+describe('readLauncherConfig: secrets shared by every process', () => {
+  it('when TRUSTPOINT_JWT_SECRET and TRUSTPOINT_PIN_KEY are set, then they are read; unset, the secrets file serves', () => {
+    const pinKey = Buffer.alloc(32, 1).toString('base64url');
+
+    expect(readLauncherConfig({}).sharedSecrets).toEqual({});
+    expect(
+      readLauncherConfig({ TRUSTPOINT_JWT_SECRET: 'x'.repeat(32), TRUSTPOINT_PIN_KEY: pinKey })
+        .sharedSecrets,
+    ).toEqual({ jwtSecret: 'x'.repeat(32), pinKey });
+  });
+
+  it('when the JWT secret is short or the PIN key is not 32 bytes of base64url, then the start stops saying which', () => {
+    expect(() => readLauncherConfig({ TRUSTPOINT_JWT_SECRET: 'short' })).toThrow(
+      /TRUSTPOINT_JWT_SECRET/,
+    );
+    expect(() => readLauncherConfig({ TRUSTPOINT_PIN_KEY: 'abc' })).toThrow(/TRUSTPOINT_PIN_KEY/);
+    expect(() =>
+      readLauncherConfig({ TRUSTPOINT_PIN_KEY: `${Buffer.alloc(32).toString('base64')}!` }),
+    ).toThrow(/TRUSTPOINT_PIN_KEY/);
+  });
+});

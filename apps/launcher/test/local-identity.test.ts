@@ -35,6 +35,16 @@ describe('local secrets', () => {
     expect(secrets.signingKey).toContain('-----BEGIN PRIVATE KEY-----');
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(secrets);
   });
+
+  it("when the deployment gives the JWT secret and PIN key, then they replace the file's, which keeps the signing key", async () => {
+    const path = await secretsPath();
+    const fromFile = await loadOrCreateSecrets(path);
+    const given = { jwtSecret: 's'.repeat(40), pinKey: Buffer.alloc(32, 7).toString('base64url') };
+
+    const secrets = await loadOrCreateSecrets(path, given);
+
+    expect(secrets).toEqual({ ...given, signingKey: fromFile.signingKey });
+  });
 });
 
 // Opening an embedded PGlite takes a few seconds.
