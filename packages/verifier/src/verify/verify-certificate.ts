@@ -17,7 +17,7 @@ import {
   type SignatureCheck,
 } from '../signature/qualified-signature.js';
 import { TRUST_POINT_TYPE_NAMES, type TrustPointTypeName } from '../trustpoint-type.js';
-import { readOnChain } from './on-chain-read.js';
+import { lookUpRecord } from './on-chain-read.js';
 import {
   field,
   isJsonObject,
@@ -29,7 +29,7 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import { isTrustedContract, rpcUrlsFor, type RpcUrls, type TrustedContracts } from './rpc-urls.js';
+import type { RpcUrls, TrustedContracts } from './rpc-urls.js';
 
 /**
  * Verdict on one trustpoint:
@@ -269,42 +269,25 @@ async function verifyTrustpoint(
     more: Partial<TrustpointVerification> = {},
   ): TrustpointVerification => ({ ...base, attempts: [], ...more, verdict, detail });
 
-  if (item.smartContract === undefined) {
-    return done('pending', 'not anchored yet: the certificate names no contract to ask');
-  }
-  if (isTrustedContract(input.contracts, item.networkId, item.smartContract) === false) {
-    return done(
-      'mismatch',
-      `the registry ${item.smartContract} is not one you trust for network ${item.networkId}`,
-    );
-  }
-  const urls = rpcUrlsFor(input.rpc, item.networkId);
-  if (urls.length === 0) {
-    return done('unreachable', `no JSON-RPC URL given for network ${item.networkId}`);
-  }
-  const read = await readOnChain(
-    urls,
-    getTrustPointRequest({
+  const read = await lookUpRecord(
+    {
+      networkId: item.networkId,
       smartContract: item.smartContract,
-      certId: certificate.certID,
-      timestampMs: item.timestamp,
-    }),
+      holder: 'certificate',
+      contract: 'registry',
+      key: `(certID, ${String(item.timestamp)})`,
+    },
+    (smartContract) =>
+      getTrustPointRequest({
+        smartContract,
+        certId: certificate.certID,
+        timestampMs: item.timestamp,
+      }),
     decodeGetTrustPointResponse,
     input,
   );
-  if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
-    return done(
-      read.outcome,
-      read.outcome === 'unreachable'
-        ? 'no node answered'
-        : 'the nodes answered with neither a record nor the not-found revert',
-      { attempts: read.attempts },
-    );
-  }
-  const answered = { node: read.node, attempts: read.attempts };
-  if (read.outcome === 'notFound') {
-    return done('notFound', `no record for (certID, ${item.timestamp}) on this contract`, answered);
-  }
+  if (read.outcome !== 'found') return done(read.outcome, read.detail, read.more);
+  const { answered } = read;
   const onChain = { hash: read.value.hash, type: read.value.type };
   const found = { ...answered, onChain };
   if (onChain.type !== item.type) {

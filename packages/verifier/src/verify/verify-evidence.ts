@@ -3,7 +3,7 @@ import type { JsonObject } from '../hashing/canonical-json.js';
 import { isHashHex } from '../hashing/hash-hex.js';
 import { assetHash as assetHashRule, evidenceHash } from '../hashing/track-hash.js';
 import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
-import { readOnChain } from './on-chain-read.js';
+import { lookUpRecord } from './on-chain-read.js';
 import {
   field,
   isJsonObject,
@@ -15,7 +15,7 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import { isTrustedContract, rpcUrlsFor, type RpcUrls, type TrustedContracts } from './rpc-urls.js';
+import type { RpcUrls, TrustedContracts } from './rpc-urls.js';
 
 /**
  * Verdict on one evidence: `anchored` (on chain with the hash the rules give), `mismatch`,
@@ -162,46 +162,25 @@ async function verifyOne(
     more: Partial<EvidenceVerification> = {},
   ): EvidenceVerification => ({ ...base, attempts: [], ...more, verdict, detail });
 
-  if (evidence.smartContract === undefined) {
-    return done('pending', 'not anchored yet: the evidence names no contract to ask');
-  }
-  if (isTrustedContract(input.contracts, evidence.networkId, evidence.smartContract) === false) {
-    return done(
-      'mismatch',
-      `the repository ${evidence.smartContract} is not one you trust for network ${evidence.networkId}`,
-    );
-  }
-  const urls = rpcUrlsFor(input.rpc, evidence.networkId);
-  if (urls.length === 0) {
-    return done('unreachable', `no JSON-RPC URL given for network ${evidence.networkId}`);
-  }
-  const read = await readOnChain(
-    urls,
-    getEvidenceRequest({
+  const read = await lookUpRecord(
+    {
+      networkId: evidence.networkId,
       smartContract: evidence.smartContract,
-      assetHash: evidence.assetHash,
-      timestampSeconds: evidence.timestamp,
-    }),
+      holder: 'evidence',
+      contract: 'repository',
+      key: `(assetHash, ${String(evidence.timestamp)})`,
+    },
+    (smartContract) =>
+      getEvidenceRequest({
+        smartContract,
+        assetHash: evidence.assetHash,
+        timestampSeconds: evidence.timestamp,
+      }),
     decodeGetEvidenceResponse,
     input,
   );
-  if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
-    return done(
-      read.outcome,
-      read.outcome === 'unreachable'
-        ? 'no node answered'
-        : 'the nodes answered with neither a record nor the not-found revert',
-      { attempts: read.attempts },
-    );
-  }
-  const answered = { node: read.node, attempts: read.attempts };
-  if (read.outcome === 'notFound') {
-    return done(
-      'notFound',
-      `no record for (assetHash, ${evidence.timestamp}) on this contract`,
-      answered,
-    );
-  }
+  if (read.outcome !== 'found') return done(read.outcome, read.detail, read.more);
+  const { answered } = read;
   const found = { ...answered, onChain: { hash: read.value.hash } };
   if (read.value.hash !== expectedHash) {
     return done('mismatch', 'the chain holds another hash than the rules give', found);
