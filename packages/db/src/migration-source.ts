@@ -14,6 +14,7 @@ import { paidAnchorRecords } from './migrations/0012-paid-anchor-records.js';
 import { apiKeys } from './migrations/0013-api-keys.js';
 import { administration } from './migrations/0014-administration.js';
 import { sharedProcessState } from './migrations/0016-shared-process-state.js';
+import { anchorRecordTimestamps } from './migrations/0017-anchor-record-timestamps.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -33,6 +34,7 @@ export const migrations: readonly Migration[] = [
   apiKeys,
   administration,
   sharedProcessState,
+  anchorRecordTimestamps,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
