@@ -1,10 +1,14 @@
-import type { Server } from 'node:http';
-import type { Express } from 'express';
+import type { RequestListener, Server } from 'node:http';
+import { createApiServer } from '@trustpoint/http';
 
-/** Starts listening; a port in use is said plainly. */
-export function listen(app: Express, host: string, port: number): Promise<Server> {
+/**
+ * Starts listening, with the API server's timeouts (a client trickling its headers or body is
+ * cut off); a port in use is said plainly.
+ */
+export function listen(app: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createApiServer(app);
+    server.listen(port, host);
     server.once('listening', () => {
       resolve(server);
     });

@@ -13,6 +13,11 @@ export type { Acknowledgement, AcknowledgementDefaults, AnchorWait } from './ack
 export type { AccessTokenSettings } from './access-tokens.js';
 export type { VerifiedToken } from './verify-access-token.js';
 export { createApiApp } from './api-app.js';
+export {
+  createApiServer,
+  DEFAULT_API_SERVER_TIMEOUTS,
+  type ApiServerTimeouts,
+} from './api-server.js';
 export type { ApiAppOptions, MountedApi } from './api-app.js';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
 export { currentRequestId, requestLogMixin } from './request-context.js';

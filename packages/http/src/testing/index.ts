@@ -4,3 +4,5 @@ export { checkedRequest, checkServedResponse, servedDocumentChecker } from './ch
 export type { CheckedAgent } from './checked-request.js';
 export { OpenApiMismatchError, OpenApiResponseChecker } from './openapi-response-checker.js';
 export type { ObservedResponse, OpenApiDocument } from './openapi-response-checker.js';
+export { trickleRequest } from './slow-client.js';
+export type { SlowClientResult, TrickleOptions } from './slow-client.js';

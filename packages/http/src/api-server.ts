@@ -1,0 +1,50 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+
+/**
+ * How long a client may take to send a request. Node's defaults (60 s for the headers, checked
+ * only every 30 s) let a client that trickles its headers a byte at a time hold a connection for
+ * up to 90 s; a handful of such clients per second keep many sockets busy for nothing.
+ */
+export interface ApiServerTimeouts {
+  /** The request line and every header must have arrived within this. */
+  headersTimeoutMs: number;
+  /**
+   * The whole request, body included, must have arrived within this: it bounds a trickled body,
+   * and it is the time the largest upload (`MAX_FILE_BYTES`) has to arrive.
+   */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often the two limits above are checked (each may be overrun by up to this). */
+  checkIntervalMs: number;
+}
+
+/** 20 s for the headers, 5 min for a whole request (a 2 GiB upload needs about 60 Mbit/s). */
+export const DEFAULT_API_SERVER_TIMEOUTS: Readonly<ApiServerTimeouts> = Object.freeze({
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+});
+
+/**
+ * An HTTP server for an API app with the timeouts above: a client that sends its headers or its
+ * body too slowly gets 408 and its connection closed, while other clients are served meanwhile.
+ * `listen` is the caller's.
+ */
+export function createApiServer(
+  app: RequestListener,
+  timeouts: Partial<ApiServerTimeouts> = {},
+): Server {
+  const settings = { ...DEFAULT_API_SERVER_TIMEOUTS, ...timeouts };
+  const server = createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      connectionsCheckingInterval: settings.checkIntervalMs,
+    },
+    app,
+  );
+  return server;
+}

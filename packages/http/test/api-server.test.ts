@@ -1,0 +1,99 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createApiServer, DEFAULT_API_SERVER_TIMEOUTS } from '../src/api-server.js';
+import { jsonBody } from '../src/json-body.js';
+import { sendSuccess } from '../src/send-success.js';
+import { trickleRequest } from '../src/testing/slow-client.js';
+import { testApp } from './support/test-app.js';
+
+const TIMEOUTS = {
+  headersTimeoutMs: 600,
+  requestTimeoutMs: 1_200,
+  keepAliveTimeoutMs: 1_000,
+  checkIntervalMs: 100,
+};
+
+function echoApp() {
+  return testApp((app) => {
+    app.get('/ping', (_req, res) => {
+      sendSuccess(res, 200, 'pong', {});
+    });
+    app.post('/echo', jsonBody(), (req, res) => {
+      sendSuccess(res, 200, 'echo', req.body as object);
+    });
+  });
+}
+
+async function listening(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+describe('createApiServer', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('when no timeouts are given, then the headers have 20 s, a request 5 min, checked every second', () => {
+    // Act
+    server = createApiServer(echoApp());
+
+    // Assert
+    expect(DEFAULT_API_SERVER_TIMEOUTS.headersTimeoutMs).toBe(20_000);
+    expect(server.headersTimeout).toBe(20_000);
+    expect(server.requestTimeout).toBe(300_000);
+    expect(server.keepAliveTimeout).toBe(5_000);
+  });
+
+  it('when a client trickles its headers, then 408 and the connection closed at the headers timeout, while others are served', async () => {
+    // Arrange
+    server = createApiServer(echoApp(), TIMEOUTS);
+    const port = await listening(server);
+    const request = `GET /ping HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n`;
+
+    // Act
+    const slow = trickleRequest(port, request, { byteIntervalMs: 50, giveUpMs: 5_000 });
+    const startedAt = Date.now();
+    const other = await fetch(`http://127.0.0.1:${String(port)}/ping`);
+    const otherMs = Date.now() - startedAt;
+    const result = await slow;
+
+    // Assert
+    expect(other.status).toBe(200);
+    expect(otherMs).toBeLessThan(500);
+    expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(result.sentBytes).toBeLessThan(request.length);
+    expect(result.closedAfterMs).toBeGreaterThanOrEqual(500);
+    expect(result.closedAfterMs).toBeLessThan(2_000);
+  });
+
+  it('when a client trickles its body, then 408 and the connection closed at the request timeout', async () => {
+    // Arrange
+    server = createApiServer(echoApp(), TIMEOUTS);
+    const port = await listening(server);
+    const body = JSON.stringify({ text: 'x'.repeat(200) });
+    const head = `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${String(body.length)}\r\n\r\n`;
+
+    // Act: the headers arrive at once, the body a byte every 50 ms.
+    const fast = await fetch(`http://127.0.0.1:${String(port)}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const trickled = await trickleRequest(port, body, {
+      sentAtOnce: head,
+      byteIntervalMs: 50,
+      giveUpMs: 5_000,
+    });
+
+    // Assert: sent at once, it is answered; trickled, it is cut off.
+    expect(fast.status).toBe(200);
+    expect(trickled.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(trickled.sentBytes).toBeLessThan(body.length);
+    expect(trickled.closedAfterMs).toBeLessThan(2_500);
+  });
+});
