@@ -25,10 +25,31 @@ const CLIENT_MISTAKES: Readonly<Record<string, string>> = {
   'request.size.invalid': 'Body length does not match Content-Length',
 };
 
+/**
+ * A body whose Content-Encoding (gzip, deflate, br) does not decompress: body-parser passes the
+ * decompressor's own error (a numeric `errno`, no `type`) on with status 400.
+ */
+function isUndecodableBody(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    'status' in error &&
+    error.status === 400 &&
+    !('type' in error) &&
+    'errno' in error &&
+    typeof error.errno === 'number'
+  );
+}
+
 export type BodyProblem = { kind: 'tooLarge' } | { kind: 'invalid'; error: FieldError };
 
 /** How a body-parser failure is answered, or `undefined` when it is not one (or not the caller's fault). */
 export function bodyProblem(error: unknown): BodyProblem | undefined {
+  if (isUndecodableBody(error)) {
+    return {
+      kind: 'invalid',
+      error: { field: 'body', error: 'Body does not decode with its Content-Encoding' },
+    };
+  }
   if (!isBodyParserError(error)) return undefined;
   if (error.type === 'entity.too.large') return { kind: 'tooLarge' };
   const message = CLIENT_MISTAKES[error.type];

@@ -95,4 +95,25 @@ describe('jsonBody', () => {
       { field: 'body', error: 'Charset is not supported, use utf-8' },
     ]);
   });
+
+  it.each(['deflate', 'gzip', 'br'])(
+    'when a %s body does not decompress, then 400 on the body, not a 500',
+    async (encoding) => {
+      // Arrange
+      const app = echoApp();
+
+      // Act
+      const response = await request(app)
+        .post('/echo')
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send('{"not": "compressed"}');
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body).toHaveProperty('errors', [
+        { field: 'body', error: 'Body does not decode with its Content-Encoding' },
+      ]);
+    },
+  );
 });
