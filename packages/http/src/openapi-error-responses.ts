@@ -9,8 +9,12 @@ import {
 import { TOO_MANY_REQUESTS_BODY } from './too-many-requests.js';
 import type { ZodOpenApiExampleObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 
-/** Every route can fail unexpectedly. */
-const ALWAYS: readonly ErrorCode[] = ['internal'];
+/**
+ * What every route can answer: a request target or body that cannot be read (400: not
+ * percent-decodable, not JSON, not decompressible; the body is parsed before any route), a body
+ * over the limit (413), and an unexpected failure.
+ */
+const ALWAYS: readonly ErrorCode[] = ['validation', 'payloadTooLarge', 'internal'];
 
 function exampleOf(
   code: ErrorCode,
@@ -27,7 +31,7 @@ function exampleOf(
 /**
  * The error responses of an operation (spec section 7): one response per status, with the error
  * body schema and, as examples, the catalogue's exact messages for the codes the operation can
- * answer. 429 always lists the rate limit's body too, and 500 is always there.
+ * answer. 429 always lists the rate limit's body too, and 400, 413 and 500 are always there.
  * `validationErrors` shows what a 400's `errors[]` looks like for the API documented.
  */
 export function openApiErrorResponses(

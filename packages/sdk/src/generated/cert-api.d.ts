@@ -939,6 +939,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1149,6 +1158,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too many requests; or too many wrong PINs for this certificate or from this address within the window, after which even the right PIN is refused until the window ends */
       429: {
         headers: {
@@ -1226,6 +1244,15 @@ export interface operations {
       };
       /** @description Existing certificate error */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1313,6 +1340,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too many requests; or too many wrong PINs for this certificate or from this address within the window, after which even the right PIN is refused until the window ends */
       429: {
         headers: {
@@ -1389,6 +1425,15 @@ export interface operations {
       };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1495,6 +1540,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Out of Credits Error */
       429: {
         headers: {
@@ -1584,6 +1638,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too many requests; or too many wrong PINs for this certificate or from this address within the window, after which even the right PIN is refused until the window ends */
       429: {
         headers: {
@@ -1664,6 +1727,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description The range starts beyond the end of the file (`Content-Range: bytes *\/<size>`) */
       416: {
         headers: {
@@ -1709,6 +1781,24 @@ export interface operations {
           'application/json': components['schemas']['Jwks'];
         };
       };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1745,6 +1835,24 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['NetworkListResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Too Many Requests Error */
@@ -1785,8 +1893,26 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointListResponse'];
         };
       };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1847,6 +1973,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1922,6 +2057,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1983,6 +2127,15 @@ export interface operations {
       };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2061,6 +2214,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2131,6 +2293,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2169,8 +2340,26 @@ export interface operations {
           'application/json': components['schemas']['ApiKeyListResponse'];
         };
       };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2231,6 +2420,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2306,6 +2504,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2374,6 +2581,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2434,6 +2650,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Too Many Requests Error */

@@ -719,6 +719,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1005,6 +1014,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1226,6 +1244,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1291,6 +1318,15 @@ export interface operations {
       };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1370,6 +1406,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1442,6 +1487,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1478,6 +1532,24 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['NetworkListResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Too Many Requests Error */
@@ -1518,8 +1590,26 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointListResponse'];
         };
       };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1580,6 +1670,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1655,6 +1754,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1716,6 +1824,15 @@ export interface operations {
       };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1794,6 +1911,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1864,6 +1990,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -1902,8 +2037,26 @@ export interface operations {
           'application/json': components['schemas']['ApiKeyListResponse'];
         };
       };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1964,6 +2117,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -2039,6 +2201,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2107,6 +2278,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Too Many Requests Error */
       429: {
         headers: {
@@ -2167,6 +2347,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description Too Many Requests Error */
