@@ -95,4 +95,22 @@ describe.each(testBackends())('API keys and the token endpoint of /cert/v2 on %s
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
     expect(wrong.body).toMatchObject({ error: 'invalid_client' });
   });
+
+  it.each([
+    ['a JSON body that is not JSON', '?', 'application/json', '{"grant_type":'],
+    ['a query holding U+0000', '?x=%00', 'application/x-www-form-urlencoded', 'grant_type=x'],
+  ])(
+    'when the token endpoint gets %s, then 400 with the error body its document names',
+    async (_case, query, contentType, body) => {
+      // Act: `request` fails the test when the document does not describe the answer.
+      const response = await request(api.app)
+        .post(`/cert/v2/oauth/token${query}`)
+        .set('Content-Type', contentType)
+        .send(body);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ statusCode: 400, type: 'Validation Error' });
+    },
+  );
 });

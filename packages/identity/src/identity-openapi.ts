@@ -1,4 +1,5 @@
-import type { ErrorCode } from '@trustpoint/domain';
+import { errorBodySchema, type ErrorCode } from '@trustpoint/domain';
+import { z } from 'zod';
 import type {
   oas31,
   ZodOpenApiOperationObject,
@@ -155,7 +156,15 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
             headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
             content: { 'application/json': { schema: tokenResponseSchema } },
           },
-          400: oauthError('`invalid_request` or `unsupported_grant_type`'),
+          400: {
+            description:
+              '`invalid_request` or `unsupported_grant_type`; a request the APIs cannot read at ' +
+              'all (an undecodable target, a JSON body that is not JSON, a body that does not ' +
+              'decompress) is refused before the endpoint, with their error body',
+            content: {
+              'application/json': { schema: z.union([oauthErrorSchema, errorBodySchema]) },
+            },
+          },
           401: {
             ...oauthError('`invalid_client`'),
             headers: {

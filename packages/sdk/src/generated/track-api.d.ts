@@ -2330,13 +2330,14 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsTokenResponse'];
         };
       };
-      /** @description `invalid_request` or `unsupported_grant_type` */
+      /** @description `invalid_request` or `unsupported_grant_type`; a request the APIs cannot read at all (an undecodable target, a JSON body that is not JSON, a body that does not decompress) is refused before the endpoint, with their error body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['OAuthError'];
+          'application/json':
+            components['schemas']['OAuthError'] | components['schemas']['ErrorBody'];
         };
       };
       /** @description `invalid_client` */
