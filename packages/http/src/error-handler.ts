@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 
 import { bodyProblem } from './body-parser-error.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import { requestIdOf } from './request-id.js';
 import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
 
@@ -28,8 +29,8 @@ function requestContext(req: Request, res: Response): Record<string, unknown> {
 
 /**
  * The one place a thrown error becomes a response (spec 7.1 body). Caller mistakes map through the
- * catalogue; anything unexpected is logged with its stack and answered with the generic 500, so
- * internals never reach the caller.
+ * catalogue; a database that cannot be reached is a 503 (try again); anything unexpected is logged
+ * with its stack and answered with the generic 500, so internals never reach the caller.
  */
 export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
   const catalogue = options.catalogue ?? defaultErrorCatalogue;
@@ -57,6 +58,10 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     if (problem?.kind === 'tooLarge') return toErrorBody('payloadTooLarge', { catalogue });
     if (problem?.kind === 'invalid') {
       return toErrorBody('validation', { catalogue, errors: [problem.error] });
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, ...requestContext(req, res) }, 'database unavailable');
+      return toErrorBody('databaseUnavailable', { catalogue });
     }
     logger.error({ err: error, ...requestContext(req, res) }, 'unhandled error');
     return toErrorBody('internal', { catalogue });

@@ -74,6 +74,11 @@ describe('error catalogue', () => {
         'Service Unavailable Error',
         'The identity provider is not available, please try again later',
       ],
+      databaseUnavailable: [
+        503,
+        'Service Unavailable Error',
+        'The service is temporarily unavailable, please try again later',
+      ],
     } as const;
 
     for (const code of ERROR_CODES) {

@@ -103,6 +103,11 @@ const ENTRIES = {
     status: 503,
     message: () => 'The identity provider is not available, please try again later',
   },
+  /** The database cannot be reached (restarting, failing over): nothing was done, try again. */
+  databaseUnavailable: {
+    status: 503,
+    message: () => 'The service is temporarily unavailable, please try again later',
+  },
 } satisfies Record<string, EntryTemplate>;
 
 export type ErrorCode = keyof typeof ENTRIES;

@@ -1,0 +1,114 @@
+import { createServer } from 'node:net';
+import { createDatabase } from '@trustpoint/db';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+
+import { isDatabaseUnavailable } from '../src/database-unavailable.js';
+import { testApp } from './support/test-app.js';
+
+const UNAVAILABLE_BODY = {
+  statusCode: 503,
+  type: 'Service Unavailable Error',
+  message: 'The service is temporarily unavailable, please try again later',
+};
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    ],
+    [
+      'a server starting up (57P03)',
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
+    [
+      'an administrator shutdown (57P01)',
+      Object.assign(new Error('terminating connection'), { code: '57P01' }),
+    ],
+    [
+      'a connection exception (08006)',
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+    ],
+    ['a connection cut under a query', new Error('select 1 - Connection terminated unexpectedly')],
+    [
+      'no pooled connection in time',
+      new Error('Knex: Timeout acquiring a connection. The pool is probably full.'),
+    ],
+  ])('when the error is %s, then it is the database being unavailable', (_what, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation (23505)', Object.assign(new Error('duplicate key'), { code: '23505' })],
+    ['a deadlock (40P01)', Object.assign(new Error('deadlock detected'), { code: '40P01' })],
+    ['a programming error', new TypeError('x is undefined')],
+    ['a thrown string', 'ECONNREFUSED'],
+  ])('when the error is %s, then it is not', (_what, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('errorHandler when the database cannot be reached', () => {
+  it('when the PostgreSQL server refuses connections, then 503 with the catalogue body instead of 500', async () => {
+    // Arrange
+    const database = await createDatabase({
+      url: `postgres://postgres@127.0.0.1:${String(await closedPort())}/trustpoint`,
+      migrate: false,
+      poolMax: 1,
+    });
+    const app = testApp((routes) => {
+      routes.get('/read', async (_req, res) => {
+        res.json(await database.knex.raw('select 1'));
+      });
+    });
+
+    // Act
+    const response = await request(app).get('/read');
+    await database.close();
+
+    // Assert
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual(UNAVAILABLE_BODY);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'when the server ends the connection under a request (57P01), then 503; other database errors stay 500 (needs DATABASE_URL)',
+    async () => {
+      // Arrange
+      const database = await createDatabase({
+        url: process.env.DATABASE_URL ?? '',
+        migrate: false,
+        poolMax: 1,
+      });
+      const app = testApp((routes) => {
+        routes.get('/terminated', async (_req, res) => {
+          res.json(await database.knex.raw('select pg_terminate_backend(pg_backend_pid())'));
+        });
+        routes.get('/broken', async (_req, res) => {
+          res.json(await database.knex.raw('select * from no_such_table_here'));
+        });
+      });
+
+      // Act
+      const terminated = await request(app).get('/terminated');
+      const broken = await request(app).get('/broken');
+      await database.close();
+
+      // Assert
+      expect(terminated.status).toBe(503);
+      expect(terminated.body).toEqual(UNAVAILABLE_BODY);
+      expect(broken.status).toBe(500);
+    },
+  );
+});
