@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { answerMalformedRequest } from './malformed-request.js';
 
 /**
  * How long a client may take to send a request. Node's defaults (60 s for the headers, checked
@@ -29,7 +30,8 @@ export const DEFAULT_API_SERVER_TIMEOUTS: Readonly<ApiServerTimeouts> = Object.f
 
 /**
  * An HTTP server for an API app with the timeouts above: a client that sends its headers or its
- * body too slowly gets 408 and its connection closed, while other clients are served meanwhile.
+ * body too slowly gets 408 and its connection closed, while other clients are served meanwhile;
+ * a request Node cannot parse gets the spec's 400 body (`answerMalformedRequest`).
  * `listen` is the caller's.
  */
 export function createApiServer(
@@ -46,5 +48,6 @@ export function createApiServer(
     },
     app,
   );
+  server.on('clientError', answerMalformedRequest);
   return server;
 }

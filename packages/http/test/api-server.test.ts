@@ -96,4 +96,39 @@ describe('createApiServer', () => {
     expect(trickled.sentBytes).toBeLessThan(body.length);
     expect(trickled.closedAfterMs).toBeLessThan(2_500);
   });
+
+  it.each([
+    [
+      'Content-Length and Transfer-Encoding both',
+      'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
+    ['two different Content-Lengths', 'Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['a Content-Length that is not a number', 'Content-Length: +2\r\n\r\n{}'],
+    ['a chunked body that is not chunked', 'Transfer-Encoding: chunked\r\n\r\n{"a":1}\r\n\r\n'],
+  ])(
+    'when a request has %s, then 400 with the spec error body and the connection closed',
+    async (_case, rest) => {
+      // Arrange
+      server = createApiServer(echoApp(), TIMEOUTS);
+      const port = await listening(server);
+
+      // Act: Node's parser refuses it before the app sees it.
+      const answer = await trickleRequest(port, '', {
+        sentAtOnce: `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${rest}`,
+        byteIntervalMs: 10,
+        giveUpMs: 5_000,
+      });
+
+      // Assert
+      const [head = '', body = ''] = answer.received.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head).toContain('Content-Type: application/json; charset=utf-8');
+      expect(JSON.parse(body)).toEqual({
+        statusCode: 400,
+        type: 'Validation Error',
+        message: 'Request parameters are wrong, check requirements',
+        errors: [{ field: 'request', error: 'Not a well-formed HTTP/1.1 request' }],
+      });
+    },
+  );
 });
