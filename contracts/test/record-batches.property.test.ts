@@ -1,7 +1,10 @@
-// Property: any set of records, written in any batching (slots and data contracts mixed), is found
-// exactly, and any key not written reverts with exactly the 4 bytes of its NotFound error.
+// Properties of the batch registries, read as an outside client reads them (raw eth_call over
+// HTTP): any set of records, written in any batching (slots and data contracts mixed, across
+// bucket edges, re-sent or not), is found exactly, and any key not written reverts with exactly
+// the 4 bytes of its NotFound error.
 import { loadFixture } from '@nomicfoundation/hardhat-network-helpers';
 import { expect } from 'chai';
+import { ethers } from 'hardhat';
 import fc from 'fast-check';
 import {
   encodeRecordBatch,
@@ -9,11 +12,13 @@ import {
   MAX_BATCH_RECORDS,
   TRUSTPOINT_BUCKET_BITS,
 } from '../src/record-batches';
-import { deployBatchRegistries, digest, recordKey } from './fixtures';
+import { deployReleaseRegistries, digest, recordKey } from './fixtures';
+import { ethCall, serveHardhatNetwork, type JsonRpcEndpoint } from './json-rpc-server';
 
 const TRUSTPOINT_NOT_FOUND = '0x16fd89cc';
 const EVIDENCE_NOT_FOUND = '0x09cea733';
-const BASE_MS = 1_767_225_600_000;
+const BASE_MS = 1_767_225_600_000 - (1_767_225_600_000 % 1024); // the start of a bucket
+const BASE_S = 1_767_225_600 - (1_767_225_600 % 16);
 
 interface Written {
   id: string;
@@ -24,125 +29,202 @@ interface Written {
   type: number;
 }
 
-/** Revert data of a failed eth_call, as Hardhat's provider reports it. */
-async function revertDataOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-  } catch (error) {
-    const data = (error as { data?: string }).data;
-    if (typeof data === 'string') return data;
-    throw error;
-  }
-  throw new Error('the call did not revert');
-}
-
-// Records: distinct (id, timestamp) pairs within a few buckets, so batches share buckets.
-const recordsArbitrary = (timestampSpan: number) =>
-  fc.uniqueArray(
+/**
+ * Distinct (id, timestamp) pairs over a few buckets, half of them within 3 units of a bucket edge,
+ * so that batches share buckets and straddle their edges.
+ */
+const recordsArbitrary = (bucketBits: number, buckets: number, types: number) => {
+  const size = 1 << bucketBits;
+  const offset = fc.oneof(
+    fc.integer({ min: 0, max: buckets * size - 1 }),
+    fc
+      .tuple(fc.integer({ min: 1, max: buckets - 1 }), fc.integer({ min: -3, max: 2 }))
+      .map(([edge, delta]) => edge * size + delta),
+  );
+  return fc.uniqueArray(
     fc.record({
-      id: fc.integer({ min: 0, max: 50 }),
-      offset: fc.integer({ min: 0, max: timestampSpan }),
-      type: fc.integer({ min: 0, max: 2 }),
+      id: fc.integer({ min: 0, max: 30 }),
+      offset,
+      type: fc.integer({ min: 0, max: types - 1 }),
       salt: fc.integer(),
     }),
     { minLength: 1, maxLength: 40, selector: (r) => `${String(r.id)}/${String(r.offset)}` },
   );
-// How many records each successive write takes, and whether small ones go to slots.
+};
+
+/** How many records each successive write takes, whether small ones go to slots, re-sends. */
 const batchingArbitrary = fc.array(
-  fc.record({ size: fc.integer({ min: 1, max: 15 }), slots: fc.boolean() }),
-  {
-    minLength: 1,
-    maxLength: 40,
-  },
+  fc.record({
+    size: fc.integer({ min: 1, max: 15 }),
+    slots: fc.boolean(),
+    single: fc.boolean(),
+    resend: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 20 },
 );
 
+type Batching = typeof batchingArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+/** The writes of one batching: each chunk of records in slots when asked and open, else as data. */
+async function writeInBatching(
+  written: readonly Written[],
+  batching: Batching,
+  bucketBits: number,
+  media: {
+    slotOpen(bucket: bigint): Promise<boolean>;
+    one(r: Written): Promise<unknown>;
+    many(rs: readonly Written[]): Promise<unknown>;
+    data(records: string, buckets: bigint[]): Promise<unknown>;
+  },
+) {
+  let next = 0;
+  for (let b = 0; next < written.length; ++b) {
+    const step = batching[b % batching.length] ?? {
+      size: 1,
+      slots: false,
+      single: false,
+      resend: false,
+    };
+    const chunk = written.slice(next, next + step.size);
+    next += step.size;
+    const open = await Promise.all(
+      chunk.map(async (r) => media.slotOpen(BigInt(r.timestamp) >> BigInt(bucketBits))),
+    );
+    const send =
+      step.slots && open.every(Boolean)
+        ? chunk.length === 1 && step.single
+          ? () => media.one(chunk[0] as Written)
+          : () => media.many(chunk)
+        : () => {
+            const { records, buckets } = encodeRecordBatch(chunk, bucketBits);
+            return media.data(records, buckets);
+          };
+    await send();
+    // A sender that signs the same write again after a crash changes nothing.
+    if (step.resend) await send();
+  }
+}
+
 describe('Batch registries: properties', () => {
+  let node: JsonRpcEndpoint;
+
+  before(async () => {
+    node = await serveHardhatNetwork();
+  });
+
+  after(async () => {
+    await node.close();
+  });
+
   it('should find every trustpoint in any batching, and revert 0x16fd89cc for absent keys', async () => {
     await fc.assert(
-      fc.asyncProperty(recordsArbitrary(5_000), batchingArbitrary, async (generated, batching) => {
-        const { registry } = await loadFixture(deployBatchRegistries);
-        const written: Written[] = generated.map((g) => {
-          const id = `did:trustpoint:certid:${String(g.id)}`;
-          const timestamp = BASE_MS + g.offset;
-          const { word, hex } = digest(`${id} ${String(timestamp)} ${String(g.salt)}`);
-          return { id, timestamp, key: recordKey(id, timestamp), hash: word, hex, type: g.type };
-        });
-        let next = 0;
-        for (let b = 0; next < written.length; ++b) {
-          const { size, slots } = batching[b % batching.length] ?? { size: 1, slots: false };
-          const chunk = written.slice(next, next + size);
-          next += size;
-          const open = await Promise.all(
-            chunk.map(async (r) => registry.slotBucketOpen(BigInt(r.timestamp) >> 10n)),
-          );
-          if (slots && open.every(Boolean)) {
-            await registry.registerTrustPoints(
-              chunk.map((r) => ({
-                key: r.key,
-                hash: r.hash,
-                trustPointType: r.type,
-                timestamp: r.timestamp,
-              })),
-            );
-          } else {
-            const { records, buckets } = encodeRecordBatch(chunk, TRUSTPOINT_BUCKET_BITS);
-            await registry.registerTrustPointBatch(records, buckets);
+      fc.asyncProperty(
+        recordsArbitrary(TRUSTPOINT_BUCKET_BITS, 5, 3),
+        batchingArbitrary,
+        async (generated, batching) => {
+          const { batchRegistry: registry } = await loadFixture(deployReleaseRegistries);
+          const to = await registry.getAddress();
+          const written: Written[] = generated.map((g) => {
+            const id = `did:trustpoint:certid:${String(g.id)}`;
+            const timestamp = BASE_MS + g.offset;
+            const { word, hex } = digest(`${id} ${String(timestamp)} ${String(g.salt)}`);
+            return { id, timestamp, key: recordKey(id, timestamp), hash: word, hex, type: g.type };
+          });
+          await writeInBatching(written, batching, TRUSTPOINT_BUCKET_BITS, {
+            slotOpen: (bucket) => registry.slotBucketOpen(bucket),
+            one: (r) => registry.registerTrustPoint(r.key, r.hash, r.type, r.timestamp),
+            many: (rs) =>
+              registry.registerTrustPoints(
+                rs.map((r) => ({
+                  key: r.key,
+                  hash: r.hash,
+                  trustPointType: r.type,
+                  timestamp: r.timestamp,
+                })),
+              ),
+            data: (records, buckets) => registry.registerTrustPointBatch(records, buckets),
+          });
+
+          const lookUp = (id: string, timestamp: number) =>
+            ethCall(node.url, {
+              to,
+              data: registry.interface.encodeFunctionData('getTrustPoint', [id, timestamp]),
+            });
+          const isWritten = (id: string, timestamp: number) =>
+            written.some((w) => w.id === id && w.timestamp === timestamp);
+          for (const r of written) {
+            const found = await lookUp(r.id, r.timestamp);
+            if (!('returned' in found))
+              throw new Error(`${r.id} @ ${String(r.timestamp)} reverted`);
+            expect(
+              registry.interface.decodeFunctionResult('getTrustPoint', found.returned).toArray(),
+            ).to.deep.equal([r.hex, BigInt(r.type)]);
+            // The same certID a millisecond off either way, and another certID at the same time.
+            for (const [id, timestamp] of [
+              [r.id, r.timestamp + 1],
+              [r.id, r.timestamp - 1],
+              [`${r.id}0`, r.timestamp],
+            ] as const) {
+              if (isWritten(id, timestamp)) continue;
+              expect(await lookUp(id, timestamp)).to.deep.equal({ reverted: TRUSTPOINT_NOT_FOUND });
+            }
           }
-        }
-        for (const r of written) {
-          expect(await registry.getTrustPoint(r.id, r.timestamp)).to.deep.equal([
-            r.hex,
-            BigInt(r.type),
-          ]);
-          // The same certID a millisecond later, unless that one was written too.
-          if (!written.some((w) => w.id === r.id && w.timestamp === r.timestamp + 1)) {
-            expect(await revertDataOf(registry.getTrustPoint(r.id, r.timestamp + 1))).to.equal(
-              TRUSTPOINT_NOT_FOUND,
-            );
-          }
-        }
-        expect(
-          await revertDataOf(registry.getTrustPoint('did:trustpoint:certid:absent', BASE_MS)),
-        ).to.equal(TRUSTPOINT_NOT_FOUND);
-      }),
-      { numRuns: 15 },
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 
   it('should find every evidence in any batching, and revert 0x09cea733 for absent keys', async () => {
-    const asset = digest('asset').hex;
+    const assets = [0, 1, 2].map((i) => digest(`asset ${String(i)}`).hex);
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { minLength: 1, maxLength: 60 }),
-        fc.array(fc.integer({ min: 1, max: MAX_BATCH_RECORDS }), { minLength: 1, maxLength: 5 }),
-        async (offsets, sizes) => {
-          const { repository } = await loadFixture(deployBatchRegistries);
-          const written = offsets.map((offset) => {
-            const timestamp = 1_767_225_600 + offset;
-            const { word, hex } = digest(`evidence ${String(timestamp)}`);
-            return { key: recordKey(asset, timestamp), hash: word, hex, timestamp };
+        recordsArbitrary(EVIDENCE_BUCKET_BITS, 12, 1),
+        batchingArbitrary,
+        async (generated, batching) => {
+          const { batchRepository: repository } = await loadFixture(deployReleaseRegistries);
+          const to = await repository.getAddress();
+          const written: Written[] = generated.map((g) => {
+            const id = assets[g.id % assets.length] ?? '';
+            // Draws naming one asset at one time are one key: the first of them is written.
+            const timestamp = BASE_S + g.offset;
+            const { word, hex } = digest(`${id} ${String(timestamp)} ${String(g.salt)}`);
+            return { id, timestamp, key: recordKey(id, timestamp), hash: word, hex, type: 0 };
           });
-          let next = 0;
-          for (let b = 0; next < written.length; ++b) {
-            const size = sizes[b % sizes.length] ?? 1;
-            const { records, buckets } = encodeRecordBatch(
-              written.slice(next, next + size),
-              EVIDENCE_BUCKET_BITS,
-            );
-            next += size;
-            await repository.registerEvidenceBatch(records, buckets);
-          }
-          for (const r of written)
-            expect(await repository.getEvidence(asset, r.timestamp)).to.equal(r.hex);
-          for (let offset = 0; offset <= 200; offset += 7) {
-            if (offsets.includes(offset)) continue;
+          const records = written.filter((r, i) => written.findIndex((w) => w.key === r.key) === i);
+          await writeInBatching(records, batching, EVIDENCE_BUCKET_BITS, {
+            slotOpen: (bucket) => repository.slotBucketOpen(bucket),
+            one: (r) => repository.registerEvidence(r.key, r.hash, r.timestamp),
+            many: (rs) =>
+              repository.registerEvidences(
+                rs.map((r) => ({ key: r.key, hash: r.hash, timestamp: r.timestamp })),
+              ),
+            data: (data, buckets) => repository.registerEvidenceBatch(data, buckets),
+          });
+
+          const lookUp = (id: string, timestamp: number) =>
+            ethCall(node.url, {
+              to,
+              data: repository.interface.encodeFunctionData('getEvidence', [id, timestamp]),
+            });
+          for (const r of records) {
+            const found = await lookUp(r.id, r.timestamp);
+            if (!('returned' in found))
+              throw new Error(`${r.id} @ ${String(r.timestamp)} reverted`);
             expect(
-              await revertDataOf(repository.getEvidence(asset, 1_767_225_600 + offset)),
-            ).to.equal(EVIDENCE_NOT_FOUND);
+              repository.interface.decodeFunctionResult('getEvidence', found.returned)[0],
+            ).to.equal(r.hex);
+          }
+          // Every asset at every second of the span that holds no evidence of it.
+          for (const id of assets) {
+            for (let timestamp = BASE_S; timestamp < BASE_S + 12 * 16; timestamp += 11) {
+              if (records.some((w) => w.id === id && w.timestamp === timestamp)) continue;
+              expect(await lookUp(id, timestamp)).to.deep.equal({ reverted: EVIDENCE_NOT_FOUND });
+            }
           }
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 25 },
     );
   });
 
@@ -150,24 +232,32 @@ describe('Batch registries: properties', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
-        async (laterInSlots) => {
-          const { registry } = await loadFixture(deployBatchRegistries);
+        fc.boolean(),
+        async (laterInSlots, firstInSlot) => {
+          const { batchRegistry: registry } = await loadFixture(deployReleaseRegistries);
           const id = 'did:trustpoint:certid:repeated';
-          // A fresh bucket each run: whether the first write went to a slot or a data contract.
-          const timestamp = BASE_MS + 1024 * 1000;
+          const timestamp = BASE_MS + 1024 * 1000 + 17;
           const key = recordKey(id, timestamp);
           const first = digest('first');
-          const { records, buckets } = encodeRecordBatch(
-            [{ key, hash: first.word, timestamp }],
-            TRUSTPOINT_BUCKET_BITS,
-          );
-          await registry.registerTrustPointBatch(records, buckets);
+          if (firstInSlot) await registry.registerTrustPoint(key, first.word, 0, timestamp);
+          else {
+            const { records, buckets } = encodeRecordBatch(
+              [{ key, hash: first.word, timestamp }],
+              TRUSTPOINT_BUCKET_BITS,
+            );
+            await registry.registerTrustPointBatch(records, buckets);
+          }
           for (const [i, slots] of laterInSlots.entries()) {
             const later = digest(`later ${String(i)}`).word;
             if (slots) {
+              // A slot record under a key already held: a conflict, or a bucket a data batch closed.
+              const open = await registry.slotBucketOpen(BigInt(timestamp) >> 10n);
               await expect(
                 registry.registerTrustPoint(key, later, 0, timestamp),
-              ).to.be.revertedWithCustomError(registry, 'SlotBucketClosed');
+              ).to.be.revertedWithCustomError(
+                registry,
+                open ? 'TrustPointConflict' : 'SlotBucketClosed',
+              );
             } else {
               const again = encodeRecordBatch(
                 [{ key, hash: later, type: 1, timestamp }],
@@ -179,7 +269,57 @@ describe('Batch registries: properties', () => {
           }
         },
       ),
-      { numRuns: 10 },
+      { numRuns: 15 },
+    );
+  });
+
+  it('should put batch n at the address of the contract the registry creates with nonce n + 1', async () => {
+    const { batchRegistry: registry } = await loadFixture(deployReleaseRegistries);
+    const from = await registry.getAddress();
+    // Batch numbers are 32-bit: nonces of one to four bytes, each size's edges drawn often.
+    const edges = [0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0xffffff, 0x1000000, 0xffffffff];
+    const nonce = fc.oneof(
+      fc.integer({ min: 1, max: 0xffffffff }),
+      fc.constantFrom(...edges).chain((e) => fc.integer({ min: e - 2, max: e + 2 })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        nonce.filter((n) => n >= 1 && n <= 0xffffffff),
+        async (n) => {
+          expect(await registry.batchAddress(n - 1)).to.equal(
+            ethers.getCreateAddress({ from, nonce: n }),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('should take batches of any size up to the largest, each record found', async () => {
+    const asset = digest('asset').hex;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: MAX_BATCH_RECORDS }), { minLength: 1, maxLength: 2 }),
+        async (sizes) => {
+          const { batchRepository: repository } = await loadFixture(deployReleaseRegistries);
+          let timestamp = BASE_S;
+          for (const size of sizes) {
+            const rs = Array.from({ length: size }, () => {
+              timestamp += 1;
+              const { word, hex } = digest(`evidence ${String(timestamp)}`);
+              return { key: recordKey(asset, timestamp), hash: word, hex, timestamp };
+            });
+            const { records, buckets } = encodeRecordBatch(rs, EVIDENCE_BUCKET_BITS);
+            await repository.registerEvidenceBatch(records, buckets);
+            // The first, the last and a few between: a binary search's edges.
+            for (const r of [rs[0], rs[size >> 1], rs[size - 1], rs[(size * 3) >> 2]]) {
+              if (r) expect(await repository.getEvidence(asset, r.timestamp)).to.equal(r.hex);
+            }
+          }
+          expect(await repository.batchCount()).to.equal(BigInt(sizes.length));
+        },
+      ),
+      { numRuns: 8 },
     );
   });
 });

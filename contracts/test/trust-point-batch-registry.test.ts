@@ -15,6 +15,7 @@ import {
   recordKey,
   Revocation,
   Signature,
+  spread,
 } from './fixtures';
 
 const BASE = 1_767_225_600_000 - (1_767_225_600_000 % 1024); // the start of a bucket
@@ -145,6 +146,23 @@ describe('TrustPointBatchRegistry', () => {
       expect((await registry.findTrustPoint(key, BASE + 1024))[0]).to.equal(true);
     });
 
+    it('should keep later buckets closed when a data batch writes only an earlier one', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      const later = batch(records('later', 1, () => BASE + 5 * 1024));
+      const earlier = batch(records('earlier', 1, () => BASE + 1024));
+      await registry.registerTrustPointBatch(later.records, later.buckets);
+
+      await registry.registerTrustPointBatch(earlier.records, earlier.buckets);
+
+      const bucket = BASE / 1024;
+      expect(await registry.slotBucketOpen(bucket + 5)).to.equal(false);
+      expect(await registry.slotBucketOpen(bucket + 6)).to.equal(true);
+      const key = recordKey(certId('slot'), BASE + 3 * 1024);
+      await expect(registry.registerTrustPoint(key, digest('slot').word, Evidence, BASE + 3 * 1024))
+        .to.be.revertedWithCustomError(registry, 'SlotBucketClosed')
+        .withArgs(bucket + 3);
+    });
+
     it('should keep a slot record over a later data batch holding the same key', async () => {
       const { registry } = await loadFixture(deployBatchRegistries);
       const first = at(
@@ -175,7 +193,7 @@ describe('TrustPointBatchRegistry', () => {
       expect(await ethers.provider.getCode(await registry.batchAddress(0))).to.equal(
         `0x00${data.slice(2)}`,
       );
-      for (const r of rs) {
+      for (const r of spread(rs, 10)) {
         expect(await registry.getTrustPoint(r.id, r.timestamp)).to.deep.equal([
           r.hex,
           BigInt(Revocation),
@@ -235,28 +253,102 @@ describe('TrustPointBatchRegistry', () => {
 
       expect(await registry.batchCount()).to.equal(13n);
       expect((await registry.bucketBatches(BASE / 1024))[0]).to.deep.equal([0n, 3n, 6n, 9n, 12n]);
-      for (const r of all)
+      // The repeated key, and about one record of each batch.
+      for (const r of [at(all, 3), ...spread(all, 12)])
         expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
       await expect(
         registry.getTrustPoint(certId('absent'), BASE + 100),
       ).to.be.revertedWithCustomError(registry, 'TrustPointNotFound_6Gr6z8');
     });
 
-    it('should find records past batch 127 and 255 (CREATE addresses with 1- and 2-byte nonces)', async () => {
-      const { registry } = await loadFixture(deployBatchRegistries);
-      let last: ReturnType<typeof records> = [];
-      for (let b = 0; b < 258; ++b) {
-        last = records(`nonce${String(b)}`, 1, () => BASE + b * 1024);
-        const { records: data, buckets } = batch(last);
-        await registry.registerTrustPointBatch(data, buckets);
-        if (b === 127 || b === 257) {
-          expect((await registry.getTrustPoint(at(last, 0).id, at(last, 0).timestamp))[0]).to.equal(
-            at(last, 0).hex,
-          );
-        }
+    it('should write and find batches whose CREATE nonce takes one to four bytes', async () => {
+      const { registry, registrar } = await loadFixture(deployBatchRegistries);
+      const address = await registry.getAddress();
+      // `_state` (slot 1, after AccessControl's roles): registrar | batchCount << 160 | ...
+      const STATE_SLOT = 1n;
+      const stateOf = async () => BigInt(await ethers.provider.getStorage(address, STATE_SLOT));
+      expect((await stateOf()) & ((1n << 160n) - 1n)).to.equal(BigInt(registrar.address));
+      const inShared: ReturnType<typeof records> = [];
+      const shared = BASE + 1024 * 1000; // every batch has a record in this bucket too
+      // Batch n is created with nonce n + 1: the edges of each nonce size, in ascending order
+      // (a nonce only grows), as if that many batches had been written.
+      const nonces = [0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 0xffffff, 0x1000000, 0xffffffff];
+      for (const [i, nonce] of nonces.entries()) {
+        const batchNumber = nonce - 1;
+        const state = await stateOf();
+        const count = BigInt(batchNumber) << 160n;
+        const next = (state & ~(((1n << 32n) - 1n) << 160n)) | count;
+        await ethers.provider.send('hardhat_setStorageAt', [
+          address,
+          ethers.toQuantity(STATE_SLOT),
+          ethers.zeroPadValue(ethers.toBeHex(next), 32),
+        ]);
+        await ethers.provider.send('hardhat_setNonce', [address, ethers.toQuantity(nonce)]);
+        const rs = records(`nonce${String(nonce)}`, 2, (j) =>
+          j === 0 ? BASE + i * 1024 + 3 : shared + i * 10,
+        );
+        const { records: data, buckets } = batch(rs);
+        const expected = ethers.getCreateAddress({ from: address, nonce });
+
+        await expect(registry.registerTrustPointBatch(data, buckets))
+          .to.emit(registry, 'TrustPointBatchRecorded')
+          .withArgs(batchNumber, expected, 2);
+
+        expect(await registry.batchAddress(batchNumber)).to.equal(expected);
+        expect(await ethers.provider.getCode(expected)).to.equal(`0x00${data.slice(2)}`);
+        expect(await registry.batchCount()).to.equal(BigInt(nonce));
+        inShared.push(at(rs, 1));
       }
-      const predicted = ethers.getCreateAddress({ from: await registry.getAddress(), nonce: 258 });
-      expect(await registry.batchAddress(257)).to.equal(predicted);
+      // Found through the entries of one bucket naming batches of every nonce size.
+      for (const r of inShared)
+        expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
+      expect((await registry.bucketBatches(shared / 1024))[0]).to.deep.equal(
+        nonces.map((n) => BigInt(n - 1)),
+      );
+    });
+
+    it('should list, find and recognise re-sent batches in every word of a bucket (12 entries)', async () => {
+      const { registry } = await loadFixture(deployBatchRegistries);
+      // Entries 0-2 share the count's word, then four a word: entries 3-6, 7-10, 11.
+      const sent: ReturnType<typeof batch>[] = [];
+      const all: ReturnType<typeof records> = [];
+      for (let b = 0; b < 12; ++b) {
+        // Offsets b*80 .. b*80+40 and, for odd b, a record at offset 1000: searching a later
+        // batch skips earlier ones above and below, and overlapping ones are searched in order.
+        const rs = records(`word${String(b)}`, 3, (i) =>
+          i === 2 && b % 2 === 1 ? BASE + 1000 : BASE + b * 80 + i * 40,
+        );
+        const encoded = batch(rs);
+        await registry.registerTrustPointBatch(encoded.records, encoded.buckets);
+        sent.push(encoded);
+        all.push(...rs);
+      }
+
+      const [batches, minOffsets, maxOffsets] = await registry.bucketBatches(BASE / 1024);
+      expect(batches).to.deep.equal(Array.from({ length: 12 }, (_, b) => BigInt(b)));
+      expect(minOffsets).to.deep.equal(Array.from({ length: 12 }, (_, b) => BigInt(b * 80)));
+      expect(maxOffsets).to.deep.equal(
+        Array.from({ length: 12 }, (_, b) => BigInt(b % 2 === 1 ? 1000 : b * 80 + 80)),
+      );
+      // The last record of each batch: at offset 1000, behind every odd batch before it.
+      for (const r of all.filter((_, i) => i % 3 === 2))
+        expect((await registry.getTrustPoint(r.id, r.timestamp))[0]).to.equal(r.hex);
+      await expect(
+        registry.getTrustPoint(certId('absent'), BASE + 1000),
+      ).to.be.revertedWithCustomError(registry, 'TrustPointNotFound_6Gr6z8');
+      // A re-sent batch is recognised in each word of the bucket.
+      for (const b of [0, 2, 3, 6, 7, 10, 11]) {
+        const { records: data, buckets } = at(sent, b);
+        expect(await registry.registerTrustPointBatch.staticCall(data, buckets)).to.equal(
+          BigInt(b),
+        );
+      }
+      const { records: data, buckets } = at(sent, 11);
+      await expect(registry.registerTrustPointBatch(data, buckets)).not.to.emit(
+        registry,
+        'TrustPointBatchRecorded',
+      );
+      expect(await registry.batchCount()).to.equal(12n);
     });
 
     it('should not store an identical batch twice: no event, the earlier batch number, little gas', async () => {
@@ -392,6 +484,27 @@ describe('TrustPointBatchRegistry', () => {
       await asAdmin.grantRole(role, registrar.address);
       await asAdmin.revokeRole(await registry.DEFAULT_ADMIN_ROLE(), stranger.address);
       await registry.registerTrustPoint(recordKey(certId(3), BASE), digest('3').word, 0, BASE);
+    });
+
+    it('should refuse a registrar that renounced the role, and still take one granted earlier', async () => {
+      const { registry, admin, registrar, stranger } = await loadFixture(deployBatchRegistries);
+      const role = await registry.REGISTRAR_ROLE();
+      // `stranger` is granted first, `registrar` last: the cached one renounces.
+      await registry.connect(admin).revokeRole(role, registrar.address);
+      await registry.connect(admin).grantRole(role, stranger.address);
+      await registry.connect(admin).grantRole(role, registrar.address);
+
+      await registry.renounceRole(role, registrar.address);
+
+      const key = recordKey(certId('renounced'), BASE);
+      await expect(registry.registerTrustPoint(key, digest('r').word, Evidence, BASE))
+        .to.be.revertedWithCustomError(registry, 'AccessControlUnauthorizedAccount')
+        .withArgs(registrar.address, role);
+      await expect(
+        registry.connect(stranger).registerTrustPoint(key, digest('r').word, Evidence, BASE),
+      )
+        .to.emit(registry, 'TrustPointRecorded')
+        .withArgs(key, digest('r').word, Evidence);
     });
   });
 
