@@ -14,6 +14,7 @@ import {
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import { mintAccessToken } from '@trustpoint/http';
+import type { OidcIssuerConfig } from '@trustpoint/identity';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import pino from 'pino';
@@ -100,6 +101,8 @@ export async function startCertApi(
     confirmations?: number;
     /** Where published files go instead of the temporary directory (an S3 bucket). */
     filesStore?: PublishedFileStore;
+    /** External OpenID Connect providers whose tokens the app accepts; none by default. */
+    oidcIssuers?: readonly OidcIssuerConfig[];
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -151,6 +154,7 @@ export async function startCertApi(
     createCertApp({
       jwtSecret: JWT_SECRET,
       webhooks,
+      ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
       services: {
         knex: db.knex,
         engine,

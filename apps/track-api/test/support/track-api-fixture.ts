@@ -15,6 +15,7 @@ import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import type { Asset, Transaction } from '@trustpoint/domain';
 import { mintAccessToken } from '@trustpoint/http';
+import type { OidcIssuerConfig } from '@trustpoint/identity';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import pino from 'pino';
@@ -83,6 +84,8 @@ export async function startTrackApi(
     intervalMiningMs?: number;
     /** Confirmations the network asks before a record is anchored; 1 by default. */
     confirmations?: number;
+    /** External OpenID Connect providers whose tokens the app accepts; none by default. */
+    oidcIssuers?: readonly OidcIssuerConfig[];
   } = {},
 ): Promise<TrackApiFixture> {
   const chain = await startLocalChain({
@@ -126,6 +129,7 @@ export async function startTrackApi(
   const app = createTrackApp({
     jwtSecret: JWT_SECRET,
     webhooks,
+    ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
     services: { knex: db.knex, engine, networks, namespace: NAMESPACE, now: Date.now, logger },
   });
   return {

@@ -6,3 +6,20 @@ export { OpenApiMismatchError, OpenApiResponseChecker } from './openapi-response
 export type { ObservedResponse, OpenApiDocument } from './openapi-response-checker.js';
 export { trickleRequest } from './slow-client.js';
 export type { SlowClientResult, TrickleOptions } from './slow-client.js';
+export { startOidcIssuerDouble } from './oidc-issuer-double.js';
+export type { OidcIssuerDouble } from './oidc-issuer-double.js';
+export { acceptedAuthorization, REFUSED_TOKEN_CASES } from './refused-tokens.js';
+export { tokenCaseContext } from './token-case-context.js';
+export { databaseDigest } from './database-digest.js';
+export {
+  documentedOperations,
+  expectRefusedAndUnchanged,
+  SHARED_ISOLATION_CASES,
+} from './isolation-cases.js';
+export type { IsolationCase, IsolationWorld, Party } from './isolation-cases.js';
+export type { TokenCaseContextInput } from './token-case-context.js';
+export type {
+  AuthenticationMessage,
+  RefusedTokenCase,
+  TokenCaseContext,
+} from './refused-tokens.js';
