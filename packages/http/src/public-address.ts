@@ -16,6 +16,13 @@ export interface AddressPolicy {
   allowPrivateAddresses: boolean;
 }
 
+/**
+ * Ranges refused although ipaddr.js (and so the agent) calls them unicast: IPv4-compatible IPv6
+ * addresses (`::127.0.0.1`, `::169.254.169.254`), deprecated by RFC 4291, embed any IPv4 address,
+ * and a network that still translates them would reach the private address inside.
+ */
+const DEPRECATED_EMBEDDING_RANGES = ['::/96'];
+
 export const PUBLIC_ADDRESSES_ONLY: Readonly<AddressPolicy> = Object.freeze({
   allowAddresses: [],
   allowPrivateAddresses: false,
@@ -31,6 +38,7 @@ export function publicAddressAgent(url: URL, policy: AddressPolicy): Agent {
   const filter = {
     allowPrivateIPAddress: policy.allowPrivateAddresses,
     allowIPAddressList: [...policy.allowAddresses],
+    denyIPAddressList: policy.allowPrivateAddresses ? [] : DEPRECATED_EMBEDDING_RANGES,
     keepAlive: false,
   };
   return url.protocol === 'https:'
@@ -60,6 +68,7 @@ function allowedByList(address: string, allow: readonly string[]): boolean {
 export function isAllowedAddress(address: string, policy: AddressPolicy): boolean {
   if (policy.allowPrivateAddresses) return true;
   if (allowedByList(address, policy.allowAddresses)) return true;
+  if (allowedByList(address, DEPRECATED_EMBEDDING_RANGES)) return false;
   const parsed = ipaddr.process(address);
   return parsed.range() === 'unicast';
 }

@@ -15,6 +15,10 @@ describe('the public-address guard', () => {
       'fe80::1',
       '::',
       '::ffff:10.0.0.1',
+      // IPv4-compatible (deprecated): ipaddr.js calls them unicast.
+      '::127.0.0.1',
+      '::169.254.169.254',
+      '::10.0.0.1',
     ]) {
       expect(isAllowedAddress(address, PUBLIC_ADDRESSES_ONLY), address).toBe(false);
     }
