@@ -26,6 +26,8 @@ import {
   planIdParamsSchema,
   planListResponse,
   planResponse,
+  recordPageResponse,
+  recordsQuerySchema,
   setCreditsBodySchema,
   updatePlanBodySchema,
   updateUserBodySchema,
@@ -49,6 +51,7 @@ const TAGS = {
   apiKeys: 'API keys',
   plans: 'Plans',
   audit: 'Audit',
+  records: 'Records',
 } as const;
 const VALIDATION_EXAMPLE_ERRORS = [{ field: 'body.planId', error: 'No such plan' }];
 const AUTH: ErrorCode[] = [
@@ -85,7 +88,8 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
       title: 'Trustpoint admin API',
       version: '1.0.0',
       description:
-        'Users, plans, credits, tokens and the audit log of a Trustpoint service. Every operation ' +
+        'Users, plans, credits, tokens, the audit log and the anchor records of a Trustpoint ' +
+        'service. Every operation ' +
         'needs the token of a user with the `admin` role (403 `Forbidden Error` otherwise) and ' +
         'writes its changes to the audit log with the admin and the request id (`X-Request-Id`). ' +
         'Successes answer `{statusCode, message, data}`; errors `{statusCode, type, message, errors?}`.',
@@ -98,6 +102,11 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
       { name: TAGS.apiKeys, description: "Any user's API keys" },
       { name: TAGS.plans, description: 'Which networks the users of a plan may anchor on' },
       { name: TAGS.audit, description: 'Every change made through the APIs, append-only' },
+      {
+        name: TAGS.records,
+        description:
+          'Every record the APIs acknowledged, as the database holds it, to compare with the chain',
+      },
     ],
     components: {
       securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -305,6 +314,24 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
           requestParams: { query: auditQuerySchema },
           responses: {
             ...ok(200, 'A page of entries', auditListResponse),
+            ...errors('validation'),
+          },
+        }),
+      },
+      '/records': {
+        get: operation(TAGS.records, {
+          operationId: 'listAnchorRecords',
+          summary: 'Acknowledged anchor records, a page at a time, by id',
+          description:
+            'Every certificate trustpoint and asset evidence the APIs answered 201 or 202 for ' +
+            '(withdrawn ones left out), with the key and hash it promised to write on chain, its ' +
+            'status, and once anchored its registry, transaction and block: what `trustpoint ' +
+            'reconcile` compares with the chain. Pages of up to 10,000 follow the `next` cursor ' +
+            '(pass it as `after`); records created meanwhile only ever appear on later pages. ' +
+            'Reading is not audited.',
+          requestParams: { query: recordsQuerySchema },
+          responses: {
+            ...ok(200, 'A page of records', recordPageResponse),
             ...errors('validation'),
           },
         }),

@@ -5,6 +5,7 @@ import {
   findPlan,
   findUserAccount,
   listAuditEntries,
+  listAcknowledgedRecords,
   listCreditMovements,
   listPlans,
   listUserAccounts,
@@ -45,6 +46,7 @@ import {
   grantCreditsBodySchema,
   mintTokenBodySchema,
   planIdParamsSchema,
+  recordsQuerySchema,
   setCreditsBodySchema,
   updatePlanBodySchema,
   updateUserBodySchema,
@@ -53,7 +55,13 @@ import {
   userListQuerySchema,
   userStateBodySchema,
 } from './admin-schemas.js';
-import { auditEntryView, movementView, planView, userView } from './admin-views.js';
+import {
+  anchorRecordView,
+  auditEntryView,
+  movementView,
+  planView,
+  userView,
+} from './admin-views.js';
 import { requireAdmin } from './require-admin.js';
 
 function refused(field: string, error: string): DomainError {
@@ -480,6 +488,23 @@ export function adminRouter(options: AdminApiOptions): Router {
     sendSuccess(res, 200, `Retrieved ${String(entries.length)} audit entr(ies)`, {
       entries: entries.map(auditEntryView),
       pagination: { offset: query.offset, limit: query.limit, total, order: 'desc' as const },
+    });
+  });
+
+  // Anchor records: what reconciliation compares with the chain
+
+  router.get('/records', async (req, res) => {
+    const query = validate(recordsQuerySchema, req.query, 'query');
+    const records = await listAcknowledgedRecords(knex, {
+      ...(query.network === undefined ? {} : { networkId: query.network }),
+      ...(query.since === undefined ? {} : { since: new Date(query.since) }),
+      ...(query.after === undefined ? {} : { after: query.after }),
+      limit: query.limit,
+    });
+    const last = records.length === query.limit ? records[records.length - 1] : undefined;
+    sendSuccess(res, 200, `Retrieved ${String(records.length)} record(s)`, {
+      records: records.map(anchorRecordView),
+      next: last?.id ?? null,
     });
   });
 

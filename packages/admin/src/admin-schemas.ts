@@ -1,4 +1,9 @@
-import { CREDIT_MOVEMENT_KINDS, USER_ROLES } from '@trustpoint/db';
+import {
+  ACKNOWLEDGED_RECORD_STATUSES,
+  CREDIT_MOVEMENT_KINDS,
+  MAX_RECORDS_PAGE,
+  USER_ROLES,
+} from '@trustpoint/db';
 import { apiKeyViewSchema, createdApiKeySchema } from '@trustpoint/identity';
 import {
   booleanParam,
@@ -147,6 +152,22 @@ export const auditQuerySchema = z.object({
   limit: integerParam(z.number().min(1).max(500)).default(50),
 });
 
+export const recordsQuerySchema = z.object({
+  network: z
+    .string()
+    .regex(/^\d{1,20}$/, 'Must be a decimal network id')
+    .optional()
+    .meta({ description: 'Only the records of this network; every network when absent' }),
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only records created at or after this time' }),
+  after: integerParam(z.number().nonnegative())
+    .optional()
+    .meta({ description: "The `next` cursor of the previous page (its last record's id)" }),
+  limit: integerParam(z.number().min(1).max(MAX_RECORDS_PAGE)).default(1_000),
+});
+
 // Answers
 
 export const userSchema = z
@@ -216,6 +237,41 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 
+export const anchorRecordSchema = z
+  .object({
+    id: z.number().int().meta({ description: "The record's position in the anchoring queue" }),
+    networkId: z.string(),
+    kind: z.enum(['trustpoint', 'evidence']),
+    recordKey: z.string().meta({ description: 'The on-chain key, 0x + 64 hex' }),
+    hash: z.string().meta({ description: 'The hash to be on chain under the key, 64 hex' }),
+    trustPointType: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: '0 Evidence, 1 Revocation, 2 Signature; null for evidences' }),
+    status: z.enum(ACKNOWLEDGED_RECORD_STATUSES).meta({
+      description:
+        '`queued` and `batched` are on their way; `anchored` is on chain; `failed` was refused by the registry',
+    }),
+    contract: z.string().nullable().meta({ description: 'The registry, once anchored' }),
+    transactionHash: z.string().nullable(),
+    blockNumber: z.number().int().nullable(),
+    createdAt: z.iso.datetime(),
+    anchoredAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'AnchorRecord' });
+
+export const recordPageSchema = z
+  .object({
+    records: z.array(anchorRecordSchema),
+    next: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Pass as `after` for the next page; null on the last page' }),
+  })
+  .meta({ id: 'AnchorRecordPage' });
+
 export const userResponse = successEnvelopeSchema(userSchema).meta({ id: 'AdminUserResponse' });
 export const userListResponse = successEnvelopeSchema(
   z.object({ users: z.array(userSchema), pagination: paginationSchema }),
@@ -245,3 +301,6 @@ export const adminCreatedApiKeyResponse = successEnvelopeSchema(createdApiKeySch
 export const auditListResponse = successEnvelopeSchema(
   z.object({ entries: z.array(auditEntrySchema), pagination: paginationSchema }),
 ).meta({ id: 'AuditListResponse' });
+export const recordPageResponse = successEnvelopeSchema(recordPageSchema).meta({
+  id: 'AnchorRecordPageResponse',
+});

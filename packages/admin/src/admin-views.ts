@@ -1,4 +1,10 @@
-import type { AuditEntry, CreditMovement, Plan, UserAccount } from '@trustpoint/db';
+import type {
+  AcknowledgedRecord,
+  AuditEntry,
+  CreditMovement,
+  Plan,
+  UserAccount,
+} from '@trustpoint/db';
 
 /** How the admin API shows a user. */
 export function userView(account: UserAccount) {
@@ -42,5 +48,22 @@ export function auditEntryView(entry: AuditEntry) {
     action: entry.action,
     target: entry.target,
     changes: entry.changes,
+  };
+}
+
+export function anchorRecordView(record: AcknowledgedRecord) {
+  return {
+    id: record.id,
+    networkId: record.networkId,
+    kind: record.kind,
+    recordKey: record.recordKey,
+    hash: record.hash,
+    trustPointType: record.trustPointType,
+    status: record.status,
+    contract: record.contract,
+    transactionHash: record.transactionHash,
+    blockNumber: record.blockNumber,
+    createdAt: record.createdAt.toISOString(),
+    anchoredAt: record.anchoredAt?.toISOString() ?? null,
   };
 }

@@ -12,6 +12,16 @@ export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';
 export type { Queryable } from './queryable.js';
 export {
+  ACKNOWLEDGED_RECORD_STATUSES,
+  listAcknowledgedRecords,
+  MAX_RECORDS_PAGE,
+} from './repositories/anchor-records-repository.js';
+export type {
+  AcknowledgedRecord,
+  AcknowledgedRecordsFilter,
+  AcknowledgedRecordStatus,
+} from './repositories/anchor-records-repository.js';
+export {
   findAsset,
   findAssetsByIds,
   findAssetsByTrackIds,
