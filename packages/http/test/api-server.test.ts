@@ -20,6 +20,11 @@ function echoApp() {
     app.get('/ping', (_req, res) => {
       sendSuccess(res, 200, 'pong', {});
     });
+    app.get('/later', (_req, res) => {
+      setTimeout(() => {
+        sendSuccess(res, 200, 'later', {});
+      }, 50);
+    });
     app.post('/echo', jsonBody(), (req, res) => {
       sendSuccess(res, 200, 'echo', req.body as object);
     });
@@ -131,4 +136,21 @@ describe('createApiServer', () => {
       });
     },
   );
+
+  it('when bytes that are no request follow a whole one, then that request is still answered before the close', async () => {
+    // Arrange
+    server = createApiServer(echoApp(), TIMEOUTS);
+    const port = await listening(server);
+
+    // Act: a body sent without a length is parsed as the next request, which is malformed.
+    const answer = await trickleRequest(port, '', {
+      sentAtOnce: 'GET /later HTTP/1.1\r\nHost: localhost\r\n\r\n{"not":"a request"}\r\n\r\n',
+      byteIntervalMs: 10,
+      giveUpMs: 5_000,
+    });
+
+    // Assert
+    expect(answer.received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.received).toContain('"message":"later"');
+  });
 });
