@@ -1,0 +1,378 @@
+// What a soak checks once the load is over: every acknowledgement settled (the API shows the record
+// anchored), each record on chain exactly once with the hash the database holds, nothing on chain
+// that the database lacks, credits spent equal to records paid for, and the `trustpoint reconcile`
+// verdict.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  EvidenceBatchRepository__factory,
+  EvidenceRepository__factory,
+  jsonRpcCall,
+  TrustPointBatchRegistry__factory,
+  TrustPointRegistry__factory,
+} from '@trustpoint/contracts';
+import type { Database } from '@trustpoint/db';
+import {
+  decodeGetEvidenceResponse,
+  decodeGetTrustPointResponse,
+  evidenceKey,
+  getEvidenceRequest,
+  getTrustPointRequest,
+  trustPointKey,
+} from '@trustpoint/verifier';
+import type { Acknowledgement, SoakUser } from './soak-load.js';
+
+const CLI = join(__dirname, '..', '..', '..', 'apps', 'cli', 'dist', 'index.js');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Settled {
+  status: string;
+  transactionHash?: string;
+}
+
+export function acknowledgementKey(ack: Acknowledgement): string {
+  return (
+    ack.kind === 'trustpoint'
+      ? trustPointKey(ack.certID, ack.timestamp)
+      : evidenceKey(ack.assetHash, ack.timestamp)
+  ).toLowerCase();
+}
+
+export interface SettlementResult {
+  /** From the end of the load until the API showed every acknowledged record anchored. */
+  settleSeconds: number;
+  /** Acknowledgements not anchored by the deadline, with what the API showed. */
+  unsettled: { ack: Acknowledgement; seen: string }[];
+}
+
+/**
+ * Asks the API about each acknowledged record (its owner's token) until all are anchored or
+ * `timeoutMs` passes.
+ */
+export async function waitForSettlement(input: {
+  acknowledgements: Acknowledgement[];
+  users: SoakUser[];
+  certApi: string;
+  trackApi: string;
+  timeoutMs: number;
+}): Promise<SettlementResult> {
+  const started = Date.now();
+  const tokens = new Map(input.users.map((user) => [user.id, user.token]));
+  const get = async (url: string, userId: string) => {
+    const response = await fetch(url, {
+      headers: { Authorization: `Bearer ${tokens.get(userId) ?? ''}` },
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (response.status !== 200) return { status: response.status, data: undefined };
+    return { status: 200, data: ((await response.json()) as { data: unknown }).data };
+  };
+  let waiting = input.acknowledgements.map((ack) => ({ ack, seen: 'not asked yet' }));
+  for (;;) {
+    const byResource = new Map<string, typeof waiting>();
+    for (const entry of waiting) {
+      const resource = entry.ack.kind === 'trustpoint' ? entry.ack.certID : entry.ack.trackID;
+      byResource.set(resource, [...(byResource.get(resource) ?? []), entry]);
+    }
+    const still: typeof waiting = [];
+    for (const [resource, entries] of byResource) {
+      const first = entries[0]?.ack;
+      if (first === undefined) continue;
+      const url =
+        first.kind === 'trustpoint'
+          ? `${input.certApi}/certificates/certID/${encodeURIComponent(resource)}`
+          : `${input.trackApi}/assets/${encodeURIComponent(resource)}`;
+      const answer = await get(url, first.userId).catch((error: unknown) => ({
+        status: 0,
+        data: String(error),
+      }));
+      for (const entry of entries) {
+        const seen = settledItem(entry.ack, answer.data);
+        if (answer.status !== 200) {
+          still.push({ ack: entry.ack, seen: `GET answered ${String(answer.status)}` });
+        } else if (seen === undefined) {
+          still.push({ ack: entry.ack, seen: 'absent from the record' });
+        } else if (seen.status !== 'anchored' || seen.transactionHash === undefined) {
+          still.push({ ack: entry.ack, seen: seen.status });
+        }
+      }
+    }
+    waiting = still;
+    const elapsed = Date.now() - started;
+    if (waiting.length === 0 || elapsed > input.timeoutMs) {
+      return { settleSeconds: elapsed / 1_000, unsettled: waiting };
+    }
+    await sleep(1_000);
+  }
+}
+
+/** The acknowledged trustpoint or evidence in the certificate or asset the API shows. */
+function settledItem(ack: Acknowledgement, data: unknown): Settled | undefined {
+  if (data === undefined || typeof data !== 'object') return undefined;
+  if (ack.kind === 'trustpoint') {
+    const metadata = (data as { metadata: (Settled & { type: string; timestamp: number })[] })
+      .metadata;
+    return metadata.find(
+      (item) => item.type === ack.trustpointType && item.timestamp === ack.timestamp,
+    );
+  }
+  const transactions = (data as { transactions: (Settled & { timestamp: number; hash: string })[] })
+    .transactions;
+  return transactions.find((item) => item.timestamp === ack.timestamp && item.hash === ack.hash);
+}
+
+export interface ChainCheck {
+  /** Records read from the registries: record events, and the records of data batches. */
+  records: number;
+  /** Acknowledged records that `getTrustPoint` / `getEvidence` does not find. */
+  missing: string[];
+  /** Keys recorded more than once. */
+  doubled: string[];
+  /** Records on chain (or acknowledged ones read back) with another hash than the database's. */
+  mismatched: string[];
+  /** Records on chain that no anchored record of the database has. */
+  orphaned: string[];
+  /** Records the database holds as anchored. */
+  anchoredInDatabase: number;
+}
+
+const trustPoints = TrustPointRegistry__factory.createInterface();
+const evidences = EvidenceRepository__factory.createInterface();
+const trustPointBatches = TrustPointBatchRegistry__factory.createInterface();
+const evidenceBatches = EvidenceBatchRepository__factory.createInterface();
+/** Events that write records, in both generations of registries (slots, and batches). */
+const RECORD_EVENTS = {
+  [trustPoints.getEvent('TrustPointRegistered').topicHash]: 'indexed',
+  [evidences.getEvent('EvidenceRegistered').topicHash]: 'indexed',
+  [trustPointBatches.getEvent('TrustPointRecorded').topicHash]: 'data',
+  [evidenceBatches.getEvent('EvidenceRecorded').topicHash]: 'data',
+  [trustPointBatches.getEvent('TrustPointBatchRecorded').topicHash]: 'batch',
+  [evidenceBatches.getEvent('EvidenceBatchRecorded').topicHash]: 'batch',
+} as const;
+
+/**
+ * A record's identity on chain: the top 126 bits of its key, all that a data batch keeps (its
+ * registry finds records by them), with the registry it is in.
+ */
+const prefixOf = (registry: string, key: string) =>
+  `${registry.toLowerCase()}:${(BigInt(key) >> 130n).toString(16)}`;
+const word = (data: string, index: number) =>
+  `0x${data.slice(2 + index * 64, 2 + (index + 1) * 64)}`;
+
+/** Every record the two registries hold, as (registry:key prefix, hash) pairs. */
+async function recordsOnChain(
+  nodeUrl: string,
+  registries: string[],
+): Promise<{ prefix: string; hash: string }[]> {
+  const logs = (await jsonRpcCall(nodeUrl, 'eth_getLogs', [
+    {
+      address: registries,
+      fromBlock: '0x0',
+      toBlock: 'latest',
+      topics: [Object.keys(RECORD_EVENTS)],
+    },
+  ])) as { address: string; topics: string[]; data: string }[];
+  const records: { prefix: string; hash: string }[] = [];
+  for (const log of logs) {
+    const shape = RECORD_EVENTS[log.topics[0] ?? ''];
+    if (shape === 'indexed') {
+      records.push({
+        prefix: prefixOf(log.address, log.topics[1] ?? '0x0'),
+        hash: (log.topics[2] ?? '').slice(2).toLowerCase(),
+      });
+    } else if (shape === 'data') {
+      records.push({
+        prefix: prefixOf(log.address, word(log.data, 0)),
+        hash: word(log.data, 1).slice(2).toLowerCase(),
+      });
+    } else if (shape === 'batch') {
+      // The records are the data contract's code: a STOP byte, then 48 bytes each (a 16-byte tag,
+      // key prefix and type, then the hash).
+      const dataContract = `0x${word(log.data, 0).slice(-40)}`;
+      const code = String(await jsonRpcCall(nodeUrl, 'eth_getCode', [dataContract, 'latest']));
+      for (let at = 4; at + 96 <= code.length; at += 96) {
+        const tag = BigInt(`0x${code.slice(at, at + 32)}`);
+        records.push({
+          prefix: `${log.address.toLowerCase()}:${(tag >> 2n).toString(16)}`,
+          hash: code.slice(at + 32, at + 96).toLowerCase(),
+        });
+      }
+    }
+  }
+  return records;
+}
+
+/**
+ * Each acknowledged record read back as a verifier reads it (`getTrustPoint` / `getEvidence`,
+ * one `eth_call`), and every record the registries hold (their events, and the code of their data
+ * batches) compared with the database's anchored records.
+ */
+export async function checkChain(input: {
+  nodeUrl: string;
+  registry: string;
+  repository: string;
+  database: Database;
+  acknowledgements: Acknowledgement[];
+}): Promise<ChainCheck> {
+  const rows = await input.database
+    .knex('anchor_records')
+    .where({ status: 'anchored' })
+    .select<{ record_key: string; hash: string; kind: string }[]>('record_key', 'hash', 'kind');
+  const registryOf = (kind: string) => (kind === 'trustpoint' ? input.registry : input.repository);
+  const anchored = new Map(
+    rows.map((row) => [prefixOf(registryOf(row.kind), row.record_key.trim()), row.hash]),
+  );
+  const byKey = new Map(rows.map((row) => [row.record_key.trim().toLowerCase(), row.hash]));
+
+  const missing: string[] = [];
+  const mismatched: string[] = [];
+  for (const ack of input.acknowledgements) {
+    const request =
+      ack.kind === 'trustpoint'
+        ? getTrustPointRequest({
+            smartContract: input.registry,
+            certId: ack.certID,
+            timestampMs: ack.timestamp,
+          })
+        : getEvidenceRequest({
+            smartContract: input.repository,
+            assetHash: ack.assetHash,
+            timestampSeconds: ack.timestamp,
+          });
+    const response = await fetch(input.nodeUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const reply: unknown = await response.json();
+    const lookup =
+      ack.kind === 'trustpoint'
+        ? decodeGetTrustPointResponse(reply)
+        : decodeGetEvidenceResponse(reply);
+    const key = acknowledgementKey(ack);
+    if (!lookup.found) missing.push(key);
+    else if (lookup.hash !== byKey.get(key)) mismatched.push(key);
+  }
+
+  const counts = new Map<string, number>();
+  const records = await recordsOnChain(input.nodeUrl, [input.registry, input.repository]);
+  for (const record of records) {
+    counts.set(record.prefix, (counts.get(record.prefix) ?? 0) + 1);
+    const hash = anchored.get(record.prefix);
+    if (hash !== undefined && hash !== record.hash) mismatched.push(record.prefix);
+  }
+  return {
+    records: records.length,
+    missing,
+    doubled: [...counts].filter(([, n]) => n > 1).map(([prefix]) => prefix),
+    mismatched: [...new Set(mismatched)],
+    orphaned: [...counts.keys()].filter((prefix) => !anchored.has(prefix)),
+    anchoredInDatabase: anchored.size,
+  };
+}
+
+export interface CreditsCheck {
+  /** Per user: credits spent (the ledger's movements minus the balance) and records paid for. */
+  users: { userId: string; spent: number; paidRecords: number }[];
+  mismatched: string[];
+}
+
+/**
+ * Credits spent, from the admin API's ledger (initial balance, grants and refunds less the
+ * balance), against the records each user paid for that the database still holds (a refused or
+ * withdrawn record is refunded).
+ */
+export async function checkCredits(input: {
+  adminUrl: string;
+  adminToken: string;
+  users: SoakUser[];
+  database: Database;
+}): Promise<CreditsCheck> {
+  const paid = await input.database
+    .knex('anchor_records')
+    .whereNotNull('paid_by')
+    .whereNotIn('status', ['failed', 'cancelled'])
+    .groupBy('paid_by')
+    .select<{ paid_by: string; n: string | number }[]>(
+      'paid_by',
+      input.database.knex.raw('count(*) as n'),
+    );
+  const paidBy = new Map(paid.map((row) => [row.paid_by, Number(row.n)]));
+  const users: CreditsCheck['users'] = [];
+  for (const user of input.users) {
+    let offset = 0;
+    let moved = 0;
+    let balance = 0;
+    for (;;) {
+      const response = await fetch(
+        `${input.adminUrl}/users/${encodeURIComponent(user.id)}/credits?limit=100&offset=${String(offset)}`,
+        { headers: { Authorization: `Bearer ${input.adminToken}` } },
+      );
+      if (response.status !== 200) {
+        throw new Error(`credits of ${user.id}: the admin API answered ${String(response.status)}`);
+      }
+      const { data } = (await response.json()) as {
+        data: {
+          balance: number;
+          movements: { amount: number | string }[];
+          pagination: { total: number };
+        };
+      };
+      balance = data.balance;
+      moved += data.movements.reduce((sum, movement) => sum + Number(movement.amount), 0);
+      offset += data.movements.length;
+      if (data.movements.length === 0 || offset >= data.pagination.total) break;
+    }
+    users.push({ userId: user.id, spent: moved - balance, paidRecords: paidBy.get(user.id) ?? 0 });
+  }
+  return {
+    users,
+    mismatched: users.filter((user) => user.spent !== user.paidRecords).map((user) => user.userId),
+  };
+}
+
+export interface ReconcileOutcome {
+  /** False when this build's `trustpoint` has no `reconcile` command. */
+  available: boolean;
+  exitCode: number | null;
+  /** The parsed `--json` output: one network's report or an array of them. */
+  reports: unknown[];
+  /** Sum of each count over the networks. */
+  counts: Record<string, number>;
+  output: string;
+}
+
+/** `trustpoint reconcile --json` against the running certificate API (admin) and the chain. */
+export async function runReconcile(env: NodeJS.ProcessEnv): Promise<ReconcileOutcome> {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, ...args], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => {
+        resolve({ code, output });
+      });
+    });
+  const help = await run(['--help']);
+  if (!/^\s+reconcile\b/m.test(help.output)) {
+    return { available: false, exitCode: null, reports: [], counts: {}, output: help.output };
+  }
+  const { code, output } = await run(['reconcile', '--json']);
+  let reports: unknown[] = [];
+  try {
+    reports = [JSON.parse(output) as unknown].flat();
+  } catch {
+    reports = [];
+  }
+  const counts: Record<string, number> = {};
+  for (const report of reports) {
+    const reportCounts = (report as { counts?: Record<string, unknown> }).counts ?? {};
+    for (const [name, value] of Object.entries(reportCounts)) {
+      counts[name] = (counts[name] ?? 0) + Number(value);
+    }
+  }
+  return { available: true, exitCode: code, reports, counts, output };
+}
