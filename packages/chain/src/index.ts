@@ -16,3 +16,6 @@ export * from './anchoring/shared-network-health.js';
 export * from './anchoring/fees.js';
 export * from './reading/record-reader.js';
 export * from './rpc/json-rpc-client.js';
+export * from './reconciling/registry-scan.js';
+export * from './reconciling/compare-records.js';
+export * from './reconciling/reconcile-network.js';
