@@ -1,3 +1,4 @@
 export { openTestDatabase } from './open-test-database.js';
 export type { TestDatabase, TestDatabaseOptions } from './open-test-database.js';
 export { testBackends } from './test-backends.js';
+export { callerStateDigest } from './caller-state-digest.js';

@@ -23,3 +23,17 @@ export type {
   RefusedTokenCase,
   TokenCaseContext,
 } from './refused-tokens.js';
+export {
+  fuzzSettingsFromEnv,
+  operationsWithoutGenerator,
+  runHttpFuzz,
+  servedOperations,
+} from './http-fuzz/run-http-fuzz.js';
+export type {
+  FuzzedApi,
+  FuzzSettings,
+  HttpFuzzOutcome,
+  HttpFuzzTarget,
+} from './http-fuzz/run-http-fuzz.js';
+export type { FuzzAuthorization } from './http-fuzz/fuzz-request.js';
+export type { KnownValues } from './http-fuzz/schema-values.js';
