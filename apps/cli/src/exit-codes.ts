@@ -25,8 +25,13 @@ export const EXIT = {
   notOnChain: 8,
   /** verify: everything matches the chain, and the certificate was revoked. */
   revoked: 9,
-  /** verify: no node given answered for a record, or a signature could not be checked. */
+  /**
+   * verify: no node given answered for a record, or a signature could not be checked; reconcile:
+   * a network's chain could not be read.
+   */
   unchecked: 10,
+  /** reconcile: the database and the chain disagree (a record missing, mismatched, doubled or orphaned). */
+  disagreement: 11,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -43,7 +48,8 @@ Exit codes:
   7  verify: MISMATCH (a changed file or JSON, another record on chain, an invalid signature)
   8  verify: a trustpoint or evidence is NOT FOUND on chain (or not anchored yet)
   9  verify: it matches, and the certificate is REVOKED
- 10  verify: NOT CHECKED (no node answered, no key set for a signature)`;
+ 10  verify: NOT CHECKED (no node answered, no key set for a signature); reconcile: a chain could not be read
+ 11  reconcile: the database and the chain DISAGREE (a record missing, mismatched, doubled or orphaned)`;
 
 /** The exit code of an HTTP error status from the service. */
 export function exitCodeOfStatus(status: number): ExitCode {

@@ -5,6 +5,7 @@ import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
 import type { Io } from './output.js';
 import { migrateCommand } from './migrate-command.js';
+import { reconcileCommand } from './reconcile/reconcile-command.js';
 import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
 import { verifyCommands } from './verify/verify-command.js';
@@ -30,6 +31,7 @@ export function createProgram(io: Io): Command {
   adminCommand(program, io);
   verifyCommands(program, io);
   certifyCommand(program, io);
+  reconcileCommand(program, io);
   return program;
 }
 

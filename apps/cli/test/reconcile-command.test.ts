@@ -1,0 +1,370 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  encodeRecordBatch,
+  EvidenceBatchRepository__factory,
+  EvidenceRepository__factory,
+  HARDHAT_DEV_KEY,
+  TrustPointBatchRegistry__factory,
+  TrustPointRegistry__factory,
+  TRUSTPOINT_BUCKET_BITS,
+} from '@trustpoint/contracts';
+import { testBackends } from '@trustpoint/db/testing';
+import { JsonRpcProvider, NonceManager, Wallet, id as keccakOfText } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../src/exit-codes.js';
+import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';
+
+/** Hardhat's account #1: writes on chain beside the service, as someone holding a registrar role. */
+const OTHER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const REGISTRAR_ROLE = keccakOfText('REGISTRAR_ROLE');
+/** Far ahead, so that a slot record's time bucket is never one the service's data batches closed. */
+const FAR_FUTURE_MS = 4_102_444_800_000;
+
+const randomHex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
+
+interface Reconciliation {
+  network: string;
+  since: string | null;
+  counts: Record<
+    'checked' | 'agree' | 'pending' | 'missing' | 'mismatched' | 'doubled' | 'orphaned',
+    number
+  >;
+  problems: {
+    kind: string;
+    network: string;
+    recordKind: string;
+    recordKey: string;
+    expectedHash: string | null;
+    chainHash: string | null;
+    contract: string | null;
+    transactionHash: string | null;
+  }[];
+}
+
+interface AnchorRow {
+  id: number;
+  record_key: string;
+  hash: string;
+  trustpoint_type: number | null;
+  batch_id: number;
+}
+
+describe.each(testBackends())('trustpoint reconcile against a running service on %s', (backend) => {
+  let service: RunningService;
+  let provider: JsonRpcProvider;
+  let other: NonceManager;
+  let chainUrl: string;
+  /** The records acknowledged by the first test, all anchored by its end. */
+  let acknowledged = 0;
+
+  const reconcile = (args: string[]) =>
+    trustpoint(['reconcile', '--url', service.url, '--rpc', `31337=${chainUrl}`, ...args], {
+      TRUSTPOINT_TOKEN: service.running.token,
+    });
+  const api = async (path: string, init: RequestInit, base = service.running.certApiUrl) => {
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', `Bearer ${service.running.token}`);
+    headers.set('Content-Type', 'application/json');
+    const response = await fetch(`${base}${path}`, { ...init, headers });
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    return { status: response.status, data: body.data };
+  };
+  const certify = (prefer?: string) =>
+    api('/certificates?type=content&networkId=31337', {
+      method: 'POST',
+      ...(prefer === undefined ? {} : { headers: { Prefer: prefer } }),
+      body: JSON.stringify({ name: 'Order', description: '', content: { order: randomUUID() } }),
+    });
+  const trackEvidence = async () => {
+    const { data: asset } = await api(
+      '/assets',
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          assetId: `pallet-${randomUUID()}`,
+          data: { id: 'P' },
+          networkId: 31337,
+        }),
+      },
+      service.running.trackApiUrl,
+    );
+    await api(
+      `/assets/${encodeURIComponent(String(asset.trackID))}/transactions`,
+      { method: 'POST', body: JSON.stringify({ metadata: { parcel: randomUUID() } }) },
+      service.running.trackApiUrl,
+    );
+  };
+  const anchored = (kind: 'trustpoint' | 'evidence') =>
+    service.running.database
+      .knex('anchor_records')
+      .where({ kind, status: 'anchored' })
+      .orderBy('id')
+      .select<AnchorRow[]>('id', 'record_key', 'hash', 'trustpoint_type', 'batch_id');
+  const deployment = () => {
+    const deployed = service.running.embeddedChain?.deployment;
+    if (deployed === undefined) throw new Error('the service has no embedded chain');
+    return deployed;
+  };
+  /** A trustpoint written straight into a registry of either generation, beside the service. */
+  const writeTrustPoint = async (registry: string, key: string, hash: string) => {
+    const isBatchRegistry = (await provider.getCode(registry)).includes(
+      TrustPointBatchRegistry__factory.createInterface()
+        .getFunction('batchCount')
+        .selector.slice(2),
+    );
+    const receipt = isBatchRegistry
+      ? await (
+          await TrustPointBatchRegistry__factory.connect(registry, other).registerTrustPoint(
+            key,
+            hash,
+            0,
+            FAR_FUTURE_MS,
+          )
+        ).wait()
+      : await (
+          await TrustPointRegistry__factory.connect(registry, other).registerTrustPoint(
+            key,
+            hash,
+            0,
+          )
+        ).wait();
+    return receipt?.hash;
+  };
+
+  beforeAll(async () => {
+    service = await startService(backend);
+    chainUrl = service.running.embeddedChain?.url ?? '';
+    provider = new JsonRpcProvider(chainUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    // Before the service sends anything: its registrar key reads its nonce from the chain later.
+    const admin = new Wallet(HARDHAT_DEV_KEY, provider);
+    other = new NonceManager(new Wallet(OTHER_KEY, provider));
+    const otherAddress = await other.getAddress();
+    const { trustPointRegistry, evidenceRepository } = deployment();
+    const grant = async (address: string) =>
+      (
+        await TrustPointRegistry__factory.connect(address, admin).grantRole(
+          REGISTRAR_ROLE,
+          otherAddress,
+        )
+      ).wait();
+    await grant(trustPointRegistry);
+    await grant(evidenceRepository);
+    expect(EvidenceRepository__factory.abi.length).toBeGreaterThan(0);
+    expect(EvidenceBatchRepository__factory.abi.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  afterAll(async () => {
+    provider.destroy();
+    await service.stop();
+  });
+
+  it('when certificates and evidences were acknowledged, one of them 202 and still on its way, then --wait lets it land and everything agrees (exit 0)', async () => {
+    // Arrange
+    await certify();
+    await certify();
+    await trackEvidence();
+    const accepted = await certify('respond-async');
+
+    // Act
+    const result = await reconcile(['--wait', '60', '--json']);
+
+    // Assert
+    expect(accepted.status).toBe(202);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(EXIT.ok);
+    const [network, ...others] = JSON.parse(result.stdout) as Reconciliation[];
+    expect(others).toEqual([]);
+    expect(network).toMatchObject({ network: '31337', since: null, problems: [] });
+    acknowledged = Number(
+      (
+        await service.running.database
+          .knex('anchor_records')
+          .where('status', 'anchored')
+          .count<{ count: number }[]>('* as count')
+      )[0]?.count,
+    );
+    // Three certificates of one trustpoint each, an asset and its evidence.
+    expect(acknowledged).toBeGreaterThanOrEqual(5);
+    expect(network?.counts).toEqual({
+      checked: acknowledged,
+      agree: acknowledged,
+      pending: 0,
+      missing: 0,
+      mismatched: 0,
+      doubled: 0,
+      orphaned: 0,
+    });
+  });
+
+  it('when one network is named, then its result is one object, and a network the service lacks is refused (exit 2)', async () => {
+    // Act
+    const named = await reconcile(['--network', '31337', '--json']);
+    const unknown = await reconcile(['--network', '11155111']);
+
+    // Assert
+    expect(named.code).toBe(EXIT.ok);
+    expect(JSON.parse(named.stdout)).toMatchObject({
+      network: '31337',
+      counts: { agree: acknowledged },
+    });
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toContain('network 11155111 is not configured on the service');
+  });
+
+  it('when a row was never sent, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {
+    // Arrange
+    const knex = service.running.database.knex;
+    const [trustpoint] = await anchored('trustpoint');
+    const [evidence] = await anchored('evidence');
+    if (trustpoint === undefined || evidence === undefined) throw new Error('nothing anchored');
+    // A row the database says was anchored in a batch, whose record was never sent.
+    const neverSent = randomHex(32);
+    await knex('anchor_records').insert({
+      network_id: '31337',
+      kind: 'trustpoint',
+      record_key: neverSent,
+      hash: randomHex(32).slice(2),
+      trustpoint_type: 0,
+      status: 'anchored',
+      batch_id: trustpoint.batch_id,
+    });
+    // A row whose hash is not the one on chain.
+    const changedHash = randomHex(32).slice(2);
+    await knex('anchor_records').where('id', evidence.id).update({ hash: changedHash });
+    // A record written into the service's registry by the registrar role, with no row.
+    const orphanKey = randomHex(32);
+    const orphanHash = randomHex(32);
+    const orphanTransaction = await writeTrustPoint(
+      deployment().trustPointRegistry,
+      orphanKey,
+      orphanHash,
+    );
+    // The service's first trustpoint again, twice, in the data batches of a registry of before.
+    const older = await new TrustPointBatchRegistry__factory(other).deploy(
+      await other.getAddress(),
+      await other.getAddress(),
+    );
+    const olderAddress = (await older.getAddress()).toLowerCase();
+    const record = {
+      key: trustpoint.record_key,
+      hash: `0x${trustpoint.hash}`,
+      type: trustpoint.trustpoint_type ?? 0,
+      timestamp: FAR_FUTURE_MS,
+    };
+    const companions = [randomHex(32), randomHex(32)];
+    for (const companion of companions) {
+      const batch = encodeRecordBatch(
+        [record, { key: companion, hash: randomHex(32), timestamp: FAR_FUTURE_MS + 1 }],
+        TRUSTPOINT_BUCKET_BITS,
+      );
+      await (await older.registerTrustPointBatch(batch.records, batch.buckets)).wait();
+    }
+
+    // Act
+    const result = await reconcile(['--contract', `31337=${olderAddress}`, '--json']);
+    const text = await reconcile(['--contract', `31337=${olderAddress}`]);
+
+    // Assert
+    expect(result.code).toBe(EXIT.disagreement);
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      error: expect.stringContaining('disagree on network(s) 31337'),
+    });
+    const [network] = JSON.parse(result.stdout) as Reconciliation[];
+    expect(network?.counts).toEqual({
+      checked: acknowledged + 1,
+      agree: acknowledged - 2,
+      pending: 0,
+      missing: 1,
+      mismatched: 1,
+      doubled: 1,
+      orphaned: 3,
+    });
+    const problems = network?.problems ?? [];
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'missing',
+        network: '31337',
+        recordKind: 'trustpoint',
+        recordKey: neverSent,
+        chainHash: null,
+      }),
+    );
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'mismatched',
+        recordKind: 'evidence',
+        recordKey: evidence.record_key,
+        expectedHash: changedHash,
+        chainHash: evidence.hash,
+        contract: deployment().evidenceRepository.toLowerCase(),
+      }),
+    );
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'orphaned',
+        recordKey: orphanKey,
+        expectedHash: null,
+        chainHash: orphanHash.slice(2),
+        contract: deployment().trustPointRegistry.toLowerCase(),
+        transactionHash: orphanTransaction,
+      }),
+    );
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'doubled',
+        recordKey: trustpoint.record_key,
+        expectedHash: trustpoint.hash,
+        chainHash: trustpoint.hash,
+        contract: olderAddress,
+      }),
+    );
+    // The companions of the data batches are known by their tags only.
+    const orphanTags = problems
+      .filter((problem) => problem.kind === 'orphaned' && problem.contract === olderAddress)
+      .map((problem) => problem.recordKey);
+    expect(orphanTags.sort()).toEqual(
+      companions
+        .map((key) => `0x${((BigInt(key) >> 130n) << 2n).toString(16).padStart(32, '0')}`)
+        .sort(),
+    );
+    expect(text.code).toBe(EXIT.disagreement);
+    expect(text.stdout).toContain('DISAGREE');
+    expect(text.stdout).toMatch(/missing\s*│?\s*trustpoint/);
+    expect(text.stderr).toContain('the database and the chain disagree');
+  });
+
+  it('when asked --since a time after the earlier records, then only the records created and mined since are compared', async () => {
+    // Arrange: after the latest block, whose time may run ahead of the clock on a busy chain.
+    const latest = await provider.getBlock('latest');
+    const since = new Date(Math.max(Date.now(), ((latest?.timestamp ?? 0) + 1) * 1_000));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, since.getTime() - Date.now())));
+    await certify();
+
+    // Act
+    const result = await reconcile([
+      '--network',
+      '31337',
+      '--since',
+      since.toISOString(),
+      '--json',
+    ]);
+
+    // Assert
+    expect(result.code).toBe(EXIT.ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      network: '31337',
+      since: since.toISOString(),
+      counts: { checked: 1, agree: 1, missing: 0, mismatched: 0, doubled: 0, orphaned: 0 },
+    });
+  });
+
+  it('when --since is no time, then it is refused (exit 2)', async () => {
+    // Act
+    const result = await reconcile(['--since', 'yesterday']);
+
+    // Assert
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain('--since takes an ISO 8601 time');
+  });
+});
