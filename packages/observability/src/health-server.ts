@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import { requestId } from '@trustpoint/http';
+import type { Server } from 'node:http';
+import { createApiServer, requestId, type ApiServerTimeouts } from '@trustpoint/http';
 import express from 'express';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { observabilityRouter, type ObservabilityOptions } from './observability-router.js';
@@ -8,6 +8,8 @@ export interface HealthServerOptions extends ObservabilityOptions {
   port: number;
   /** Default `127.0.0.1`; `0.0.0.0` in a container, so its orchestrator can probe it. */
   host?: string;
+  /** How long a client may take to send a request; the APIs' defaults by default. */
+  timeouts?: Partial<ApiServerTimeouts>;
 }
 
 export interface HealthServer {
@@ -33,7 +35,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     res.status(404).json({ statusCode: 404, type: 'Not Found', message: 'not found' });
   });
   const host = options.host ?? '127.0.0.1';
-  const server: Server = createServer(app);
+  // The APIs' server: a client trickling its request is cut off here too.
+  const server: Server = createApiServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

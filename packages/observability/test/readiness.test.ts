@@ -5,6 +5,7 @@ import { computeAddress } from 'ethers';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trickleRequest } from '@trustpoint/http/testing';
 import {
   serviceObservability,
   startHealthServer,
@@ -154,6 +155,35 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
       } finally {
         await server.close();
         await database.close();
+      }
+    });
+
+    it('when a client trickles its headers, then it gets 408 at the headers timeout and others are served', async () => {
+      // Arrange
+      const server = await startHealthServer({
+        port: 0,
+        checks: [],
+        timeouts: { headersTimeoutMs: 500, checkIntervalMs: 100 },
+      });
+      try {
+        // Act
+        const slow = trickleRequest(
+          server.port,
+          'GET /healthz HTTP/1.1\r\nHost: x\r\n'.padEnd(300, 'x'),
+          {
+            byteIntervalMs: 20,
+            giveUpMs: 5_000,
+          },
+        );
+        const health = await fetch(`${server.url}/healthz`);
+        const result = await slow;
+
+        // Assert
+        expect(health.status).toBe(200);
+        expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
+        expect(result.closedAfterMs).toBeLessThan(2_000);
+      } finally {
+        await server.close();
       }
     });
   });
