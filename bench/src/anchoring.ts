@@ -38,6 +38,7 @@ function requests(count: number, label: string): AnchorRequest[] {
     networkId: '31337',
     kind: 'evidence',
     recordKey: evidenceKey(assetHash, 1_767_225_600 + i),
+    timestamp: 1_767_225_600 + i,
     hash: sha256(utf8Bytes(`${label} evidence ${String(i)}`)),
   }));
 }

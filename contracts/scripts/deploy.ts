@@ -4,7 +4,7 @@
 // registries still exist reuses them, unless --force is given.
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { deployTrustpoint, type TrustpointDeployment } from '../src/deploy';
+import { deployTrustpoint, type DeployOptions, type TrustpointDeployment } from '../src/deploy';
 import { ensureDeployment, recordDeployment } from '../src/deployments-file';
 import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '../src/hardhat-node';
 import { verifyDeploymentSources, type SourceVerificationOptions } from '../src/verify-sources';
@@ -15,7 +15,11 @@ const USAGE = `Usage: trustpoint-deploy [options]
   --admin ADDRESS       account that manages roles (default: the deployer)
   --registrar ADDRESS   account allowed to record (default: the deployer)
   --confirmations N     blocks to wait per deployment (default 1)
-  --force               deploy again even if the recorded registries exist
+  --registries KIND     batches (default: large batches kept as contract code, under half
+                        the gas a record) or slots (one storage slot a record, as deployments
+                        made before batch registries)
+  --force               deploy again even if the recorded registries exist; records already
+                        anchored stay verifiable on the registries that hold them
   --verify              submit the registries' sources for verification (also for a reused
                         deployment: run again with --verify when an explorer was not ready)
                         to an Etherscan-compatible explorer when ETHERSCAN_API_KEY is set, and
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
       admin: { type: 'string' },
       registrar: { type: 'string' },
       confirmations: { type: 'string' },
+      registries: { type: 'string', default: 'batches' },
       force: { type: 'boolean', default: false },
       verify: { type: 'boolean', default: false },
       'etherscan-api-url': { type: 'string' },
@@ -67,7 +72,12 @@ async function main(): Promise<void> {
   if (!key) throw new Error(`DEPLOYER_KEY is required to deploy to chain ${chainId.toString()}`);
 
   const deployer = new Wallet(key, provider);
-  const options = {
+  const registries = values.registries;
+  if (registries !== 'batches' && registries !== 'slots') {
+    throw new Error('--registries must be batches or slots');
+  }
+  const options: DeployOptions = {
+    registries,
     ...(values.admin ? { admin: values.admin } : {}),
     ...(values.registrar ? { registrar: values.registrar } : {}),
     confirmations,

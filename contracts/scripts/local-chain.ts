@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { TrustPointRegistry__factory } from '../typechain-types';
+import { REGISTRY_CONTRACTS } from '../src/deploy';
 import { ensureDeployment } from '../src/deployments-file';
 import { HARDHAT_DEV_KEY } from '../src/hardhat-node';
 import { startLocalChain } from '../src/local-chain';
@@ -30,14 +31,15 @@ async function main(): Promise<void> {
   });
   const { deployment } = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
   provider.destroy();
+  const names = REGISTRY_CONTRACTS[deployment.registries ?? 'slots'];
 
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
     'getTrustPoint',
     ['did:trustpoint:certid:unknown', 0],
   );
   console.log(`Trustpoint local chain ready on ${chain.url} (chain id ${deployment.chainId}, ${String(chain.replayed)} transactions restored)
-  TrustPointRegistry   ${deployment.trustPointRegistry}
-  EvidenceRepository   ${deployment.evidenceRepository}
+  ${names.trustPoints.padEnd(20)} ${deployment.trustPointRegistry}
+  ${names.evidences.padEnd(20)} ${deployment.evidenceRepository}
   deployments file     ${out}
 
 Check it answers:

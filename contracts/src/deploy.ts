@@ -1,5 +1,24 @@
 import type { Signer } from 'ethers';
-import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+import {
+  EvidenceBatchRepository__factory,
+  EvidenceRepository__factory,
+  TrustPointBatchRegistry__factory,
+  TrustPointRegistry__factory,
+} from '../typechain-types';
+
+/**
+ * The registries' generation: `batches` (TrustPointBatchRegistry, EvidenceBatchRepository: large
+ * batches kept as contract code, under half the gas a record) for every new deployment; `slots`
+ * (TrustPointRegistry, EvidenceRepository: one storage slot a record) for deployments made before.
+ * Both answer the same `getTrustPoint` / `getEvidence` calls.
+ */
+export type RegistryGeneration = 'batches' | 'slots';
+
+/** The contract names of each generation's registries. */
+export const REGISTRY_CONTRACTS = {
+  batches: { trustPoints: 'TrustPointBatchRegistry', evidences: 'EvidenceBatchRepository' },
+  slots: { trustPoints: 'TrustPointRegistry', evidences: 'EvidenceRepository' },
+} as const;
 
 /** Where the registries of one chain live; what the services read to anchor and verify. */
 export interface TrustpointDeployment {
@@ -10,6 +29,8 @@ export interface TrustpointDeployment {
   registrar: string;
   blockNumber: number;
   deployedAt: string;
+  /** Absent in deployments recorded before batch registries existed: those are `slots`. */
+  registries?: RegistryGeneration;
 }
 
 export interface DeployOptions {
@@ -19,6 +40,8 @@ export interface DeployOptions {
   registrar?: string;
   /** Blocks to wait for after each deployment transaction. */
   confirmations?: number;
+  /** Which registries to deploy: batch registries unless told otherwise. */
+  registries?: RegistryGeneration;
 }
 
 /** Deploys both registries with the given signer and waits for them to be mined. */
@@ -35,13 +58,18 @@ export async function deployTrustpoint(
 
   // Explicit consecutive nonces: providers may answer a second nonce query from a stale cache.
   const nonce = await provider.getTransactionCount(deployerAddress, 'pending');
-  const registry = await new TrustPointRegistry__factory(deployer).deploy(admin, registrar, {
-    nonce,
-  });
+  const registries = options.registries ?? 'batches';
+  const registry = await (
+    registries === 'batches'
+      ? new TrustPointBatchRegistry__factory(deployer)
+      : new TrustPointRegistry__factory(deployer)
+  ).deploy(admin, registrar, { nonce });
   const registryReceipt = await registry.deploymentTransaction()?.wait(confirmations);
-  const repository = await new EvidenceRepository__factory(deployer).deploy(admin, registrar, {
-    nonce: nonce + 1,
-  });
+  const repository = await (
+    registries === 'batches'
+      ? new EvidenceBatchRepository__factory(deployer)
+      : new EvidenceRepository__factory(deployer)
+  ).deploy(admin, registrar, { nonce: nonce + 1 });
   const repositoryReceipt = await repository.deploymentTransaction()?.wait(confirmations);
   if (!registryReceipt || !repositoryReceipt)
     throw new Error('A deployment transaction was dropped');
@@ -55,5 +83,6 @@ export async function deployTrustpoint(
     registrar,
     blockNumber: repositoryReceipt.blockNumber,
     deployedAt: new Date().toISOString(),
+    registries,
   };
 }

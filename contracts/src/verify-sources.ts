@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Etherscan } from '@nomicfoundation/hardhat-verify/etherscan';
 import { Sourcify } from '@nomicfoundation/hardhat-verify/sourcify';
+import { REGISTRY_CONTRACTS } from './deploy';
 import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
 import type { TrustpointDeployment } from './deploy';
 
@@ -34,7 +35,11 @@ export interface SourceVerificationOptions {
 
 /** What became of one contract on one verifier. */
 export interface SourceVerificationOutcome {
-  contract: 'TrustPointRegistry' | 'EvidenceRepository';
+  contract:
+    | 'TrustPointRegistry'
+    | 'EvidenceRepository'
+    | 'TrustPointBatchRegistry'
+    | 'EvidenceBatchRepository';
   address: string;
   verifier: 'etherscan' | 'sourcify';
   status: 'verified' | 'alreadyVerified' | 'failed';
@@ -174,9 +179,11 @@ export async function verifyDeploymentSources(
 ): Promise<SourceVerificationOutcome[]> {
   const artifactsDir = options.artifactsDir ?? defaultArtifactsDir();
   const chainId = Number(deployment.chainId);
+  // Both generations take (admin, registrar): one encoding serves all four contracts.
+  const names = REGISTRY_CONTRACTS[deployment.registries ?? 'slots'];
   const contracts = [
     {
-      contractName: 'TrustPointRegistry' as const,
+      contractName: names.trustPoints,
       address: deployment.trustPointRegistry,
       constructorArguments: TrustPointRegistry__factory.createInterface().encodeDeploy([
         deployment.admin,
@@ -184,7 +191,7 @@ export async function verifyDeploymentSources(
       ]),
     },
     {
-      contractName: 'EvidenceRepository' as const,
+      contractName: names.evidences,
       address: deployment.evidenceRepository,
       constructorArguments: EvidenceRepository__factory.createInterface().encodeDeploy([
         deployment.admin,

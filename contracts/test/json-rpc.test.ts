@@ -12,7 +12,10 @@ import {
   type HardhatNode,
 } from '../src/hardhat-node';
 import type { DeploymentsFile } from '../src/deployments-file';
-import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+import {
+  EvidenceBatchRepository__factory,
+  TrustPointBatchRegistry__factory,
+} from '../typechain-types';
 import { startExplorerStandIn } from './explorer-stand-in';
 import { digest, Evidence, recordKey, Revocation } from './fixtures';
 
@@ -99,6 +102,26 @@ describe('JSON-RPC verification against hardhat node', function () {
       expect(recorded['31337']?.trustPointRegistry).to.equal(registryAddress);
     });
 
+    it('should deploy batch registries unless told --registries slots, and record which', async () => {
+      const other = join(await mkdtemp(join(tmpdir(), 'trustpoint-deploy-')), 'deployments.json');
+
+      await deployWithCli(node.url, other, ['--registries', 'slots']);
+
+      const recorded = JSON.parse(await readFile(other, 'utf8')) as DeploymentsFile;
+      expect(recorded['31337']?.registries).to.equal('slots');
+      const first = JSON.parse(await readFile(deployments, 'utf8')) as DeploymentsFile;
+      expect(first['31337']?.registries).to.equal('batches');
+      // A slot registry has no buckets: the call reverts.
+      const probe = TrustPointBatchRegistry__factory.createInterface().encodeFunctionData(
+        'bucketOf',
+        [0],
+      );
+      expect(
+        (await ethCall(node.url, recorded['31337']?.trustPointRegistry ?? '', probe)).error,
+      ).to.not.equal(undefined);
+      expect((await ethCall(node.url, registryAddress, probe)).result).to.have.length(130);
+    });
+
     it('should deploy again with --force, to new addresses', async () => {
       const other = join(await mkdtemp(join(tmpdir(), 'trustpoint-deploy-')), 'deployments.json');
       await deployWithCli(node.url, other);
@@ -126,8 +149,12 @@ describe('JSON-RPC verification against hardhat node', function () {
           { ...process.env, ETHERSCAN_API_KEY: 'TEST-KEY' },
         );
 
-        expect(stdout).to.contain(`TrustPointRegistry ${registryAddress} on etherscan: verified`);
-        expect(stdout).to.contain(`EvidenceRepository ${repositoryAddress} on sourcify: verified`);
+        expect(stdout).to.contain(
+          `TrustPointBatchRegistry ${registryAddress} on etherscan: verified`,
+        );
+        expect(stdout).to.contain(
+          `EvidenceBatchRepository ${repositoryAddress} on sourcify: verified`,
+        );
         const submitted = standIn.requests
           .filter((request) => request.method === 'POST')
           .map((request) =>
@@ -153,10 +180,10 @@ describe('JSON-RPC verification against hardhat node', function () {
 
     it('should return the ABI-encoded (hash, type) of a recorded trustpoint', async () => {
       const wallet = new Wallet(DEV_KEY, new JsonRpcProvider(node.url));
-      const registry = TrustPointRegistry__factory.connect(registryAddress, wallet);
+      const registry = TrustPointBatchRegistry__factory.connect(registryAddress, wallet);
       const { word, hex } = digest('revoked');
       await (
-        await registry.registerTrustPoint(recordKey(certId, timestamp), word, Revocation)
+        await registry.registerTrustPoint(recordKey(certId, timestamp), word, Revocation, timestamp)
       ).wait();
 
       const data = registry.interface.encodeFunctionData('getTrustPoint', [certId, timestamp]);
@@ -172,7 +199,7 @@ describe('JSON-RPC verification against hardhat node', function () {
     });
 
     it('should revert with exactly the 4 selector bytes 0x16fd89cc for an unknown key', async () => {
-      const data = TrustPointRegistry__factory.createInterface().encodeFunctionData(
+      const data = TrustPointBatchRegistry__factory.createInterface().encodeFunctionData(
         'getTrustPoint',
         [certId, timestamp + 1],
       );
@@ -190,9 +217,11 @@ describe('JSON-RPC verification against hardhat node', function () {
 
     it('should return the ABI-encoded hash of a recorded evidence', async () => {
       const wallet = new Wallet(DEV_KEY, new JsonRpcProvider(node.url));
-      const repository = EvidenceRepository__factory.connect(repositoryAddress, wallet);
+      const repository = EvidenceBatchRepository__factory.connect(repositoryAddress, wallet);
       const { word, hex } = digest('evidence');
-      await (await repository.registerEvidence(recordKey(assetHash, timestamp), word)).wait();
+      await (
+        await repository.registerEvidence(recordKey(assetHash, timestamp), word, timestamp)
+      ).wait();
 
       const data = repository.interface.encodeFunctionData('getEvidence', [assetHash, timestamp]);
       const response = await ethCall(node.url, repositoryAddress, data);
@@ -202,10 +231,10 @@ describe('JSON-RPC verification against hardhat node', function () {
     });
 
     it('should revert with exactly the 4 selector bytes 0x09cea733 for an unknown key', async () => {
-      const data = EvidenceRepository__factory.createInterface().encodeFunctionData('getEvidence', [
-        assetHash,
-        timestamp + 1,
-      ]);
+      const data = EvidenceBatchRepository__factory.createInterface().encodeFunctionData(
+        'getEvidence',
+        [assetHash, timestamp + 1],
+      );
 
       const response = await ethCall(node.url, repositoryAddress, data);
 
@@ -216,12 +245,13 @@ describe('JSON-RPC verification against hardhat node', function () {
 
   it('should not let an account without the registrar role write through the node', async () => {
     const stranger = Wallet.createRandom().connect(new JsonRpcProvider(node.url));
-    const registry = TrustPointRegistry__factory.connect(registryAddress, stranger);
+    const registry = TrustPointBatchRegistry__factory.connect(registryAddress, stranger);
 
     const data = registry.interface.encodeFunctionData('registerTrustPoint', [
       recordKey('x', 1),
       digest('x').word,
       Evidence,
+      1,
     ]);
     const response = await ethCall(node.url, registryAddress, data, stranger.address);
 

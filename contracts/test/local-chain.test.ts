@@ -9,7 +9,7 @@ import { deployTrustpoint } from '../src/deploy';
 import { readDeployments } from '../src/deployments-file';
 import { freePort, HARDHAT_DEV_KEY, isJsonRpcReady } from '../src/hardhat-node';
 import { startLocalChain } from '../src/local-chain';
-import { EvidenceRepository__factory } from '../typechain-types';
+import { EvidenceBatchRepository__factory } from '../typechain-types';
 import { digest, recordKey } from './fixtures';
 
 const ASSET = digest('asset').hex;
@@ -37,11 +37,11 @@ describe('Local chain', function () {
       });
       deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
       // NonceManager: the provider may answer the nonce from its short-lived request cache.
-      const repository = EvidenceRepository__factory.connect(
+      const repository = EvidenceBatchRepository__factory.connect(
         deployment.evidenceRepository,
         new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
       );
-      await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word)).wait();
+      await (await repository.registerEvidence(recordKey(ASSET, 1), digest('e1').word, 1)).wait();
       provider.destroy();
     } finally {
       await first.stop();
@@ -49,7 +49,7 @@ describe('Local chain', function () {
 
     const second = await startLocalChain({ dataDir, port });
     try {
-      const reader = EvidenceRepository__factory.connect(
+      const reader = EvidenceBatchRepository__factory.connect(
         deployment.evidenceRepository,
         new JsonRpcProvider(second.url, undefined, { staticNetwork: true, cacheTimeout: -1 }),
       );
@@ -112,13 +112,13 @@ describe('Local chain', function () {
     const deployment = (await readDeployments(join(dataDir, 'deployments.json')))['31337'];
     if (!deployment) throw new Error('not deployed');
     const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
-    const repository = EvidenceRepository__factory.connect(
+    const repository = EvidenceBatchRepository__factory.connect(
       deployment.evidenceRepository,
       new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),
     );
     for (let t = 1; t <= 5; t++) {
       await (
-        await repository.registerEvidence(recordKey(ASSET, t), digest(`e${String(t)}`).word)
+        await repository.registerEvidence(recordKey(ASSET, t), digest(`e${String(t)}`).word, t)
       ).wait();
     }
     provider.destroy();
@@ -130,7 +130,7 @@ describe('Local chain', function () {
     const second = launch();
     try {
       await waitUntil(() => isJsonRpcReady(url), 60_000);
-      const reader = EvidenceRepository__factory.connect(
+      const reader = EvidenceBatchRepository__factory.connect(
         deployment.evidenceRepository,
         new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 }),
       );

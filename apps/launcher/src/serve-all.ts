@@ -1,6 +1,6 @@
 // The whole service in one process: chain (unless a networks file leaves it out), database,
 // anchoring engine, webhook worker and both APIs. `trustpoint start` and `npm start` run it.
-import { TrustPointRegistry__factory } from '@trustpoint/contracts';
+import { REGISTRY_CONTRACTS, TrustPointRegistry__factory } from '@trustpoint/contracts';
 import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { launch, type RunningTrustpoint } from './launcher.js';
@@ -16,9 +16,10 @@ function chainLines(running: RunningTrustpoint): string {
     return '  Local chain          not started (the networks file does not name it)';
   }
   const { deployment } = chain;
+  const names = REGISTRY_CONTRACTS[deployment.registries ?? 'slots'];
   return `  Local chain          ${chain.url} (chain id ${deployment.chainId}, ${String(chain.restoredTransactions)} transactions restored)
-  TrustPointRegistry   ${deployment.trustPointRegistry}
-  EvidenceRepository   ${deployment.evidenceRepository}`;
+  ${names.trustPoints.padEnd(20)} ${deployment.trustPointRegistry}
+  ${names.evidences.padEnd(20)} ${deployment.evidenceRepository}`;
 }
 
 /** Raw JSON-RPC calls, for the embedded chain only: other RPC URLs may carry an API key. */

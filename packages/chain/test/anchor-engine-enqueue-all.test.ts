@@ -73,6 +73,7 @@ describe.each(testBackends())('Anchoring engine enqueueAll on %s', (backend) => 
         kind: 'trustpoint',
         recordKey: untyped.recordKey,
         hash: untyped.hash,
+        timestamp: untyped.timestamp,
       },
       otherEvidence,
     ];
@@ -112,6 +113,7 @@ describe.each(testBackends())('Anchoring engine enqueueAll on %s', (backend) => 
       kind: 'evidence',
       recordKey: trustpoint.recordKey,
       hash: trustpoint.hash,
+      timestamp: trustpoint.timestamp,
     };
 
     // Act

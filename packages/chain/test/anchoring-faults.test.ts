@@ -14,7 +14,7 @@ import type { AnchorRequest } from '../src/anchoring/anchor-record.js';
 import type { NetworkConfig } from '../src/networks/network-config.js';
 import { NetworkRegistry } from '../src/networks/network-registry.js';
 import { evidenceRequests, trustPointRequests } from './support/records.js';
-import { contractsOf, deploymentOf, eventCountsByKey, networkFor } from './support/test-chain.js';
+import { deploymentOf, eventCountsByKey, networkFor, onChainRecord } from './support/test-chain.js';
 
 const WORKER = join(__dirname, '..', 'dist', 'anchor-worker.js');
 
@@ -85,15 +85,9 @@ async function expectAnchoredExactlyOnce(
   expect(doubleBatched?.count ?? 0).toBe(0);
   const counts = await eventCountsByKey(network);
   for (const request of requests) expect(counts.get(request.recordKey)).toBe(1);
-  const { registry, repository, provider } = contractsOf(network);
   for (const request of requests) {
-    const onChain =
-      request.kind === 'trustpoint'
-        ? (await registry.trustPointOf(request.recordKey))[0]
-        : await repository.evidenceOf(request.recordKey);
-    expect(onChain).toBe(`0x${request.hash}`);
+    expect((await onChainRecord(network, request))?.hash).toBe(`0x${request.hash}`);
   }
-  provider.destroy();
 }
 
 describe.each(testBackends())('Anchoring faults on %s', (backend) => {

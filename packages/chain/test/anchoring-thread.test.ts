@@ -24,7 +24,13 @@ import type { AnchorReceipt, AnchorRequest } from '../src/anchoring/anchor-recor
 import type { NetworkConfig } from '../src/networks/network-config.js';
 import { ChainControl, REGISTRAR, waitFor } from './support/interval-chain.js';
 import { evidenceRequests, trustPointRequests } from './support/records.js';
-import { contractsOf, eventCountsByKey, startTestChain } from './support/test-chain.js';
+import {
+  contractsOf,
+  eventCountsByKey,
+  onChainRecord,
+  registerDirectly,
+  startTestChain,
+} from './support/test-chain.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -156,7 +162,7 @@ describe.skipIf(!databaseUrl)(
       expect(await statusesOf(db, ids)).toEqual(ids.map(() => 'anchored'));
       const counts = await eventCountsByKey(network);
       for (const request of requests) expect(counts.get(request.recordKey)).toBe(1);
-      const { registry, repository, provider } = contractsOf(network);
+      const { provider } = contractsOf(network);
       try {
         for (const [i, receipt] of receipts.entries()) {
           const request = requests[i];
@@ -167,12 +173,13 @@ describe.skipIf(!databaseUrl)(
           expect(mined?.to?.toLowerCase()).toBe(receipt.smartContract.toLowerCase());
           if (request.kind === 'trustpoint') {
             expect(receipt.smartContract).toBe(network.trustPointRegistry);
-            const [hash, type] = await registry.trustPointOf(request.recordKey);
-            expect([hash, type]).toEqual([`0x${request.hash}`, 0n]);
           } else {
             expect(receipt.smartContract).toBe(network.evidenceRepository);
-            expect(await repository.evidenceOf(request.recordKey)).toBe(`0x${request.hash}`);
           }
+          expect(await onChainRecord(network, request)).toEqual({
+            hash: `0x${request.hash}`,
+            type: 0,
+          });
         }
       } finally {
         provider.destroy();
@@ -225,11 +232,7 @@ describe.skipIf(!databaseUrl)(
       const conflicting = requests[1];
       if (!conflicting) throw new Error('three requests');
       // Another hash already under the key: the registry refuses this record forever.
-      const { repository, provider } = contractsOf(network);
-      await (
-        await repository.registerEvidence(conflicting.recordKey, `0x${'ab'.repeat(32)}`)
-      ).wait();
-      provider.destroy();
+      await registerDirectly(network, conflicting, `0x${'ab'.repeat(32)}`);
       const ids = await enqueueEach(engine, db, requests);
       const waiting = Promise.allSettled(
         ids.map((id) => engine.waitForAnchor(id, NO_DATABASE_POLL_MS)),

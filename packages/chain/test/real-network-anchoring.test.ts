@@ -26,7 +26,7 @@ import {
   type ChainControl,
 } from './support/interval-chain.js';
 import { evidenceRequests, trustPointRequests } from './support/records.js';
-import { contractsOf, eventCountsByKey } from './support/test-chain.js';
+import { eventCountsByKey, onChainRecord } from './support/test-chain.js';
 
 const WORKER = join(__dirname, '..', 'dist', 'anchor-worker.js');
 
@@ -85,15 +85,9 @@ async function expectAnchoredExactlyOnce(
   }
   const counts = await eventCountsByKey(network);
   for (const request of requests) expect(counts.get(request.recordKey)).toBe(1);
-  const { registry, repository, provider } = contractsOf(network);
   for (const request of requests) {
-    const onChain =
-      request.kind === 'trustpoint'
-        ? (await registry.trustPointOf(request.recordKey))[0]
-        : await repository.evidenceOf(request.recordKey);
-    expect(onChain).toBe(`0x${request.hash}`);
+    expect((await onChainRecord(network, request))?.hash).toBe(`0x${request.hash}`);
   }
-  provider.destroy();
 }
 
 describe.each(testBackends())(

@@ -19,7 +19,7 @@ describe('RecordReader', () => {
   let network: NetworkConfig;
 
   beforeAll(async () => {
-    ({ chain, network } = await startTestChain());
+    ({ chain, network } = await startTestChain('slots'));
   }, 60_000);
 
   afterAll(async () => {

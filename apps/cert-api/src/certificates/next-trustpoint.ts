@@ -45,6 +45,7 @@ export function trustpointAnchorRequest(
     kind: 'trustpoint',
     recordKey: trustPointKey(certId, trustpoint.timestamp),
     hash: trustpoint.hash,
+    timestamp: trustpoint.timestamp,
     trustPointType: trustpoint.type,
     ...(paidBy === undefined ? {} : { paidBy }),
   };

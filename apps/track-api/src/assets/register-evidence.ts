@@ -66,6 +66,7 @@ export function evidenceDraft(
       kind: 'evidence',
       recordKey: evidenceKey(target.assetHash, timestamp),
       hash,
+      timestamp,
       // Every evidence costs its registrant a credit (an asset's first one comes with the asset's).
       paidBy: registrantId,
     },

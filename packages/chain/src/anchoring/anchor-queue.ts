@@ -71,6 +71,14 @@ const toPendingBatch = (row: BatchRow, transactions: BatchTransaction[]): Pendin
   transactions,
 });
 
+interface QueuedRow {
+  id: number;
+  record_key: string;
+  hash: string;
+  trustpoint_type: number | null;
+  record_timestamp: number | string | null;
+}
+
 /** The queue row of a record to anchor. */
 function recordRow(request: AnchorRequest) {
   return {
@@ -80,6 +88,7 @@ function recordRow(request: AnchorRequest) {
     hash: request.hash,
     trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
     paid_by: request.paidBy ?? null,
+    record_timestamp: request.timestamp,
   };
 }
 
@@ -222,26 +231,20 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
     const nonce = nonceRow.next_nonce;
 
     const rows = await trx('anchor_records')
-      .select<{ id: number; record_key: string; hash: string; trustpoint_type: number | null }[]>(
-        'id',
-        'record_key',
-        'hash',
-        'trustpoint_type',
-      )
+      .select<QueuedRow[]>('id', 'record_key', 'hash', 'trustpoint_type', 'record_timestamp')
       .where({ network_id: networkId, kind, status: 'queued' })
       .orderBy('id')
       .limit(options.maxSize)
       .forUpdate()
       .skipLocked();
     if (rows.length === 0) return null;
-    const records: QueuedRecord[] = rows.map(
-      (row: { id: number; record_key: string; hash: string; trustpoint_type: number | null }) => ({
-        id: row.id,
-        recordKey: row.record_key,
-        hash: row.hash,
-        trustPointType: row.trustpoint_type,
-      }),
-    );
+    const records: QueuedRecord[] = rows.map((row: QueuedRow) => ({
+      id: row.id,
+      recordKey: row.record_key,
+      hash: row.hash,
+      trustPointType: row.trustpoint_type,
+      timestamp: row.record_timestamp === null ? null : Number(row.record_timestamp),
+    }));
 
     const { transaction, rejected } = await options.sign(records, nonce);
     await failRecords(trx, rejected);

@@ -11,6 +11,11 @@ export interface AnchorRequest {
   recordKey: string;
   /** The record hash: 64 lowercase hex characters. */
   hash: string;
+  /**
+   * The timestamp the key was derived from: a trustpoint's in milliseconds, an evidence's in
+   * seconds. Batch registries file the record under its time bucket.
+   */
+  timestamp: number;
   /** Trustpoint type code (0 Evidence, 1 Revocation, 2 Signature); absent for evidences. */
   trustPointType?: 0 | 1 | 2;
   /**
@@ -25,6 +30,8 @@ export interface QueuedRecord {
   recordKey: string;
   hash: string;
   trustPointType: number | null;
+  /** Null only for records queued before timestamps were kept and never linked to a row. */
+  timestamp: number | null;
 }
 
 /** Where an anchored record is on chain: what a certificate's metadata item reports. */

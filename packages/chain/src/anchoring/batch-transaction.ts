@@ -1,4 +1,14 @@
-import { EvidenceRepository__factory, TrustPointRegistry__factory } from '@trustpoint/contracts';
+import {
+  encodeRecordBatch,
+  EVIDENCE_BUCKET_BITS,
+  EvidenceBatchRepository__factory,
+  EvidenceRepository__factory,
+  MAX_BATCH_RECORDS,
+  TRUSTPOINT_BUCKET_BITS,
+  TrustPointBatchRegistry__factory,
+  TrustPointRegistry__factory,
+  type RegistryGeneration,
+} from '@trustpoint/contracts';
 import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { QueuedRecord, RecordKind } from './anchor-record.js';
@@ -6,6 +16,30 @@ import { maxCostPerGas, type TransactionFees } from './fees.js';
 
 const registryInterface = TrustPointRegistry__factory.createInterface();
 const repositoryInterface = EvidenceRepository__factory.createInterface();
+const batchRegistryInterface = TrustPointBatchRegistry__factory.createInterface();
+const batchRepositoryInterface = EvidenceBatchRepository__factory.createInterface();
+
+/** How a batch is written: one call of the registry and the records it carries. */
+export type BatchMedium = 'slots' | 'data';
+
+/** Records a batch holds on slot registries when the networks file names no `batch.maxSize`. */
+export const DEFAULT_SLOT_BATCH_SIZE = 250;
+
+/**
+ * Most records one batch carries: the configured size, by default what suits the registries. On a
+ * batch registry at most what one data contract holds (511), and that by default, so a long queue
+ * fills whole data contracts.
+ */
+export function batchCapacity(generation: RegistryGeneration, configured?: number): number {
+  if (generation === 'batches') return Math.min(configured ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
+  return configured ?? DEFAULT_SLOT_BATCH_SIZE;
+}
+
+/**
+ * The call a batch registry answers and a slot registry does not (`bucketOf(0)`): how the engine
+ * tells the generations apart without configuration, so a networks file only names addresses.
+ */
+export const GENERATION_PROBE = batchRegistryInterface.encodeFunctionData('bucketOf', [0]);
 
 /** Errors that name one record of a batch that can never be written: drop it, keep the rest. */
 const RECORD_ERRORS = new Set([
@@ -19,7 +53,111 @@ export function contractFor(network: NetworkConfig, kind: RecordKind): string {
   return kind === 'trustpoint' ? network.trustPointRegistry : network.evidenceRepository;
 }
 
-export function encodeBatchCall(kind: RecordKind, records: readonly QueuedRecord[]): string {
+/** The contract a signed batch transaction calls: where its records are, whatever the config says now. */
+export function contractOfRaw(raw: string): string {
+  const to = Transaction.from(raw).to;
+  if (!to) throw new Error('a batch transaction has no recipient');
+  return to;
+}
+
+const bucketBits = (kind: RecordKind) =>
+  kind === 'trustpoint' ? TRUSTPOINT_BUCKET_BITS : EVIDENCE_BUCKET_BITS;
+
+function timestampOf(record: QueuedRecord): number {
+  if (record.timestamp === null) {
+    throw new Error(`anchor record ${String(record.id)} has no timestamp for a batch registry`);
+  }
+  return record.timestamp;
+}
+
+/** The lowest time bucket among the records: the one a slot batch needs open. */
+export function lowestBucket(kind: RecordKind, records: readonly QueuedRecord[]): bigint {
+  const bits = BigInt(bucketBits(kind));
+  return (
+    records.reduce<bigint | undefined>((lowest, record) => {
+      const bucket = BigInt(timestampOf(record)) >> bits;
+      return lowest === undefined || bucket < lowest ? bucket : lowest;
+    }, undefined) ?? 0n
+  );
+}
+
+const isRevocationOrSignature = (kind: RecordKind, record: QueuedRecord) =>
+  kind === 'trustpoint' && (record.trustPointType ?? 0) !== 0;
+
+const distinctBuckets = (kind: RecordKind, records: readonly QueuedRecord[]) => {
+  const bits = BigInt(bucketBits(kind));
+  return new Set(records.map((record) => BigInt(timestampOf(record)) >> bits)).size;
+};
+
+/**
+ * Gas of a batch on a batch registry, fitted to the committed gas snapshot
+ * (`contracts/gas-snapshot.json`): slots 23,200 + 25,935 a record (+22,202 for a second slot
+ * holding a Revocation or Signature type); a data contract 85,300 + 10,580 a record, and a new
+ * bucket word (a fresh slot) for each bucket beyond the first.
+ */
+export function estimatedGas(
+  medium: BatchMedium,
+  kind: RecordKind,
+  records: readonly QueuedRecord[],
+): number {
+  if (medium === 'slots') {
+    const typed = records.filter((record) => isRevocationOrSignature(kind, record)).length;
+    return 23_200 + 25_935 * records.length + 22_202 * typed;
+  }
+  return 85_300 + 10_580 * records.length + 22_100 * (distinctBuckets(kind, records) - 1);
+}
+
+/** The cheaper way to write a batch on a batch registry, by the measured figures above. */
+export function cheaperMedium(kind: RecordKind, records: readonly QueuedRecord[]): BatchMedium {
+  return estimatedGas('slots', kind, records) <= estimatedGas('data', kind, records)
+    ? 'slots'
+    : 'data';
+}
+
+export function encodeBatchCall(
+  kind: RecordKind,
+  records: readonly QueuedRecord[],
+  generation: RegistryGeneration = 'slots',
+  medium: BatchMedium = 'slots',
+): string {
+  if (generation === 'batches') {
+    if (medium === 'data') {
+      const batch = encodeRecordBatch(
+        records.map((record) => ({
+          key: record.recordKey,
+          hash: `0x${record.hash}`,
+          type: record.trustPointType ?? 0,
+          timestamp: timestampOf(record),
+        })),
+        bucketBits(kind),
+      );
+      return kind === 'trustpoint'
+        ? batchRegistryInterface.encodeFunctionData('registerTrustPointBatch', [
+            batch.records,
+            batch.buckets,
+          ])
+        : batchRepositoryInterface.encodeFunctionData('registerEvidenceBatch', [
+            batch.records,
+            batch.buckets,
+          ]);
+    }
+    return kind === 'trustpoint'
+      ? batchRegistryInterface.encodeFunctionData('registerTrustPoints', [
+          records.map((record) => ({
+            key: record.recordKey,
+            hash: `0x${record.hash}`,
+            trustPointType: record.trustPointType ?? 0,
+            timestamp: timestampOf(record),
+          })),
+        ])
+      : batchRepositoryInterface.encodeFunctionData('registerEvidences', [
+          records.map((record) => ({
+            key: record.recordKey,
+            hash: `0x${record.hash}`,
+            timestamp: timestampOf(record),
+          })),
+        ]);
+  }
   if (kind === 'trustpoint') {
     return registryInterface.encodeFunctionData('registerTrustPoints', [
       records.map((record) => ({
@@ -47,13 +185,31 @@ function rejectedKey(error: unknown): { key: string; reason: string } | undefine
   return undefined;
 }
 
+/** A batch registry refusing slot records of a bucket a data batch already touched. */
+function isSlotBucketClosed(error: unknown): boolean {
+  const data = (error as { data?: unknown }).data;
+  if (typeof data !== 'string') return false;
+  return batchRegistryInterface.parseError(data)?.name === 'SlotBucketClosed';
+}
+
 /**
  * Gas limit without simulation: above what a record can cost (a new slot, a second slot for a
  * non-Evidence type, calldata and the event), so a batch never runs out of gas; only gas used is paid.
+ * A data batch: the code deposit (200 gas a byte, 48 bytes a record), calldata, a bucket word for
+ * each bucket, and room for the look-up of an identical earlier batch among its bucket's entries.
  */
-export function gasLimitFor(kind: RecordKind, records: readonly QueuedRecord[]): bigint {
+export function gasLimitFor(
+  kind: RecordKind,
+  records: readonly QueuedRecord[],
+  medium: BatchMedium = 'slots',
+): bigint {
+  if (medium === 'data') {
+    return (
+      450_000n + 12_000n * BigInt(records.length) + 50_000n * BigInt(distinctBuckets(kind, records))
+    );
+  }
   const perRecord = (record: QueuedRecord) =>
-    kind === 'trustpoint' && (record.trustPointType ?? 0) !== 0 ? 52_000n : 30_000n;
+    isRevocationOrSignature(kind, record) ? 52_000n : 30_000n;
   return records.reduce((total, record) => total + perRecord(record), 60_000n);
 }
 
@@ -90,6 +246,11 @@ export interface SignedBatch {
  * (gas estimation): a record the registry refuses (another hash already under its key) is dropped
  * and reported, and the rest simulated again. Without it, the gas limit comes from `gasLimitFor`,
  * which saves a round trip on the common path; the anchorer simulates after a batch reverted.
+ *
+ * On a batch registry the batch goes the cheaper way by measured gas: a few records in slots while
+ * their time buckets still take slot records (one `slotBucketOpen` call, made only for such small
+ * batches), otherwise as one data contract. A data batch is never refused record by record: the
+ * database already keeps one hash per key, and the registry keeps the first record of a key forever.
  */
 export async function signBatch(input: {
   provider: JsonRpcProvider;
@@ -99,24 +260,66 @@ export async function signBatch(input: {
   records: readonly QueuedRecord[];
   nonce: number;
   simulate: boolean;
+  /** The generation of the registry `contractFor(network, kind)` names. */
+  generation?: RegistryGeneration;
   /** The fees to sign with, asked for once the records are known (cap and floor applied). */
   fees: () => Promise<TransactionFees>;
 }): Promise<SignedBatch> {
   const { provider, wallet, network, kind, nonce } = input;
+  const generation = input.generation ?? 'slots';
   const to = contractFor(network, kind);
   let records = [...input.records];
   const rejected: RefusedRecord[] = [];
+  let slotsRefused = false;
+  if (generation === 'batches') {
+    // A batch registry files a record by its timestamp; a record queued before timestamps were
+    // kept and linked to no trustpoint or evidence has none, and can never be found by a verifier.
+    for (const record of records) {
+      if (record.timestamp === null) {
+        rejected.push({ recordId: record.id, reason: 'RecordTimestampUnknown' });
+      }
+    }
+    records = records.filter((record) => record.timestamp !== null);
+  }
 
   for (;;) {
     if (records.length === 0) return { transaction: null, rejected };
-    const data = encodeBatchCall(kind, records);
-    let gasLimit = gasLimitFor(kind, records);
+    let medium: BatchMedium = 'slots';
+    if (generation === 'batches') {
+      medium = !slotsRefused && cheaperMedium(kind, records) === 'slots' ? 'slots' : 'data';
+      if (medium === 'slots' && !(await slotBucketOpen(provider, to, kind, records))) {
+        medium = 'data';
+      }
+    }
+    if (input.simulate && medium === 'data') {
+      // A data contract takes any record, and a lookup answers the first one of a key: a record
+      // someone else wrote under one of these keys would shadow ours. Looked for only when
+      // simulating (at start and after a revert); on the common path the database is the truth.
+      const refused = await recordedOtherwise(provider, to, kind, records);
+      if (refused.length > 0) {
+        const ids = new Set(refused.map((record) => record.id));
+        rejected.push(
+          ...refused.map((record) => ({
+            recordId: record.id,
+            reason: kind === 'trustpoint' ? 'TrustPointConflict' : 'EvidenceConflict',
+          })),
+        );
+        records = records.filter((record) => !ids.has(record.id));
+        continue;
+      }
+    }
+    const data = encodeBatchCall(kind, records, generation, medium);
+    let gasLimit = gasLimitFor(kind, records, medium);
     if (input.simulate) {
       try {
         // Headroom: state can change between estimate and mining (other batches land first).
         gasLimit =
           ((await provider.estimateGas({ from: wallet.address, to, data })) * 12n) / 10n + 10_000n;
       } catch (error) {
+        if (medium === 'slots' && isSlotBucketClosed(error)) {
+          slotsRefused = true;
+          continue;
+        }
         const refused = rejectedKey(error);
         const record = refused && records.find((r) => r.recordKey === refused.key);
         if (!refused || !record) throw error;
@@ -138,6 +341,63 @@ export async function signBatch(input: {
     // The hash of a signed transaction is the keccak of its bytes: no need to parse it back.
     return { transaction: { raw, hash: keccak256(raw) }, rejected };
   }
+}
+
+/** The records a batch registry already holds under their key with another hash or type. */
+async function recordedOtherwise(
+  provider: JsonRpcProvider,
+  to: string,
+  kind: RecordKind,
+  records: readonly QueuedRecord[],
+): Promise<QueuedRecord[]> {
+  // Concurrent calls: the provider sends them as JSON-RPC batches.
+  const found = await Promise.all(
+    records.map(async (record) => {
+      if (kind === 'trustpoint') {
+        const answer = await provider.call({
+          to,
+          data: batchRegistryInterface.encodeFunctionData('findTrustPoint', [
+            record.recordKey,
+            timestampOf(record),
+          ]),
+        });
+        const [exists, hash, type] = batchRegistryInterface.decodeFunctionResult(
+          'findTrustPoint',
+          answer,
+        );
+        return (
+          Boolean(exists) &&
+          (String(hash) !== `0x${record.hash}` || Number(type) !== (record.trustPointType ?? 0))
+        );
+      }
+      const answer = await provider.call({
+        to,
+        data: batchRepositoryInterface.encodeFunctionData('findEvidence', [
+          record.recordKey,
+          timestampOf(record),
+        ]),
+      });
+      const [exists, hash] = batchRepositoryInterface.decodeFunctionResult('findEvidence', answer);
+      return Boolean(exists) && String(hash) !== `0x${record.hash}`;
+    }),
+  );
+  return records.filter((_, index) => found[index]);
+}
+
+/** Whether a batch registry still takes slot records in the lowest bucket of these records. */
+async function slotBucketOpen(
+  provider: JsonRpcProvider,
+  to: string,
+  kind: RecordKind,
+  records: readonly QueuedRecord[],
+): Promise<boolean> {
+  const answer = await provider.call({
+    to,
+    data: batchRegistryInterface.encodeFunctionData('slotBucketOpen', [
+      lowestBucket(kind, records),
+    ]),
+  });
+  return Boolean(batchRegistryInterface.decodeFunctionResult('slotBucketOpen', answer)[0]);
 }
 
 /**

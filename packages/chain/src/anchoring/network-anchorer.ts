@@ -1,7 +1,8 @@
+import type { RegistryGeneration } from '@trustpoint/contracts';
 import { formatUnits, Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
-import { JsonRpcClient } from '../rpc/json-rpc-client.js';
+import { JsonRpcClient, JsonRpcError } from '../rpc/json-rpc-client.js';
 import { createJsonRpcProvider } from '../rpc/json-rpc-provider.js';
 import type { AnchorLogger } from './anchor-logger.js';
 import {
@@ -18,7 +19,15 @@ import {
 } from './anchor-queue.js';
 import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
-import { batchCost, contractFor, signBatch, signReplacement } from './batch-transaction.js';
+import {
+  batchCapacity,
+  batchCost,
+  contractFor,
+  contractOfRaw,
+  GENERATION_PROBE,
+  signBatch,
+  signReplacement,
+} from './batch-transaction.js';
 import {
   DEFAULT_FEE_POLICY,
   feesFor,
@@ -99,6 +108,8 @@ export class NetworkAnchorer {
   readonly #fees: FeePolicy;
   /** Set after a batch reverted: the next batches are simulated to find the refused records. */
   #simulate = true;
+  /** The generation of each registry this network names, asked of the chain once. */
+  readonly #generations = new Map<string, RegistryGeneration>();
   #market: { at: number; data: Promise<FeeData> } | undefined;
   #registrarBalance: { at: number; wei: Promise<bigint> } | undefined;
   #health: NetworkHealth;
@@ -176,7 +187,8 @@ export class NetworkAnchorer {
     if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
     for (const kind of RECORD_KINDS) {
-      const { maxSize, maxWaitMs } = this.#network.batch;
+      const { maxWaitMs } = this.#network.batch;
+      const maxSize = batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize);
       const backlog = await queuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
       if (backlog.count === 0) continue;
       if (backlog.count < maxSize && backlog.oldestAgeMs < maxWaitMs) {
@@ -271,8 +283,34 @@ export class NetworkAnchorer {
     return feesFor(await this.#feeData(), this.#fees);
   }
 
+  /**
+   * Whether the registry of `kind` keeps large batches as contract code (it answers `bucketOf`) or
+   * one slot a record (it reverts): asked once per address, so a networks file names addresses
+   * only, and a deployment moved to new registries keeps its earlier records where they are.
+   */
+  async #generationOf(kind: RecordKind): Promise<RegistryGeneration> {
+    const address = contractFor(this.#network, kind);
+    const known = this.#generations.get(address);
+    if (known) return known;
+    let generation: RegistryGeneration;
+    try {
+      const answer = await this.#rpc.call<string>('eth_call', [
+        { to: address, data: GENERATION_PROBE },
+        'latest',
+      ]);
+      // Two words: (bucket, offset). A slot registry has no such function; no code answers "0x".
+      generation = answer.length === 2 + 128 ? 'batches' : 'slots';
+    } catch (error) {
+      if (!(error instanceof JsonRpcError) || !/revert/i.test(error.message)) throw error;
+      generation = 'slots';
+    }
+    this.#generations.set(address, generation);
+    return generation;
+  }
+
   async #sendBatch(kind: RecordKind): Promise<boolean> {
     const simulate = this.#simulate;
+    const generation = await this.#generationOf(kind);
     // Fetched before the claim transaction opens, so that it holds its locks (and, on the embedded
     // database, its only connection) for signing alone rather than for a network round trip.
     await this.#feeData();
@@ -280,7 +318,7 @@ export class NetworkAnchorer {
       networkId: this.#network.networkId,
       kind,
       signer: this.#wallet.address,
-      maxSize: this.#network.batch.maxSize,
+      maxSize: batchCapacity(generation, this.#network.batch.maxSize),
       chainNonce: () => this.#rpc.transactionCount(this.#wallet.address, 'pending'),
       sign: (records, nonce) =>
         signBatch({
@@ -291,6 +329,7 @@ export class NetworkAnchorer {
           records,
           nonce,
           simulate,
+          generation,
           fees: () => this.#transactionFees(),
         }),
     });
@@ -445,7 +484,8 @@ export class NetworkAnchorer {
   }
 
   async #settle(batch: PendingBatch, transaction: BatchTransaction, blockNumber: number) {
-    const smartContract = contractFor(this.#network, batch.kind);
+    // The contract the transaction called: the configured one may have changed since it was signed.
+    const smartContract = contractOfRaw(transaction.rawTransaction);
     const settledRecords = await settleBatch(this.#knex, {
       batchId: batch.id,
       transactionHash: transaction.transactionHash,

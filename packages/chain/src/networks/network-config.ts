@@ -5,9 +5,13 @@ import { DEFAULT_FEE_POLICY, type FeePolicy } from '../anchoring/fees.js';
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte key');
 
-/** Batching of one network: records wait at most `maxWaitMs` for a batch of up to `maxSize`. */
+/**
+ * Batching of one network: records wait at most `maxWaitMs` for a batch of up to `maxSize`. Without
+ * `maxSize`, a batch holds what suits the registries: 511 records (one full data contract) on batch
+ * registries, 250 on slot registries. Batch registries never take more than 511 in one batch.
+ */
 export const batchConfigSchema = z.strictObject({
-  maxSize: z.number().int().min(1).max(1_000).default(250),
+  maxSize: z.number().int().min(1).max(1_000).optional(),
   maxWaitMs: z.number().int().min(0).max(60_000).default(50),
 });
 

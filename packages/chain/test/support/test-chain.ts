@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   deployTrustpoint,
+  EvidenceBatchRepository__factory,
   EvidenceRepository__factory,
   freePort,
   HARDHAT_DEV_KEY,
   readDeployments,
   startLocalChain,
+  TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
   type LocalChain,
+  type RegistryGeneration,
 } from '@trustpoint/contracts';
-import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { getBytes, hexlify, JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import type { AnchorRequest } from '../../src/anchoring/anchor-record.js';
 import type { NetworkConfig } from '../../src/networks/network-config.js';
 
 export function networkFor(
@@ -33,15 +37,17 @@ export function networkFor(
   };
 }
 
-/** A journaled local chain in this process with freshly deployed registries. */
-export async function startTestChain(): Promise<{ chain: LocalChain; network: NetworkConfig }> {
+/** A journaled local chain in this process with freshly deployed registries (batch registries unless told). */
+export async function startTestChain(
+  registries: RegistryGeneration = 'batches',
+): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-test-'));
   const chain = await startLocalChain({ dataDir, port: await freePort() });
   const provider = new JsonRpcProvider(chain.url, undefined, {
     staticNetwork: true,
     cacheTimeout: -1,
   });
-  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider), { registries });
   provider.destroy();
   return { chain, network: networkFor(chain.url, deployment) };
 }
@@ -52,7 +58,7 @@ export async function deploymentOf(dataDir: string) {
   return deployment;
 }
 
-/** Registry handles for checks made the way an outside client would. */
+/** Registry handles for checks made the way an outside client would, of both generations. */
 export function contractsOf(network: NetworkConfig) {
   const provider = new JsonRpcProvider(network.rpcUrl, undefined, {
     staticNetwork: true,
@@ -63,21 +69,153 @@ export function contractsOf(network: NetworkConfig) {
     provider,
     registry: TrustPointRegistry__factory.connect(network.trustPointRegistry, writer),
     repository: EvidenceRepository__factory.connect(network.evidenceRepository, writer),
+    batchRegistry: TrustPointBatchRegistry__factory.connect(network.trustPointRegistry, writer),
+    batchRepository: EvidenceBatchRepository__factory.connect(network.evidenceRepository, writer),
   };
 }
 
-/** How many registration events each key has on chain: exactly-once means 1 for each. */
-export async function eventCountsByKey(network: NetworkConfig): Promise<Map<string, number>> {
-  const { provider, registry, repository } = contractsOf(network);
-  const counts = new Map<string, number>();
-  const logs = [
-    ...(await registry.queryFilter(registry.filters.TrustPointRegistered(), 0, 'latest')),
-    ...(await repository.queryFilter(repository.filters.EvidenceRegistered(), 0, 'latest')),
-  ];
-  for (const log of logs) {
-    const key = log.args[0].toLowerCase();
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+/** Whether the network's registries keep large batches as contract code. */
+export async function isBatchRegistry(network: NetworkConfig): Promise<boolean> {
+  const { provider, batchRegistry } = contractsOf(network);
+  try {
+    await batchRegistry.bucketOf(0);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    provider.destroy();
   }
-  provider.destroy();
-  return counts;
+}
+
+/** What the chain holds for a request's key: its hash and type, or undefined. */
+export async function onChainRecord(
+  network: NetworkConfig,
+  request: AnchorRequest,
+): Promise<{ hash: string; type: number } | undefined> {
+  const batches = await isBatchRegistry(network);
+  const { provider, registry, repository, batchRegistry, batchRepository } = contractsOf(network);
+  try {
+    if (batches) {
+      if (request.kind === 'trustpoint') {
+        const [found, hash, type] = await batchRegistry.findTrustPoint(
+          request.recordKey,
+          request.timestamp,
+        );
+        return found ? { hash, type: Number(type) } : undefined;
+      }
+      const [found, hash] = await batchRepository.findEvidence(
+        request.recordKey,
+        request.timestamp,
+      );
+      return found ? { hash, type: 0 } : undefined;
+    }
+    if (request.kind === 'trustpoint') {
+      const [hash, type] = await registry.trustPointOf(request.recordKey);
+      return BigInt(hash) === 0n ? undefined : { hash, type: Number(type) };
+    }
+    const hash = await repository.evidenceOf(request.recordKey);
+    return BigInt(hash) === 0n ? undefined : { hash, type: 0 };
+  } finally {
+    provider.destroy();
+  }
+}
+
+/** Writes a record straight to the registry with the registrar's key, as another writer would. */
+export async function registerDirectly(
+  network: NetworkConfig,
+  request: AnchorRequest,
+  hash: string,
+  type: 0 | 1 | 2 = 0,
+): Promise<void> {
+  const batches = await isBatchRegistry(network);
+  const { provider, registry, repository, batchRegistry, batchRepository } = contractsOf(network);
+  try {
+    const sent = batches
+      ? request.kind === 'trustpoint'
+        ? await batchRegistry.registerTrustPoint(request.recordKey, hash, type, request.timestamp)
+        : await batchRepository.registerEvidence(request.recordKey, hash, request.timestamp)
+      : request.kind === 'trustpoint'
+        ? await registry.registerTrustPoint(request.recordKey, hash, type)
+        : await repository.registerEvidence(request.recordKey, hash);
+    await sent.wait();
+  } finally {
+    provider.destroy();
+  }
+}
+
+/**
+ * How many times each key was recorded on chain, read from the registries' events (and, for data
+ * batches, from the records each data contract holds): exactly-once means 1 for each.
+ */
+export class RecordCounts {
+  readonly #byKey = new Map<string, number>();
+  /** Data batch records are known by the key's top 126 bits. */
+  readonly #byPrefix = new Map<bigint, number>();
+
+  addKey(key: string): void {
+    const k = key.toLowerCase();
+    this.#byKey.set(k, (this.#byKey.get(k) ?? 0) + 1);
+  }
+
+  addPrefix(prefix: bigint): void {
+    this.#byPrefix.set(prefix, (this.#byPrefix.get(prefix) ?? 0) + 1);
+  }
+
+  get(key: string): number | undefined {
+    const total =
+      (this.#byKey.get(key.toLowerCase()) ?? 0) + (this.#byPrefix.get(BigInt(key) >> 130n) ?? 0);
+    return total === 0 ? undefined : total;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+}
+
+export async function eventCountsByKey(network: NetworkConfig): Promise<RecordCounts> {
+  const batches = await isBatchRegistry(network);
+  const { provider, registry, repository, batchRegistry, batchRepository } = contractsOf(network);
+  const counts = new RecordCounts();
+  try {
+    if (!batches) {
+      const logs = [
+        ...(await registry.queryFilter(registry.filters.TrustPointRegistered(), 0, 'latest')),
+        ...(await repository.queryFilter(repository.filters.EvidenceRegistered(), 0, 'latest')),
+      ];
+      for (const log of logs) counts.addKey(log.args[0]);
+      return counts;
+    }
+    const slotLogs = [
+      ...(await batchRegistry.queryFilter(batchRegistry.filters.TrustPointRecorded(), 0, 'latest')),
+      ...(await batchRepository.queryFilter(
+        batchRepository.filters.EvidenceRecorded(),
+        0,
+        'latest',
+      )),
+    ];
+    for (const log of slotLogs) counts.addKey(log.args[0]);
+    const batchLogs = [
+      ...(await batchRegistry.queryFilter(
+        batchRegistry.filters.TrustPointBatchRecorded(),
+        0,
+        'latest',
+      )),
+      ...(await batchRepository.queryFilter(
+        batchRepository.filters.EvidenceBatchRecorded(),
+        0,
+        'latest',
+      )),
+    ];
+    for (const log of batchLogs) {
+      const code = getBytes(await provider.getCode(log.args[1]));
+      // The STOP byte, then 48 bytes a record: a 16-byte tag (the key's top 126 bits, the type in
+      // the low 2) and the hash.
+      for (let at = 1; at + 48 <= code.length; at += 48) {
+        counts.addPrefix(BigInt(hexlify(code.subarray(at, at + 16))) >> 2n);
+      }
+    }
+    return counts;
+  } finally {
+    provider.destroy();
+  }
 }
