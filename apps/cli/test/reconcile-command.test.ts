@@ -359,6 +359,41 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
     });
   });
 
+  it("when the token is a customer's, not an admin's, then the admin API refuses it and so does the command (exit 3)", async () => {
+    // Arrange
+    const customer = `customer-${randomUUID().slice(0, 8)}`;
+    const created = await trustpoint(
+      [
+        'admin',
+        'users',
+        'create',
+        customer,
+        '--name',
+        'Customer',
+        '--plan',
+        'local',
+        '--url',
+        service.url,
+      ],
+      { TRUSTPOINT_TOKEN: service.running.token },
+    );
+    const userToken = await service.running.mintToken(customer);
+
+    // Act
+    const result = await trustpoint(
+      ['reconcile', '--url', service.url, '--rpc', `31337=${chainUrl}`, '--json'],
+      { TRUSTPOINT_TOKEN: userToken },
+    );
+
+    // Assert
+    expect(created.code).toBe(EXIT.ok);
+    expect(result.code).toBe(EXIT.unauthorized);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      body: { statusCode: 403, type: 'Forbidden Error' },
+    });
+  });
+
   it('when --since is no time, then it is refused (exit 2)', async () => {
     // Act
     const result = await reconcile(['--since', 'yesterday']);
