@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LocalChain } from '@trustpoint/contracts';
 import {
   encodeRecordBatch,
@@ -153,6 +155,78 @@ describe('scanRegistries', () => {
     expect(records.every((record) => record.blockNumber > 0 && record.blockNumber <= head)).toBe(
       true,
     );
+  });
+
+  it('when a node refuses wide log queries, as hosted providers do, then the ranges are halved until it answers and nothing is missed', async () => {
+    // Arrange: a relay to the chain that refuses eth_getLogs over more than 3 blocks.
+    const provider = new JsonRpcProvider(chain.url, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const signer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
+    const account = await signer.getAddress();
+    const registry = await new TrustPointRegistry__factory(signer).deploy(account, account);
+    const keys = [1, 2, 3, 4, 5, 6].map((i) => trustPointKey('did:trustpoint:certid:wide', i));
+    for (const key of keys) {
+      await (await registry.registerTrustPoint(key, `0x${hashOf(7)}`, 0)).wait();
+    }
+    const head = await provider.getBlockNumber();
+    provider.destroy();
+    let refused = 0;
+    const relay = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const call = JSON.parse(body) as {
+          id: number;
+          method: string;
+          params: { fromBlock: string; toBlock: string }[];
+        };
+        const range = call.params[0];
+        if (
+          call.method === 'eth_getLogs' &&
+          range !== undefined &&
+          Number(range.toBlock) - Number(range.fromBlock) + 1 > 3
+        ) {
+          refused += 1;
+          response.setHeader('content-type', 'application/json');
+          response.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: call.id,
+              error: { code: -32005, message: 'query exceeds max block range 3' },
+            }),
+          );
+          return;
+        }
+        void fetch(chain.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }).then(async (answer) => {
+          response.setHeader('content-type', 'application/json');
+          response.end(await answer.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const { port } = relay.address() as AddressInfo;
+
+    try {
+      // Act
+      const records = await scanRegistries({
+        rpcUrl: `http://127.0.0.1:${String(port)}`,
+        contracts: [await registry.getAddress()],
+        toBlock: head,
+        blockRange: 100,
+      });
+
+      // Assert
+      expect(refused).toBeGreaterThan(0);
+      expect(records.map((record) => record.recordKey).sort()).toEqual([...keys].sort());
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('when no registry is given, then nothing is read', async () => {
