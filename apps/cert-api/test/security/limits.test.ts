@@ -246,9 +246,12 @@ describe.each(testBackends())('security: limits of the certificate API on %s', (
       expect(served.status).toBe(200);
       expect(servedMs).toBeLessThan(1_000);
       for (const result of results) {
-        expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
         expect(result.closedAfterMs).toBeLessThan(4_000);
+        // Node's 408, unless the socket was destroyed before the answer was flushed (a busy
+        // machine): the client is cut off either way.
+        expect(result.received).toMatch(/^(HTTP\/1\.1 408 |$)/);
       }
+      expect(results.filter((result) => result.received !== '').length).toBeGreaterThan(0);
       expect(await databaseDigest(api.db.knex)).toBe(before);
     });
   });
