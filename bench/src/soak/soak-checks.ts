@@ -4,13 +4,8 @@
 // verdict.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import {
-  EvidenceBatchRepository__factory,
-  EvidenceRepository__factory,
-  jsonRpcCall,
-  TrustPointBatchRegistry__factory,
-  TrustPointRegistry__factory,
-} from '@trustpoint/contracts';
+import { scanRegistries } from '@trustpoint/chain';
+import { jsonRpcCall } from '@trustpoint/contracts';
 import type { Database } from '@trustpoint/db';
 import {
   decodeGetEvidenceResponse,
@@ -135,76 +130,17 @@ export interface ChainCheck {
   anchoredInDatabase: number;
 }
 
-const trustPoints = TrustPointRegistry__factory.createInterface();
-const evidences = EvidenceRepository__factory.createInterface();
-const trustPointBatches = TrustPointBatchRegistry__factory.createInterface();
-const evidenceBatches = EvidenceBatchRepository__factory.createInterface();
-/** Events that write records, in both generations of registries (slots, and batches). */
-const RECORD_EVENTS = {
-  [trustPoints.getEvent('TrustPointRegistered').topicHash]: 'indexed',
-  [evidences.getEvent('EvidenceRegistered').topicHash]: 'indexed',
-  [trustPointBatches.getEvent('TrustPointRecorded').topicHash]: 'data',
-  [evidenceBatches.getEvent('EvidenceRecorded').topicHash]: 'data',
-  [trustPointBatches.getEvent('TrustPointBatchRecorded').topicHash]: 'batch',
-  [evidenceBatches.getEvent('EvidenceBatchRecorded').topicHash]: 'batch',
-} as const;
-
 /**
- * A record's identity on chain: the top 126 bits of its key, all that a data batch keeps (its
- * registry finds records by them), with the registry it is in.
+ * A record's identity on chain: the registry and the top 126 bits of its key, all that a data
+ * batch keeps (its registry finds records by them).
  */
-const prefixOf = (registry: string, key: string) =>
-  `${registry.toLowerCase()}:${(BigInt(key) >> 130n).toString(16)}`;
-const word = (data: string, index: number) =>
-  `0x${data.slice(2 + index * 64, 2 + (index + 1) * 64)}`;
-
-/** Every record the two registries hold, as (registry:key prefix, hash) pairs. */
-async function recordsOnChain(
-  nodeUrl: string,
-  registries: string[],
-): Promise<{ prefix: string; hash: string }[]> {
-  const logs = (await jsonRpcCall(nodeUrl, 'eth_getLogs', [
-    {
-      address: registries,
-      fromBlock: '0x0',
-      toBlock: 'latest',
-      topics: [Object.keys(RECORD_EVENTS)],
-    },
-  ])) as { address: string; topics: string[]; data: string }[];
-  const records: { prefix: string; hash: string }[] = [];
-  for (const log of logs) {
-    const shape = RECORD_EVENTS[log.topics[0] ?? ''];
-    if (shape === 'indexed') {
-      records.push({
-        prefix: prefixOf(log.address, log.topics[1] ?? '0x0'),
-        hash: (log.topics[2] ?? '').slice(2).toLowerCase(),
-      });
-    } else if (shape === 'data') {
-      records.push({
-        prefix: prefixOf(log.address, word(log.data, 0)),
-        hash: word(log.data, 1).slice(2).toLowerCase(),
-      });
-    } else if (shape === 'batch') {
-      // The records are the data contract's code: a STOP byte, then 48 bytes each (a 16-byte tag,
-      // key prefix and type, then the hash).
-      const dataContract = `0x${word(log.data, 0).slice(-40)}`;
-      const code = String(await jsonRpcCall(nodeUrl, 'eth_getCode', [dataContract, 'latest']));
-      for (let at = 4; at + 96 <= code.length; at += 96) {
-        const tag = BigInt(`0x${code.slice(at, at + 32)}`);
-        records.push({
-          prefix: `${log.address.toLowerCase()}:${(tag >> 2n).toString(16)}`,
-          hash: code.slice(at + 32, at + 96).toLowerCase(),
-        });
-      }
-    }
-  }
-  return records;
-}
+const identityOf = (registry: string, keyPrefix: bigint) =>
+  `${registry.toLowerCase()}:${keyPrefix.toString(16)}`;
 
 /**
  * Each acknowledged record read back as a verifier reads it (`getTrustPoint` / `getEvidence`,
- * one `eth_call`), and every record the registries hold (their events, and the code of their data
- * batches) compared with the database's anchored records.
+ * one `eth_call`), and every record the registries hold (`scanRegistries`: their events, and the
+ * code of their data batches) compared with the database's anchored records.
  */
 export async function checkChain(input: {
   nodeUrl: string;
@@ -219,7 +155,10 @@ export async function checkChain(input: {
     .select<{ record_key: string; hash: string; kind: string }[]>('record_key', 'hash', 'kind');
   const registryOf = (kind: string) => (kind === 'trustpoint' ? input.registry : input.repository);
   const anchored = new Map(
-    rows.map((row) => [prefixOf(registryOf(row.kind), row.record_key.trim()), row.hash]),
+    rows.map((row) => [
+      identityOf(registryOf(row.kind), BigInt(row.record_key.trim()) >> 130n),
+      row.hash,
+    ]),
   );
   const byKey = new Map(rows.map((row) => [row.record_key.trim().toLowerCase(), row.hash]));
 
@@ -254,11 +193,16 @@ export async function checkChain(input: {
   }
 
   const counts = new Map<string, number>();
-  const records = await recordsOnChain(input.nodeUrl, [input.registry, input.repository]);
+  const records = await scanRegistries({
+    rpcUrl: input.nodeUrl,
+    contracts: [input.registry, input.repository],
+    toBlock: Number(await jsonRpcCall(input.nodeUrl, 'eth_blockNumber')),
+  });
   for (const record of records) {
-    counts.set(record.prefix, (counts.get(record.prefix) ?? 0) + 1);
-    const hash = anchored.get(record.prefix);
-    if (hash !== undefined && hash !== record.hash) mismatched.push(record.prefix);
+    const identity = identityOf(record.contract, record.keyPrefix);
+    counts.set(identity, (counts.get(identity) ?? 0) + 1);
+    const hash = anchored.get(identity);
+    if (hash !== undefined && hash !== record.hash) mismatched.push(identity);
   }
   return {
     records: records.length,
