@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { JWK } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 
 import { mintAccessToken } from '../mint-access-token.js';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../token-settings.js';
@@ -198,6 +198,42 @@ export const REFUSED_TOKEN_CASES: readonly RefusedTokenCase[] = [
     name: "HS256 keyed with the OIDC issuer's public key, claiming the service's issuer",
     authorization: (context) =>
       bearer(hmacToken({ alg: 'HS256' }, serviceClaims(context.userId), context.oidc.publicKeyPem)),
+    message: 'Token is invalid',
+  },
+  {
+    name: 'alg none, claiming the OpenID Connect issuer',
+    authorization: (context) =>
+      bearer(
+        `${base64url(JSON.stringify({ alg: 'none' }))}.${base64url(
+          JSON.stringify({
+            sub: context.userId,
+            iss: context.oidc.issuer,
+            aud: context.oidc.audience,
+            iat: now(),
+            exp: now() + 300,
+          }),
+        )}.`,
+      ),
+    message: 'Token is invalid',
+  },
+  {
+    name: 'RS256 signed by another key, embedded in the header (jwk), claiming the OpenID Connect issuer',
+    authorization: async (context) => {
+      const { privateKey, publicKey } = await generateKeyPair('RS256');
+      const token = await new SignJWT({})
+        .setProtectedHeader({
+          alg: 'RS256',
+          kid: context.oidc.publicJwk.kid,
+          jwk: await exportJWK(publicKey),
+        })
+        .setSubject(context.userId)
+        .setIssuer(context.oidc.issuer)
+        .setAudience(context.oidc.audience)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      return `Bearer ${token}`;
+    },
     message: 'Token is invalid',
   },
   {
