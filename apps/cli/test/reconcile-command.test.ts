@@ -212,7 +212,7 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
     expect(unknown.stderr).toContain('network 11155111 is not configured on the service');
   });
 
-  it('when a row was never sent, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {
+  it('when a row was never sent, the registrar wrote another hash under the key of a row, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {
     // Arrange
     const knex = service.running.database.knex;
     const [trustpoint] = await anchored('trustpoint');
@@ -229,6 +229,20 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
       status: 'anchored',
       batch_id: trustpoint.batch_id,
     });
+    // A record the registrar role wrote under a row's key with another hash.
+    const contestedKey = randomHex(32);
+    const rowHash = randomHex(32).slice(2);
+    const writtenHash = randomHex(32);
+    await knex('anchor_records').insert({
+      network_id: '31337',
+      kind: 'trustpoint',
+      record_key: contestedKey,
+      hash: rowHash,
+      trustpoint_type: 0,
+      status: 'anchored',
+      batch_id: trustpoint.batch_id,
+    });
+    await writeTrustPoint(deployment().trustPointRegistry, contestedKey, writtenHash);
     // A row whose hash is not the one on chain.
     const changedHash = randomHex(32).slice(2);
     await knex('anchor_records').where('id', evidence.id).update({ hash: changedHash });
@@ -272,11 +286,11 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
     });
     const [network] = JSON.parse(result.stdout) as Reconciliation[];
     expect(network?.counts).toEqual({
-      checked: acknowledged + 1,
+      checked: acknowledged + 2,
       agree: acknowledged - 2,
       pending: 0,
       missing: 1,
-      mismatched: 1,
+      mismatched: 2,
       doubled: 1,
       orphaned: 3,
     });
@@ -298,6 +312,16 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
         expectedHash: changedHash,
         chainHash: evidence.hash,
         contract: deployment().evidenceRepository.toLowerCase(),
+      }),
+    );
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'mismatched',
+        recordKind: 'trustpoint',
+        recordKey: contestedKey,
+        expectedHash: rowHash,
+        chainHash: writtenHash.slice(2),
+        contract: deployment().trustPointRegistry.toLowerCase(),
       }),
     );
     expect(problems).toContainEqual(
