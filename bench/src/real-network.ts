@@ -8,8 +8,12 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { DEFAULT_ANCHORER_TIMING } from '@trustpoint/chain';
 import {
+  BATCH_RECORD_BYTES,
+  EvidenceBatchRepository__factory,
   EvidenceRepository__factory,
   jsonRpcCall,
+  MAX_BATCH_RECORDS,
+  TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
   useIntervalMining,
 } from '@trustpoint/contracts';
@@ -25,7 +29,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? '3000');
 const USERS = Number(process.env.BENCH_USERS ?? '50');
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? '2000');
 const CONFIRMATIONS = Number(process.env.BENCH_CONFIRMATIONS ?? '2');
-const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? '250');
+// The engine's default on batch registries: one full data contract.
+const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? String(MAX_BATCH_RECORDS));
 const BATCH_WAIT_MS = Number(process.env.BENCH_BATCH_WAIT_MS ?? '500');
 /** Polygon PoS (2 s blocks, as here) and its Amoy test network: 30 million. Hardhat's own: 60. */
 const BLOCK_GAS_LIMIT = Number(process.env.BENCH_BLOCK_GAS_LIMIT ?? '30000000');
@@ -50,14 +55,27 @@ interface QueueSample {
   inFlight: number;
 }
 
-const trustPoints = TrustPointRegistry__factory.createInterface();
-const evidences = EvidenceRepository__factory.createInterface();
+const registries = [
+  TrustPointRegistry__factory.createInterface(),
+  EvidenceRepository__factory.createInterface(),
+  TrustPointBatchRegistry__factory.createInterface(),
+  EvidenceBatchRepository__factory.createInterface(),
+];
 
-/** Records in a batch transaction's call: the length of its one array argument. */
+/**
+ * Records in a batch transaction's call: the length of its array of records, or of a data batch's
+ * bytes (48 a record).
+ */
 function recordsIn(input: string): number {
-  const call =
-    trustPoints.parseTransaction({ data: input }) ?? evidences.parseTransaction({ data: input });
-  return call ? (call.args[0] as unknown[]).length : 0;
+  for (const registry of registries) {
+    const call = registry.parseTransaction({ data: input });
+    if (!call) continue;
+    const records = call.args[0] as unknown;
+    return typeof records === 'string'
+      ? (records.length - 2) / 2 / BATCH_RECORD_BYTES
+      : (records as unknown[]).length;
+  }
+  return 0;
 }
 
 async function readBlock(url: string, number: number): Promise<Block> {
@@ -260,7 +278,8 @@ function report(input: {
   const anchoredPerSecond = mean(recordsPerBlock) / (BLOCK_MS / 1_000);
   const gasPerRecord =
     sum(steady.map((block) => block.gasUsed)) / Math.max(1, sum(recordsPerBlock));
-  const batchGasLimit = 60_000 + 30_000 * BATCH_SIZE;
+  // The gas limit batches were signed with (a data batch's depends on its buckets): the largest seen.
+  const batchGasLimit = largestBatchGas;
   const batchGasUsed = gasPerRecord * BATCH_SIZE;
   // Batches a block takes: another while the gas left holds its gas limit.
   const batchesFit =

@@ -1,4 +1,11 @@
+import {
+  deployTrustpoint,
+  HARDHAT_DEV_KEY,
+  TrustPointRegistry__factory,
+} from '@trustpoint/contracts';
 import { testBackends } from '@trustpoint/db/testing';
+import { trustPointKey } from '@trustpoint/domain';
+import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
@@ -94,6 +101,48 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
       typeMatches: true,
     });
     expect(notFound.body.data.trustpoints[0]).toMatchObject({ status: 'notFound', onChain: null });
+  });
+
+  it('when a trustpoint was anchored on the registry an upgraded deployment named before, then it is verified from that registry', async () => {
+    const owner = await api.user();
+    const created = await api.certify(owner.token);
+    // Registries of the earlier generation (one slot a record) on the same chain, holding this
+    // certificate's trustpoint at a timestamp the current batch registry has never seen.
+    const provider = new JsonRpcProvider(api.network.rpcUrl, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const writer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
+    const earlier = await deployTrustpoint(writer, { registries: 'slots' });
+    const [row] = await api.db
+      .knex('trustpoints as t')
+      .join('certificates as c', 'c.id', 't.certificate_id')
+      .where('c.cert_id', created.certID)
+      .select<{ id: number; timestamp: number; hash: string }[]>('t.id', 't.timestamp', 't.hash');
+    if (!row) throw new Error('one trustpoint');
+    const timestamp = Number(row.timestamp) + 1;
+    const registry = TrustPointRegistry__factory.connect(earlier.trustPointRegistry, writer);
+    await (
+      await registry.registerTrustPoint(
+        trustPointKey(created.certID, timestamp),
+        `0x${row.hash}`,
+        0,
+      )
+    ).wait();
+    provider.destroy();
+    await api.db
+      .knex('trustpoints')
+      .where({ id: row.id })
+      .update({ timestamp, smart_contract: earlier.trustPointRegistry });
+
+    const response = await verify(`certID/${created.certID}`, owner.token);
+
+    expect(response.body.data.verified).toBe(true);
+    expect(response.body.data.trustpoints[0]).toMatchObject({
+      status: 'match',
+      smartContract: earlier.trustPointRegistry,
+      onChain: { hash: row.hash, type: 'Evidence' },
+    });
   });
 
   it('when the certificate is private and the reader is not its issuer, then it is not found', async () => {
