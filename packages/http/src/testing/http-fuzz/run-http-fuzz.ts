@@ -64,7 +64,7 @@ export interface HttpFuzzTarget {
   catalogue?: ErrorCatalogue;
   /** One value in this many is odd; default 8. */
   oddOneIn?: number;
-  /** Milliseconds a case may take to be answered; default 20 s. */
+  /** Milliseconds a case may take to be answered; default 60 s (a creation may wait to be anchored). */
   answerTimeoutMs?: number;
 }
 
@@ -212,7 +212,7 @@ export async function runHttpFuzz(
   const missing = operationsWithoutGenerator(operations, target.known);
   if (missing.length > 0) throw new Error(`no generator for:\n${missing.join('\n')}`);
   const catalogue = target.catalogue ?? defaultErrorCatalogue;
-  const timeoutMs = target.answerTimeoutMs ?? 20_000;
+  const timeoutMs = target.answerTimeoutMs ?? 60_000;
   const requests = fc.oneof(
     ...operations.map((operation) =>
       fuzzRequest(operation, {
