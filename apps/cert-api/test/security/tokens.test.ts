@@ -70,10 +70,6 @@ describe.each(testBackends())('security: bearer tokens on %s', (backend) => {
     await api.db.knex('users').where('id', admin.id).update({ role: 'admin' });
     const other = await api.user();
     const disabled = await api.user();
-    await adminRequest(api.app)
-      .post(`/admin/v1/users/${disabled.id}/disable`)
-      .set('Authorization', `Bearer ${admin.token}`)
-      .expect(200);
     context = await tokenCaseContext({
       app: api.app,
       basePath: '/cert/v2',
@@ -81,6 +77,12 @@ describe.each(testBackends())('security: bearer tokens on %s', (backend) => {
       userId: admin.id,
       otherUserId: other.id,
       disabledUserId: disabled.id,
+      disableUser: async (id) => {
+        await adminRequest(api.app)
+          .post(`/admin/v1/users/${id}/disable`)
+          .set('Authorization', `Bearer ${admin.token}`)
+          .expect(200);
+      },
       oidc,
       oidcAudience: OIDC_AUDIENCE,
       expireApiKey: async (id) => {

@@ -48,9 +48,6 @@ describe.each(testBackends())('security: bearer tokens of the track API on %s', 
     const user = await api.user();
     const other = await api.user();
     const disabled = await api.user();
-    // What the admin API's POST /users/{id}/disable does (the admin API is served by the
-    // certificate API, whose suite disables through it).
-    await setUserDisabled(api.db.knex, disabled.id, true);
     context = await tokenCaseContext({
       app: api.app,
       basePath: BASE,
@@ -58,6 +55,11 @@ describe.each(testBackends())('security: bearer tokens of the track API on %s', 
       userId: user.id,
       otherUserId: other.id,
       disabledUserId: disabled.id,
+      // What the admin API's POST /users/{id}/disable does (the admin API is served by the
+      // certificate API, whose suite disables through it).
+      disableUser: async (id) => {
+        await setUserDisabled(api.db.knex, id, true);
+      },
       oidc,
       oidcAudience: OIDC_AUDIENCE,
       expireApiKey: async (id) => {

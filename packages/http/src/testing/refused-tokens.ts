@@ -21,6 +21,8 @@ export interface TokenCaseContext {
   /** API keys of `userId`: one revoked, one past its expiry. */
   revokedApiKey: string;
   expiredApiKey: string;
+  /** An API key the disabled user made before being disabled. */
+  disabledUserApiKey: string;
   /** A token of the client-credentials endpoint whose API key was revoked after it was issued. */
   revokedClientToken: string;
   /** An active API key of `userId`, to derive a malformed one (a wrong checksum) from. */
@@ -309,6 +311,11 @@ export const REFUSED_TOKEN_CASES: readonly RefusedTokenCase[] = [
     name: 'an expired API key',
     authorization: (context) => bearer(context.expiredApiKey),
     message: 'Token is expired',
+  },
+  {
+    name: 'an API key of a disabled user',
+    authorization: (context) => bearer(context.disabledUserApiKey),
+    message: 'User credentials are wrong',
   },
   {
     name: 'a malformed API key (wrong checksum)',

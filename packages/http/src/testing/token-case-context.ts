@@ -12,7 +12,10 @@ export interface TokenCaseContextInput {
   secret: string;
   userId: string;
   otherUserId: string;
+  /** A user still active: it gets an API key, then `disableUser` disables it. */
   disabledUserId: string;
+  /** Disables a user as an administrator does (the admin API where the API serves it). */
+  disableUser(id: string): Promise<void>;
   oidc: OidcIssuerDouble;
   /** The audience the API expects of the issuer's tokens. */
   oidcAudience: string;
@@ -28,15 +31,20 @@ interface CreatedKey {
 /**
  * Builds what the refused-token cases need through the API's own routes: API keys of the user
  * made with `POST /api-keys`, one revoked with `DELETE /api-keys/{keyId}` after a token of the
- * client-credentials endpoint was obtained for it, one expired.
+ * client-credentials endpoint was obtained for it, one expired; and a key of the user disabled.
  */
 export async function tokenCaseContext(input: TokenCaseContextInput): Promise<TokenCaseContext> {
   const agent = supertest(input.app);
   const authorization = `Bearer ${await mintAccessToken(input.secret, { subject: input.userId, ttlSeconds: 600 })}`;
-  const newKey = async (name: string): Promise<CreatedKey> => {
+  const newKey = async (name: string, userId = input.userId): Promise<CreatedKey> => {
     const response = await agent
       .post(`${input.basePath}/api-keys`)
-      .set('Authorization', authorization)
+      .set(
+        'Authorization',
+        userId === input.userId
+          ? authorization
+          : `Bearer ${await mintAccessToken(input.secret, { subject: userId, ttlSeconds: 60 })}`,
+      )
       .send({ name });
     if (response.status !== 201) {
       throw new Error(`POST /api-keys answered ${String(response.status)}`);
@@ -64,6 +72,8 @@ export async function tokenCaseContext(input: TokenCaseContextInput): Promise<To
   await revoke(revoked);
   const expired = await newKey('expired');
   await input.expireApiKey(expired.id);
+  const disabledUsers = await newKey('of a user then disabled', input.disabledUserId);
+  await input.disableUser(input.disabledUserId);
   return {
     secret: input.secret,
     userId: input.userId,
@@ -71,6 +81,7 @@ export async function tokenCaseContext(input: TokenCaseContextInput): Promise<To
     disabledUserId: input.disabledUserId,
     revokedApiKey: revoked.key,
     expiredApiKey: expired.key,
+    disabledUserApiKey: disabledUsers.key,
     revokedClientToken: (exchanged.body as { access_token: string }).access_token,
     activeApiKey: active.key,
     oidc: {
