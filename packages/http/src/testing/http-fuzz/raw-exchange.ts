@@ -63,6 +63,18 @@ function parseHead(bytes: Buffer): ParsedHead | undefined {
   return { status: Number(match[1]), headers, bodyStart: end + HEAD_END.length };
 }
 
+/** What follows the interim (1xx) answers at the start of `bytes`, such as `100 Continue`. */
+function afterInterimAnswers(bytes: Buffer): Buffer {
+  let rest = bytes;
+  for (;;) {
+    const end = rest.indexOf(HEAD_END);
+    if (end < 0 || !/^HTTP\/1\.[01] 1\d\d/.test(rest.subarray(0, 12).toString('latin1'))) {
+      return rest;
+    }
+    rest = rest.subarray(end + HEAD_END.length);
+  }
+}
+
 /** The body of a chunked message, or undefined while it is incomplete. */
 function dechunk(bytes: Buffer): Buffer | undefined {
   const parts: Buffer[] = [];
@@ -175,7 +187,7 @@ export function exchange(
       tryParse(false);
     });
     socket.once('end', () => {
-      if (request.endAfterWriting && chunks.length === 0) {
+      if (request.endAfterWriting && afterInterimAnswers(received()).length === 0) {
         settle(() => {
           resolve(undefined);
         });
