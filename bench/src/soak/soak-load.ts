@@ -360,7 +360,7 @@ export async function runSoakLoad(options: SoakLoadOptions): Promise<SoakLoadRes
       const certificate = pickFrom(state.certificates.filter((c) => !c.revoked && !c.signed));
       if (certificate === undefined) return operations['certify content'](state);
       certificate.signed = true;
-      // A revocation in flight is refused with 409: no certificate is both signed and revoked.
+      // Kept from revocations: one racing this signature would get it refused (409, revoked).
       certificate.revoked = true;
       const url = `${next(options.certApis)}/certificates/certID/${encodeURIComponent(certificate.certID)}/signature?networkId=${NETWORK_ID}`;
       const answer = await send('sign certificate', state.user, url, { method: 'POST' });
