@@ -288,26 +288,31 @@ export interface ReconcileOutcome {
 /** `trustpoint reconcile --json` against the running certificate API (admin) and the chain. */
 export async function runReconcile(env: NodeJS.ProcessEnv): Promise<ReconcileOutcome> {
   const run = (args: string[]) =>
-    new Promise<{ code: number | null; output: string }>((resolve) => {
+    new Promise<{ code: number | null; stdout: string; output: string }>((resolve) => {
       const child = spawn(process.execPath, [CLI, ...args], {
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      let stdout = '';
       let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        output += chunk.toString();
+      });
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.once('exit', (code) => {
-        resolve({ code, output });
+        resolve({ code, stdout, output });
       });
     });
   const help = await run(['--help']);
   if (!/^\s+reconcile\b/m.test(help.output)) {
     return { available: false, exitCode: null, reports: [], counts: {}, output: help.output };
   }
-  const { code, output } = await run(['reconcile', '--json']);
+  const { code, stdout, output } = await run(['reconcile', '--json']);
   let reports: unknown[] = [];
   try {
-    reports = [JSON.parse(output) as unknown].flat();
+    // The report is stdout's; on a disagreement (exit 11) stderr says so in a line of its own.
+    reports = [JSON.parse(stdout) as unknown].flat();
   } catch {
     reports = [];
   }
