@@ -45,6 +45,8 @@ export function createApiServer(
       requestTimeout: settings.requestTimeoutMs,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
       connectionsCheckingInterval: settings.checkIntervalMs,
+      // `requestTarget` answers a missing Host with the spec's 400 body; Node's answer has none.
+      requireHostHeader: false,
     },
     app,
   );

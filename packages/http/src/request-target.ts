@@ -15,12 +15,18 @@ function queryProblems(name: string, value: unknown, problems: FieldError[]): vo
 }
 
 /**
- * Mounted first: a path that is not valid percent-encoded UTF-8, or a path or query value holding
- * U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
+ * Mounted first: an HTTP/1.1 request without Host, a path that is not valid percent-encoded UTF-8,
+ * or a path or query value holding U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
  * text that reaches the database, which cannot hold U+0000; the router itself would throw on an
  * undecodable parameter, and only on the routes that have one.
  */
 export const requestTarget: RequestHandler = (req, _res, next) => {
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400. The API server leaves this to us
+  // (`requireHostHeader: false`), since Node's own answer has no body.
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    next(refused([{ field: 'headers.host', error: 'Required in HTTP/1.1' }]));
+    return;
+  }
   let path: string;
   try {
     path = decodeURIComponent(req.path);

@@ -1,7 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
+import { createApiServer } from '../src/api-server.js';
 import { requestTarget } from '../src/request-target.js';
+import { trickleRequest } from '../src/testing/slow-client.js';
 import { testApp } from './support/test-app.js';
 
 function appWithTarget(checked = true) {
@@ -45,6 +48,30 @@ describe('requestTarget', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       errors: [{ field: 'path', error: expect.any(String) as string }],
+    });
+  });
+
+  it('when an HTTP/1.1 request has no Host, then 400 names the header', async () => {
+    // Arrange: the API server lets requests without Host through to the app (requireHostHeader).
+    const server = createApiServer(appWithTarget());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+
+    // Act
+    const answer = await trickleRequest(port, '', {
+      sentAtOnce: 'GET /items/1 HTTP/1.1\r\nConnection: close\r\n\r\n',
+      byteIntervalMs: 10,
+      giveUpMs: 5_000,
+    });
+    await new Promise((resolve) => server.close(resolve));
+
+    // Assert
+    const [head = '', body = ''] = answer.received.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toMatchObject({
+      statusCode: 400,
+      type: 'Validation Error',
+      errors: [{ field: 'headers.host', error: 'Required in HTTP/1.1' }],
     });
   });
 });
