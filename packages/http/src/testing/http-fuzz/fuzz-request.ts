@@ -412,6 +412,10 @@ export function fuzzRequest(
       authorization: authorizationHeaders(options),
       headerParameters,
       extraHeaders,
+      host: fc.oneof(
+        { weight: odd * 8, arbitrary: fc.constant('as usual' as const) },
+        fc.constantFrom('missing' as const, 'empty' as const, 'twice' as const),
+      ),
     })
     .map((parts) => {
       let index = 0;
@@ -425,8 +429,18 @@ export function fuzzRequest(
       const body: GeneratedBody = parts.body;
       const encoded = parts.encoding.encode(body.bytes);
       const travel = framed(parts.framing, encoded);
+      const host = `127.0.0.1:${String(options.port)}`;
+      const hosts: Record<typeof parts.host, [string, string][]> = {
+        'as usual': [['Host', host]],
+        missing: [],
+        empty: [['Host', '']],
+        twice: [
+          ['Host', host],
+          ['Host', 'evil.example'],
+        ],
+      };
       const headers: [string, string][] = [
-        ['Host', `127.0.0.1:${String(options.port)}`],
+        ...hosts[parts.host],
         ['Connection', 'close'],
         ...parts.authorization,
       ];
