@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { testBackends } from '@trustpoint/db/testing';
 import type { Asset } from '@trustpoint/domain';
 import {
   databaseDigest,
@@ -10,15 +9,11 @@ import {
   type IsolationWorld,
   type OpenApiDocument,
 } from '@trustpoint/http/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { request } from '../support/checked-request.js';
-import {
-  BASE,
-  startTrackApi,
-  type TestUser,
-  type TrackApiFixture,
-} from '../support/track-api-fixture.js';
+import { BASE, type TestUser, type TrackApiFixture } from '../support/track-api-fixture.js';
+import type { SecurityApi } from './shared-api.js';
 
 // Three users: the owner of two assets, a reader one of them is shared with, and another user.
 // Every route of the track API (from the document it serves) is tried by the other user on the
@@ -195,57 +190,59 @@ const TRACK_CASES: readonly IsolationCase<TrackWorld>[] = [
   },
 ];
 
-describe.each(testBackends())('security: isolation of users in the track API on %s', (backend) => {
-  let world: TrackWorld;
-  let document: OpenApiDocument;
+/** Every documented route tried by another user on the owner's assets, and by a reader. */
+export function isolationSuite(shared: () => SecurityApi): void {
+  describe('isolation of users', () => {
+    let world: TrackWorld;
+    let document: OpenApiDocument;
 
-  beforeAll(async () => {
-    const api = await startTrackApi(backend);
-    const owner = await api.user({ credits: 1_000 });
-    world = {
-      api,
-      app: api.app,
-      request,
-      basePath: BASE,
-      owner,
-      other: await api.user({ credits: 1_000 }),
-      reader: await api.user({ credits: 1_000 }),
-      digest: () => databaseDigest(api.db.knex),
-      async ownerEvent(endpointId) {
-        await api.createAsset(owner.token);
-        const row = await api.db
-          .knex('webhook_deliveries')
-          .join('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-          .where({
-            'webhook_deliveries.endpoint_id': endpointId,
-            'webhook_events.user_id': owner.id,
-          })
-          .first<{ id: string } | undefined>('webhook_events.id as id');
-        if (row === undefined) throw new Error('no webhook event of the owner');
-        return row.id;
+    beforeAll(async () => {
+      const { api } = shared();
+      const owner = await api.user({ credits: 1_000 });
+      world = {
+        api,
+        app: api.app,
+        request,
+        basePath: BASE,
+        owner,
+        other: await api.user({ credits: 1_000 }),
+        reader: await api.user({ credits: 1_000 }),
+        digest: () => databaseDigest(api.db.knex),
+        async ownerEvent(endpointId) {
+          await api.createAsset(owner.token);
+          const row = await api.db
+            .knex('webhook_deliveries')
+            .join('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+            .where({
+              'webhook_deliveries.endpoint_id': endpointId,
+              'webhook_events.user_id': owner.id,
+            })
+            .first<{ id: string } | undefined>('webhook_events.id as id');
+          if (row === undefined) throw new Error('no webhook event of the owner');
+          return row.id;
+        },
+      };
+      document = (await request(api.app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
+    });
+
+    const cases: readonly IsolationCase<TrackWorld>[] = [...TRACK_CASES, ...SHARED_ISOLATION_CASES];
+
+    it('when a route is documented, then it has an isolation case', () => {
+      // Assert
+      const covered = new Set(cases.map((c) => c.operation));
+      expect(documentedOperations(document).filter((operation) => !covered.has(operation))).toEqual(
+        [],
+      );
+      expect(cases.filter((c) => !documentedOperations(document).includes(c.operation))).toEqual(
+        [],
+      );
+    });
+
+    it.each(cases.map((c) => [c.operation, c.name, c] as const))(
+      '%s: %s',
+      async (_operation, _name, isolationCase) => {
+        await isolationCase.run(world);
       },
-    };
-    document = (await request(api.app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
-  });
-  afterAll(async () => {
-    await world.api.close();
-  });
-
-  const cases: readonly IsolationCase<TrackWorld>[] = [...TRACK_CASES, ...SHARED_ISOLATION_CASES];
-
-  it('when a route is documented, then it has an isolation case', () => {
-    // Assert
-    const covered = new Set(cases.map((c) => c.operation));
-    expect(documentedOperations(document).filter((operation) => !covered.has(operation))).toEqual(
-      [],
     );
-    expect(cases.filter((c) => !documentedOperations(document).includes(c.operation))).toEqual([]);
   });
-
-  it.each(cases.map((c) => [c.operation, c.name, c] as const))(
-    '%s: %s',
-    async (_operation, _name, isolationCase) => {
-      await isolationCase.run(world);
-    },
-  );
-});
+}

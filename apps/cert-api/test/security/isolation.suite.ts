@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
-import { testBackends } from '@trustpoint/db/testing';
 import {
   checkedRequest,
   databaseDigest,
@@ -12,10 +11,11 @@ import {
   type OpenApiDocument,
   type Party,
 } from '@trustpoint/http/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { startCertApi, type CertApiFixture } from '../support/cert-api-fixture.js';
+import type { CertApiFixture } from '../support/cert-api-fixture.js';
 import { request } from '../support/checked-request.js';
+import type { SecurityApi } from './shared-api.js';
 
 // Two users: every route of the certificate API (from the document it serves) is tried by the
 // other user on the owner's records, under every lookup kind; and every admin route by a user who
@@ -229,15 +229,15 @@ const CERT_CASES: readonly IsolationCase<CertWorld>[] = [
   },
 ];
 
-describe.each(testBackends())(
-  'security: isolation of users in the certificate API on %s',
-  (backend) => {
+/** Every documented route tried by another user on the owner's records; admin routes by a user. */
+export function isolationSuite(shared: () => SecurityApi): void {
+  describe('isolation of users', () => {
     let world: CertWorld;
     let certDocument: OpenApiDocument;
     let adminDocument: OpenApiDocument;
 
     beforeAll(async () => {
-      const api = await startCertApi(backend);
+      const { api } = shared();
       const owner = await api.user({ credits: 1_000 });
       // Qualified, so that a refused signature is the isolation's doing, not the qualification's.
       const otherUser = await api.user({ credits: 1_000, qualified: true });
@@ -266,9 +266,6 @@ describe.each(testBackends())(
       certDocument = (await request(api.app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
       adminDocument = (await adminRequest(api.app).get(`${ADMIN_API_BASE_PATH}/openapi.json`))
         .body as OpenApiDocument;
-    });
-    afterAll(async () => {
-      await world.api.close();
     });
 
     const cases: readonly IsolationCase<CertWorld>[] = [...CERT_CASES, ...SHARED_ISOLATION_CASES];
@@ -318,5 +315,5 @@ describe.each(testBackends())(
         expect(response.body.type).toBe('Forbidden Error');
       }
     });
-  },
-);
+  });
+}

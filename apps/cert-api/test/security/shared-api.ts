@@ -1,0 +1,31 @@
+import { startOidcIssuerDouble, type OidcIssuerDouble } from '@trustpoint/http/testing';
+import { parseOidcIssuers } from '@trustpoint/identity';
+
+import { startCertApi, type CertApiFixture } from '../support/cert-api-fixture.js';
+
+/** The audience the API expects of the OpenID Connect issuer's tokens. */
+export const OIDC_AUDIENCE = 'https://api.trustpoint.test';
+/** The stand-in for a public site: the one non-public address URL certificates may fetch here. */
+export const SITE_ADDRESS = '127.0.0.3';
+
+/** One certificate API for all the security suites of a backend (its start is most of their cost). */
+export interface SecurityApi {
+  api: CertApiFixture;
+  oidc: OidcIssuerDouble;
+}
+
+export async function startSecurityApi(backend: 'pglite' | 'postgres'): Promise<SecurityApi> {
+  const oidc = await startOidcIssuerDouble();
+  const api = await startCertApi(backend, {
+    oidcIssuers: parseOidcIssuers(
+      JSON.stringify([{ issuer: oidc.issuer, audience: OIDC_AUDIENCE }]),
+    ),
+    urlFetch: { allowAddresses: [SITE_ADDRESS], totalTimeoutMs: 3_000 },
+  });
+  return { api, oidc };
+}
+
+export async function stopSecurityApi(shared: SecurityApi): Promise<void> {
+  await shared.api.close();
+  await shared.oidc.close();
+}

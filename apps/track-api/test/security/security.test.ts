@@ -1,0 +1,26 @@
+import { testBackends } from '@trustpoint/db/testing';
+import { afterAll, beforeAll, describe } from 'vitest';
+
+import { isolationSuite } from './isolation.suite.js';
+import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
+import { tokensSuite } from './tokens.suite.js';
+
+// The security suites of the track API: bearer tokens and isolation of users (limits of bodies,
+// slow clients and URLs are the certificate API's suite: the same server and body parser). They
+// share one API per backend, whose start is most of their cost.
+describe.each(testBackends())('security of the track API on %s', (backend) => {
+  let shared: SecurityApi | undefined;
+  const get = (): SecurityApi => {
+    if (shared === undefined) throw new Error('the API is not started');
+    return shared;
+  };
+  beforeAll(async () => {
+    shared = await startSecurityApi(backend);
+  });
+  afterAll(async () => {
+    if (shared !== undefined) await stopSecurityApi(shared);
+  });
+
+  tokensSuite(get);
+  isolationSuite(get);
+});
