@@ -2,12 +2,13 @@ import { testBackends } from '@trustpoint/db/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 
 import { isolationSuite } from './isolation.suite.js';
+import { limitsSuite } from './limits.suite.js';
 import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
 import { tokensSuite } from './tokens.suite.js';
 
-// The security suites of the track API: bearer tokens and isolation of users (limits of bodies,
-// slow clients and URLs are the certificate API's suite: the same server and body parser). They
-// share one API per backend, whose start is most of their cost.
+// The security suites of the track API: bearer tokens, isolation of users, limits of bodies (slow
+// clients and URL fetches are the certificate API's suite: the same server). They share one API
+// per backend, whose start is most of their cost.
 describe.each(testBackends())('security of the track API on %s', (backend) => {
   let shared: SecurityApi | undefined;
   const get = (): SecurityApi => {
@@ -23,4 +24,5 @@ describe.each(testBackends())('security of the track API on %s', (backend) => {
 
   tokensSuite(get);
   isolationSuite(get);
+  limitsSuite(get);
 });
