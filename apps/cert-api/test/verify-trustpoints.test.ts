@@ -120,7 +120,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
       .where('c.cert_id', created.certID)
       .select<{ id: number; timestamp: number; hash: string }[]>('t.id', 't.timestamp', 't.hash');
     if (!row) throw new Error('one trustpoint');
-    const timestamp = Number(row.timestamp) + 1;
+    const timestamp = row.timestamp + 1;
     const registry = TrustPointRegistry__factory.connect(earlier.trustPointRegistry, writer);
     await (
       await registry.registerTrustPoint(
