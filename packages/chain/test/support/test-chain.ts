@@ -14,8 +14,10 @@ import {
   type LocalChain,
   type RegistryGeneration,
 } from '@trustpoint/contracts';
-import { getBytes, hexlify, JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import type { AnchorRequest } from '../../src/anchoring/anchor-record.js';
+import { scanRegistries, type ChainRecord } from '../../src/reconciling/registry-scan.js';
+import { JsonRpcClient } from '../../src/rpc/json-rpc-client.js';
 import type { NetworkConfig } from '../../src/networks/network-config.js';
 
 export function networkFor(
@@ -143,28 +145,19 @@ export async function registerDirectly(
   }
 }
 
-/**
- * How many times each key was recorded on chain, read from the registries' events (and, for data
- * batches, from the records each data contract holds): exactly-once means 1 for each.
- */
+/** How many times the chain holds each key: exactly-once means 1 for each. */
 export class RecordCounts {
-  readonly #byKey = new Map<string, number>();
-  /** Data batch records are known by the key's top 126 bits. */
+  // Data batch records are known by the key's top 126 bits only, so every record is counted so.
   readonly #byPrefix = new Map<bigint, number>();
 
-  addKey(key: string): void {
-    const k = key.toLowerCase();
-    this.#byKey.set(k, (this.#byKey.get(k) ?? 0) + 1);
-  }
-
-  addPrefix(prefix: bigint): void {
-    this.#byPrefix.set(prefix, (this.#byPrefix.get(prefix) ?? 0) + 1);
+  constructor(records: readonly ChainRecord[]) {
+    for (const { keyPrefix } of records) {
+      this.#byPrefix.set(keyPrefix, (this.#byPrefix.get(keyPrefix) ?? 0) + 1);
+    }
   }
 
   get(key: string): number | undefined {
-    const total =
-      (this.#byKey.get(key.toLowerCase()) ?? 0) + (this.#byPrefix.get(BigInt(key) >> 130n) ?? 0);
-    return total === 0 ? undefined : total;
+    return this.#byPrefix.get(BigInt(key) >> 130n);
   }
 
   has(key: string): boolean {
@@ -172,50 +165,14 @@ export class RecordCounts {
   }
 }
 
+/** Every record of the network's registries (either generation), read as anyone would. */
 export async function eventCountsByKey(network: NetworkConfig): Promise<RecordCounts> {
-  const batches = await isBatchRegistry(network);
-  const { provider, registry, repository, batchRegistry, batchRepository } = contractsOf(network);
-  const counts = new RecordCounts();
-  try {
-    if (!batches) {
-      const logs = [
-        ...(await registry.queryFilter(registry.filters.TrustPointRegistered(), 0, 'latest')),
-        ...(await repository.queryFilter(repository.filters.EvidenceRegistered(), 0, 'latest')),
-      ];
-      for (const log of logs) counts.addKey(log.args[0]);
-      return counts;
-    }
-    const slotLogs = [
-      ...(await batchRegistry.queryFilter(batchRegistry.filters.TrustPointRecorded(), 0, 'latest')),
-      ...(await batchRepository.queryFilter(
-        batchRepository.filters.EvidenceRecorded(),
-        0,
-        'latest',
-      )),
-    ];
-    for (const log of slotLogs) counts.addKey(log.args[0]);
-    const batchLogs = [
-      ...(await batchRegistry.queryFilter(
-        batchRegistry.filters.TrustPointBatchRecorded(),
-        0,
-        'latest',
-      )),
-      ...(await batchRepository.queryFilter(
-        batchRepository.filters.EvidenceBatchRecorded(),
-        0,
-        'latest',
-      )),
-    ];
-    for (const log of batchLogs) {
-      const code = getBytes(await provider.getCode(log.args[1]));
-      // The STOP byte, then 48 bytes a record: a 16-byte tag (the key's top 126 bits, the type in
-      // the low 2) and the hash.
-      for (let at = 1; at + 48 <= code.length; at += 48) {
-        counts.addPrefix(BigInt(hexlify(code.subarray(at, at + 16))) >> 2n);
-      }
-    }
-    return counts;
-  } finally {
-    provider.destroy();
-  }
+  const client = new JsonRpcClient(network.rpcUrl, 10_000);
+  const records = await scanRegistries({
+    rpcUrl: network.rpcUrl,
+    contracts: [network.trustPointRegistry, network.evidenceRepository],
+    fromBlock: 0,
+    toBlock: await client.blockNumber(),
+  });
+  return new RecordCounts(records);
 }
