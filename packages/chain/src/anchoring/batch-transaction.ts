@@ -1,4 +1,5 @@
 import {
+  bucketOf,
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
   EvidenceBatchRepository__factory,
@@ -72,10 +73,9 @@ function timestampOf(record: QueuedRecord): number {
 
 /** The lowest time bucket among the records: the one a slot batch needs open. */
 export function lowestBucket(kind: RecordKind, records: readonly QueuedRecord[]): bigint {
-  const bits = BigInt(bucketBits(kind));
   return (
     records.reduce<bigint | undefined>((lowest, record) => {
-      const bucket = BigInt(timestampOf(record)) >> bits;
+      const { bucket } = bucketOf(timestampOf(record), bucketBits(kind));
       return lowest === undefined || bucket < lowest ? bucket : lowest;
     }, undefined) ?? 0n
   );
@@ -84,10 +84,8 @@ export function lowestBucket(kind: RecordKind, records: readonly QueuedRecord[])
 const isRevocationOrSignature = (kind: RecordKind, record: QueuedRecord) =>
   kind === 'trustpoint' && (record.trustPointType ?? 0) !== 0;
 
-const distinctBuckets = (kind: RecordKind, records: readonly QueuedRecord[]) => {
-  const bits = BigInt(bucketBits(kind));
-  return new Set(records.map((record) => BigInt(timestampOf(record)) >> bits)).size;
-};
+const distinctBuckets = (kind: RecordKind, records: readonly QueuedRecord[]) =>
+  new Set(records.map((record) => bucketOf(timestampOf(record), bucketBits(kind)).bucket)).size;
 
 /**
  * Gas of a batch on a batch registry, fitted to the committed gas snapshot
