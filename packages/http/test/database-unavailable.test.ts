@@ -102,6 +102,17 @@ describe('errorHandler when the database cannot be reached', () => {
 
       // Act
       const terminated = await request(app).get('/terminated');
+      // The pool may hand out the ended connection once more before it notices: wait until a
+      // fresh one answers, so that /broken meets a live server and only its own error.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await database.knex.raw('select 1');
+          break;
+        } catch (error) {
+          if (attempt >= 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
       const broken = await request(app).get('/broken');
       await database.close();
 
