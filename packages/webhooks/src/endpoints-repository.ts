@@ -163,7 +163,6 @@ export async function scheduleRedelivery(
   db: Queryable,
   endpoint: WebhookEndpoint,
   eventId: string,
-  now: Date,
 ): Promise<boolean> {
   const event = await db('webhook_events')
     .where({ id: eventId, user_id: endpoint.userId })
@@ -174,8 +173,9 @@ export async function scheduleRedelivery(
       event_id: eventId,
       endpoint_id: endpoint.id,
       status: 'pending',
-      next_attempt_at: now,
-      retry_from: now,
+      // The database's clock, the one the worker compares with.
+      next_attempt_at: db.raw('clock_timestamp()'),
+      retry_from: db.raw('clock_timestamp()'),
     })
     .onConflict(['event_id', 'endpoint_id'])
     .merge(['status', 'next_attempt_at', 'retry_from']);

@@ -24,8 +24,11 @@ export interface WebhookWorkerOptions {
   batchSize?: number;
   /** How often to look for due deliveries when there were none. Default 1 s. */
   pollIntervalMs?: number;
-  /** The clock (ms since the epoch), for tests. */
-  now?: () => number;
+  /**
+   * Milliseconds added to the database's clock when deciding what is due, for tests that act as a
+   * worker running later. Default 0.
+   */
+  clockOffsetMs?: number;
   /** Told of each attempt's outcome once it is recorded (metrics). */
   onAttempt?: (attempt: WebhookAttemptOutcome) => void;
 }
@@ -36,6 +39,12 @@ export interface WebhookAttemptOutcome {
   durationMs: number;
 }
 
+/**
+ * Every time the worker compares or writes is the database's clock (`clock_timestamp()`), the clock
+ * the outbox triggers write with: a process clock read in whole milliseconds would find a delivery
+ * written within the same millisecond (microseconds later) not yet due, and leave it to the next
+ * poll; a worker on another host would lease by its own clock's skew.
+ */
 interface ClaimedDelivery {
   id: number;
   attempts: number;
@@ -60,7 +69,6 @@ interface ClaimedDelivery {
 export class WebhookWorker {
   readonly #options: WebhookWorkerOptions;
   readonly #retry: RetrySchedule;
-  readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
@@ -68,7 +76,6 @@ export class WebhookWorker {
   constructor(options: WebhookWorkerOptions) {
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY_SCHEDULE, ...options.retry };
-    this.#now = options.now ?? Date.now;
     const leaseMs = options.leaseMs ?? 60_000;
     if (leaseMs <= (options.requestTimeoutMs ?? 10_000)) {
       throw new Error('The webhook lease must be longer than the request timeout');
@@ -89,9 +96,9 @@ export class WebhookWorker {
 
   /** Takes and delivers one batch of due deliveries; how many it took. */
   async runOnce(): Promise<number> {
-    const claimed = await this.#claim();
-    await Promise.all(claimed.map((delivery) => this.#deliver(delivery)));
-    return claimed.length;
+    const deliveries = await this.#claim();
+    await Promise.all(deliveries.map((delivery) => this.#deliver(delivery)));
+    return deliveries.length;
   }
 
   #schedule(delayMs: number): void {
@@ -115,12 +122,15 @@ export class WebhookWorker {
 
   async #claim(): Promise<ClaimedDelivery[]> {
     const { knex } = this.#options;
-    const now = new Date(this.#now());
-    const leaseEnd = new Date(now.getTime() + (this.#options.leaseMs ?? 60_000));
     return knex.transaction(async (trx) => {
+      // Compared and leased in SQL: a timestamp read into JavaScript loses its microseconds.
+      const offsetSeconds = (this.#options.clockOffsetMs ?? 0) / 1000;
+      const leaseSeconds = offsetSeconds + (this.#options.leaseMs ?? 60_000) / 1000;
       const due = trx('webhook_deliveries')
         .where('status', 'pending')
-        .andWhere('next_attempt_at', '<=', now)
+        .andWhereRaw('next_attempt_at <= clock_timestamp() + make_interval(secs => ?)', [
+          offsetSeconds,
+        ])
         .orderBy('next_attempt_at')
         .limit(this.#batchSize)
         .forUpdate()
@@ -128,7 +138,10 @@ export class WebhookWorker {
         .select('id');
       const taken = await trx('webhook_deliveries')
         .whereIn('id', due)
-        .update({ next_attempt_at: leaseEnd, attempts: trx.raw('attempts + 1') })
+        .update({
+          next_attempt_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [leaseSeconds]),
+          attempts: trx.raw('attempts + 1'),
+        })
         .returning<{ id: number }[]>(['id']);
       if (taken.length === 0) return [];
       return trx({ d: 'webhook_deliveries' })
@@ -153,7 +166,7 @@ export class WebhookWorker {
   }
 
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
-    const started = this.#now();
+    const started = performance.now();
     const timeoutMs = this.#options.requestTimeoutMs ?? 10_000;
     let outcome: SendOutcome;
     try {
@@ -164,7 +177,7 @@ export class WebhookWorker {
         data: delivery.payload,
       });
       const signer = new Webhook(this.#options.sealer.open(delivery.secret_sealed));
-      const sentAt = new Date(started);
+      const sentAt = new Date();
       const headers = {
         'webhook-id': delivery.event_id,
         'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
@@ -178,25 +191,36 @@ export class WebhookWorker {
       this.#options.logger.error({ err: error, eventId: delivery.event_id }, 'webhook not sent');
       outcome = { ok: false, statusCode: null, error: 'The event could not be signed' };
     }
-    await this.#record(delivery, outcome, Math.max(0, this.#now() - started));
+    await this.#record(delivery, outcome, Math.max(0, performance.now() - started));
   }
 
   async #record(delivery: ClaimedDelivery, outcome: SendOutcome, durationMs: number) {
-    const now = this.#now();
-    const nextAttemptAt = now + retryDelayMs(delivery.attempts, this.#retry);
-    const givesUp = nextAttemptAt > delivery.retry_from.getTime() + this.#retry.retryForMs;
-    const status = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
+    const delayMs = retryDelayMs(delivery.attempts, this.#retry);
     const recorded = await this.#options.knex.transaction(async (trx) => {
+      const offsetSeconds = (this.#options.clockOffsetMs ?? 0) / 1000;
+      const clock = await trx.raw<{ rows: { now: Date }[] }>(
+        'select clock_timestamp() + make_interval(secs => ?) as now',
+        [offsetSeconds],
+      );
+      const now = (clock.rows[0]?.now ?? new Date()).getTime();
+      const givesUp = now + delayMs > delivery.retry_from.getTime() + this.#retry.retryForMs;
+      const status = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
       // Only while this worker's lease holds: the attempt count is the one it took.
       const updated = await trx('webhook_deliveries')
         .where({ id: delivery.id, attempts: delivery.attempts })
         .update({
           status,
-          ...(status === 'pending' ? { next_attempt_at: new Date(nextAttemptAt) } : {}),
+          ...(status === 'pending'
+            ? {
+                next_attempt_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [
+                  offsetSeconds + delayMs / 1000,
+                ]),
+              }
+            : {}),
         })
         .returning<{ endpoint_id: string }[]>(['endpoint_id']);
       const [row] = updated;
-      if (row === undefined) return false;
+      if (row === undefined) return undefined;
       await trx('webhook_attempts').insert({
         delivery_id: delivery.id,
         endpoint_id: row.endpoint_id,
@@ -206,10 +230,11 @@ export class WebhookWorker {
         error: outcome.error,
         duration_ms: Math.round(durationMs),
       });
-      return true;
+      return status;
     });
-    if (recorded) this.#options.onAttempt?.({ status, durationMs });
-    if (status === 'failed') {
+    if (recorded === undefined) return;
+    this.#options.onAttempt?.({ status: recorded, durationMs });
+    if (recorded === 'failed') {
       this.#options.logger.warn(
         { eventId: delivery.event_id, attempts: delivery.attempts },
         'webhook delivery given up',

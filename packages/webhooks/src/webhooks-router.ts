@@ -74,7 +74,6 @@ export function webhooksRouter(
   knex: Queryable,
   settings: WebhookSettings,
   auth: AuthenticateOptions,
-  now: () => number = Date.now,
 ): Router {
   const router = Router();
   const maxEndpoints = settings.maxEndpointsPerUser ?? DEFAULT_MAX_ENDPOINTS_PER_USER;
@@ -165,7 +164,7 @@ export function webhooksRouter(
   router.post(`${WEBHOOK_ENDPOINTS_PATH}/:id/events/:eventId/redeliver`, async (req, res) => {
     const { id, eventId } = validate(redeliveryParamsSchema, req.params, 'path');
     const endpoint = await ownEndpoint(currentUser(res).id, id);
-    if (!(await scheduleRedelivery(knex, endpoint, eventId, new Date(now())))) {
+    if (!(await scheduleRedelivery(knex, endpoint, eventId))) {
       throw new DomainError('notFound', { detail: 'no such event for this user' });
     }
     sendSuccess(res, 202, 'Redelivery scheduled', {

@@ -158,7 +158,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     worker().start();
     await target.waitFor(() => true);
     // Act
-    expect(await scheduleRedelivery(db.knex, endpoint, eventId ?? '', new Date())).toBe(true);
+    expect(await scheduleRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
     await expect.poll(() => target.received.length, { timeout: 5_000 }).toBe(2);
     // Assert
     expect(target.received[1]?.headers['webhook-id']).toBe(eventId);
@@ -174,7 +174,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     const first = stuck.runOnce();
     await expect.poll(() => target.received.length).toBe(1);
     // Act: another process, once the lease has run out.
-    const later = worker({ now: () => Date.now() + 2_500 });
+    const later = worker({ clockOffsetMs: 2_500 });
     expect(await later.runOnce()).toBe(1);
     await first;
     // Assert: delivered by the second; the first's late outcome is not recorded over it.
@@ -226,6 +226,27 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     const running = worker();
     await running.runOnce();
     expect(target.received.map((w) => w.verified?.type)).toEqual(['certificate.revoked']);
+  });
+
+  it('when a delivery is claimed within the millisecond it was written, then it is delivered in that round', async () => {
+    // The outbox writes with the database's clock in microseconds: a claim by a clock read in
+    // whole milliseconds found such a delivery not yet due, three times in four, and left it to
+    // the next poll (a second in production).
+    const target = await receiver();
+    const { userId } = await userWithEndpoint(target);
+    const running = worker();
+    const missed: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      await db.knex.raw('select webhook_publish(?, ?, ?::jsonb)', [
+        userId,
+        'certificate.revoked',
+        JSON.stringify({ n: i }),
+      ]);
+      await running.runOnce();
+      if (target.received.length !== i + 1) missed.push(i);
+    }
+    expect(missed).toEqual([]);
+    expect(target.received).toHaveLength(20);
   });
 
   it('when no endpoint of the user wants the event, then no event is stored', async () => {
