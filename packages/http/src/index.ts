@@ -57,6 +57,7 @@ export { DatabaseRateLimitStore } from './database-rate-limit-store.js';
 export { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export { redactPin, requestLogger } from './request-logger.js';
+export { HEADERS_TOO_LARGE_BODY } from './malformed-request.js';
 export { requestTarget } from './request-target.js';
 export { mintAccessToken } from './mint-access-token.js';
 export type { AccessTokenClaims } from './mint-access-token.js';

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiServer, DEFAULT_API_SERVER_TIMEOUTS } from '../src/api-server.js';
 import { jsonBody } from '../src/json-body.js';
 import { sendSuccess } from '../src/send-success.js';
+import { exchange } from '../src/testing/http-fuzz/raw-exchange.js';
 import { trickleRequest } from '../src/testing/slow-client.js';
 import { testApp } from './support/test-app.js';
 
@@ -153,4 +154,63 @@ describe('createApiServer', () => {
     expect(answer.received).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer.received).toContain('"message":"later"');
   });
+
+  const REFUSED_BY_THE_PARSER = [
+    {
+      case: 'a 100 KB URL',
+      head: `GET /ping?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      status: 431,
+      body: {
+        statusCode: 431,
+        type: 'Request Header Fields Too Large Error',
+        message:
+          'The request line and headers exceed the 16 KiB limit, shorten the URL or the headers',
+      },
+    },
+    {
+      case: 'two Content-Length headers',
+      head: 'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+      status: 400,
+      body: {
+        statusCode: 400,
+        type: 'Validation Error',
+        message: 'Request parameters are wrong, check requirements',
+        errors: [{ field: 'request', error: 'Not a well-formed HTTP/1.1 request' }],
+      },
+    },
+  ];
+
+  for (const connection of ['a fresh connection', 'a kept-alive connection']) {
+    it.each(REFUSED_BY_THE_PARSER)(
+      `when $case arrives on ${connection}, then its status with the spec error body, readable before the close`,
+      async ({ head, status, body }) => {
+        // Arrange
+        server = createApiServer(echoApp(), TIMEOUTS);
+        const port = await listening(server);
+        const warmUp =
+          connection === 'a kept-alive connection'
+            ? { warmUp: Buffer.from('HEAD /ping HTTP/1.1\r\nHost: localhost\r\n\r\n') }
+            : {};
+
+        // Act: on a kept-alive connection the socket has already written the first answer.
+        const answer = await exchange(
+          port,
+          {
+            head: Buffer.from(head, 'latin1'),
+            body: Buffer.alloc(0),
+            endAfterWriting: false,
+            headMethod: false,
+            ...warmUp,
+          },
+          5_000,
+        );
+
+        // Assert
+        expect(answer?.status).toBe(status);
+        expect(answer?.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(answer?.headers.connection).toBe('close');
+        expect(JSON.parse(answer?.body.toString('utf8') ?? '')).toEqual(body);
+      },
+    );
+  }
 });

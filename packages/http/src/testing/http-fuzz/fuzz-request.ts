@@ -1,3 +1,4 @@
+import { API_DOCS_DOCUMENT_PATH } from '../../api-docs.js';
 import { percentEncoded } from './percent-encoding.js';
 import fc from 'fast-check';
 import type { ApiOperation, ApiParameter } from './api-operations.js';
@@ -33,6 +34,8 @@ export class FuzzRequest {
     readonly headers: readonly (readonly [string, string])[],
     readonly body: Buffer,
     readonly endAfterWriting: boolean,
+    /** A HEAD request sent first on the same connection; undefined for a fresh connection. */
+    readonly warmUp?: { path: string; host: string },
   ) {}
 
   raw(): RawRequest {
@@ -45,6 +48,14 @@ export class FuzzRequest {
       body: this.body,
       endAfterWriting: this.endAfterWriting,
       headMethod: this.method === 'HEAD',
+      ...(this.warmUp === undefined
+        ? {}
+        : {
+            warmUp: Buffer.from(
+              `HEAD ${this.warmUp.path} HTTP/1.1\r\nHost: ${this.warmUp.host}\r\n\r\n`,
+              'latin1',
+            ),
+          }),
     };
   }
 
@@ -59,7 +70,11 @@ export class FuzzRequest {
       this.body.length === 0
         ? ''
         : `\n  body (${String(this.body.length)} bytes, latin1): ${JSON.stringify(cut(this.body.toString('latin1'), 1_000))}`;
-    return `[${this.operation}] ${JSON.stringify(cut(head, 4_000))}${body}${this.endAfterWriting ? '\n  (then half-closed)' : ''}`;
+    const reused =
+      this.warmUp === undefined
+        ? ''
+        : `\n  (sent on a connection that first answered HEAD ${this.warmUp.path})`;
+    return `[${this.operation}] ${JSON.stringify(cut(head, 4_000))}${body}${this.endAfterWriting ? '\n  (then half-closed)' : ''}${reused}`;
   }
 
   [fc.toStringMethod](): string {
@@ -416,6 +431,8 @@ export function fuzzRequest(
         { weight: odd * 8, arbitrary: fc.constant('as usual' as const) },
         fc.constantFrom('missing' as const, 'empty' as const, 'twice' as const),
       ),
+      // One case in four is the second request of a kept-alive connection.
+      reused: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, fc.constant(true)),
     })
     .map((parts) => {
       let index = 0;
@@ -461,6 +478,7 @@ export function fuzzRequest(
         headers,
         travel.bytes,
         travel.endAfterWriting,
+        parts.reused ? { path: `${operation.basePath}${API_DOCS_DOCUMENT_PATH}`, host } : undefined,
       );
     });
 }

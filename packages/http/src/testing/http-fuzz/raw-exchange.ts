@@ -12,6 +12,12 @@ export interface RawRequest {
   endAfterWriting: boolean;
   /** A HEAD request: the answer has no body whatever its headers say. */
   headMethod: boolean;
+  /**
+   * A HEAD request sent first on the same connection, its answer read and dropped, so the request
+   * is the second on a kept-alive connection (where Node's parser state and the server's answers to
+   * what it refuses differ from a fresh connection's).
+   */
+  warmUp?: Buffer;
 }
 
 /** The first complete answer to a request. */
@@ -138,7 +144,8 @@ export function parseResponse(
 }
 
 /**
- * Sends `request` over a new connection to `127.0.0.1:port` and resolves with the first complete
+ * Sends `request` over a new connection to `127.0.0.1:port` (after its warm-up request, if any)
+ * and resolves with the first complete
  * answer. Rejects with an `IncompleteAnswerError` when the connection closes or resets before a
  * complete answer, or when none has come after `timeoutMs`. A request the client half-closed
  * (`endAfterWriting`) before sending all it promised is abandoned: a server may close it without
@@ -160,9 +167,35 @@ export function exchange(
       socket.destroy();
       outcome();
     };
-    const received = () => Buffer.concat(chunks);
+    // Bytes before `answerStart` are the warm-up's answer; undefined while it is awaited.
+    let answerStart: number | undefined = request.warmUp ? undefined : 0;
+    const received = () => Buffer.concat(chunks).subarray(answerStart ?? 0);
+    const sendRequest = () => {
+      socket.write(request.head);
+      // A write after the server has answered and closed fails with EPIPE: the answer is still read.
+      if (request.body.length > 0) socket.write(request.body);
+      if (request.endAfterWriting) socket.end();
+    };
+    const warmedUp = (): boolean => {
+      const all = Buffer.concat(chunks);
+      const answer = parseResponse(all, true, false);
+      if (!answer) return false;
+      if (answer.status >= 400 || /close/i.test(answer.headers.connection ?? '')) {
+        throw new IncompleteAnswerError(
+          `the warm-up request was answered ${String(answer.status)} (${answer.headers.connection ?? 'keep-alive'})`,
+          all,
+        );
+      }
+      answerStart = all.length;
+      sendRequest();
+      return true;
+    };
     const tryParse = (closed: boolean): boolean => {
       try {
+        if (answerStart === undefined && !warmedUp()) {
+          if (!closed) return false;
+          throw new IncompleteAnswerError('the warm-up request got no answer', received());
+        }
         const response = parseResponse(received(), request.headMethod, closed);
         if (!response) return false;
         settle(() => {
@@ -214,10 +247,8 @@ export function exchange(
       });
     });
     socket.once('connect', () => {
-      socket.write(request.head);
-      // A write after the server has answered and closed fails with EPIPE: the answer is still read.
-      if (request.body.length > 0) socket.write(request.body);
-      if (request.endAfterWriting) socket.end();
+      if (request.warmUp) socket.write(request.warmUp);
+      else sendRequest();
     });
   });
 }

@@ -1,6 +1,7 @@
 import { defaultErrorCatalogue, type ErrorCatalogue } from '@trustpoint/domain';
 import fc from 'fast-check';
 import { API_DOCS_DOCUMENT_PATH } from '../../api-docs.js';
+import { HEADERS_TOO_LARGE_BODY } from '../../malformed-request.js';
 import { TOO_MANY_REQUESTS_BODY } from '../../too-many-requests.js';
 import { OpenApiResponseChecker, type OpenApiDocument } from '../openapi-response-checker.js';
 import { apiOperations, type ApiOperation } from './api-operations.js';
@@ -151,14 +152,18 @@ function answerProblem(
     /^if-(none-match|modified-since)$/i.test(name),
   );
   if (response.status === 304 && conditional) return undefined;
-  // Node's own answer to headers over its size limit (the request line counts), before any app.
-  if (response.status === 431 && response.body.length === 0) return undefined;
   // HEAD answers have no body, and OPTIONS is HTTP's own (Allow, or a CORS preflight): neither
   // is a documented operation, so only the rules for errors below apply to them. Nor does a path
   // with dot segments (`/users/./`): the server takes `.` as an id, while a URL parser, and so the
   // document's router, would remove it.
   const dotSegments = /\/(\.|%2e){1,2}(\/|\?|$)/i.test(request.target);
-  const documented = request.method !== 'HEAD' && request.method !== 'OPTIONS' && !dotSegments;
+  // The 431 for a request line and headers over Node's limit is the server's, before any app:
+  // no operation documents it, and only the rules for errors apply.
+  const documented =
+    request.method !== 'HEAD' &&
+    request.method !== 'OPTIONS' &&
+    !dotSegments &&
+    response.status !== 431;
   if (checker && documented) {
     try {
       checker.check({
@@ -183,9 +188,11 @@ function answerProblem(
   if (!isRecord(body) || !('message' in body)) {
     return checker && documented ? undefined : 'an error body without a message';
   }
-  const allowed = [...Object.values(catalogue), TOO_MANY_REQUESTS_BODY].filter(
-    (entry) => entry.statusCode === response.status,
-  );
+  const allowed = [
+    ...Object.values(catalogue),
+    TOO_MANY_REQUESTS_BODY,
+    HEADERS_TOO_LARGE_BODY,
+  ].filter((entry) => entry.statusCode === response.status);
   if (!allowed.some((entry) => entry.type === body.type && entry.message === body.message)) {
     return `type ${JSON.stringify(body.type)} and message ${JSON.stringify(body.message)} are not the catalogue's for ${String(response.status)}`;
   }
