@@ -1,6 +1,7 @@
 import {
   changeCredits,
   constraintViolation,
+  CreditBalanceOverflowError,
   createUser,
   findPlan,
   findUserAccount,
@@ -26,6 +27,7 @@ import {
   DEFAULT_MAX_API_KEYS_PER_USER,
   findApiKey,
   listApiKeys,
+  lockUserKeys,
   revokeApiKey,
 } from '@trustpoint/identity';
 import {

@@ -440,6 +440,40 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect((await findUserAccount(api.db.knex, user.id))?.credits).toBe(2);
     });
 
+    it('when a grant would take a balance past the largest the schema allows, then 400 naming the amount and nothing changes', async () => {
+      // Arrange: a user created with the largest balance the API takes.
+      const created = await request(api.app)
+        .post(at('/users'))
+        .set(admin.auth)
+        .send(newUserBody({ credits: Number.MAX_SAFE_INTEGER }));
+      const id = String(body(created).data.id);
+
+      // Act
+      const response = await request(api.app)
+        .post(at(`/users/${id}/credits/grant`))
+        .set(admin.auth)
+        .send({ amount: 1 });
+
+      // Assert
+      expect(created.status).toBe(201);
+      expect(response.status).toBe(400);
+      expect(body(response)).toMatchObject({
+        statusCode: 400,
+        type: 'Validation Error',
+        errors: [{ field: 'body.amount', error: expect.stringMatching(/balance/) as unknown }],
+      });
+      expect((await findUserAccount(api.db.knex, id))?.credits).toBe(Number.MAX_SAFE_INTEGER);
+      const { movements } = await listCreditMovements(api.db.knex, id, {
+        offset: 0,
+        limit: 10,
+        order: 'desc',
+      });
+      expect(movements.map((movement) => movement.kind)).toEqual(['initial']);
+      expect(
+        (await api.auditOf(`user:${id}`)).filter((entry) => entry.action === 'credits.grant'),
+      ).toEqual([]);
+    });
+
     it('when credits go to an unknown user, then 404 and nothing is recorded', async () => {
       // Act
       const response = await request(api.app)

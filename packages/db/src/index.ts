@@ -101,6 +101,7 @@ export type {
 } from './repositories/users-repository.js';
 export { SERVICE_CHANGE } from './repositories/change-context.js';
 export type { ChangeContext } from './repositories/change-context.js';
+export { CreditBalanceOverflowError } from './repositories/credit-balance-overflow-error.js';
 export {
   changeCredits,
   CREDIT_MOVEMENT_KINDS,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../queryable.js';
 import type { ChangeContext } from './change-context.js';
+import { CreditBalanceOverflowError } from './credit-balance-overflow-error.js';
 
 export const CREDIT_MOVEMENT_KINDS = ['initial', 'grant', 'set', 'refund'] as const;
 
@@ -90,7 +91,8 @@ export interface CreditChange extends ChangeContext {
 
 /**
  * An administrator's change of a user's balance: adds `amount` (a grant) or sets it to `balance`
- * (a set), and records the movement, in one transaction. Undefined when the user has no balance.
+ * (a set), and records the movement, in one transaction. Undefined when the user has no balance;
+ * `CreditBalanceOverflowError` when the balance would pass `Number.MAX_SAFE_INTEGER`.
  */
 export async function changeCredits(
   db: Queryable,
@@ -108,7 +110,7 @@ export async function changeCredits(
       .first<{ balance: number } | undefined>('balance');
     if (current === undefined) return undefined;
     const balanceAfter = 'grant' in change ? current.balance + change.grant : change.balance;
-    if (!Number.isSafeInteger(balanceAfter)) throw new RangeError('credit balance overflows');
+    if (!Number.isSafeInteger(balanceAfter)) throw new CreditBalanceOverflowError(userId);
     await trx('credits')
       .where('user_id', userId)
       .update({ balance: balanceAfter, updated_at: trx.fn.now() });
