@@ -258,7 +258,16 @@ export function adminRouter(options: AdminApiOptions): Router {
               return { balance: body.balance, reason: body.reason ?? null };
             })();
       const movement = await knex.transaction(async (trx) => {
-        const made = await changeCredits(trx, id, { ...change, ...context });
+        let made;
+        try {
+          made = await changeCredits(trx, id, { ...change, ...context });
+        } catch (error) {
+          if (!(error instanceof CreditBalanceOverflowError)) throw error;
+          throw refused(
+            kind === 'grant' ? 'body.amount' : 'body.balance',
+            `Would take the balance above ${String(error.maxBalance)}, the most it can hold`,
+          );
+        }
         if (made === undefined) throw new DomainError('notFound', { detail: `no user ${id}` });
         await recordAudit(trx, [
           {
