@@ -113,4 +113,26 @@ describe.each(testBackends())('API keys and the token endpoint of /cert/v2 on %s
       expect(response.body).toMatchObject({ statusCode: 400, type: 'Validation Error' });
     },
   );
+
+  it('when 40 keys are asked for at once by a user holding 19, then exactly one is made and the limit of 20 holds', async () => {
+    // Arrange
+    const owner = await api.user();
+    const create = () =>
+      request(api.app)
+        .post('/cert/v2/api-keys')
+        .set('Authorization', `Bearer ${owner.token}`)
+        .send({ name: 'one of many' });
+    for (let made = 0; made < 19; made += 1) expect((await create()).status).toBe(201);
+
+    // Act
+    const answers = await Promise.all(Array.from({ length: 40 }, create));
+
+    // Assert
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([201, ...Array<number>(39).fill(400)]);
+    const listed = await request(api.app)
+      .get('/cert/v2/api-keys')
+      .set('Authorization', `Bearer ${owner.token}`);
+    expect((listed.body as { data: { apiKeys: unknown[] } }).data.apiKeys).toHaveLength(20);
+  });
 });

@@ -347,7 +347,7 @@ export function adminRouter(options: AdminApiOptions): Router {
     const created = await knex.transaction(async (trx) => {
       await existingAccount(trx, id);
       // Under the user's lock, so that concurrent creations cannot both pass the count.
-      await trx('users').where('id', id).forUpdate().first('id');
+      await lockUserKeys(trx, id);
       if ((await countActiveApiKeys(trx, id, new Date(now()))) >= DEFAULT_MAX_API_KEYS_PER_USER) {
         throw refused(
           'body',

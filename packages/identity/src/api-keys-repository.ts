@@ -111,6 +111,15 @@ export async function listApiKeys(
   return rows.map(toApiKey);
 }
 
+/**
+ * Takes the user's row lock for the rest of the transaction, so that concurrent creations of the
+ * user's keys count and insert one after another: without it each could count below the limit
+ * before any inserts. Call first in the transaction that counts (`countActiveApiKeys`) and creates.
+ */
+export async function lockUserKeys(trx: Queryable, userId: string): Promise<void> {
+  await trx('users').where('id', userId).forUpdate().first('id');
+}
+
 /** Keys of the user that are neither revoked nor expired. */
 export async function countActiveApiKeys(
   db: Queryable,

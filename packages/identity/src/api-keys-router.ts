@@ -8,6 +8,7 @@ import {
   createApiKey,
   findApiKey,
   listApiKeys,
+  lockUserKeys,
   revokeApiKey,
   type ApiKey,
 } from './api-keys-repository.js';
@@ -71,17 +72,19 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
       throw refused('body.expiresAt', 'Must be in the future');
     }
     const userId = options.owner(req, res);
-    if ((await countActiveApiKeys(knex, userId, new Date(now()))) >= maxKeys) {
-      throw refused(
-        'body',
-        `A user has at most ${String(maxKeys)} active API keys; revoke one first`,
-      );
-    }
     let created;
     try {
       const actorId = options.actor(req, res);
-      // The key and its audit entry commit together.
+      // The count, the key and its audit entry in one transaction under the user's lock, so that
+      // concurrent creations cannot all pass the count; the key and its entry commit together.
       created = await knex.transaction(async (trx) => {
+        await lockUserKeys(trx, userId);
+        if ((await countActiveApiKeys(trx, userId, new Date(now()))) >= maxKeys) {
+          throw refused(
+            'body',
+            `A user has at most ${String(maxKeys)} active API keys; revoke one first`,
+          );
+        }
         const made = await createApiKey(trx, {
           userId,
           name: body.name,

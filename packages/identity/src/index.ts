@@ -17,6 +17,7 @@ export {
   findApiKey,
   LAST_USED_PRECISION_MS,
   listApiKeys,
+  lockUserKeys,
   revokeApiKey,
   touchApiKey,
 } from './api-keys-repository.js';
