@@ -15,6 +15,7 @@ import { apiKeys } from './migrations/0013-api-keys.js';
 import { administration } from './migrations/0014-administration.js';
 import { sharedProcessState } from './migrations/0016-shared-process-state.js';
 import { anchorRecordTimestamps } from './migrations/0017-anchor-record-timestamps.js';
+import { webhookNumericNetworkIds } from './migrations/0018-webhook-numeric-network-ids.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = [
   administration,
   sharedProcessState,
   anchorRecordTimestamps,
+  webhookNumericNetworkIds,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
