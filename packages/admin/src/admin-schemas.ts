@@ -144,7 +144,8 @@ export const auditQuerySchema = z.object({
     .regex(/^[a-z-]+\.[a-z-]+$/, 'Must look like user.create')
     .optional(),
   target: textSchema().min(1).max(1000).optional().meta({
-    description: '`<kind>:<id>`, e.g. `user:alice`, exactly',
+    description:
+      "`<kind>:<id>`, e.g. `user:alice`, exactly; `user:<id>` also lists the entries on that user's API keys",
   }),
   since: z.iso.datetime({ offset: true }).optional().meta({ description: 'At or after' }),
   until: z.iso.datetime({ offset: true }).optional().meta({ description: 'Before' }),

@@ -19,7 +19,7 @@ export function auditCommand(admin: Command, action: AdminAction): void {
       .description('the audit log, newest first: who changed what, when, in which request')
       .option('--actor <userId>')
       .option('--action <action>', 'e.g. user.create, credits.grant, certificate.revoke')
-      .option('--target <target>', 'e.g. user:alice, plan:basic')
+      .option('--target <target>', "e.g. user:alice (with alice's API keys), plan:basic")
       .option('--since <time>', 'ISO 8601, e.g. 2026-11-23T00:00:00Z')
       .option('--until <time>', 'ISO 8601'),
   ).action(

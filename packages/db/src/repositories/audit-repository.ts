@@ -61,6 +61,7 @@ export async function recordAudit(
 export interface AuditFilter {
   actorId?: string;
   action?: string;
+  /** Entries on this target; `user:<id>` also matches the entries on that user's API keys. */
   target?: string;
   /** Entries at or after this time. */
   since?: Date;
@@ -79,7 +80,19 @@ export async function listAuditEntries(
     const query = db('audit_log');
     if (filter.actorId !== undefined) query.where('actor_id', filter.actorId);
     if (filter.action !== undefined) query.where('action', filter.action);
-    if (filter.target !== undefined) query.where('target', filter.target);
+    if (filter.target !== undefined) {
+      const { target } = filter;
+      // A user's API keys are recorded under `api-key:<id>`, their owner in the changes.
+      const owner = /^user:(.+)$/s.exec(target)?.[1];
+      query.where((matches) => {
+        matches.where('target', target);
+        if (owner !== undefined) {
+          matches.orWhere((key) => {
+            key.where('target', 'like', 'api-key:%').whereRaw("changes->>'userId' = ?", [owner]);
+          });
+        }
+      });
+    }
     if (filter.since !== undefined) query.where('at', '>=', filter.since);
     if (filter.until !== undefined) query.where('at', '<', filter.until);
     return query;
