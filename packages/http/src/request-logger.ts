@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unescape } from 'node:querystring';
 import type { Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -13,12 +14,34 @@ const REDACT_PATHS = [
   'req.query.pin',
 ];
 
-// `?pin=` opens a protected certificate (DESIGN section 7), so it is a secret inside the URL too.
-const PIN_IN_URL = /([?&]pin=)[^&#]*/gi;
+/**
+ * A query parameter's name as the query parser reads it (`+` a space, percent escapes decoded,
+ * a bad escape left as it is), so `p%69n` is the `pin` the route reads.
+ */
+function decodedName(name: string): string {
+  return unescape(name.replace(/\+/g, ' '));
+}
 
-/** The URL with the value of every `pin` query parameter replaced. */
+/**
+ * The URL with the value of every `pin` query parameter replaced. `?pin=` opens a protected
+ * certificate (DESIGN section 7), so it is a secret inside the URL too. Names are compared once
+ * decoded, in any case (`p%69n`, `PIN`), and the rest of the URL is kept as sent.
+ */
 export function redactPin(url: string): string {
-  return url.replace(PIN_IN_URL, `$1${REDACTED}`);
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const fragmentAt = url.indexOf('#', queryAt);
+  const end = fragmentAt < 0 ? url.length : fragmentAt;
+  const query = url
+    .slice(queryAt + 1, end)
+    .split('&')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=');
+      const name = equals < 0 ? parameter : parameter.slice(0, equals);
+      return decodedName(name).toLowerCase() === 'pin' ? `${name}=${REDACTED}` : parameter;
+    })
+    .join('&');
+  return `${url.slice(0, queryAt + 1)}${query}${url.slice(end)}`;
 }
 
 /** One log line per request (method, URL, status, time), with credentials redacted. */
@@ -37,8 +60,18 @@ export function requestLogger(logger: Logger): HttpLogger {
     customProps: (req) => ({ clientAddress: (req as { ip?: string }).ip }),
     serializers: {
       // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.
-      req: (req: { url?: string }) => {
+      req: (req: { url?: string; query?: unknown }) => {
         if (typeof req.url === 'string') req.url = redactPin(req.url);
+        // `query` is the request's own parsed object: replaced by a copy, never changed.
+        const { query } = req;
+        if (typeof query === 'object' && query !== null) {
+          req.query = Object.fromEntries(
+            Object.entries(query).map(([name, value]: [string, unknown]) => [
+              name,
+              name.toLowerCase() === 'pin' ? REDACTED : value,
+            ]),
+          );
+        }
         return req;
       },
     },

@@ -41,6 +41,10 @@ describe('redactPin', () => {
     ['/c?a=1&PIN=2#x', '/c?a=1&PIN=[Redacted]#x'],
     ['/c?pin=1&pin=2', '/c?pin=[Redacted]&pin=[Redacted]'],
     ['/c?spin=1', '/c?spin=1'],
+    ['/c?p%69n=1&a=%ZZ', '/c?p%69n=[Redacted]&a=%ZZ'],
+    ['/c?%70%49%6E=1', '/c?%70%49%6E=[Redacted]'],
+    ['/c/pin=1?x=pin=2', '/c/pin=1?x=pin=2'],
+    ['/c', '/c'],
   ])('when the URL is %s, then it becomes %s', (url, expected) => {
     // Act
     const redacted = redactPin(url);

@@ -17,7 +17,7 @@ import { mintAccessToken } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import {
   createCertApp,
   createCertificateSigner,
@@ -103,6 +103,8 @@ export async function startCertApi(
     filesStore?: PublishedFileStore;
     /** External OpenID Connect providers whose tokens the app accepts; none by default. */
     oidcIssuers?: readonly OidcIssuerConfig[];
+    /** Where the app and the engine log; silent by default. */
+    logger?: Logger;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -132,7 +134,7 @@ export async function startCertApi(
   };
   const db = await openTestDatabase(backend);
   const networks = new NetworkRegistry([network]);
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const engine = new AnchorEngine(db.knex, networks, {
     logger,
     anchorTimeoutMs: options.anchorTimeoutMs ?? 30_000,

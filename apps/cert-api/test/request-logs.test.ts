@@ -1,0 +1,51 @@
+import { testBackends } from '@trustpoint/db/testing';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { request } from './support/checked-request.js';
+
+const PIN = '73194682';
+
+describe.each(testBackends())('request logs of /cert/v2 on %s', (backend) => {
+  let api: CertApiFixture;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    api = await startCertApi(backend, { logger });
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it.each([
+    ['pin', 200],
+    ['p%69n', 200],
+    ['%70%69%6E', 200],
+    ['pi%6e', 200],
+    ['PIN', 403],
+    ['P%49N', 403],
+  ])(
+    'when a certificate is read with its PIN as ?%s=, then it answers %i and no log line holds the PIN',
+    async (name, status) => {
+      // Arrange
+      const owner = await api.user();
+      const created = await api.certify(owner.token, { public: true, certificatePin: PIN });
+      lines.length = 0;
+
+      // Act
+      const response = await request(api.app).get(
+        `/cert/v2/certificates/certID/${created.certID}?fields=data&${name}=${PIN}`,
+      );
+
+      // Assert
+      expect(response.status).toBe(status);
+      const logged = lines.filter((line) => line.includes(created.certID));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toContain(`${name}=[Redacted]`);
+      expect(logged[0]).toContain('fields=data');
+      expect(lines.join('\n')).not.toContain(PIN);
+    },
+  );
+});
