@@ -79,6 +79,45 @@ describe.each(testBackends())('metrics (%s)', (backend) => {
     });
   });
 
+  describe('when callers spell paths differently or send paths no route has', () => {
+    it('then one route is one series whatever its spelling, and unmatched paths add no series', async () => {
+      // Arrange
+      const app = apiApp(serviceObservability({ knex: database.knex, networks: [network] }));
+      const seriesOf = async () =>
+        (await request(app).get('/metrics')).text
+          .split('\n')
+          .filter((line) => line.startsWith('trustpoint_http_requests_total{'))
+          .filter((line) => !line.includes('route="/metrics"'));
+      await request(app).get('/no/such/path/0').expect(404);
+      const before = await seriesOf();
+
+      // Act
+      for (const [n, path] of ['/cert/v2', '/Cert/v2', '/CERT/V2', '/cErT/v2'].entries()) {
+        await request(app)
+          .get(`${path}/certificates/c-${String(n)}`)
+          .expect(200);
+        await request(app)
+          .get(`${path}/Certificates/c-${String(n)}`)
+          .expect(200);
+      }
+      for (let n = 1; n <= 50; n += 1) {
+        await request(app)
+          .get(`/Cert/v3/${String(n)}/x`)
+          .expect(404);
+      }
+      const after = await seriesOf();
+
+      // Assert
+      const unmatched =
+        'trustpoint_http_requests_total{method="GET",route="unmatched",status="404"}';
+      expect(before).toEqual([`${unmatched} 1`]);
+      expect(after.sort()).toEqual([
+        'trustpoint_http_requests_total{method="GET",route="/cert/v2/certificates/:certId",status="200"} 8',
+        `${unmatched} 51`,
+      ]);
+    });
+  });
+
   describe('when METRICS_TOKEN is set', () => {
     it('then /metrics needs it as a bearer token, and /healthz still does not', async () => {
       const app = apiApp(

@@ -10,14 +10,17 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /**
  * The route's pattern (`/cert/v2/certificates/:certId`), never the path the caller sent: ids in
- * paths would make a series per certificate.
+ * paths would make a series per certificate, and every spelling of a path a series of its own.
+ * The route's own part is its declared pattern; the part it is mounted under (`req.baseUrl`) is
+ * the caller's text, which Express matched without regard to case (`/Cert/v2`), so it is taken in
+ * lower case, the case every mount path is declared in.
  */
 export function routePatternOf(req: Request): string {
   // Express sets `req.route` on the request a route answered; its typings say `any`.
   const route: unknown = (req as { route?: unknown }).route;
   if (typeof route !== 'object' || route === null || !('path' in route)) return UNMATCHED_ROUTE;
   const path: unknown = route.path;
-  return `${req.baseUrl}${typeof path === 'string' ? path : String(path)}`;
+  return `${req.baseUrl.toLowerCase()}${typeof path === 'string' ? path : String(path)}`;
 }
 
 const LABEL_NAMES = ['method', 'route', 'status'] as const;
