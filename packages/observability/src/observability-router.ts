@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { checkReadiness, type ReadinessCheck } from './readiness/readiness-check.js';
+import { sharedReadiness } from './readiness/shared-readiness.js';
 
 export interface ObservabilityOptions {
   /** What `/readyz` checks (`databaseCheck`, `migrationsCheck`, `networkChecks`, ...). */
@@ -15,6 +16,11 @@ export interface ObservabilityOptions {
   metricsToken?: string | undefined;
   /** Per readiness check. Default 3 s. */
   checkTimeoutMs?: number | undefined;
+  /**
+   * How old a `/readyz` answer may be: one round of checks serves every request within this many
+   * milliseconds of its end, and concurrent requests share the round in flight. Default 1 s.
+   */
+  readinessMaxAgeMs?: number | undefined;
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -37,17 +43,21 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 /**
  * `GET /healthz` (alive: 200 whenever the process can answer), `GET /readyz` (200 when every
- * check passes, 503 naming each check and why it failed) and `GET /metrics` (Prometheus text),
+ * check passes, 503 naming each check and why it failed; a result at most `readinessMaxAgeMs` old) and `GET /metrics` (Prometheus text),
  * without a token (but `/metrics` behind `metricsToken` when set). Mounted at the root of a
  * listener, before anything that authenticates or rate-limits.
  */
 export function observabilityRouter(options: ObservabilityOptions): Router {
   const router = Router();
+  const readinessNow = sharedReadiness(
+    () => checkReadiness(options.checks, options.checkTimeoutMs),
+    options.readinessMaxAgeMs,
+  );
   router.get('/healthz', noStore, (_req, res) => {
     res.status(200).json({ status: 'ok' });
   });
   router.get('/readyz', noStore, async (_req, res) => {
-    const readiness = await checkReadiness(options.checks, options.checkTimeoutMs);
+    const readiness = await readinessNow();
     res.status(readiness.ready ? 200 : 503).json({
       status: readiness.ready ? 'ready' : 'not ready',
       ...(readiness.ready

@@ -21,6 +21,8 @@ export interface ServiceObservabilityOptions {
   metricsToken?: string | undefined;
   /** Labels on every series, e.g. `{ role: 'cert' }`. */
   labels?: Record<string, string> | undefined;
+  /** How old a `/readyz` answer may be (`observabilityRouter`). Default 1 s. */
+  readinessMaxAgeMs?: number | undefined;
 }
 
 /** Everything a process of the service mounts or wires for health and metrics. */
@@ -72,7 +74,12 @@ export function serviceObservability(options: ServiceObservabilityOptions): Serv
     registry,
     checks,
     httpMetrics: middleware,
-    router: observabilityRouter({ checks, registry, metricsToken: options.metricsToken }),
+    router: observabilityRouter({
+      checks,
+      registry,
+      metricsToken: options.metricsToken,
+      readinessMaxAgeMs: options.readinessMaxAgeMs,
+    }),
     onWebhookAttempt: webhookMetrics(registry, knex),
     close: () => {
       stopObserving?.();

@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
 import { HARDHAT_DEV_KEY, freePort, type LocalChain } from '@trustpoint/contracts';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
@@ -126,9 +128,71 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         expect(body.failed).toEqual(['network:31337:registrar']);
         expect(body.checks[3]?.detail).toMatch(/holds 0\.0, needs .* fund it/);
         await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance]);
-        await request(app).get('/readyz').expect(200);
+        // Once the answer of the unfunded registrar is older than /readyz keeps answers.
+        await expect
+          .poll(async () => (await request(app).get('/readyz')).status, { timeout: 5_000 })
+          .toBe(200);
       } finally {
         await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance]);
+        await database.close();
+      }
+    });
+  });
+
+  describe('when /readyz is asked for at any rate', () => {
+    it('then concurrent callers share one round of checks and answers within a second reuse it, so node calls and queries stay bounded', async () => {
+      // Arrange: the node behind a proxy that counts its calls, and the queries counted.
+      const database = await openTestDatabase(backend);
+      let nodeCalls = 0;
+      const proxy = createServer((req, res) => {
+        nodeCalls += 1;
+        req.pipe(
+          httpRequest(network.rpcUrl, { method: 'POST', headers: req.headers }, (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          }),
+        );
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const rpcUrl = `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`;
+      let queries = 0;
+      const countQuery = () => {
+        queries += 1;
+      };
+      database.knex.on('query', countQuery);
+      try {
+        const app = appOf(
+          serviceObservability({ knex: database.knex, networks: [{ ...network, rpcUrl }] }),
+        );
+        await request(app).get('/readyz').expect(200);
+        const perRound = { nodeCalls, queries };
+        nodeCalls = 0;
+        queries = 0;
+
+        // Act: 50 at once, then 50 more one after another, all within the answer's second.
+        const started = performance.now();
+        const burst = await Promise.all(
+          Array.from({ length: 50 }, () => request(app).get('/readyz')),
+        );
+        for (let n = 0; n < 50; n += 1) await request(app).get('/readyz').expect(200);
+        const elapsedMs = performance.now() - started;
+        const inWindow = { nodeCalls, queries };
+        // Past the second: a new round.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        await request(app).get('/readyz').expect(200);
+
+        // Assert
+        expect(perRound.nodeCalls).toBeGreaterThan(0);
+        expect(perRound.queries).toBeGreaterThan(0);
+        expect(burst.every((response) => response.status === 200)).toBe(true);
+        // At most one round per second went on (a round may have started as the first expired).
+        const rounds = Math.ceil(elapsedMs / 1_000) + 1;
+        expect(inWindow.nodeCalls).toBeLessThanOrEqual(rounds * perRound.nodeCalls);
+        expect(inWindow.queries).toBeLessThanOrEqual(rounds * perRound.queries);
+        expect(nodeCalls).toBeGreaterThan(inWindow.nodeCalls);
+      } finally {
+        database.knex.off('query', countQuery);
+        await new Promise((resolve) => proxy.close(resolve));
         await database.close();
       }
     });
