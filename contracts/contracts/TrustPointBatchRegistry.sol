@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 import {ITrustPointBatchRegistry} from "./interfaces/ITrustPointBatchRegistry.sol";
 import {Hex} from "./libraries/Hex.sol";

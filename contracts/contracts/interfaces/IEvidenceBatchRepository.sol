@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
+
+import {IRecordBatches} from "./IRecordBatches.sol";
+import {IRegistryGeneration} from "./IRegistryGeneration.sol";
 
 /// @title Trustpoint asset evidence repository, batches kept as contract code
 /// @notice Records the evidences of tracked assets: one hash per (assetHash, timestamp). Reads are
@@ -8,7 +11,7 @@ pragma solidity ^0.8.27;
 /// @dev `key = keccak256(abi.encodePacked(assetHash, timestamp))`. Small batches are stored one
 /// slot per record (`registerEvidence(s)`); large ones as the code of a data contract
 /// (`registerEvidenceBatch`), 48 bytes a record. See `RecordBatches` for the layout.
-interface IEvidenceBatchRepository {
+interface IEvidenceBatchRepository is IRecordBatches, IRegistryGeneration {
     /// @notice One evidence to store in a slot.
     /// @param key `evidenceKey(assetHash, timestamp)`.
     /// @param hash The evidence hash (SHA-256 digest) as a 32-byte word.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 /// @title Trustpoint asset evidence repository
 /// @notice Records the evidences of tracked assets: one hash per (assetHash, timestamp).

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
+
+import {IRecordBatches} from "./IRecordBatches.sol";
+import {IRegistryGeneration} from "./IRegistryGeneration.sol";
 
 /// @title Trustpoint certificate registry, batches kept as contract code
 /// @notice Records the trustpoints of certificates: one hash and type per (certID, timestamp).
@@ -8,7 +11,7 @@ pragma solidity ^0.8.27;
 /// @dev `key = keccak256(abi.encodePacked(certId, timestamp))`. Small batches are stored one slot
 /// per record (`registerTrustPoint(s)`); large ones as the code of a data contract
 /// (`registerTrustPointBatch`), 48 bytes a record. See `RecordBatches` for the layout.
-interface ITrustPointBatchRegistry {
+interface ITrustPointBatchRegistry is IRecordBatches, IRegistryGeneration {
     /// @notice Kind of a trustpoint; the numeric codes are part of the public interface.
     enum TrustPointType {
         Evidence,

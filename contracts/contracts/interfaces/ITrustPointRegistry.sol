@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 /// @title Trustpoint certificate registry
 /// @notice Records the trustpoints of certificates: one hash and type per (certID, timestamp).

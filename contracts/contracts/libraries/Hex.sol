@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 /// @title Hexadecimal rendering of stored hashes
 /// @notice Hashes are stored as 32-byte words and returned in the form users know them:

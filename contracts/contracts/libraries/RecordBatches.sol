@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IRecordBatches} from "../interfaces/IRecordBatches.sol";
+import {RegistryGeneration} from "./RegistryGeneration.sol";
 
 /// @title Records kept in slots (small batches) and in the code of data contracts (large ones)
 /// @notice Shared storage of the batch registries. A record is a 32-byte key, a 32-byte hash and a
@@ -26,7 +28,10 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 /// touched a bucket `>= b` (`_state`'s `maxDataBucket`), so a slot record always precedes every
 /// data entry of its bucket and is looked at first. Slot keys include the bucket, so a record
 /// written under a wrong bucket can never shadow the record of the right one.
-abstract contract RecordBatches is AccessControl {
+///
+/// Sealing (`RegistryGeneration`) clears the cached registrar and is checked on the path every
+/// other registrar takes, so a sealed registry refuses every write at no cost to the common one.
+abstract contract RecordBatches is IRecordBatches, RegistryGeneration {
     /// @notice Role allowed to record.
     bytes32 public constant REGISTRAR_ROLE = keccak256("REGISTRAR_ROLE");
 
@@ -36,28 +41,8 @@ abstract contract RecordBatches is AccessControl {
     /// @notice Bytes per record in a data contract.
     uint256 internal constant _RECORD_BYTES = 48;
 
-    /// @notice Thrown when a data batch is empty, too large or not a whole number of records.
-    /// @param length The length of the records argument, in bytes.
-    error BatchLengthInvalid(uint256 length);
-
-    /// @notice Thrown when a data batch's records are not strictly ascending by key.
-    /// @param index The position of the first record out of order.
-    error BatchNotSorted(uint256 index);
-
-    /// @notice Thrown when a data batch names no bucket, or a bucket entry is malformed.
-    error BatchBucketsInvalid();
-
-    /// @notice Thrown when a record's hash is zero, which is reserved for "not recorded".
-    /// @param index The position of the record in its batch.
-    error RecordHashEmpty(uint256 index);
-
-    /// @notice Thrown when a slot record is sent for a bucket that a data batch already touched
-    /// (send it in a data batch instead).
-    /// @param bucket The record's bucket.
-    error SlotBucketClosed(uint256 bucket);
-
-    /// @notice Thrown when the data contract could not be created.
-    error BatchDeploymentFailed();
+    /// @dev One bucket entry: `(batch + 1) << 32 | minOffset << 16 | maxOffset`.
+    uint256 private constant _ENTRY_MASK = 0xffffffffffffffff;
 
     /// @dev `registrar (160 bits) | batchCount << 160 (32 bits) | (maxDataBucket + 1) << 192`:
     /// one cold read answers both "is the sender the registrar" and "may this bucket still take
@@ -77,29 +62,23 @@ abstract contract RecordBatches is AccessControl {
         _grantRole(REGISTRAR_ROLE, registrar);
     }
 
-    /// @notice Number of data batches written so far.
+    /// @inheritdoc IRecordBatches
     function batchCount() public view returns (uint256) {
         return uint32(_state >> 160);
     }
 
-    /// @notice The address of data batch `batch` (0-based), whether or not it exists yet.
-    /// @param batch The batch number.
+    /// @inheritdoc IRecordBatches
     function batchAddress(uint256 batch) public view returns (address) {
         return _createAddress(batch + 1);
     }
 
-    /// @notice Whether slot records of `bucket` are still accepted.
-    /// @param bucket The bucket.
+    /// @inheritdoc IRecordBatches
     function slotBucketOpen(uint256 bucket) external view returns (bool) {
         // solhint-disable-next-line gas-strict-inequalities
         return bucket >= _state >> 192;
     }
 
-    /// @notice The data batch entries of a bucket, in write order.
-    /// @param bucket The bucket.
-    /// @return batches The batch numbers.
-    /// @return minOffsets Offset of each batch's first record in the bucket.
-    /// @return maxOffsets Offset of each batch's last record in the bucket.
+    /// @inheritdoc IRecordBatches
     function bucketBatches(
         uint256 bucket
     )
@@ -125,10 +104,14 @@ abstract contract RecordBatches is AccessControl {
         uint256 timestamp
     ) internal pure virtual returns (uint256 bucket, uint256 offset);
 
-    /// @dev Reverts unless the sender is a registrar; returns `_state`.
+    /// @dev Reverts unless the sender is a registrar and the registry is not sealed; returns
+    /// `_state`. A sealed registry caches no registrar, so every write takes the second branch.
     function _registrarState() internal view returns (uint256 state) {
         state = _state;
-        if (address(uint160(state)) != msg.sender) _checkRole(REGISTRAR_ROLE);
+        if (address(uint160(state)) != msg.sender) {
+            _checkRole(REGISTRAR_ROLE);
+            _requireNotSealed();
+        }
     }
 
     /// @dev Writes one record into a slot. Returns false when it was already there identically.
@@ -230,15 +213,10 @@ abstract contract RecordBatches is AccessControl {
         uint256 count = word >> 224;
         uint256 prefix = uint256(key) >> 130;
         for (uint256 i = 0; i < count; ++i) {
-            uint256 entry;
-            if (i < 3) {
-                entry = (word >> (i * 64)) & 0xffffffffffffffff;
-            } else {
-                // Entries 3.. sit four to a word from word 1 on; read each word once.
-                uint256 slot = (i + 1) / 4;
-                if ((i + 1) % 4 == 0) word = words[slot];
-                entry = (word >> (((i + 1) % 4) * 64)) & 0xffffffffffffffff;
-            }
+            (uint256 at, uint256 shift) = _entryPosition(i);
+            // Read each word once: a new one starts where the shift returns to 0.
+            if (shift == 0 && at != 0) word = words[at];
+            uint256 entry = (word >> shift) & _ENTRY_MASK;
             if (offset < (entry >> 16) & 0xffff || offset > entry & 0xffff) continue;
             (found, hash, recordType) = _search(_createAddress(entry >> 32), prefix);
             if (found) return (true, hash, recordType);
@@ -246,10 +224,16 @@ abstract contract RecordBatches is AccessControl {
         return (false, 0, 0);
     }
 
+    /// @dev Drops the cached registrar: from now on every registrar is checked against the seal.
+    function _onSeal() internal override {
+        _state = (_state >> 160) << 160;
+    }
+
     /// @inheritdoc AccessControl
     function _grantRole(bytes32 role, address account) internal override returns (bool granted) {
         granted = super._grantRole(role, account);
-        if (role == REGISTRAR_ROLE) {
+        // A registrar granted after the seal is not cached: it must meet `_requireNotSealed`.
+        if (role == REGISTRAR_ROLE && sealedBlockNumber() == 0) {
             _state = ((_state >> 160) << 160) | uint160(account);
         }
     }
@@ -302,9 +286,9 @@ abstract contract RecordBatches is AccessControl {
         uint256 count = word >> 224;
         uint256 offsets = bucketWord & 0xffffffff;
         for (uint256 i = 0; i < count; ++i) {
-            uint256 position = i < 3 ? i : i + 1;
-            if (position > 3 && position % 4 == 0) word = words[position / 4];
-            uint256 entry = (word >> ((position % 4) * 64)) & 0xffffffffffffffff;
+            (uint256 at, uint256 shift) = _entryPosition(i);
+            if (shift == 0 && at != 0) word = words[at];
+            uint256 entry = (word >> shift) & _ENTRY_MASK;
             if (entry & 0xffffffff != offsets) continue;
             batch = (entry >> 32) - 1;
             if (_createAddress(batch + 1).codehash == codeHash) return (true, batch);
@@ -316,13 +300,12 @@ abstract contract RecordBatches is AccessControl {
     function _append(uint256 bucket, uint256 entry) private {
         mapping(uint256 => uint256) storage words = _buckets[bucket];
         uint256 head = words[0];
-        uint256 count = head >> 224;
-        if (count < 3) {
-            words[0] = (head + (1 << 224)) | (entry << (count * 64));
+        (uint256 at, uint256 shift) = _entryPosition(head >> 224);
+        if (at == 0) {
+            words[0] = (head + (1 << 224)) | (entry << shift);
         } else {
             words[0] = head + (1 << 224);
-            uint256 slot = (count + 1) / 4;
-            words[slot] |= entry << (((count + 1) % 4) * 64);
+            words[at] |= entry << shift;
         }
     }
 
@@ -330,8 +313,20 @@ abstract contract RecordBatches is AccessControl {
         mapping(uint256 => uint256) storage words,
         uint256 i
     ) private view returns (uint256) {
-        uint256 position = i < 3 ? i : i + 1;
-        return (words[position / 4] >> ((position % 4) * 64)) & 0xffffffffffffffff;
+        (uint256 at, uint256 shift) = _entryPosition(i);
+        return (words[at] >> shift) & _ENTRY_MASK;
+    }
+
+    /// @dev Where entry `i` of a bucket sits: the word and the bit shift within it. The one formula
+    /// of the bucket layout: 64-bit positions, four a word, position 3 (the top of word 0) holding
+    /// the count, so entry `i` takes position `i` below 3 and `i + 1` from 3 on.
+    function _entryPosition(uint256 i) private pure returns (uint256 word, uint256 shift) {
+        uint256 position;
+        assembly ("memory-safe") {
+            // `i + (i > 2)` without a branch; i is a count below 2^32, so it cannot overflow.
+            position := add(i, gt(i, 2))
+        }
+        return (position >> 2, (position & 3) << 6);
     }
 
     /// @dev Binary search of a data contract for a 126-bit key prefix.

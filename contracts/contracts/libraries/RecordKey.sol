@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-pragma solidity ^0.8.27;
+pragma solidity 0.8.30;
 
 /// @title Storage keys of Trustpoint records
 /// @notice A record is identified by a string (certID or asset hash) and a timestamp. Packing the
