@@ -9,6 +9,7 @@ import {
   type S3FileStoreSettings,
   s3SettingsFromEnv,
 } from '@trustpoint/cert-api';
+import { DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS } from '@trustpoint/db';
 import {
   parseCorsOrigins,
   parseTrustProxy,
@@ -95,6 +96,12 @@ export interface LauncherConfig {
   healthPort: number;
   /** The bucket of published files (`FILES_S3_*`); undefined: the data directory's `files`. */
   filesS3?: S3FileStoreSettings | undefined;
+  /**
+   * How far (seconds) an asset's evidence timestamps may run ahead of the clock under a burst
+   * (`EVIDENCE_MAX_AHEAD_SECONDS`, 60): each evidence of an asset takes the next free second;
+   * beyond the margin, 429 with Retry-After.
+   */
+  maxEvidenceAheadSeconds: number;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -241,6 +248,11 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     metricsToken: env.METRICS_TOKEN === '' ? undefined : env.METRICS_TOKEN,
     healthHost: env.HEALTH_HOST || (env.API_HOST ?? '127.0.0.1'),
     healthPort: port(env.HEALTH_PORT, 9464, 'HEALTH_PORT'),
+    maxEvidenceAheadSeconds: positiveInteger(
+      env.EVIDENCE_MAX_AHEAD_SECONDS,
+      DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
+      'EVIDENCE_MAX_AHEAD_SECONDS',
+    ),
     filesS3: s3SettingsFromEnv(env),
     pinAttempts: {
       perCertificate: positiveInteger(

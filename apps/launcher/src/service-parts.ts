@@ -138,7 +138,7 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
 
 /** The asset-tracking API on these parts. */
 export function trackApiApp(parts: ServiceParts): Express {
-  const { database, engine, networks, logger } = parts;
+  const { config, database, engine, networks, logger } = parts;
   return createTrackApp({
     ...apiOptions(parts),
     services: {
@@ -148,6 +148,7 @@ export function trackApiApp(parts: ServiceParts): Express {
       namespace: 'trustpoint',
       now: Date.now,
       logger,
+      maxEvidenceAheadSeconds: config.maxEvidenceAheadSeconds,
     },
   });
 }

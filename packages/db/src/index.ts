@@ -34,6 +34,9 @@ export {
 } from './repositories/assets-repository.js';
 export type { AssetListFilter, AssetRecord, NewAsset } from './repositories/assets-repository.js';
 export {
+  DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
+  EvidenceClockAheadError,
+  evidenceClockRetryAfter,
   findEvidence,
   findEvidencesByHash,
   insertEvidence,

@@ -1,5 +1,7 @@
 import type { AnchorReceipt, AnchorRequest } from '@trustpoint/chain';
 import {
+  DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
+  EvidenceClockAheadError,
   insertEvidence,
   nextEvidenceTimestamp,
   type EvidenceRecord,
@@ -10,6 +12,7 @@ import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trus
 import {
   awaitAcknowledgement,
   SYNCHRONOUS_ACKNOWLEDGEMENT,
+  TooManyRequestsError,
   type Acknowledgement,
 } from '@trustpoint/http';
 import type { Knex } from 'knex';
@@ -22,17 +25,42 @@ export interface EvidenceTarget {
   networkId: string;
 }
 
+/** The margin the services allow evidence timestamps ahead of the clock. */
+export function maxEvidenceAheadSeconds(services: TrackServices): number {
+  return services.maxEvidenceAheadSeconds ?? DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS;
+}
+
+/** The 429 for an asset whose evidence seconds would run too far ahead of the clock. */
+export function evidenceClockAhead(
+  retryAfterSeconds: number,
+  maxAheadSeconds: number,
+): TooManyRequestsError {
+  return new TooManyRequestsError(
+    `evidence timestamps of an asset would run more than ${String(maxAheadSeconds)} s ahead of the clock`,
+    { retryAfterSeconds },
+  );
+}
+
 /**
  * The second for a new evidence of `assetHash`: now, or one past the last one given, so that no
- * two evidences of an assetHash (of any owner) share an on-chain key. On `services.knex` it is one
- * statement of its own, and the clock row is locked only for that statement.
+ * two evidences of an assetHash (of any owner) share an on-chain key; a 429 when that would be
+ * more than `maxEvidenceAheadSeconds` ahead of the clock. On `services.knex` it is one statement
+ * of its own, and the clock row is locked only for that statement.
  */
-export function takeEvidenceSecond(
+export async function takeEvidenceSecond(
   services: TrackServices,
   db: Queryable,
   assetHash: string,
 ): Promise<number> {
-  return nextEvidenceTimestamp(db, assetHash, Math.floor(services.now() / 1_000));
+  const maxAhead = maxEvidenceAheadSeconds(services);
+  try {
+    return await nextEvidenceTimestamp(db, assetHash, Math.floor(services.now() / 1_000), maxAhead);
+  } catch (error) {
+    if (error instanceof EvidenceClockAheadError) {
+      throw evidenceClockAhead(error.retryAfterSeconds, maxAhead);
+    }
+    throw error;
+  }
 }
 
 /** An evidence ready to store, hashed at its timestamp, and what anchors it. */

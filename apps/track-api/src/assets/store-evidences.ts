@@ -5,6 +5,7 @@ import {
   findAssetsByTrackIds,
   insertEvidences,
   lockCreditBalances,
+  evidenceClockRetryAfter,
   nextEvidenceTimestamps,
   onePer,
   recordAudit,
@@ -16,8 +17,9 @@ import {
   type User,
 } from '@trustpoint/db';
 import { DomainError, type JsonObject } from '@trustpoint/domain';
+import type { TooManyRequestsError } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
-import { evidenceDraft } from './register-evidence.js';
+import { evidenceClockAhead, evidenceDraft, maxEvidenceAheadSeconds } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
 
 /** An evidence a request adds: who registers it, to which asset (already found readable). */
@@ -35,28 +37,72 @@ export interface EvidenceToStore {
  * Their seconds are taken first, in one statement of its own: the assets' clock rows are locked
  * for that statement only, not until commit, so evidences of a busy asset never wait for each
  * other's transactions. A request that fails from there on leaves a gap in its asset's seconds
- * (harmless); a second is never handed out twice. Then one transaction locks the registrants'
- * credit balances (in user order), refuses those without credit, and queues, stores and pays for
- * the rest with one statement each.
+ * (harmless); a second is never handed out twice. An asset whose seconds would run more than
+ * `maxEvidenceAheadSeconds` ahead of the clock gets as many as fit, one at a time, and the rest
+ * of its requests are refused (429 with Retry-After) with nothing stored. Then one transaction
+ * locks the registrants' credit balances (in user order), refuses those without credit, and
+ * queues, stores and pays for the rest with one statement each.
  */
 async function storeEvidences(
   services: TrackServices,
   items: readonly EvidenceToStore[],
 ): Promise<ItemOutcome<EvidenceRecord>[]> {
+  const nowSeconds = Math.floor(services.now() / 1_000);
+  const maxAhead = maxEvidenceAheadSeconds(services);
   const counts = new Map<string, number>();
   for (const { asset } of items)
     counts.set(asset.assetHash, (counts.get(asset.assetHash) ?? 0) + 1);
-  const next = await nextEvidenceTimestamps(
-    services.knex,
-    counts,
-    Math.floor(services.now() / 1_000),
+  const next = await nextEvidenceTimestamps(services.knex, counts, nowSeconds, maxAhead);
+  const refused = new Map<string, TooManyRequestsError>();
+  const timestamps: (number | undefined)[] = [];
+  for (const { asset } of items) {
+    const hash = asset.assetHash;
+    const second = next.get(hash);
+    if (second !== undefined) {
+      next.set(hash, second + 1);
+      timestamps.push(second);
+      continue;
+    }
+    // The asset's whole group did not fit: the seconds that still do, one at a time.
+    const one = refused.has(hash)
+      ? undefined
+      : (
+          await nextEvidenceTimestamps(services.knex, new Map([[hash, 1]]), nowSeconds, maxAhead)
+        ).get(hash);
+    if (one === undefined && !refused.has(hash)) {
+      refused.set(
+        hash,
+        evidenceClockAhead(
+          await evidenceClockRetryAfter(services.knex, hash, nowSeconds, maxAhead),
+          maxAhead,
+        ),
+      );
+    }
+    timestamps.push(one);
+  }
+  const timed = items.flatMap((_, index) => (timestamps[index] === undefined ? [] : [index]));
+  const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(({ asset }) => ({
+    ok: false,
+    error: refused.get(asset.assetHash),
+  }));
+  if (timed.length === 0) return outcomes;
+  const stored = await storeTimedEvidences(
+    services,
+    timed.map((index) => items[index] as EvidenceToStore),
+    timed.map((index) => timestamps[index] as number),
   );
-  const timestamps = items.map(({ asset }) => {
-    const second = next.get(asset.assetHash);
-    if (second === undefined) throw new Error(`no second was taken for ${asset.assetHash}`);
-    next.set(asset.assetHash, second + 1);
-    return second;
+  timed.forEach((index, position) => {
+    outcomes[index] = stored[position] as ItemOutcome<EvidenceRecord>;
   });
+  return outcomes;
+}
+
+/** `storeEvidences` once each evidence holds its second. */
+async function storeTimedEvidences(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+  timestamps: readonly number[],
+): Promise<ItemOutcome<EvidenceRecord>[]> {
   try {
     return await writeEvidences(services, items, timestamps);
   } catch (error) {

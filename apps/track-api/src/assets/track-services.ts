@@ -12,4 +12,10 @@ export interface TrackServices {
   /** Milliseconds since the epoch; a parameter so tests can pin time. */
   now: () => number;
   logger: Logger;
+  /**
+   * How far (seconds) an asset's evidence timestamps may run ahead of the clock under a burst
+   * (each evidence of an asset takes the next free second); beyond it, 429 with Retry-After.
+   * Default `DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS` (60).
+   */
+  maxEvidenceAheadSeconds?: number;
 }

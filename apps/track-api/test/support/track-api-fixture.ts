@@ -86,6 +86,10 @@ export async function startTrackApi(
     confirmations?: number;
     /** External OpenID Connect providers whose tokens the app accepts; none by default. */
     oidcIssuers?: readonly OidcIssuerConfig[];
+    /** The services' clock (milliseconds); `Date.now` by default. */
+    now?: () => number;
+    /** How far evidence timestamps may run ahead of the clock; the services' default (60 s). */
+    maxEvidenceAheadSeconds?: number;
   } = {},
 ): Promise<TrackApiFixture> {
   const chain = await startLocalChain({
@@ -130,7 +134,17 @@ export async function startTrackApi(
     jwtSecret: JWT_SECRET,
     webhooks,
     ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
-    services: { knex: db.knex, engine, networks, namespace: NAMESPACE, now: Date.now, logger },
+    services: {
+      knex: db.knex,
+      engine,
+      networks,
+      namespace: NAMESPACE,
+      now: options.now ?? Date.now,
+      logger,
+      ...(options.maxEvidenceAheadSeconds === undefined
+        ? {}
+        : { maxEvidenceAheadSeconds: options.maxEvidenceAheadSeconds }),
+    },
   });
   return {
     app,

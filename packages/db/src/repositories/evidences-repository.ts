@@ -84,10 +84,36 @@ function toEvidence(row: EvidenceRow): EvidenceRecord {
 }
 
 /**
+ * How far (seconds) an asset's evidence timestamps may run ahead of the clock by default. Each
+ * evidence of an assetHash takes the next free second, so a burst runs ahead of the wall clock; 60
+ * lets a hot asset absorb a minute's worth of evidences beyond one a second, and keeps every
+ * timestamp within a minute of when it was registered.
+ */
+export const DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS = 60;
+
+/**
+ * The evidence clock of an assetHash would run more than the allowed margin ahead of the wall
+ * clock: nothing was taken; `retryAfterSeconds` is when a second is free again.
+ */
+export class EvidenceClockAheadError extends Error {
+  override readonly name = 'EvidenceClockAheadError';
+
+  constructor(
+    readonly assetHash: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `the evidence timestamps of ${assetHash} are too far ahead of the clock; retry in ${String(retryAfterSeconds)} s`,
+    );
+  }
+}
+
+/**
  * The timestamp (seconds) for a new evidence of `assetHash`: `nowSeconds`, or one past the last
- * one given when that is not earlier. One upsert: concurrent callers queue on the clock row's lock
- * and each gets a different second. Run on its own (autocommit), the lock lasts for the statement
- * and a caller that fails later leaves a gap, never a reuse; run in a transaction, the lock lasts
+ * one given when that is not earlier, at most `maxAheadSeconds` past `nowSeconds` (else
+ * `EvidenceClockAheadError`). One upsert: concurrent callers queue on the clock row's lock and
+ * each gets a different second. Run on its own (autocommit), the lock lasts for the statement and
+ * a caller that fails later leaves a gap, never a reuse; run in a transaction, the lock lasts
  * until it ends and a rollback gives the second back, but evidences of that assetHash then wait
  * for each other's whole transactions.
  */
@@ -95,10 +121,21 @@ export async function nextEvidenceTimestamp(
   trx: Queryable,
   assetHash: string,
   nowSeconds: number,
+  maxAheadSeconds = DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
 ): Promise<number> {
-  const seconds = await nextEvidenceTimestamps(trx, new Map([[assetHash, 1]]), nowSeconds);
+  const seconds = await nextEvidenceTimestamps(
+    trx,
+    new Map([[assetHash, 1]]),
+    nowSeconds,
+    maxAheadSeconds,
+  );
   const second = seconds.get(assetHash);
-  if (second === undefined) throw new Error(`the evidence clock of ${assetHash} returned no row`);
+  if (second === undefined) {
+    throw new EvidenceClockAheadError(
+      assetHash,
+      await evidenceClockRetryAfter(trx, assetHash, nowSeconds, maxAheadSeconds),
+    );
+  }
   return second;
 }
 
@@ -106,33 +143,41 @@ export async function nextEvidenceTimestamp(
  * `nextEvidenceTimestamp` for several evidences at once: for each assetHash, `count` consecutive
  * seconds, the first `nowSeconds` or one past the last one given, whichever is later. One upsert
  * for all, locking the clock rows in assetHash order (so concurrent callers cannot deadlock) for
- * that statement only when run on its own. Returns the first second of each assetHash.
+ * that statement only when run on its own. Returns the first second of each assetHash whose
+ * `count` seconds all end at most `maxAheadSeconds` past `nowSeconds`; an assetHash left out got
+ * none, and its clock is unchanged.
  */
 export async function nextEvidenceTimestamps(
   db: Queryable,
   counts: ReadonlyMap<string, number>,
   nowSeconds: number,
+  maxAheadSeconds = DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
 ): Promise<Map<string, number>> {
   const entries = [...counts]
-    .filter(([, count]) => count > 0)
+    .filter(([, count]) => count > 0 && count - 1 <= maxAheadSeconds)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (entries.length === 0) return new Map();
   // The inserted value is the last second a new clock gives (now + count - 1), so the conflict
-  // branch recovers `count` as excluded.last_timestamp - now + 1.
+  // branch recovers `count` as excluded.last_timestamp - now + 1. A clock that would end past
+  // now + maxAhead is left alone and returns no row.
+  const advanced = `greatest(
+             evidence_clocks.last_timestamp + (excluded.last_timestamp - ?::bigint + 1),
+             excluded.last_timestamp)`;
   const result = await db.raw<{ rows: { asset_hash: string; last_timestamp: number | string }[] }>(
     `insert into evidence_clocks (asset_hash, last_timestamp)
      select asset_hash, ?::bigint + count - 1
        from jsonb_to_recordset(?::jsonb) as wanted(asset_hash text, count int)
       order by asset_hash
      on conflict (asset_hash) do update
-       set last_timestamp = greatest(
-             evidence_clocks.last_timestamp + (excluded.last_timestamp - ?::bigint + 1),
-             excluded.last_timestamp)
+       set last_timestamp = ${advanced}
+       where ${advanced} <= ?::bigint
      returning asset_hash, last_timestamp`,
     [
       nowSeconds,
       JSON.stringify(entries.map(([assetHash, count]) => ({ asset_hash: assetHash, count }))),
       nowSeconds,
+      nowSeconds,
+      nowSeconds + maxAheadSeconds,
     ],
   );
   return new Map(
@@ -141,6 +186,20 @@ export async function nextEvidenceTimestamps(
       Number(row.last_timestamp) - (counts.get(row.asset_hash) ?? 1) + 1,
     ]),
   );
+}
+
+/** Seconds until the clock of `assetHash` is within `maxAheadSeconds` of the wall clock again. */
+export async function evidenceClockRetryAfter(
+  db: Queryable,
+  assetHash: string,
+  nowSeconds: number,
+  maxAheadSeconds = DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
+): Promise<number> {
+  const row = await db('evidence_clocks')
+    .where({ asset_hash: assetHash })
+    .first<{ last_timestamp: number | string } | undefined>('last_timestamp');
+  const last = Number(row?.last_timestamp ?? nowSeconds);
+  return Math.max(1, last + 1 - (nowSeconds + maxAheadSeconds));
 }
 
 /**

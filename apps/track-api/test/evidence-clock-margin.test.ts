@@ -1,0 +1,89 @@
+import { findCreditBalance } from '@trustpoint/db';
+import { testBackends } from '@trustpoint/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from './support/checked-request.js';
+import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
+
+// Each evidence of an asset takes the next free second (its on-chain key is (assetHash, second)),
+// so a burst runs ahead of the clock: by at most the margin, then 429.
+const MARGIN_SECONDS = 5;
+// The clock stands still, so the margin is all a burst gets.
+const NOW_MS = Math.floor(Date.now() / 1_000) * 1_000;
+
+describe.each(testBackends())('evidence timestamps ahead of the clock on %s', (backend) => {
+  let api: TrackApiFixture;
+
+  beforeAll(async () => {
+    api = await startTrackApi(backend, {
+      now: () => NOW_MS,
+      maxEvidenceAheadSeconds: MARGIN_SECONDS,
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('when a burst would run past the margin, then the rest are 429 with Retry-After, nothing stored or spent', async () => {
+    // Arrange: the asset's creation evidence takes the current second.
+    const owner = await api.user({ credits: 100 });
+    const asset = await api.createAsset(owner.token);
+    const creditsBefore = await findCreditBalance(api.db.knex, owner.id);
+
+    // Act: 20 at once, on concurrent requests.
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request(api.app)
+          .post(`${BASE}/assets/${asset.trackID}/transactions`)
+          .set('Authorization', `Bearer ${owner.token}`)
+          .send({ metadata: { i } }),
+      ),
+    );
+
+    // Assert
+    const accepted = responses.filter((response) => response.status === 201);
+    const refused = responses.filter((response) => response.status === 429);
+    expect(accepted).toHaveLength(MARGIN_SECONDS);
+    expect(refused).toHaveLength(20 - MARGIN_SECONDS);
+    const nowSeconds = NOW_MS / 1_000;
+    expect(
+      accepted.map((response) => (response.body.data as { timestamp: number }).timestamp).sort(),
+    ).toEqual(Array.from({ length: MARGIN_SECONDS }, (_, i) => nowSeconds + 1 + i));
+    for (const response of refused) {
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.body).toEqual({
+        statusCode: 429,
+        type: 'Too Many Requests Error',
+        message: 'Too many requests, please try again later',
+      });
+    }
+    const stored = await api.db.knex('evidences').where({ asset_hash: asset.assetHash }).count();
+    expect(Number(Object.values(stored[0] ?? {})[0])).toBe(1 + MARGIN_SECONDS);
+    expect(await findCreditBalance(api.db.knex, owner.id)).toBe(
+      (creditsBefore ?? 0) - MARGIN_SECONDS,
+    );
+  });
+
+  it("when an assetHash's clock is already at the margin, then another user's asset of that hash is 429 and not stored", async () => {
+    // Arrange: two users' assets with the same assetId and data share an assetHash and its clock.
+    const first = await api.user();
+    const second = await api.user();
+    const body = { assetId: `shared-${String(Date.now())}`, data: { same: true } };
+    const asset = await api.createAsset(first.token, body);
+    await Promise.all(
+      Array.from({ length: MARGIN_SECONDS }, (_, i) =>
+        api.addEvidence(first.token, asset.trackID, { i }),
+      ),
+    );
+
+    // Act
+    const response = await request(api.app)
+      .post(`${BASE}/assets`)
+      .set('Authorization', `Bearer ${second.token}`)
+      .send({ ...body, networkId: '31337' });
+
+    // Assert
+    expect(response.status).toBe(429);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(await api.db.knex('assets').where({ user_id: second.id })).toEqual([]);
+  });
+});
