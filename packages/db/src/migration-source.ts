@@ -16,6 +16,7 @@ import { administration } from './migrations/0014-administration.js';
 import { sharedProcessState } from './migrations/0016-shared-process-state.js';
 import { anchorRecordTimestamps } from './migrations/0017-anchor-record-timestamps.js';
 import { webhookNumericNetworkIds } from './migrations/0018-webhook-numeric-network-ids.js';
+import { tokenValidity } from './migrations/0019-token-validity.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   sharedProcessState,
   anchorRecordTimestamps,
   webhookNumericNetworkIds,
+  tokenValidity,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

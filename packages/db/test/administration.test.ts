@@ -72,21 +72,28 @@ describe.each(testBackends())('administration on %s', (backend) => {
       expect(await findUserAccount(db.knex, user.id)).toEqual({
         ...user,
         disabledAt: disabled?.disabledAt,
+        tokensValidAfter: disabled?.disabledAt,
         credits: 3,
       });
     });
 
-    it('when a disabled user is enabled again, then it is found again', async () => {
+    it('when a disabled user is enabled again, then it is found again, its tokens from before the disabling still refused', async () => {
       // Arrange
       const user = await givenUser(db.knex);
-      await setUserDisabled(db.knex, user.id, true);
+      const disabled = await setUserDisabled(db.knex, user.id, true);
+      const disabledAgain = await setUserDisabled(db.knex, user.id, true);
 
       // Act
       const enabled = await setUserDisabled(db.knex, user.id, false);
 
       // Assert
+      expect(user.tokensValidAfter).toBeUndefined();
+      expect(disabledAgain?.tokensValidAfter).toEqual(disabled?.disabledAt);
       expect(enabled?.disabledAt).toBeNull();
-      expect(await findUser(db.knex, user.id)).toEqual(user);
+      expect(await findUser(db.knex, user.id)).toEqual({
+        ...user,
+        tokensValidAfter: disabled?.disabledAt,
+      });
     });
 
     it('when a disabled user is updated, then the change applies and the account comes back', async () => {

@@ -5,6 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { bearerToken } from './bearer-token.js';
 import { requestSubject, type BearerTokens } from './bearer-tokens.js';
 import { setCurrentUser } from './current-user.js';
+import { tokenIssuedBefore } from './token-issued-before.js';
 
 export interface AuthenticateOptions {
   /**
@@ -25,6 +26,12 @@ function authenticator(options: AuthenticateOptions): Authenticator {
     const user = await options.findUser(userId);
     if (user === undefined) {
       throw new DomainError('wrongCredentials', { detail: 'token subject is not a known user' });
+    }
+    // Tokens from before the user's last disabling stay dead once the user is enabled again.
+    if (user.tokensValidAfter !== undefined && tokenIssuedBefore(token, user.tokensValidAfter)) {
+      throw new DomainError('invalidToken', {
+        detail: 'token issued before its user was last disabled',
+      });
     }
     setCurrentUser(res, user);
   };

@@ -22,6 +22,11 @@ export interface User {
    */
   planNetworkIds: string[];
   createdAt: Date;
+  /**
+   * Bearer tokens of the user issued up to this instant are refused, whatever the user's state
+   * now: set when the user was last disabled. Absent when the user never was.
+   */
+  tokensValidAfter?: Date;
 }
 
 /** A user as the admin API sees it: disabled ones too, with the credit balance. */
@@ -53,6 +58,7 @@ interface UserRow {
   plan_id: string;
   plan_network_ids: string[];
   created_at: Date;
+  tokens_valid_after: Date | null;
 }
 
 interface UserAccountRow extends UserRow {
@@ -69,6 +75,7 @@ function userColumns(db: Queryable) {
     'role',
     'plan_id',
     'created_at',
+    'tokens_valid_after',
     db.raw(
       'array(select network_id from plan_networks where plan_networks.plan_id = users.plan_id order by network_id) as plan_network_ids',
     ),
@@ -92,6 +99,7 @@ function toUser(row: UserRow): User {
     planId: row.plan_id,
     planNetworkIds: row.plan_network_ids,
     createdAt: row.created_at,
+    ...(row.tokens_valid_after === null ? {} : { tokensValidAfter: row.tokens_valid_after }),
   };
 }
 
@@ -180,7 +188,9 @@ export async function updateUser(
 
 /**
  * Disables the user (its tokens and keys find no user from the next lookup on) or enables it
- * again; a user already in that state keeps its original time. Undefined when there is none.
+ * again; a user already in that state keeps its original time. Disabling also ends, for good, the
+ * tokens issued until then (`tokensValidAfter`), so enabling brings back its keys but not those
+ * tokens. Undefined when there is none.
  */
 export async function setUserDisabled(
   db: Queryable,
@@ -191,6 +201,13 @@ export async function setUserDisabled(
     .where('id', id)
     .update({
       disabled_at: disabled ? db.raw('coalesce(disabled_at, now())') : null,
+      ...(disabled
+        ? {
+            tokens_valid_after: db.raw(
+              'case when disabled_at is null then now() else tokens_valid_after end',
+            ),
+          }
+        : {}),
     });
   return updated === 0 ? undefined : findUserAccount(db, id);
 }
@@ -210,6 +227,15 @@ export interface UserAccountListFilter {
   order: 'asc' | 'desc';
   /** Only disabled (true) or only active (false) users; both when absent. */
   disabled?: boolean;
+}
+
+/** The id of an administrator (disabled ones too), the first by id, or undefined when none. */
+export async function findAnyAdministrator(db: Queryable): Promise<string | undefined> {
+  const row = await db('users')
+    .where('role', 'admin')
+    .orderBy('id')
+    .first<{ id: string } | undefined>('id');
+  return row?.id;
 }
 
 /** A page of users, disabled ones too, with the number of users matching the filter. */
