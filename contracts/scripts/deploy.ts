@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Deploys the Trustpoint registries to a JSON-RPC endpoint and records their addresses in a
-// deployments file that the services read. Re-running against a chain where the recorded
-// registries still exist reuses them, unless --force is given.
+// Deploys the Trustpoint registries and the network's status registry to a JSON-RPC endpoint and
+// records their addresses in a deployments file that the services read. Re-running against a chain
+// where the recorded registries still exist reuses them, unless --force is given.
 import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { deployTrustpoint, type DeployOptions, type TrustpointDeployment } from '../src/deploy';

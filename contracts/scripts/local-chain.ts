@@ -38,9 +38,10 @@ async function main(): Promise<void> {
     ['did:trustpoint:certid:unknown', 0],
   );
   console.log(`Trustpoint local chain ready on ${chain.url} (chain id ${deployment.chainId}, ${String(chain.replayed)} transactions restored)
-  ${names.trustPoints.padEnd(20)} ${deployment.trustPointRegistry}
-  ${names.evidences.padEnd(20)} ${deployment.evidenceRepository}
-  deployments file     ${out}
+  ${names.trustPoints.padEnd(24)} ${deployment.trustPointRegistry}
+  ${names.evidences.padEnd(24)} ${deployment.evidenceRepository}
+  ${'TrustPointStatusRegistry'.padEnd(24)} ${deployment.statusRegistry ?? '-'}
+  ${'deployments file'.padEnd(24)} ${out}
 
 Check it answers:
   curl -s ${chain.url} -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","method":"net_version","params":[],"id":1}'

@@ -4,6 +4,7 @@ import {
   EvidenceRepository__factory,
   TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
+  TrustPointStatusRegistry__factory,
 } from '../typechain-types';
 
 /**
@@ -31,6 +32,11 @@ export interface TrustpointDeployment {
   deployedAt: string;
   /** Absent in deployments recorded before batch registries existed: those are `slots`. */
   registries?: RegistryGeneration;
+  /**
+   * The network's permanent status registry (`TrustPointStatusRegistry`: `revocationOf(certId)`).
+   * Absent in deployments recorded before it existed; `ensureDeployment` adds it to them.
+   */
+  statusRegistry?: string;
 }
 
 export interface DeployOptions {
@@ -44,7 +50,10 @@ export interface DeployOptions {
   registries?: RegistryGeneration;
 }
 
-/** Deploys both registries with the given signer and waits for them to be mined. */
+/**
+ * Deploys both registries and the status registry with the given signer and waits for them to be
+ * mined.
+ */
 export async function deployTrustpoint(
   deployer: Signer,
   options: DeployOptions = {},
@@ -73,6 +82,7 @@ export async function deployTrustpoint(
   const repositoryReceipt = await repository.deploymentTransaction()?.wait(confirmations);
   if (!registryReceipt || !repositoryReceipt)
     throw new Error('A deployment transaction was dropped');
+  const statusRegistry = await deployStatusRegistry(deployer, { ...options, nonce: nonce + 2 });
 
   const network = await provider.getNetwork();
   return {
@@ -84,5 +94,25 @@ export async function deployTrustpoint(
     blockNumber: repositoryReceipt.blockNumber,
     deployedAt: new Date().toISOString(),
     registries,
+    statusRegistry,
   };
+}
+
+/**
+ * Deploys a `TrustPointStatusRegistry` (admin and registrar as in `options`, the deployer by
+ * default), waits for it to be mined and returns its address. One per network, kept for good.
+ */
+export async function deployStatusRegistry(
+  deployer: Signer,
+  options: Omit<DeployOptions, 'registries'> & { nonce?: number } = {},
+): Promise<string> {
+  const deployerAddress = await deployer.getAddress();
+  const status = await new TrustPointStatusRegistry__factory(deployer).deploy(
+    options.admin ?? deployerAddress,
+    options.registrar ?? deployerAddress,
+    options.nonce === undefined ? {} : { nonce: options.nonce },
+  );
+  const receipt = await status.deploymentTransaction()?.wait(options.confirmations ?? 1);
+  if (!receipt) throw new Error('A deployment transaction was dropped');
+  return status.getAddress();
 }

@@ -1,7 +1,12 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Provider, Signer } from 'ethers';
-import { deployTrustpoint, type DeployOptions, type TrustpointDeployment } from './deploy';
+import {
+  deployStatusRegistry,
+  deployTrustpoint,
+  type DeployOptions,
+  type TrustpointDeployment,
+} from './deploy';
 
 /** The deployments file: one entry per chain id. */
 export type DeploymentsFile = Record<string, TrustpointDeployment>;
@@ -30,21 +35,24 @@ export async function recordDeployment(
   await rename(temporary, path);
 }
 
-/** Whether both registries of a recorded deployment still have code on the chain. */
+/**
+ * Whether both registries of a recorded deployment, and its status registry when it names one,
+ * still have code on the chain.
+ */
 export async function isDeployed(
   provider: Provider,
   deployment: TrustpointDeployment,
 ): Promise<boolean> {
-  const [registryCode, repositoryCode] = await Promise.all([
-    provider.getCode(deployment.trustPointRegistry),
-    provider.getCode(deployment.evidenceRepository),
-  ]);
-  return registryCode !== '0x' && repositoryCode !== '0x';
+  const addresses = [deployment.trustPointRegistry, deployment.evidenceRepository];
+  if (deployment.statusRegistry) addresses.push(deployment.statusRegistry);
+  const codes = await Promise.all(addresses.map((address) => provider.getCode(address)));
+  return codes.every((code) => code !== '0x');
 }
 
 /**
  * The deployment recorded for the deployer's chain when its code is still there (`reused`);
  * otherwise deploys the registries with `options` and records them. What a restart relies on.
+ * A reused deployment recorded before status registries existed gets one, deployed and recorded.
  */
 export async function ensureDeployment(
   deployer: Signer,
@@ -55,8 +63,17 @@ export async function ensureDeployment(
   if (!provider) throw new Error('The deployer signer has no provider');
   const { chainId } = await provider.getNetwork();
   const recorded = (await readDeployments(path))[chainId.toString()];
-  if (recorded && (await isDeployed(provider, recorded)))
-    return { deployment: recorded, reused: true };
+  if (recorded && (await isDeployed(provider, recorded))) {
+    if (recorded.statusRegistry) return { deployment: recorded, reused: true };
+    const statusRegistry = await deployStatusRegistry(deployer, {
+      admin: recorded.admin,
+      registrar: recorded.registrar,
+      ...(options.confirmations === undefined ? {} : { confirmations: options.confirmations }),
+    });
+    const completed = { ...recorded, statusRegistry };
+    await recordDeployment(path, completed);
+    return { deployment: completed, reused: true };
+  }
   const deployment = await deployTrustpoint(deployer, options);
   await recordDeployment(path, deployment);
   return { deployment, reused: false };

@@ -4,6 +4,7 @@ import {
   EvidenceRepository__factory,
   TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
+  TrustPointStatusRegistry__factory,
 } from '../typechain-types';
 
 export type {
@@ -15,6 +16,10 @@ export type {
   IEvidenceRepository,
   ITrustPointRegistry,
   TrustPointRegistry,
+  IRecordBatches,
+  IRegistryGeneration,
+  ITrustPointStatusRegistry,
+  TrustPointStatusRegistry,
 } from '../typechain-types';
 export {
   EvidenceBatchRepository__factory,
@@ -25,6 +30,10 @@ export {
   IEvidenceRepository__factory,
   ITrustPointRegistry__factory,
   TrustPointRegistry__factory,
+  IRecordBatches__factory,
+  IRegistryGeneration__factory,
+  ITrustPointStatusRegistry__factory,
+  TrustPointStatusRegistry__factory,
 } from '../typechain-types';
 
 /** ABI of the certificate trustpoint registry. */
@@ -35,6 +44,8 @@ export const evidenceRepositoryAbi = EvidenceRepository__factory.abi;
 export const trustPointBatchRegistryAbi = TrustPointBatchRegistry__factory.abi;
 /** ABI of the asset evidence repository that keeps large batches as contract code. */
 export const evidenceBatchRepositoryAbi = EvidenceBatchRepository__factory.abi;
+/** ABI of the certificate status registry: revocations readable from the certID alone. */
+export const trustPointStatusRegistryAbi = TrustPointStatusRegistry__factory.abi;
 
 /** Trustpoint kinds with their on-chain codes. */
 export const TrustPointType = { Evidence: 0, Revocation: 1, Signature: 2 } as const;
@@ -48,4 +59,5 @@ export * from './hardhat-node';
 export * from './local-chain';
 export * from './local-chain-process';
 export * from './record-batches';
+export * from './status-gas-scenarios';
 export * from './verify-sources';

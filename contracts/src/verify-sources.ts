@@ -4,7 +4,11 @@ import { dirname, join, resolve } from 'node:path';
 import { Etherscan } from '@nomicfoundation/hardhat-verify/etherscan';
 import { Sourcify } from '@nomicfoundation/hardhat-verify/sourcify';
 import { REGISTRY_CONTRACTS } from './deploy';
-import { EvidenceRepository__factory, TrustPointRegistry__factory } from '../typechain-types';
+import {
+  EvidenceRepository__factory,
+  TrustPointRegistry__factory,
+  TrustPointStatusRegistry__factory,
+} from '../typechain-types';
 import type { TrustpointDeployment } from './deploy';
 
 /** An Etherscan-compatible explorer API (Etherscan and its family, Blockscout, Routescan...). */
@@ -39,7 +43,8 @@ export interface SourceVerificationOutcome {
     | 'TrustPointRegistry'
     | 'EvidenceRepository'
     | 'TrustPointBatchRegistry'
-    | 'EvidenceBatchRepository';
+    | 'EvidenceBatchRepository'
+    | 'TrustPointStatusRegistry';
   address: string;
   verifier: 'etherscan' | 'sourcify';
   status: 'verified' | 'alreadyVerified' | 'failed';
@@ -166,7 +171,7 @@ async function verifyOnSourcify(
 }
 
 /**
- * Submits the sources of both registries of a deployment for verification, through hardhat-verify,
+ * Submits the sources of both registries of a deployment (and of its status registry) for verification, through hardhat-verify,
  * to an Etherscan-compatible explorer and/or Sourcify, so that their pages show the code and the
  * read functions (`getTrustPoint`, `getEvidence`: verification method 2). Sources, compiler version
  * and settings come from the build info of the artifacts the deployment used; the constructor
@@ -179,9 +184,13 @@ export async function verifyDeploymentSources(
 ): Promise<SourceVerificationOutcome[]> {
   const artifactsDir = options.artifactsDir ?? defaultArtifactsDir();
   const chainId = Number(deployment.chainId);
-  // Both generations take (admin, registrar): one encoding serves all four contracts.
+  // Every contract takes (admin, registrar): one encoding serves them all.
   const names = REGISTRY_CONTRACTS[deployment.registries ?? 'slots'];
-  const contracts = [
+  const contracts: {
+    contractName: SourceVerificationOutcome['contract'];
+    address: string;
+    constructorArguments: string;
+  }[] = [
     {
       contractName: names.trustPoints,
       address: deployment.trustPointRegistry,
@@ -199,6 +208,16 @@ export async function verifyDeploymentSources(
       ]),
     },
   ];
+  if (deployment.statusRegistry) {
+    contracts.push({
+      contractName: 'TrustPointStatusRegistry',
+      address: deployment.statusRegistry,
+      constructorArguments: TrustPointStatusRegistry__factory.createInterface().encodeDeploy([
+        deployment.admin,
+        deployment.registrar,
+      ]),
+    });
+  }
   const outcomes: SourceVerificationOutcome[] = [];
   for (const { contractName, address, constructorArguments } of contracts) {
     const sourceName = `contracts/${contractName}.sol`;

@@ -45,6 +45,14 @@ export async function deployBatchRegistries() {
   };
 }
 
+export async function deployStatusRegistry() {
+  const [admin, registrar, stranger] = await ethers.getSigners();
+  if (!admin || !registrar || !stranger) throw new Error('Hardhat provides at least three signers');
+  const roles = [admin.address, registrar.address];
+  const status = await ethers.deployContract('TrustPointStatusRegistry', roles, admin);
+  return { admin, registrar, stranger, status: status.connect(registrar) };
+}
+
 /**
  * All four registries from the bytecode TypeChain embeds: the optimized build that is deployed,
  * also under `npm run coverage` (whose artifacts hold the instrumented build, many times slower).

@@ -4,6 +4,10 @@ import { expect } from 'chai';
 import { ethers } from 'hardhat';
 import { measureBatchRegistrationGas, type BatchRegistrationGas } from '../src/batch-gas-scenarios';
 import { measureRegistrationGas, type RegistrationGas } from '../src/gas-scenarios';
+import {
+  measureStatusRegistrationGas,
+  type StatusRegistrationGas,
+} from '../src/status-gas-scenarios';
 
 const SNAPSHOT = join(__dirname, '..', 'gas-snapshot.json');
 
@@ -12,6 +16,8 @@ interface GasSnapshot {
   batchRegistries: BatchRegistrationGas;
   /** TrustPointRegistry and EvidenceRepository (one slot per record). */
   slotRegistries: RegistrationGas;
+  /** TrustPointStatusRegistry (revocations by certID). */
+  statusRegistry: StatusRegistrationGas;
 }
 
 describe('Gas', () => {
@@ -23,6 +29,7 @@ describe('Gas', () => {
     measured = {
       batchRegistries: await measureBatchRegistrationGas(signer),
       slotRegistries: await measureRegistrationGas(signer),
+      statusRegistry: await measureStatusRegistrationGas(signer),
     };
     if (process.env.UPDATE_GAS_SNAPSHOT === '1') {
       writeFileSync(SNAPSHOT, `${JSON.stringify(measured, null, 2)}\n`);
@@ -63,6 +70,19 @@ describe('Gas', () => {
     it('should store 3 records cheaper in slots than in a data contract (the choice per batch)', () => {
       const gas = measured.batchRegistries;
       expect(gas.trustPointSlots3).to.be.below(gas.trustPointData3);
+    });
+  });
+
+  describe('status registry', () => {
+    // A revocation is one fresh slot (22,100) and its event (~1,400): EAS's multiRevoke, which
+    // also checks each attestation, takes more (see the README).
+    it('should stay within 25,000 gas per revocation in a batch of 100', () => {
+      expect(measured.statusRegistry.revocationBatchPerRecord).to.be.at.most(25_000);
+    });
+
+    it('should cost less than a fifth of the batch to re-send an identical batch of 100', () => {
+      const gas = measured.statusRegistry;
+      expect(gas.revocationBatchResend).to.be.below(gas.revocationBatch / 5);
     });
   });
 

@@ -68,6 +68,7 @@ describe('JSON-RPC verification against hardhat node', function () {
   let deployments: string;
   let registryAddress: string;
   let repositoryAddress: string;
+  let statusAddress: string;
 
   before(async () => {
     node = await startHardhatNode();
@@ -78,6 +79,8 @@ describe('JSON-RPC verification against hardhat node', function () {
     if (!local) throw new Error('deployment for chain 31337 not recorded');
     registryAddress = local.trustPointRegistry;
     repositoryAddress = local.evidenceRepository;
+    if (!local.statusRegistry) throw new Error('status registry not recorded');
+    statusAddress = local.statusRegistry;
   });
 
   after(async () => {
@@ -155,6 +158,9 @@ describe('JSON-RPC verification against hardhat node', function () {
         expect(stdout).to.contain(
           `EvidenceBatchRepository ${repositoryAddress} on sourcify: verified`,
         );
+        expect(stdout).to.contain(
+          `TrustPointStatusRegistry ${statusAddress} on etherscan: verified`,
+        );
         const submitted = standIn.requests
           .filter((request) => request.method === 'POST')
           .map((request) =>
@@ -167,6 +173,8 @@ describe('JSON-RPC verification against hardhat node', function () {
           registryAddress,
           repositoryAddress,
           repositoryAddress,
+          statusAddress,
+          statusAddress,
         ]);
       } finally {
         await standIn.close();

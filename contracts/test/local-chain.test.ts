@@ -54,7 +54,8 @@ describe('Local chain', function () {
         new JsonRpcProvider(second.url, undefined, { staticNetwork: true, cacheTimeout: -1 }),
       );
 
-      expect(second.replayed).to.equal(3);
+      // Both registries, the status registry and the evidence.
+      expect(second.replayed).to.equal(4);
       expect(await reader.getEvidence(ASSET, 1)).to.equal(digest('e1').hex);
     } finally {
       await second.stop();
@@ -139,6 +140,8 @@ describe('Local chain', function () {
       }
       const again = await readDeployments(join(dataDir, 'deployments.json'));
       expect(again['31337']?.evidenceRepository).to.equal(deployment.evidenceRepository);
+      expect(again['31337']?.statusRegistry).to.equal(deployment.statusRegistry);
+      expect(deployment.statusRegistry).to.match(/^0x[0-9a-fA-F]{40}$/);
     } finally {
       if (second.pid !== undefined) process.kill(-second.pid, 'SIGKILL');
     }
