@@ -3,6 +3,7 @@ import { adminCommand } from './admin/admin-command.js';
 import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
+import { initAdminCommand } from './init-admin-command.js';
 import type { Io } from './output.js';
 import { migrateCommand } from './migrate-command.js';
 import { reconcileCommand } from './reconcile/reconcile-command.js';
@@ -28,6 +29,7 @@ export function createProgram(io: Io): Command {
   startCommand(program);
   serveCommand(program);
   migrateCommand(program, io);
+  initAdminCommand(program, io);
   adminCommand(program, io);
   verifyCommands(program, io);
   certifyCommand(program, io);

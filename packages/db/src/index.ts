@@ -87,6 +87,7 @@ export {
   batchedUserLookup,
   createUser,
   findUser,
+  findAnyAdministrator,
   findUserAccount,
   findUsers,
   listUserAccounts,
