@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {LibRLP} from "solady/src/utils/LibRLP.sol";
 import {IRecordBatches} from "../interfaces/IRecordBatches.sol";
 import {RegistryGeneration} from "./RegistryGeneration.sol";
 
@@ -165,7 +166,10 @@ abstract contract RecordBatches is IRecordBatches, RegistryGeneration {
         bytes32 codeHash;
         assembly ("memory-safe") {
             // SSTORE2's creation code (solady): PUSH2 l, DUP1, PUSH1 0x0a, RETURNDATASIZE,
-            // CODECOPY, RETURNDATASIZE, RETURN, then the runtime: STOP and the records.
+            // CODECOPY, RETURNDATASIZE, RETURN, then the runtime: STOP and the records. Written
+            // here rather than through `SSTORE2.write`: the runtime's hash is needed before the
+            // contract is created (to find an identical batch), and a failed creation reverts
+            // with this interface's `BatchDeploymentFailed`, not solady's `DeploymentFailed`.
             m := mload(0x40)
             mstore(m, or(0x61000080600a3d393df300, shl(0x40, add(length, 1))))
             calldatacopy(add(m, 0x20), records.offset, length)
@@ -360,33 +364,8 @@ abstract contract RecordBatches is IRecordBatches, RegistryGeneration {
     }
 
     /// @dev The address of the contract this one creates with `nonce` (CREATE: keccak of the RLP
-    /// list [this, nonce]). Batch numbers stay below 2^32, so nonces take at most 4 bytes.
-    function _createAddress(uint256 nonce) private view returns (address addr) {
-        assembly ("memory-safe") {
-            let m := mload(0x40)
-            switch lt(nonce, 0x80)
-            case 1 {
-                // [0xd6, 0x94, address, nonce]
-                mstore(m, or(shl(248, 0xd6), or(shl(240, 0x94), shl(80, address()))))
-                mstore8(add(m, 22), nonce)
-                addr := and(keccak256(m, 23), 0xffffffffffffffffffffffffffffffffffffffff)
-            }
-            default {
-                let n := 1
-                if gt(nonce, 0xff) {
-                    n := 2
-                }
-                if gt(nonce, 0xffff) {
-                    n := 3
-                }
-                if gt(nonce, 0xffffff) {
-                    n := 4
-                }
-                mstore(m, or(shl(248, add(0xd6, n)), or(shl(240, 0x94), shl(80, address()))))
-                mstore8(add(m, 22), add(0x80, n))
-                mstore(add(m, 23), shl(sub(256, mul(n, 8)), nonce))
-                addr := and(keccak256(m, add(23, n)), 0xffffffffffffffffffffffffffffffffffffffff)
-            }
-        }
+    /// list [this, nonce]), by solady's LibRLP.
+    function _createAddress(uint256 nonce) private view returns (address) {
+        return LibRLP.computeAddress(address(this), nonce);
     }
 }
