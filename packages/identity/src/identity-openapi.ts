@@ -56,8 +56,10 @@ const OAUTH_ERRORS =
   'Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; ' +
   'no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), ' +
   '`invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired ' +
-  `key, or a client_id that is not the key's). More than ${String(DEFAULT_TOKEN_FAILURES_PER_MINUTE)} ` +
-  'failed requests a minute from one address are answered 429 until the minute ends.';
+  `key, or a client_id that is not the key's). After ${String(DEFAULT_TOKEN_FAILURES_PER_MINUTE)} ` +
+  'failed requests in a minute from one address, or naming one client_id, further failing ' +
+  'requests of either are answered 429 (with `Retry-After`) until the minute ends; a valid ' +
+  "credential is always granted, whatever others' failures.";
 
 /** The identity operations, for the documents of both APIs. */
 export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObject {

@@ -1,12 +1,14 @@
-import { rateLimit } from '@trustpoint/http';
-import express, { Router, type Response } from 'express';
+import { clientAddress, TooManyRequestsError } from '@trustpoint/http';
+import express, { Router, type Request, type Response } from 'express';
 
+import { isApiKeyId } from './api-key-format.js';
+import { ClientFailureBudget } from './client-failure-budget.js';
 import type { Identities } from './identities.js';
 import type { OAuthErrorCode } from './identity-schemas.js';
 
 export const TOKEN_ENDPOINT_PATH = '/oauth/token';
 
-/** Failed token requests allowed per client address and minute, against guessing keys. */
+/** Failed token requests per client address, and per client id, and minute before 429s. */
 export const DEFAULT_TOKEN_FAILURES_PER_MINUTE = 20;
 
 export interface TokenEndpointOptions {
@@ -43,76 +45,101 @@ function field(body: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** What a token request comes to, before the failure budget has its say. */
+type TokenOutcome =
+  | { ok: true; accessToken: string; expiresIn: number }
+  | { ok: false; status: 400 | 401; error: OAuthErrorCode; description: string };
+
+const refusal = (status: 400 | 401, error: OAuthErrorCode, description: string): TokenOutcome => ({
+  ok: false,
+  status,
+  error,
+  description,
+});
+
+/** The client id a request names (Basic user name or form `client_id`), if any. */
+function namedClientId(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined) return basicCredentials(header)?.clientId;
+  return field(req.body, 'client_id');
+}
+
+async function tokenOutcome(req: Request, identities: Identities): Promise<TokenOutcome> {
+  if (!req.is('application/x-www-form-urlencoded')) {
+    return refusal(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+  }
+  const grantType = field(req.body, 'grant_type');
+  if (grantType === undefined) return refusal(400, 'invalid_request', 'grant_type is missing');
+  if (grantType !== 'client_credentials') {
+    return refusal(400, 'unsupported_grant_type', 'Only client_credentials is supported');
+  }
+  const header = req.headers.authorization;
+  const formId = field(req.body, 'client_id');
+  const formSecret = field(req.body, 'client_secret');
+  let credentials: { clientId: string; secret: string } | undefined;
+  if (header !== undefined) {
+    if (formSecret !== undefined) {
+      return refusal(400, 'invalid_request', 'Send the client credentials one way only');
+    }
+    credentials = basicCredentials(header);
+    if (credentials === undefined) {
+      return refusal(401, 'invalid_client', 'The Authorization header is not HTTP Basic');
+    }
+  } else if (formId !== undefined && formSecret !== undefined) {
+    credentials = { clientId: formId, secret: formSecret };
+  } else {
+    return refusal(401, 'invalid_client', 'Client credentials are missing');
+  }
+  const check = await identities.checkClientCredentials(credentials.clientId, credentials.secret);
+  // One answer for every failure: which check failed is no business of a guesser.
+  if (!check.ok) return refusal(401, 'invalid_client', 'Client authentication failed');
+  return { ok: true, ...(await identities.mintClientToken(check.apiKey)) };
+}
+
 /**
  * `POST /oauth/token`, the client-credentials grant (RFC 6749 4.4) with an API key as the client
  * secret and its id as the client id, by HTTP Basic or in the form body (never both). Answers a
- * short-lived JWT the APIs accept, bound to the key; errors are RFC 6749 5.2 bodies. Failed
- * requests are limited per client address.
+ * short-lived JWT the APIs accept, bound to the key; errors are RFC 6749 5.2 bodies.
+ *
+ * Failed requests are counted per client address and per client id named: once either has
+ * `failuresPerMinute` failures in the minute, further failures of its requests are answered 429
+ * (with `Retry-After`) instead of 401/400. A valid credential is always granted: keys hold about
+ * 190 random bits, so the count is about noise and a guesser's cost rather than guessing, and
+ * refusing valid clients for failures that are not theirs (others behind one NAT, a guesser naming
+ * their client id) would let anyone lock them out.
  */
 export function tokenEndpointRouter(options: TokenEndpointOptions): Router {
   const router = Router();
+  const budget = new ClientFailureBudget({
+    limit: options.failuresPerMinute ?? DEFAULT_TOKEN_FAILURES_PER_MINUTE,
+    windowMs: 60_000,
+  });
   router.post(
     TOKEN_ENDPOINT_PATH,
-    rateLimit({
-      windowMs: 60_000,
-      limit: options.failuresPerMinute ?? DEFAULT_TOKEN_FAILURES_PER_MINUTE,
-      failuresOnly: true,
-    }),
     express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
     async (req, res) => {
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('Pragma', 'no-cache');
-      if (!req.is('application/x-www-form-urlencoded')) {
-        oauthError(
-          res,
-          400,
-          'invalid_request',
-          'The body must be application/x-www-form-urlencoded',
-        );
+      const outcome = await tokenOutcome(req, options.identities);
+      if (outcome.ok) {
+        res.status(200).json({
+          access_token: outcome.accessToken,
+          token_type: 'Bearer',
+          expires_in: outcome.expiresIn,
+        });
         return;
       }
-      const grantType = field(req.body, 'grant_type');
-      if (grantType === undefined) {
-        oauthError(res, 400, 'invalid_request', 'grant_type is missing');
-        return;
+      const clientId = namedClientId(req);
+      const keys = [
+        `address:${clientAddress(req)}`,
+        ...(clientId !== undefined && isApiKeyId(clientId) ? [`client:${clientId}`] : []),
+      ];
+      const retryAfterSeconds = budget.exhausted(keys);
+      if (retryAfterSeconds !== undefined) {
+        throw new TooManyRequestsError('failed token requests', { retryAfterSeconds });
       }
-      if (grantType !== 'client_credentials') {
-        oauthError(res, 400, 'unsupported_grant_type', 'Only client_credentials is supported');
-        return;
-      }
-      const header = req.headers.authorization;
-      const formId = field(req.body, 'client_id');
-      const formSecret = field(req.body, 'client_secret');
-      let credentials: { clientId: string; secret: string } | undefined;
-      if (header !== undefined) {
-        if (formSecret !== undefined) {
-          oauthError(res, 400, 'invalid_request', 'Send the client credentials one way only');
-          return;
-        }
-        credentials = basicCredentials(header);
-        if (credentials === undefined) {
-          oauthError(res, 401, 'invalid_client', 'The Authorization header is not HTTP Basic');
-          return;
-        }
-      } else if (formId !== undefined && formSecret !== undefined) {
-        credentials = { clientId: formId, secret: formSecret };
-      } else {
-        oauthError(res, 401, 'invalid_client', 'Client credentials are missing');
-        return;
-      }
-      const check = await options.identities.checkClientCredentials(
-        credentials.clientId,
-        credentials.secret,
-      );
-      if (!check.ok) {
-        // One answer for every failure: which check failed is no business of a guesser.
-        oauthError(res, 401, 'invalid_client', 'Client authentication failed');
-        return;
-      }
-      const { accessToken, expiresIn } = await options.identities.mintClientToken(check.apiKey);
-      res
-        .status(200)
-        .json({ access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn });
+      budget.recordFailure(keys);
+      oauthError(res, outcome.status, outcome.error, outcome.description);
     },
   );
   return router;

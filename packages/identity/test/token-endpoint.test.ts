@@ -241,5 +241,58 @@ describe.each(testBackends())('the client-credentials token endpoint on %s', (ba
 
     // Assert
     expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it("when an address has spent its failures, then a valid client behind it still gets its token and the address's next failure is 429", async () => {
+    // Arrange
+    const limited = testApi(db.knex, { tokenFailuresPerMinute: 3 });
+    const guesser = await keyOfNewUser();
+    const valid = await keyOfNewUser();
+    const send = (id: string, key: string) =>
+      request(limited)
+        .post(TOKEN_PATH)
+        .set('Authorization', basic(id, key))
+        .type('form')
+        .send({ grant_type: 'client_credentials' });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await send(guesser.id, `${guesser.key.slice(0, -8)}AAAAAAAA`)).status).toBe(401);
+    }
+
+    // Act
+    const granted = await send(valid.id, valid.key);
+    const refused = await send(valid.id, `${valid.key.slice(0, -8)}AAAAAAAA`);
+
+    // Assert
+    expect(granted.status).toBe(200);
+    expect(await me((granted.body as TokenAnswer).access_token)).toHaveProperty('status', 200);
+    expect(refused.status).toBe(429);
+  });
+
+  it('when one client id keeps failing from many addresses, then its failures are 429 from any address and its valid credential is still granted', async () => {
+    // Arrange
+    const limited = testApi(db.knex, { tokenFailuresPerMinute: 3, trustProxy: true });
+    const target = await keyOfNewUser();
+    const other = await keyOfNewUser();
+    const send = (address: string, id: string, key: string) =>
+      request(limited)
+        .post(TOKEN_PATH)
+        .set('X-Forwarded-For', address)
+        .type('form')
+        .send({ grant_type: 'client_credentials', client_id: id, client_secret: key });
+    const wrongKey = `${target.key.slice(0, -8)}AAAAAAAA`;
+    for (let i = 1; i <= 3; i += 1) {
+      expect((await send(`198.51.100.${String(i)}`, target.id, wrongKey)).status).toBe(401);
+    }
+
+    // Act
+    const fromNewAddress = await send('198.51.100.9', target.id, wrongKey);
+    const validTarget = await send('198.51.100.10', target.id, target.key);
+    const otherClient = await send('198.51.100.1', other.id, `${other.key.slice(0, -8)}AAAAAAAA`);
+
+    // Assert
+    expect(fromNewAddress.status).toBe(429);
+    expect(validTarget.status).toBe(200);
+    expect(otherClient.status).toBe(401);
   });
 });

@@ -21,6 +21,8 @@ export interface TestApiOptions extends Partial<Omit<IdentitiesOptions, 'knex'>>
   /** Users `authenticate` treats as absent, as it will treat disabled users. */
   disabled?: Set<string>;
   tokenFailuresPerMinute?: number;
+  /** Express's `trust proxy`, so a test can send from several addresses (X-Forwarded-For). */
+  trustProxy?: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function testApi(knex: Queryable, options: TestApiOptions = {}) {
     ],
     logger: pino({ level: 'silent' }),
     tokens: identities,
+    trustProxy: options.trustProxy ?? false,
   });
 }
 
