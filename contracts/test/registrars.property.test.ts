@@ -2,7 +2,7 @@
 // admin, a never-granted account, any address, a registrar since revoked or renounced, whether or
 // not the batch registries cached it) calling any write function is refused with exactly
 // AccessControl's error, and nothing the registry shows changes; a registrar sending the same call
-// then succeeds.
+// then succeeds. The batch registries' successor and seal are the admin's alone, like its roles.
 import { loadFixture } from '@nomicfoundation/hardhat-network-helpers';
 import { expect } from 'chai';
 import type { BaseContract, Signer } from 'ethers';
@@ -63,9 +63,15 @@ function recordsOf(registry: Registry, drawn: { id: number; offset: number; type
 /**
  * Every write function of a registry, with arguments holding `records` (valid for a registrar);
  * the role functions grant the role to `writer`, revoke it from `registrar`, and renounce it for
- * `registrar`, who is not `writer`.
+ * `registrar`, who is not `writer`; a batch registry's successor would be `successor`.
  */
-function writesOf(registry: Registry, records: Rec[], writer: string, registrar: string): Write[] {
+function writesOf(
+  registry: Registry,
+  records: Rec[],
+  writer: string,
+  registrar: string,
+  successor: string,
+): Write[] {
   const [first] = records;
   if (!first) throw new Error('at least one record');
   const batch = isBatchGeneration(registry);
@@ -114,12 +120,16 @@ function writesOf(registry: Registry, records: Rec[], writer: string, registrar:
       records,
       trustPoints ? TRUSTPOINT_BUCKET_BITS : EVIDENCE_BUCKET_BITS,
     );
-    writes.push({
-      fn: trustPoints ? 'registerTrustPointBatch' : 'registerEvidenceBatch',
-      args: [data, buckets],
-      role: REGISTRAR_ROLE,
-      records,
-    });
+    writes.push(
+      {
+        fn: trustPoints ? 'registerTrustPointBatch' : 'registerEvidenceBatch',
+        args: [data, buckets],
+        role: REGISTRAR_ROLE,
+        records,
+      },
+      { fn: 'announceNextGeneration', args: [successor], role: ADMIN_ROLE, records: [] },
+      { fn: 'sealForever', args: [], role: ADMIN_ROLE, records: [] },
+    );
   }
   return writes;
 }
@@ -150,7 +160,13 @@ async function observe(
       await call('bucketBatches', bucket),
     );
   }
-  if (isBatchGeneration(registry)) seen.push(await call('batchCount'));
+  if (isBatchGeneration(registry)) {
+    seen.push(
+      await call('batchCount'),
+      await call('nextGeneration'),
+      await call('sealedBlockNumber'),
+    );
+  }
   return JSON.parse(
     JSON.stringify(seen, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
   ) as unknown[];
@@ -221,7 +237,9 @@ describe('Registrars: properties', () => {
           // A record written before, which must stay.
           const [seed] = recordsOf(registry, [{ id: 0, offset: 0, type: 1 }]);
           if (!seed) throw new Error('no seed record');
-          const seedWrite = writesOf(registry, [seed], address(1), address(1))[0];
+          // Any other contract: a successor must have code.
+          const successor = await fixture.slotRegistry.getAddress();
+          const seedWrite = writesOf(registry, [seed], address(1), address(1), successor)[0];
           if (!seedWrite) throw new Error('no write');
           await (await contract.getFunction(seedWrite.fn).send(...seedWrite.args)).wait();
 
@@ -265,7 +283,7 @@ describe('Registrars: properties', () => {
           );
           // A registrar still holding the role when there is one, never the writer.
           const registrar = address(kept[0] ?? (writer === address(1) ? 2 : 1));
-          const writes = writesOf(registry, records, writer, registrar);
+          const writes = writesOf(registry, records, writer, registrar, successor);
           const write = writes[writeIndex % writes.length];
           if (!write) throw new Error('no write');
           // The admin may manage roles: only the registration functions are refused to it.
