@@ -5,11 +5,13 @@ import {
   createApiApp,
   networksRouter,
   publicReadCors,
+  trustDocumentRouter,
   type CorsOrigins,
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
+import type { TrustDocument } from '@trustpoint/domain';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificates/certificate-services.js';
@@ -48,6 +50,11 @@ export interface CertApiOptions {
   webVerifier?: boolean;
   /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
   corsOrigins?: CorsOrigins;
+  /**
+   * Serves the trust document at `/.well-known/trustpoint.json` of the listener's root: what
+   * verifiers pin when their user trusts this service's origin.
+   */
+  trustDocument?: () => Promise<TrustDocument>;
 }
 
 /**
@@ -76,10 +83,12 @@ export function createCertApp(options: CertApiOptions): Express {
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
   return createApiApp({
-    root:
-      options.observability === undefined
+    root: [
+      ...(options.observability === undefined
         ? []
-        : [options.observability.httpMetrics, options.observability.router],
+        : [options.observability.httpMetrics, options.observability.router]),
+      ...(options.trustDocument === undefined ? [] : [trustDocumentRouter(options.trustDocument)]),
+    ],
     basePath: CERT_API_BASE_PATH,
     docs: {
       document: certApiDocument({

@@ -32,6 +32,13 @@ export const EXIT = {
   unchecked: 10,
   /** reconcile: the database and the chain disagree (a record missing, mismatched, doubled or orphaned). */
   disagreement: 11,
+  /**
+   * verify: it matches the chain, but in a registry you do not trust (not pinned by you nor by an
+   * origin you trust, held by a development account, or written outside its trusted blocks).
+   */
+  untrusted: 12,
+  /** verify: everything matches and is trusted, but the certificate has expired. */
+  expired: 13,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -49,7 +56,12 @@ Exit codes:
   8  verify: a trustpoint or evidence is NOT FOUND on chain (or not anchored yet)
   9  verify: it matches, and the certificate is REVOKED
  10  verify: NOT CHECKED (no node answered, no key set for a signature); reconcile: a chain could not be read
- 11  reconcile: the database and the chain DISAGREE (a record missing, mismatched, doubled or orphaned)`;
+ 11  reconcile: the database and the chain DISAGREE (a record missing, mismatched, doubled or orphaned)
+ 12  verify: it matches the chain but is NOT TRUSTED (a registry nobody you trust publishes; trust an origin
+     with \`trustpoint trust add <origin>\` or pin a registry with --contract)
+ 13  verify: it matches and is trusted, but EXPIRED
+Verdicts, the first that applies: mismatch (7), not found (8), not checked (10), not trusted (12),
+revoked (9), expired (13), verified (0).`;
 
 /** The exit code of an HTTP error status from the service. */
 export function exitCodeOfStatus(status: number): ExitCode {

@@ -9,6 +9,7 @@ import { migrateCommand } from './migrate-command.js';
 import { reconcileCommand } from './reconcile/reconcile-command.js';
 import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
+import { trustCommand } from './trust/trust-command.js';
 import { verifyCommands } from './verify/verify-command.js';
 
 /** The `trustpoint` command and its subcommands, writing to `io`. */
@@ -32,6 +33,7 @@ export function createProgram(io: Io): Command {
   initAdminCommand(program, io);
   adminCommand(program, io);
   verifyCommands(program, io);
+  trustCommand(program, io);
   certifyCommand(program, io);
   reconcileCommand(program, io);
   return program;

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATE_FILE_NAME } from '../src/certify/certify-state.js';
 import { EXIT } from '../src/exit-codes.js';
-import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';
+import {
+  localTrustFile,
+  startService,
+  trustpoint,
+  type RunningService,
+} from './support/cli-fixture.js';
 
 interface Summary {
   certified: number;
@@ -112,16 +117,19 @@ describe('trustpoint certify <folder> against a running service', () => {
     const { summary } = await certify(folder, ['--public']);
     const certID = summary?.files[0]?.certID ?? '';
 
-    const verified = await trustpoint([
-      'verify',
-      certID,
-      '--url',
-      service.url,
-      '--file',
-      join(folder, 'doc.txt'),
-      '--rpc',
-      `31337=${service.running.embeddedChain?.url ?? ''}`,
-    ]);
+    const verified = await trustpoint(
+      [
+        'verify',
+        certID,
+        '--url',
+        service.url,
+        '--file',
+        join(folder, 'doc.txt'),
+        '--rpc',
+        `31337=${service.running.embeddedChain?.url ?? ''}`,
+      ],
+      { TRUSTPOINT_TRUST_FILE: await localTrustFile(service) },
+    );
 
     expect(verified.code).toBe(EXIT.ok);
     expect(verified.stdout).toContain('recomputed from the file');

@@ -6,7 +6,47 @@ import { join } from 'node:path';
 import { testBackends } from '@trustpoint/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
-import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';
+import {
+  localTrustFile,
+  startService,
+  trustpoint,
+  type RunningService,
+} from './support/cli-fixture.js';
+
+/**
+ * Deploys, as a forger would, a contract that answers every call with `(hash, Evidence)`: the
+ * ABI encoding of `getTrustPoint`'s outputs, whatever is asked. Sent from the node's first
+ * unlocked account.
+ */
+async function deployForgedRegistry(chainUrl: string, hash: string): Promise<string> {
+  const word = (value: number) => value.toString(16).padStart(64, '0');
+  const answer = `${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex').padEnd(128, '0')}`;
+  const size = answer.length / 2;
+  const hex2 = (value: number) => value.toString(16).padStart(4, '0');
+  // runtime: CODECOPY(0, 13, size); RETURN(0, size); then the answer
+  const runtime = `61${hex2(size)}600e60003961${hex2(size)}6000f3${answer}`;
+  const runtimeSize = runtime.length / 2;
+  // init: CODECOPY(0, 12, runtimeSize); RETURN(0, runtimeSize); then the runtime
+  const init = `61${hex2(runtimeSize)}600e60003961${hex2(runtimeSize)}6000f3${runtime}`;
+  const rpc = async (method: string, params: unknown[]) => {
+    const response = await fetch(chainUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await response.json()) as { result: unknown };
+    return body.result;
+  };
+  const [from] = (await rpc('eth_accounts', [])) as string[];
+  const transaction = await rpc('eth_sendTransaction', [{ from, data: `0x${init}` }]);
+  for (;;) {
+    const receipt = (await rpc('eth_getTransactionReceipt', [transaction])) as {
+      contractAddress?: string;
+    } | null;
+    if (receipt?.contractAddress) return receipt.contractAddress;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** A port nothing listens on: a node that is down. */
 async function closedPort(): Promise<number> {
@@ -56,7 +96,10 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     await writeFile(path, JSON.stringify(value, null, 2));
     return path;
   };
-  const verify = (args: string[]) => trustpoint(['verify', ...args], {});
+  let trustFile: string;
+  // As `trustpoint start` does on its own machine: the instance pinned as local, with its node.
+  const verify = (args: string[]) =>
+    trustpoint(['verify', ...args], { TRUSTPOINT_TRUST_FILE: trustFile });
 
   beforeAll(async () => {
     service = await startService(backend);
@@ -65,6 +108,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     chainUrl = chain.url;
     downUrl = `http://127.0.0.1:${await closedPort()}`;
     dir = await mkdtemp(join(tmpdir(), 'trustpoint-verify-'));
+    trustFile = await localTrustFile(service);
   }, 120_000);
 
   afterAll(async () => {
@@ -178,25 +222,68 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     });
   });
 
-  it('when the certificate names a registry other than the one trusted, then it is a mismatch without asking the chain', async () => {
-    const path = await saved('other-registry.json', await createContentCertificate());
+  it('when the certificate names a contract the forger deployed, which answers the forged hash, then it is not trusted (exit 12) and the registry is shown', async () => {
+    const certificate = (await createContentCertificate()) as {
+      data: { data: { hash: string }; metadata: { smartContract: string }[] };
+    };
+    const forged = await deployForgedRegistry(chainUrl, certificate.data.data.hash);
+    certificate.data.metadata = certificate.data.metadata.map((item) => ({
+      ...item,
+      smartContract: forged,
+    }));
+    const path = await saved('forged-registry.json', certificate);
 
-    const result = await verify([
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`]);
+
+    expect(result.code).toBe(EXIT.untrusted);
+    expect(result.stdout).toContain('NOT TRUSTED');
+    expect(result.stdout).toContain(forged);
+  });
+
+  it('when nothing is trusted, then a genuine certificate is not trusted (exit 12), and pinning its registry with --contract verifies it', async () => {
+    const certificate = (await createContentCertificate()) as {
+      data: { metadata: { smartContract: string }[] };
+    };
+    const path = await saved('unpinned.json', certificate);
+    const untrusting = (args: string[]) =>
+      trustpoint(['verify', path, '--rpc', `31337=${chainUrl}`, ...args]);
+
+    const bare = await untrusting([]);
+    const pinned = await untrusting([
+      '--contract',
+      `31337=${certificate.data.metadata[0]?.smartContract ?? ''}`,
+    ]);
+
+    expect(bare.code).toBe(EXIT.untrusted);
+    expect(bare.stdout).toContain('nothing you trust pins network 31337');
+    // Pinned by the user themselves: the development registry is their own choice.
+    expect(pinned.stdout).toMatch(/development account|VERIFIED/);
+  });
+
+  it('when the service is trusted with --issuer but runs on the development accounts, then its registry is not trusted off the machine that started it', async () => {
+    const path = await saved('dev-issuer.json', await createContentCertificate());
+
+    const result = await trustpoint([
+      'verify',
       path,
       '--rpc',
       `31337=${chainUrl}`,
-      '--contract',
-      `31337=0x${'11'.repeat(20)}`,
+      '--issuer',
+      service.url,
     ]);
 
-    expect(result.code).toBe(EXIT.mismatch);
-    expect(result.stdout).toContain('is not one you trust for network 31337');
+    expect(result.code).toBe(EXIT.untrusted);
+    expect(result.stdout).toContain('well-known development account');
   });
 
   it('when the only node is down, then the trustpoint is unreachable and the exit code 10', async () => {
     const path = await saved('down.json', await createContentCertificate());
+    // The instance pinned without its node: only the one given is asked.
+    const withoutNodes = await localTrustFile(service, { withNodes: false });
 
-    const result = await verify([path, '--rpc', downUrl]);
+    const result = await trustpoint(['verify', path, '--rpc', downUrl], {
+      TRUSTPOINT_TRUST_FILE: withoutNodes,
+    });
 
     expect(result.code).toBe(EXIT.unchecked);
     expect(result.stdout).toContain('node unreachable');
@@ -324,7 +411,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     it('when an asset JSON is verified, then its assetHash and evidence hash are recomputed and found on chain', async () => {
       const path = await saved('asset.json', await assetWithEvidence());
 
-      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`]);
+      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`], {
+        TRUSTPOINT_TRUST_FILE: trustFile,
+      });
 
       expect(result.code).toBe(EXIT.ok);
       expect(result.stdout).toContain('VERIFIED');
@@ -337,7 +426,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       (transactions[0] as { metadata: object }).metadata = { event: 'lost' };
       const path = await saved('asset-changed.json', asset);
 
-      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`]);
+      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`], {
+        TRUSTPOINT_TRUST_FILE: trustFile,
+      });
 
       expect(result.code).toBe(EXIT.mismatch);
     });
@@ -356,7 +447,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
           `31337=${chainUrl}`,
           '--json',
         ],
-        { TRUSTPOINT_TOKEN: service.running.token },
+        { TRUSTPOINT_TOKEN: service.running.token, TRUSTPOINT_TRUST_FILE: trustFile },
       );
 
       expect(result.code).toBe(EXIT.ok);
@@ -379,7 +470,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
           `31337=${chainUrl}`,
           '--json',
         ],
-        { TRUSTPOINT_TOKEN: service.running.token },
+        { TRUSTPOINT_TOKEN: service.running.token, TRUSTPOINT_TRUST_FILE: trustFile },
       );
 
       const verification = JSON.parse(result.stdout) as {

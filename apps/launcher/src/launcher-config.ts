@@ -28,6 +28,13 @@ export interface LauncherConfig {
   apiHost: string;
   certApiPort: number;
   trackApiPort: number;
+  /**
+   * The service's public origin (`TRUSTPOINT_PUBLIC_URL`): what its trust document names and
+   * verifiers trust. Default the certificate API's own local origin.
+   */
+  publicUrl: string;
+  /** The operator's display name in the trust document (`TRUSTPOINT_NAME`). */
+  serviceName: string;
   /** A PostgreSQL server to use instead of the embedded database. */
   databaseUrl: string | undefined;
   /**
@@ -219,6 +226,24 @@ export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.TRUSTPOINT_DATA_DIR ?? join(startedIn(env), '.trustpoint');
 }
 
+/** `TRUSTPOINT_PUBLIC_URL` reduced to its origin, else the certificate API's local origin. */
+function publicUrlOf(env: NodeJS.ProcessEnv): string {
+  const given = env.TRUSTPOINT_PUBLIC_URL;
+  if (given === undefined || given === '') {
+    return `http://${env.API_HOST ?? '127.0.0.1'}:${env.CERT_API_PORT ?? '8080'}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new Error(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
+  }
+  return url.origin;
+}
+
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   return {
     dataDir: dataDirOf(env),
@@ -227,6 +252,8 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     apiHost: env.API_HOST ?? '127.0.0.1',
     certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
     trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
+    publicUrl: publicUrlOf(env),
+    serviceName: env.TRUSTPOINT_NAME || 'Trustpoint (local)',
     databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
     networksFile:
       env.TRUSTPOINT_NETWORKS_FILE === undefined || env.TRUSTPOINT_NETWORKS_FILE === ''

@@ -80,13 +80,29 @@ ${chainExamples(running)}
 Press Ctrl-C to stop.`;
 }
 
+/** What a started instance tells the command that started it. */
+export interface ServedInstance {
+  /** The public origin its trust document names. */
+  publicUrl: string;
+  /** Its networks' nodes on this machine's loopback (the embedded chain): safe to remember. */
+  localNodes: Record<string, string[]>;
+}
+
+const isLoopback = (url: string): boolean => {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Starts Trustpoint (the embedded defaults, or what the environment configures), prints the
  * banner, writes the local user's token to `<dataDir>/local-token` for the `trustpoint admin`
  * commands, and stops gracefully on SIGINT or SIGTERM (a second one, or the shutdown deadline,
  * exits at once). Rejects when it cannot start.
  */
-export async function serveAll(): Promise<void> {
+export async function serveAll(): Promise<ServedInstance> {
   // Every line written while a request is handled carries its id (X-Request-Id).
   const logger = pino({
     name: 'trustpoint',
@@ -108,4 +124,9 @@ export async function serveAll(): Promise<void> {
     },
     { logger, graceMs: config.shutdownTimeoutMs },
   );
+  const localNodes: Record<string, string[]> = {};
+  for (const network of running.networks.list()) {
+    if (isLoopback(network.rpcUrl)) localNodes[network.networkId] = [network.rpcUrl];
+  }
+  return { publicUrl: config.publicUrl, localNodes };
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AnchorEngine, NetworkRegistry } from '@trustpoint/chain';
+import { TrustDocumentSource, type AnchorEngine, type NetworkRegistry } from '@trustpoint/chain';
 import {
   createCertApp,
   createCertificateSigner,
@@ -7,7 +7,7 @@ import {
   s3FileStore,
   type CertificateSigner,
 } from '@trustpoint/cert-api';
-import { findPlan, type Database } from '@trustpoint/db';
+import { findPlan, listRegistriesInUse, type Database } from '@trustpoint/db';
 import type { serviceObservability } from '@trustpoint/observability';
 import { createTrackApp } from '@trustpoint/track-api';
 import {
@@ -108,11 +108,23 @@ function apiOptions(parts: ServiceParts) {
   };
 }
 
+/** The service's trust document, built from its networks and the registries its records name. */
+function trustDocumentOf(parts: ServiceParts): TrustDocumentSource['document'] {
+  const source = new TrustDocumentSource({
+    origin: parts.config.publicUrl,
+    name: parts.config.serviceName,
+    networks: () => parts.networks.list(),
+    registriesInUse: () => listRegistriesInUse(parts.database.knex),
+  });
+  return () => source.document();
+}
+
 /** The certificate API (with the admin API beside it) on these parts. */
 export async function certApiApp(parts: ServiceParts): Promise<Express> {
   const { config, secrets, database, engine, networks, logger } = parts;
   return createCertApp({
     ...apiOptions(parts),
+    trustDocument: trustDocumentOf(parts),
     services: {
       knex: database.knex,
       engine,

@@ -3,6 +3,7 @@ export * from './networks/network-config.js';
 export * from './networks/load-networks.js';
 export * from './networks/network-registry.js';
 export * from './networks/network-summary.js';
+export * from './networks/trust-document-source.js';
 export * from './rpc/json-rpc-provider.js';
 export * from './anchoring/anchor-record.js';
 export * from './anchoring/anchor-logger.js';

@@ -143,3 +143,4 @@ export {
   unpublishUncertifiedFile,
 } from './repositories/published-files-repository.js';
 export type { NewPublishedFile, PublishedFile } from './repositories/published-files-repository.js';
+export { listRegistriesInUse, type RegistryInUse } from './repositories/registries-in-use-repository.js';

@@ -83,3 +83,4 @@ export * from './chain/trust-point-lookup.js';
 export * from './chain/trust-point-registry-abi.js';
 export * from './chain/uint256.js';
 export * from './chain/unexpected-eth-call-response-error.js';
+export * from './trust/trust-document.js';

@@ -35,6 +35,7 @@ export type { ErrorHandlerOptions } from './error-handler.js';
 export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
 export type { JsonBodyOptions } from './json-body.js';
 export { networksOperation, networksRouter } from './networks-route.js';
+export { trustDocumentRouter } from './trust-document-route.js';
 export { notFoundHandler } from './not-found-handler.js';
 export { acceptedResponse, preferHeaderSchema } from './openapi-acknowledgement.js';
 export { openApiErrorResponses } from './openapi-error-responses.js';

@@ -28,8 +28,17 @@ export * from './chain/unexpected-eth-call-response-error.js';
 // Qualified signatures
 export * from './signature/qualified-signature.js';
 
+// Trust: what a verifier trusts, and the documents services publish
+export * from './trust/development-accounts.js';
+export * from './trust/trust.js';
+export * from './trust/trust-document.js';
+
 // Verification
+export * from './chain/record-write.js';
+export * from './rpc/json-rpc-call.js';
 export * from './rpc/json-rpc-nodes.js';
+export * from './rpc/node-identity.js';
+export * from './verify/record-standing.js';
 export * from './verify/on-chain-read.js';
 export * from './verify/record-input.js';
 export * from './verify/rpc-urls.js';

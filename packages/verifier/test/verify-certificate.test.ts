@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   contentCertificateHash,
   encodeGetTrustPointCall,
+  trustPointKey,
+  type Trust,
   qualifiedSignaturePayload,
   qualifiedSignatureTrustPointHash,
   revocationTrustPointHash,
@@ -12,7 +14,13 @@ import {
   fileCertificateHash,
   VerifierInputError,
 } from '../src/index.js';
-import { fetchOf, trustPointResult, type FakeNode } from './support/fake-node.js';
+import {
+  FAKE_GENESIS,
+  fetchOf,
+  trustPointRecordedLog,
+  trustPointResult,
+  type FakeNode,
+} from './support/fake-node.js';
 
 const CERT_ID = 'did:trustpoint:certid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12';
 const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -52,7 +60,14 @@ function evidenceItem(timestamp = ISSUED_ON + 1) {
   };
 }
 
-function nodeWith(records: [timestamp: number, hash: string, type: number][]): FakeNode {
+const TRANSACTION = `0x${'ab'.repeat(32)}`;
+const BLOCK_TIME = 1767225603;
+
+/** A node holding the records, all written by TRANSACTION in block 7. */
+function nodeWith(
+  records: [timestamp: number, hash: string, type: number][],
+  options: Partial<FakeNode> = {},
+): FakeNode {
   return {
     url: NODE_URL,
     notFoundSelector: TRUST_POINT_NOT_FOUND_SELECTOR,
@@ -62,10 +77,32 @@ function nodeWith(records: [timestamp: number, hash: string, type: number][]): F
         trustPointResult(recordHash, type),
       ]),
     ),
+    receipts: new Map([
+      [
+        TRANSACTION,
+        {
+          status: '0x1',
+          blockNumber: 7,
+          blockTime: BLOCK_TIME,
+          logs: records.map(([timestamp, recordHash, type]) =>
+            trustPointRecordedLog(CONTRACT, trustPointKey(CERT_ID, timestamp), recordHash, type),
+          ),
+        },
+      ],
+    ]),
+    ...options,
   };
 }
 
 const rpc = { '31337': [NODE_URL] };
+const pinned: Trust['networks'][number] = {
+  networkId: '31337',
+  chainId: 31337,
+  genesisHash: FAKE_GENESIS,
+  registries: [{ kind: 'trustPointRegistry', address: CONTRACT }],
+  pinnedBy: 'you',
+};
+const trust: Trust = { networks: [pinned] };
 
 describe('verifyCertificate', () => {
   it('when the content hashes to data.hash and the chain holds it, then the evidence is anchored and the certificate verified', async () => {
@@ -74,6 +111,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc,
+      trust,
       fetch: fetchOf(node),
     });
 
@@ -94,6 +132,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: { statusCode: 200, message: 'ok', data: certificate() },
       rpc,
+      trust,
       fetch: fetchOf(node),
     });
 
@@ -106,6 +145,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate({ content: { ...content, total: '1.00 EUR' } }),
       rpc,
+      trust,
       fetch: fetchOf(node),
     });
 
@@ -118,6 +158,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc,
+      trust,
       fetch: fetchOf(nodeWith([])),
     });
 
@@ -131,6 +172,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc: { '31337': [DOWN_URL, NODE_URL] },
+      trust,
       fetch,
     });
 
@@ -145,6 +187,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc: { '*': [DOWN_URL] },
+      trust,
       fetch: fetchOf(),
     });
 
@@ -155,36 +198,135 @@ describe('verifyCertificate', () => {
   it('when no URL is given for the network, then it is unreachable and no node is asked', async () => {
     const fetch = fetchOf();
 
-    const result = await verifyCertificate({ certificate: certificate(), rpc: {}, fetch });
+    const result = await verifyCertificate({ certificate: certificate(), rpc: {}, trust, fetch });
 
     expect(result.trustpoints[0]?.detail).toContain('no JSON-RPC URL');
     expect(fetch.calls).toEqual([]);
   });
 
-  it('when trusted registries are listed and the certificate names another, then it is a mismatch and no node is asked', async () => {
+  it('when the certificate names a registry nobody pinned, then it is untrusted, never verified, though the chain holds the record', async () => {
+    const forged = `0x${'11'.repeat(20)}`;
     const fetch = fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]]));
 
     const result = await verifyCertificate({
-      certificate: certificate(),
+      certificate: certificate({ metadata: [{ ...evidenceItem(), smartContract: forged }] }),
       rpc,
-      contracts: { '31337': [`0x${'11'.repeat(20)}`] },
+      trust,
       fetch,
     });
 
-    expect(result.trustpoints[0]).toMatchObject({ verdict: 'mismatch' });
-    expect(result.trustpoints[0]?.detail).toContain('not one you trust');
-    expect(fetch.calls).toEqual([]);
+    expect(result).toMatchObject({ verified: false, verdict: 'untrusted' });
+    expect(result.trustpoints[0]?.detail).toContain(`${forged} is not one that you pins`);
   });
 
-  it('when the certificate names a trusted registry in another case, then it is read', async () => {
+  it('when nothing is trusted at all, then even a genuine record is untrusted', async () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc,
-      contracts: { '31337': [CONTRACT.toLowerCase()] },
+      fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result.verdict).toBe('untrusted');
+    expect(result.trustpoints[0]?.detail).toContain('nothing you trust pins network 31337');
+  });
+
+  it('when the certificate names a trusted registry in another case, then it is read and verified with the chain time', async () => {
+    const result = await verifyCertificate({
+      certificate: certificate({
+        metadata: [{ ...evidenceItem(), smartContract: CONTRACT.toLowerCase() }],
+      }),
+      rpc,
+      trust,
       fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
     });
 
     expect(result.verified).toBe(true);
+    expect(result.trustpoints[0]?.chainTime).toMatchObject({
+      blockNumber: 7,
+      timestamp: BLOCK_TIME * 1000,
+      node: NODE_URL,
+    });
+    expect(result.trustpoints[0]?.trustedThrough).toBe('you');
+  });
+
+  it('when the node is on another chain with the same chain id, then it is not asked and nothing is verified', async () => {
+    const fetch = fetchOf(
+      nodeWith([[ISSUED_ON + 1, hash, 0]], { genesisHash: `0x${'99'.repeat(32)}` }),
+    );
+
+    const result = await verifyCertificate({ certificate: certificate(), rpc, trust, fetch });
+
+    expect(result.verdict).toBe('unchecked');
+    expect(result.trustpoints[0]?.attempts[0]?.error).toContain(
+      'another chain with the same chain id',
+    );
+  });
+
+  it('when the node answers another chain id, then it is not asked', async () => {
+    const fetch = fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]], { chainId: 1337 }));
+
+    const result = await verifyCertificate({ certificate: certificate(), rpc, trust, fetch });
+
+    expect(result.verdict).toBe('unchecked');
+    expect(result.trustpoints[0]?.attempts[0]?.error).toContain('on chain 1337, not 31337');
+  });
+
+  it('when the named transaction did not write the record, then the chain cannot date it and it is unchecked', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+    node.receipts = new Map([
+      [TRANSACTION, { status: '0x1', blockNumber: 7, blockTime: BLOCK_TIME, logs: [] }],
+    ]);
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      trust,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.verdict).toBe('unchecked');
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'untimed' });
+    expect(result.trustpoints[0]?.detail).toContain('did not write this record');
+  });
+
+  it('when the record was written outside the blocks its registry is trusted for, then it is untrusted', async () => {
+    const retired: Trust = {
+      networks: [
+        {
+          ...pinned,
+          registries: [{ kind: 'trustPointRegistry', address: CONTRACT, fromBlock: 1, toBlock: 6 }],
+          pinnedBy: 'https://certs.example.org',
+        },
+      ],
+    };
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      trust: retired,
+      fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result.verdict).toBe('untrusted');
+    expect(result.trustpoints[0]?.detail).toContain(
+      'outside the blocks https://certs.example.org trusts',
+    );
+  });
+
+  it('when the certificate has expired, then it is expired, not verified', async () => {
+    const expiring = certificate();
+    (expiring.data as Record<string, unknown>).expires = ISSUED_ON + 1_000;
+
+    const result = await verifyCertificate({
+      certificate: expiring,
+      rpc,
+      trust,
+      now: ISSUED_ON + 1_000,
+      fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result).toMatchObject({ verdict: 'expired', verified: false });
+    expect(result.expiry).toEqual({ expires: ISSUED_ON + 1_000, expired: true });
   });
 
   it('when a revocation is on chain, then the certificate is revoked, not verified', async () => {
@@ -202,6 +344,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate({ metadata: [evidenceItem(), revocation] }),
       rpc,
+      trust,
       fetch: fetchOf(node),
     });
 
@@ -218,6 +361,7 @@ describe('verifyCertificate', () => {
     const result = await verifyCertificate({
       certificate: certificate(),
       rpc,
+      trust,
       fetch: fetchOf(node),
     });
 
@@ -263,6 +407,7 @@ describe('verifyCertificate', () => {
       const result = await verifyCertificate({
         certificate: certificate({ metadata: [evidenceItem(), item] }),
         rpc,
+        trust,
         jwks,
         fetch: fetchOf(node),
       });
@@ -281,6 +426,7 @@ describe('verifyCertificate', () => {
       const result = await verifyCertificate({
         certificate: certificate({ metadata: [evidenceItem(), item] }),
         rpc,
+        trust,
         jwks: other.jwks,
         fetch: fetchOf(node),
       });
@@ -295,6 +441,7 @@ describe('verifyCertificate', () => {
       const result = await verifyCertificate({
         certificate: certificate({ metadata: [evidenceItem(), item] }),
         rpc,
+        trust,
         jwks,
         fetch: fetchOf(node),
       });
@@ -311,6 +458,7 @@ describe('verifyCertificate', () => {
       const result = await verifyCertificate({
         certificate: certificate({ metadata: [evidenceItem(), item] }),
         rpc,
+        trust,
         fetch: fetchOf(node),
       });
 
@@ -334,6 +482,7 @@ describe('verifyCertificate', () => {
         certificate: fileCertificate(),
         file: bytes,
         rpc,
+        trust,
         fetch: fetchOf(node()),
       });
 
@@ -351,6 +500,7 @@ describe('verifyCertificate', () => {
         certificate: fileCertificate(),
         file: tampered,
         rpc,
+        trust,
         fetch: fetchOf(node()),
       });
 
@@ -363,6 +513,7 @@ describe('verifyCertificate', () => {
       const result = await verifyCertificate({
         certificate: fileCertificate(),
         rpc,
+        trust,
         fetch: fetchOf(node()),
       });
 

@@ -5,9 +5,17 @@ import {
   encodeGetEvidenceCall,
   EVIDENCE_NOT_FOUND_SELECTOR,
   evidenceHash,
+  evidenceKey,
   verifyEvidence,
+  type Trust,
 } from '../src/index.js';
-import { evidenceResult, fetchOf, type FakeNode } from './support/fake-node.js';
+import {
+  evidenceRecordedLog,
+  evidenceResult,
+  FAKE_GENESIS,
+  fetchOf,
+  type FakeNode,
+} from './support/fake-node.js';
 
 const CONTRACT = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 const NODE_URL = 'http://node.test:8545';
@@ -19,6 +27,8 @@ const evidence = {
   userOwner: 'did:user:u1',
 };
 const HASH = evidenceHash(evidence);
+
+const TRANSACTION = `0x${'cd'.repeat(32)}`;
 
 const assetJson = (overrides: { data?: object; metadata?: object } = {}) => ({
   trackID: 'did:trustpoint:trackid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12',
@@ -33,7 +43,7 @@ const assetJson = (overrides: { data?: object; metadata?: object } = {}) => ({
       hash: HASH,
       status: 'anchored',
       smartContract: CONTRACT,
-      transactionHash: `0x${'cd'.repeat(32)}`,
+      transactionHash: TRANSACTION,
     },
   ],
   status: 'anchored',
@@ -48,14 +58,39 @@ const node = (records: [string, number, string][]): FakeNode => ({
       evidenceResult(hash),
     ]),
   ),
+  receipts: new Map([
+    [
+      TRANSACTION,
+      {
+        status: '0x1',
+        blockNumber: 9,
+        blockTime: 1767225601,
+        logs: records.map(([key, timestamp, hash]) =>
+          evidenceRecordedLog(CONTRACT, evidenceKey(key, timestamp), hash),
+        ),
+      },
+    ],
+  ]),
 });
 const rpc = { '31337': [NODE_URL] };
+const trust: Trust = {
+  networks: [
+    {
+      networkId: '31337',
+      chainId: 31337,
+      genesisHash: FAKE_GENESIS,
+      registries: [{ kind: 'evidenceRepository', address: CONTRACT }],
+      pinnedBy: 'you',
+    },
+  ],
+};
 
 describe('verifyEvidence', () => {
   it('when an asset and its evidence hash by the rules and are on chain, then it is verified', async () => {
     const result = await verifyEvidence({
       evidence: assetJson(),
       rpc,
+      trust,
       fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
     });
 
@@ -71,6 +106,7 @@ describe('verifyEvidence', () => {
     const result = await verifyEvidence({
       evidence: assetJson({ metadata: { event: 'lost' } }),
       rpc,
+      trust,
       fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
     });
 
@@ -82,6 +118,7 @@ describe('verifyEvidence', () => {
     const result = await verifyEvidence({
       evidence: assetJson({ data: { id: 'P-43', version: '1' } }),
       rpc,
+      trust,
       fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
     });
 
@@ -98,8 +135,10 @@ describe('verifyEvidence', () => {
         timestamp: evidence.timestamp,
         hash: HASH,
         smartContract: CONTRACT,
+        transactionHash: TRANSACTION,
       },
       rpc,
+      trust,
       fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
     });
 
@@ -107,8 +146,24 @@ describe('verifyEvidence', () => {
     expect(result.evidences[0]?.detail).toContain('no metadata');
   });
 
+  it('when the repository is not pinned, then a genuine evidence is untrusted with its chain time shown', async () => {
+    const result = await verifyEvidence({
+      evidence: assetJson(),
+      rpc,
+      fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
+    });
+
+    expect(result.verdict).toBe('untrusted');
+    expect(result.evidences[0]?.chainTime?.timestamp).toBe(1767225601000);
+  });
+
   it('when the chain has no such evidence, then it is not found', async () => {
-    const result = await verifyEvidence({ evidence: assetJson(), rpc, fetch: fetchOf(node([])) });
+    const result = await verifyEvidence({
+      evidence: assetJson(),
+      rpc,
+      trust,
+      fetch: fetchOf(node([])),
+    });
 
     expect(result.verdict).toBe('notFound');
   });

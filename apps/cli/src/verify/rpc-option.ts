@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ANY_NETWORK, type RpcUrls, type TrustedContracts } from '@trustpoint/verifier';
+import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
 import { usageError } from '../cli-error.js';
 
 /** The local chain `trustpoint start` runs, asked for network 31337 when no URL names it. */
@@ -101,13 +101,13 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
 }
 
 /**
- * `--contract <networkId>=<address>` (repeatable) and a networks file's registries: the only
- * contracts a record may name on those networks. Undefined when none is given: any is read.
+ * `--contract <networkId>=<address>` (repeatable) and a networks file's registries: registries the
+ * user pins. Undefined when none is given.
  */
 export function trustedContractsOf(
   values: readonly string[],
   fromFile: readonly { networkId: string; address: string | undefined }[],
-): TrustedContracts | undefined {
+): Record<string, string[]> | undefined {
   const contracts: Record<string, string[]> = {};
   for (const value of values) {
     const match = /^(\d+)=(0x[0-9a-fA-F]{40})$/.exec(value);

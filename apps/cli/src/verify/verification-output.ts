@@ -19,6 +19,8 @@ const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> =
   mismatch: 'MISMATCH',
   notFound: 'NOT FOUND',
   pending: 'not anchored yet',
+  untrusted: 'NOT TRUSTED',
+  untimed: 'time not proven',
   unreachable: 'node unreachable',
   unexpected: 'unexpected node answer',
 };
@@ -28,7 +30,11 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   revoked: 'REVOKED: it matches the chain, and was revoked',
   mismatch: 'MISMATCH: something differs from the rules or the chain',
   notFound: 'NOT FOUND: a record is not on chain',
-  unchecked: 'NOT CHECKED: a node did not answer or a signature could not be checked',
+  unchecked:
+    'NOT CHECKED: a node did not answer, the chain could not date a record, or a signature could not be checked',
+  untrusted:
+    'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
+  expired: 'EXPIRED: it matches the chain and is trusted, but its expiry date has passed',
 };
 
 /** The exit code of a verdict (see exit-codes.ts). */
@@ -44,8 +50,18 @@ export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict
       return EXIT.notOnChain;
     case 'unchecked':
       return EXIT.unchecked;
+    case 'untrusted':
+      return EXIT.untrusted;
+    case 'expired':
+      return EXIT.expired;
   }
 }
+
+/** The chain's time of a record, and whom its registry is trusted through. */
+const chainTimeOf = (row: { chainTime?: { timestamp: number; blockNumber: number } }) =>
+  row.chainTime === undefined
+    ? undefined
+    : `${new Date(row.chainTime.timestamp).toISOString()} (block ${String(row.chainTime.blockNumber)})`;
 
 /** A failed node in one line: the next one was asked. */
 const failedNodes = (attempts: readonly NodeAttempt[]) =>
@@ -59,11 +75,19 @@ export function certificateText(result: CertificateVerification, keys: string | 
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
     `Hash: ${result.hash.detail}${result.hash.matches ? ` (${result.hash.given})` : `; the certificate names ${result.hash.given}`}`,
+    ...(result.expiry === undefined
+      ? []
+      : [
+          `Expires: ${new Date(result.expiry.expires).toISOString()}${result.expiry.expired ? ' (EXPIRED)' : ''}`,
+        ]),
     ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
     table(result.trustpoints, [
       { title: 'Trustpoint', value: (row) => row.type },
       { title: 'Network', value: (row) => row.networkId },
       { title: 'Timestamp', value: (row) => row.timestamp },
+      { title: 'Chain time', value: chainTimeOf },
+      { title: 'Registry', value: (row) => row.smartContract },
+      { title: 'Trusted through', value: (row) => row.trustedThrough },
       { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
       { title: 'Node', value: (row) => row.node },
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
@@ -84,6 +108,9 @@ export function evidencesText(result: EvidencesVerification): string {
       { title: 'Evidence', value: (row) => row.hash },
       { title: 'Network', value: (row) => row.networkId },
       { title: 'Timestamp', value: (row) => row.timestamp },
+      { title: 'Chain time', value: chainTimeOf },
+      { title: 'Repository', value: (row) => row.smartContract },
+      { title: 'Trusted through', value: (row) => row.trustedThrough },
       { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
       { title: 'Node', value: (row) => row.node },
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },

@@ -1,14 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import {
+  combineTrust,
+  compareTrustDocuments,
   hashFileStream,
   isHashHex,
   readCertificate,
+  trustOfContracts,
+  trustOfDocument,
   verifyCertificate,
   verifyEvidence,
   VerifierInputError,
   type FileHashes,
   type JSONWebKeySet,
+  type Trust,
 } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { resolveConnection } from '../admin/connection.js';
@@ -30,12 +35,20 @@ import {
   type ServiceOptions,
 } from './record-source.js';
 import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
+import {
+  fetchTrustDocument,
+  originOf,
+  readTrustFile,
+  trustFilePath,
+  trustOfFile,
+} from '../trust/trust-store.js';
 
 interface VerifyOptions extends ServiceOptions {
   file?: string;
   rpc?: string[];
   networks?: string;
   contract?: string[];
+  issuer?: string[];
   jwks?: string;
   json: boolean;
 }
@@ -44,6 +57,7 @@ interface VerifyEvidenceOptions {
   rpc?: string[];
   networks?: string;
   contract?: string[];
+  issuer?: string[];
   trackUrl?: string;
   token?: string;
   json: boolean;
@@ -59,31 +73,65 @@ const NETWORKS_HELP =
   'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
 
 const CONTRACT_HELP =
-  "a registry you trust, <networkId>=<0x address>, repeatable (a networks file's count too); a record naming another contract on that network is a mismatch";
+  "a registry you trust, <networkId>=<0x address>, repeatable (a networks file's count too)";
 
-/** The nodes to ask (--rpc first, then a networks file's) and the registries to accept. */
+const ISSUER_HELP =
+  'a service origin you trust for this run (https://...): its published trust document pins its registries; `trustpoint trust add <origin>` keeps it';
+
+/**
+ * The nodes to ask (--rpc first, then a networks file's, then the trust file's) and what is
+ * trusted: the registries of --contract and a networks file, the origins of the trust file and of
+ * --issuer. Never a contract because a record names it.
+ */
 async function trustedNetworks(
-  options: { rpc?: string[]; networks?: string; contract?: string[] },
-  env: NodeJS.ProcessEnv,
+  options: { rpc?: string[]; networks?: string; contract?: string[]; issuer?: string[] },
+  io: Io,
   registry: 'trustPointRegistry' | 'evidenceRepository',
-) {
+): Promise<{ rpc: ReturnType<typeof rpcUrlsOf>; trust: Trust }> {
   const fromFile = options.networks === undefined ? [] : await readNetworksFile(options.networks);
-  const rpc = rpcUrlsOf(
-    options.rpc ?? [],
-    env,
-    fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
-  );
+  const trustFile = await readTrustFile(trustFilePath(io.env));
+  const pinned = trustOfFile(trustFile);
+  const rpc = rpcUrlsOf(options.rpc ?? [], io.env, [
+    ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
+    ...Object.entries(pinned.rpc).flatMap(([networkId, urls]) =>
+      urls.map((url) => ({ networkId, url })),
+    ),
+  ]);
   const contracts = trustedContractsOf(
     options.contract ?? [],
     fromFile.map((network) => ({ networkId: network.networkId, address: network[registry] })),
   );
-  return { rpc, ...(contracts === undefined ? {} : { contracts }) };
+  const issuers: Trust[] = [];
+  for (const given of options.issuer ?? []) {
+    const origin = originOf(given);
+    const document = await fetchTrustDocument(origin);
+    const pin = trustFile.origins.find((entry) => entry.document.origin === origin);
+    const changes = pin === undefined ? [] : compareTrustDocuments(pin.document, document);
+    const serious = changes.filter((change) => change.kind !== 'registryAdded');
+    if (serious.length > 0) {
+      io.stderr(
+        `WARNING: the trust document of ${origin} CHANGED since you pinned it; the pinned one is used:\n${serious.map((change) => `  - ${change.detail}`).join('\n')}\n`,
+      );
+      continue;
+    }
+    issuers.push(trustOfDocument(document));
+  }
+  return {
+    rpc,
+    trust: combineTrust(
+      pinned.trust,
+      ...issuers,
+      contracts === undefined ? undefined : trustOfContracts(contracts, registry),
+    ),
+  };
 }
 
 const TRUST_NOTE = `
-Only the nodes given with --rpc (or --networks) are asked, with a raw eth_call: the service that issued the
-record never chooses who checks it. Hashes are recomputed by the published rules
-(@trustpoint/verifier), never taken from the service's verify routes.`;
+Only the nodes given with --rpc (or --networks, or pinned with an origin) are asked, with a raw eth_call,
+and each must prove it is on the pinned chain (chain id and genesis block). A registry is trusted only
+when you pinned it (--contract, --networks) or an origin you trust publishes it (trustpoint trust add,
+--issuer): never because the certificate names it. Times are the chain's (the block that wrote the record).
+Hashes are recomputed by the published rules (@trustpoint/verifier).`;
 
 /** Hashes a file as it streams, with Node's native SHA-256 under the published rule. */
 function hashFile(path: string): Promise<FileHashes> {
@@ -142,6 +190,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
+    .option('--issuer <origin>', ISSUER_HELP, collect)
     .option(
       '--url <url>',
       "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -163,7 +212,7 @@ Examples:
     )
     .action(async (argument: string, options: VerifyOptions) => {
       const origin = serviceOrigin(options, io.env);
-      const trusted = await trustedNetworks(options, io.env, 'trustPointRegistry');
+      const trusted = await trustedNetworks(options, io, 'trustPointRegistry');
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
       else if (CERT_ID.test(argument)) {
@@ -204,6 +253,7 @@ Examples:
     .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
+    .option('--issuer <origin>', ISSUER_HELP, collect)
     .option(
       '--track-url <url>',
       "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
@@ -222,7 +272,7 @@ Examples:
   trustpoint verify-evidence did:trustpoint:trackid:0194... --json`,
     )
     .action(async (argument: string, options: VerifyEvidenceOptions) => {
-      const trusted = await trustedNetworks(options, io.env, 'evidenceRepository');
+      const trusted = await trustedNetworks(options, io, 'evidenceRepository');
       let evidence: unknown;
       if (await isFile(argument)) evidence = await readJsonFile(argument);
       else if (TRACK_ID.test(argument) || isHashHex(argument)) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { launch, type RunningTrustpoint } from '@trustpoint/launcher/launcher';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
 import pino from 'pino';
 import { run } from '../../src/program.js';
+import { fetchTrustDocument, writeTrustFile } from '../../src/trust/trust-store.js';
 
 export interface CliResult {
   code: number;
@@ -19,6 +21,11 @@ export async function trustpoint(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliResult> {
+  // Never the machine's own trust file: each call trusts only what its test gives it.
+  env = {
+    TRUSTPOINT_TRUST_FILE: join(tmpdir(), `trustpoint-no-trust-${randomUUID()}.json`),
+    ...env,
+  };
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
@@ -68,6 +75,7 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-cli-'));
   const database = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
   const databaseUrl = database?.url;
+  const certApiPort = await freePort();
   const running = await launch(
     {
       ...readLauncherConfig({}),
@@ -75,7 +83,8 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
       chainHost: '127.0.0.1',
       chainPort: await freePort(),
       apiHost: '127.0.0.1',
-      certApiPort: await freePort(),
+      certApiPort,
+      publicUrl: `http://127.0.0.1:${String(certApiPort)}`,
       trackApiPort: await freePort(),
       databaseUrl,
     },
@@ -90,4 +99,29 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
       await database?.drop();
     },
   };
+}
+
+/**
+ * A trust file pinning the service as `trustpoint start` pins its own instance: local (its
+ * development registries count), with its chain's node. What `TRUSTPOINT_TRUST_FILE` takes.
+ */
+export async function localTrustFile(
+  service: RunningService,
+  options: { withNodes?: boolean } = {},
+): Promise<string> {
+  const path = join(service.dataDir, `trust-${randomUUID()}.json`);
+  const chainUrl = service.running.embeddedChain?.url;
+  await writeTrustFile(path, {
+    origins: [
+      {
+        document: await fetchTrustDocument(service.url),
+        local: true,
+        ...(options.withNodes === false || chainUrl === undefined
+          ? {}
+          : { rpc: { '31337': [chainUrl] } }),
+        pinnedAt: new Date().toISOString(),
+      },
+    ],
+  });
+  return path;
 }

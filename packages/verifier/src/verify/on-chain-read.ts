@@ -1,6 +1,16 @@
 import { UnexpectedEthCallResponseError } from '../chain/unexpected-eth-call-response-error.js';
 import { askNodes, type JsonRpcOptions, type NodeAttempt } from '../rpc/json-rpc-nodes.js';
-import { isTrustedContract, rpcUrlsFor, type RpcUrls, type TrustedContracts } from './rpc-urls.js';
+import { NodeIdentityCheck } from '../rpc/node-identity.js';
+import { DevelopmentAccountCheck } from '../trust/development-accounts.js';
+import {
+  findRegistryPin,
+  networkPins,
+  type PinnedNetwork,
+  type PinnedRegistry,
+  type RegistryKind,
+  type Trust,
+} from '../trust/trust.js';
+import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
 
 /**
  * One lookup sent to the trusted nodes in turn. A node that fails or answers something that is
@@ -53,6 +63,8 @@ export interface RecordTarget {
   networkId: number | string;
   /** The contract the record's JSON names; undefined while it is not anchored. */
   smartContract: string | undefined;
+  /** What kind of registry it must be to be trusted. */
+  registryKind: RegistryKind;
   /** What names the contract: `certificate` or `evidence`. */
   holder: string;
   /** What the contract is: `registry` or `repository`. */
@@ -61,14 +73,46 @@ export interface RecordTarget {
   key: string;
 }
 
+/** What a verification shares between its lookups: the trust and the checks already made. */
+export interface LookupContext extends JsonRpcOptions {
+  rpc: RpcUrls;
+  trust?: Trust | undefined;
+  identity: NodeIdentityCheck;
+  developmentAccounts: DevelopmentAccountCheck;
+}
+
+export function lookupContext(
+  options: JsonRpcOptions & { rpc: RpcUrls; trust?: Trust | undefined },
+): LookupContext {
+  return {
+    ...options,
+    identity: new NodeIdentityCheck(options),
+    developmentAccounts: new DevelopmentAccountCheck(options),
+  };
+}
+
+/** Whether the contract read is one the verifier trusts, and through whom. */
+export type RegistryTrust =
+  | { trusted: true; network: PinnedNetwork; registry: PinnedRegistry }
+  | { trusted: false; reason: string };
+
 /**
- * The lookup of one record before any hash is compared: the record the trusted nodes hold, or
- * the verdict that ends its check (not anchored yet, an untrusted contract, no node, not found).
+ * The lookup of one record before any hash is compared: the record the nodes hold (with whether
+ * its registry is trusted), or the verdict that ends its check (not anchored yet, no node, not
+ * found). A registry nobody pinned is still read, so that the verdict can say what it holds, but
+ * such a record is never more than `untrusted`.
  */
 export type RecordLookup<Found> =
-  | { outcome: 'found'; value: Found; answered: { node: string; attempts: NodeAttempt[] } }
   | {
-      outcome: 'pending' | 'mismatch' | 'unreachable' | 'unexpected' | 'notFound';
+      outcome: 'found';
+      value: Found;
+      answered: { node: string; attempts: NodeAttempt[] };
+      registryTrust: RegistryTrust;
+      /** The nodes that proved to be on the pinned chain, the answering one first. */
+      checkedNodes: string[];
+    }
+  | {
+      outcome: 'pending' | 'unreachable' | 'unexpected' | 'notFound';
       detail: string;
       more: { node?: string; attempts?: NodeAttempt[] };
     };
@@ -77,34 +121,63 @@ export async function lookUpRecord<Found extends { found: true }>(
   target: RecordTarget,
   request: (smartContract: string) => unknown,
   decode: (reply: unknown) => Found | { found: false },
-  options: JsonRpcOptions & { rpc: RpcUrls; contracts?: TrustedContracts | undefined },
+  context: LookupContext,
 ): Promise<RecordLookup<Found>> {
   const { networkId, smartContract } = target;
   if (smartContract === undefined) {
     const detail = `not anchored yet: the ${target.holder} names no contract to ask`;
     return { outcome: 'pending', detail, more: {} };
   }
-  if (isTrustedContract(options.contracts, networkId, smartContract) === false) {
-    const detail = `the ${target.contract} ${smartContract} is not one you trust for network ${String(networkId)}`;
-    return { outcome: 'mismatch', detail, more: {} };
-  }
-  const urls = rpcUrlsFor(options.rpc, networkId);
+  const pin = findRegistryPin(context.trust, networkId, target.registryKind, smartContract);
+  const pins = networkPins(context.trust, networkId);
+  const registryTrust: RegistryTrust =
+    pin !== undefined
+      ? { trusted: true, ...pin }
+      : {
+          trusted: false,
+          reason:
+            pins.length === 0
+              ? `nothing you trust pins network ${String(networkId)}: the ${target.contract} ${smartContract} is named only by the ${target.holder}`
+              : `the ${target.contract} ${smartContract} is not one that ${[...new Set(pins.map((p) => p.pinnedBy))].join(' or ')} pins for network ${String(networkId)}`,
+        };
+  const urls = rpcUrlsFor(context.rpc, networkId);
   if (urls.length === 0) {
     const detail = `no JSON-RPC URL given for network ${String(networkId)}`;
     return { outcome: 'unreachable', detail, more: {} };
   }
-  const read = await readOnChain(urls, request(smartContract), decode, options);
+  // Nodes answer only once they proved to be on the pinned chain (the record's pin, else any pin
+  // of the network): a node of another chain with the same id could answer anything.
+  const chain = pin?.network ?? pins[0];
+  const attempts: NodeAttempt[] = [];
+  const checkedNodes: string[] = [];
+  for (const url of urls) {
+    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
+    if (refused === undefined) checkedNodes.push(url);
+    else attempts.push({ url, error: refused });
+  }
+  if (checkedNodes.length === 0) {
+    const detail = `no node proved to be on network ${String(networkId)}`;
+    return { outcome: 'unreachable', detail, more: { attempts } };
+  }
+  const read = await readOnChain(checkedNodes, request(smartContract), decode, context);
+  const allAttempts = [...attempts, ...read.attempts];
   if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
     const detail =
       read.outcome === 'unreachable'
         ? 'no node answered'
         : 'the nodes answered with neither a record nor the not-found revert';
-    return { outcome: read.outcome, detail, more: { attempts: read.attempts } };
+    return { outcome: read.outcome, detail, more: { attempts: allAttempts } };
   }
-  const answered = { node: read.node, attempts: read.attempts };
+  const answered = { node: read.node, attempts: allAttempts };
   if (read.outcome === 'notFound') {
     const detail = `no record for ${target.key} on this contract`;
     return { outcome: 'notFound', detail, more: answered };
   }
-  return { outcome: 'found', value: read.value, answered };
+  return {
+    outcome: 'found',
+    value: read.value,
+    answered,
+    registryTrust,
+    checkedNodes: [read.node, ...checkedNodes.filter((url) => url !== read.node)],
+  };
 }

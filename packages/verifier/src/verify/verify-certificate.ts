@@ -17,7 +17,11 @@ import {
   type SignatureCheck,
 } from '../signature/qualified-signature.js';
 import { TRUST_POINT_TYPE_NAMES, type TrustPointTypeName } from '../trustpoint-type.js';
-import { lookUpRecord } from './on-chain-read.js';
+import { trustPointKey } from '../chain/record-key.js';
+import { TRUST_POINT_TYPE_CODES } from '../trustpoint-type.js';
+import type { Trust } from '../trust/trust.js';
+import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
+import { establishStanding, type ChainTime } from './record-standing.js';
 import {
   field,
   isJsonObject,
@@ -29,7 +33,7 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import type { RpcUrls, TrustedContracts } from './rpc-urls.js';
+import type { RpcUrls } from './rpc-urls.js';
 
 /**
  * Verdict on one trustpoint:
@@ -41,8 +45,12 @@ import type { RpcUrls, TrustedContracts } from './rpc-urls.js';
  * - `mismatch`: the chain holds another hash or type, or the certificate JSON contradicts the rules;
  * - `notFound`: the node answered that no record has this key (revert `0x16fd89cc`);
  * - `pending`: not anchored yet (no contract named), nothing to check;
- * - `unreachable`: no trusted node answered; `unexpected`: nodes answered, but not with a record
- *   or the not-found revert (another chain, no contract at the address, ...).
+ * - `untrusted`: on chain as the rules say, but in a registry nothing you trust pins (or held by
+ *   a development account, or written outside the blocks it is trusted for);
+ * - `untimed`: on chain as the rules say, but the transaction it names did not write it, so the
+ *   chain cannot date it;
+ * - `unreachable`: no node answered (or none proved to be on the pinned chain); `unexpected`:
+ *   nodes answered, but not with a record or the not-found revert (no contract at the address).
  */
 export type TrustpointVerdict =
   | 'anchored'
@@ -53,6 +61,8 @@ export type TrustpointVerdict =
   | 'mismatch'
   | 'notFound'
   | 'pending'
+  | 'untrusted'
+  | 'untimed'
   | 'unreachable'
   | 'unexpected';
 
@@ -70,6 +80,10 @@ export interface TrustpointVerification {
   onChain?: { hash: string; type: TrustPointTypeName };
   /** The node whose answer was used. */
   node?: string;
+  /** When the chain wrote it: the block of the transaction that wrote this record. */
+  chainTime?: ChainTime;
+  /** Who the registry is trusted through (`you`, or a service origin), when it is. */
+  trustedThrough?: string;
   /** Nodes asked before it, and why their answer was not used. */
   attempts: NodeAttempt[];
   signature?: SignatureCheck;
@@ -90,7 +104,25 @@ export interface CertificateHashCheck {
   detail: string;
 }
 
-export type CertificateVerdict = 'verified' | 'revoked' | 'mismatch' | 'notFound' | 'unchecked';
+/**
+ * The certificate's verdict, the first that applies in this order: `mismatch` (a hash differs, a
+ * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
+ * `unchecked` (no node answered, a time or a signature could not be checked), `untrusted` (on
+ * chain, but in a registry you do not trust), `revoked`, `expired`, `verified`.
+ */
+export type CertificateVerdict =
+  'mismatch' | 'notFound' | 'unchecked' | 'untrusted' | 'revoked' | 'expired' | 'verified';
+
+/** The verdicts in their precedence, the strongest first. */
+export const CERTIFICATE_VERDICT_PRECEDENCE: readonly CertificateVerdict[] = [
+  'mismatch',
+  'notFound',
+  'unchecked',
+  'untrusted',
+  'revoked',
+  'expired',
+  'verified',
+];
 
 export interface CertificateVerification {
   certID: string;
@@ -98,6 +130,8 @@ export interface CertificateVerification {
   verified: boolean;
   revoked: boolean;
   verdict: CertificateVerdict;
+  /** `data.expires` when the certificate has one (milliseconds), and whether it has passed. */
+  expiry?: { expires: number; expired: boolean };
   hash: CertificateHashCheck;
   trustpoints: TrustpointVerification[];
 }
@@ -114,8 +148,13 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
   rpc: RpcUrls;
   /** Public keys of the service's qualified signatures (`/.well-known/jwks.json`). */
   jwks?: JSONWebKeySet;
-  /** The trustpoint registries you trust per network; others are a mismatch. */
-  contracts?: TrustedContracts;
+  /**
+   * The networks and registries you trust (pinned by you, or published by a service origin you
+   * trust). A record in any other registry is at best `untrusted`, whatever the certificate names.
+   */
+  trust?: Trust;
+  /** The time expiry is judged at (ms); now by default. */
+  now?: number;
 }
 
 interface CertificateInput {
@@ -126,6 +165,7 @@ interface CertificateInput {
   issuedOn: number;
   hash: string;
   fileHash: string | undefined;
+  expires: number | undefined;
   metadata: MetadataInput[];
 }
 
@@ -158,6 +198,7 @@ export function readCertificate(json: unknown): CertificateInput {
     issuedOn: field(data, 'issuedOn', isSafeInteger, 'an integer', '$.data'),
     hash: field(data, 'hash', isHash, '64 lowercase hex characters', '$.data'),
     fileHash: optionalField(data, 'fileHash', isHash, '64 lowercase hex characters', '$.data'),
+    expires: optionalField(data, 'expires', isSafeInteger, 'an integer', '$.data'),
     metadata: metadata.map((item: unknown, index) => {
       const path = `$.metadata[${index}]`;
       if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
@@ -252,6 +293,7 @@ async function verifyTrustpoint(
   ruleHash: string,
   item: MetadataInput,
   input: VerifyCertificateInput,
+  context: LookupContext,
 ): Promise<TrustpointVerification> {
   const expectedHash = expectedHashOf(certificate, ruleHash, item) ?? item.trustPointHash;
   const base = {
@@ -273,6 +315,7 @@ async function verifyTrustpoint(
     {
       networkId: item.networkId,
       smartContract: item.smartContract,
+      registryKind: 'trustPointRegistry',
       holder: 'certificate',
       contract: 'registry',
       key: `(certID, ${String(item.timestamp)})`,
@@ -284,12 +327,12 @@ async function verifyTrustpoint(
         timestampMs: item.timestamp,
       }),
     decodeGetTrustPointResponse,
-    input,
+    context,
   );
   if (read.outcome !== 'found') return done(read.outcome, read.detail, read.more);
   const { answered } = read;
   const onChain = { hash: read.value.hash, type: read.value.type };
-  const found = { ...answered, onChain };
+  let found: Partial<TrustpointVerification> = { ...answered, onChain };
   if (onChain.type !== item.type) {
     return done('mismatch', `the chain holds a ${onChain.type}, not a ${item.type}`, found);
   }
@@ -305,6 +348,31 @@ async function verifyTrustpoint(
   if (item.trustPointHash !== expectedHash) {
     return done('mismatch', "the certificate's trustPointHash contradicts the chain", found);
   }
+  // The record is what the rules say: now whether its registry is trusted, and when it was written.
+  const standing = await establishStanding(
+    {
+      kind: 'trustPoint',
+      registry: item.smartContract ?? '',
+      key: trustPointKey(certificate.certID, item.timestamp),
+      hash: expectedHash,
+      type: TRUST_POINT_TYPE_CODES[item.type],
+    },
+    item.transactionHash,
+    read.registryTrust,
+    read.checkedNodes,
+    context,
+  );
+  if (standing.standing === 'unreachable') return done('unreachable', standing.detail, found);
+  if (standing.standing === 'untimed') return done('untimed', standing.detail, found);
+  if (standing.chainTime !== undefined) found = { ...found, chainTime: standing.chainTime };
+  if (standing.standing === 'untrusted') {
+    return done(
+      'untrusted',
+      `on chain as the rules say, but not trusted: ${standing.detail}`,
+      found,
+    );
+  }
+  found = { ...found, trustedThrough: standing.pinnedBy };
   switch (item.type) {
     case 'Evidence':
       return done('anchored', 'on chain with the certificate hash', found);
@@ -341,20 +409,25 @@ async function verifyTrustpoint(
   }
 }
 
-const OK_VERDICTS: readonly TrustpointVerdict[] = ['anchored', 'signed', 'revoked'];
-
+/** The certificate's verdict from its parts, in the precedence of `CertificateVerdict`. */
 function overallVerdict(
   hash: CertificateHashCheck,
   trustpoints: readonly TrustpointVerification[],
+  expired: boolean,
 ): CertificateVerdict {
   const has = (...verdicts: TrustpointVerdict[]) =>
     trustpoints.some((trustpoint) => verdicts.includes(trustpoint.verdict));
   if (!hash.matches || has('mismatch', 'signatureInvalid')) return 'mismatch';
   if (trustpoints.length === 0 || has('notFound', 'pending')) return 'notFound';
-  if (trustpoints.some((trustpoint) => !OK_VERDICTS.includes(trustpoint.verdict))) {
+  if (
+    has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked') ||
+    !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence')
+  ) {
     return 'unchecked';
   }
-  return has('revoked') ? 'revoked' : 'verified';
+  if (has('untrusted')) return 'untrusted';
+  if (has('revoked')) return 'revoked';
+  return expired ? 'expired' : 'verified';
 }
 
 /**
@@ -368,15 +441,23 @@ export async function verifyCertificate(
   const certificate = readCertificate(input.certificate);
   const hash = checkCertificateHash(certificate, input.file);
   const ruleHash = hash.recomputed ?? certificate.hash;
+  const context = lookupContext(input);
   const trustpoints = await Promise.all(
-    certificate.metadata.map((item) => verifyTrustpoint(certificate, ruleHash, item, input)),
+    certificate.metadata.map((item) =>
+      verifyTrustpoint(certificate, ruleHash, item, input, context),
+    ),
   );
-  const verdict = overallVerdict(hash, trustpoints);
+  const expiry =
+    certificate.expires === undefined
+      ? undefined
+      : { expires: certificate.expires, expired: (input.now ?? Date.now()) >= certificate.expires };
+  const verdict = overallVerdict(hash, trustpoints, expiry?.expired ?? false);
   return {
     certID: certificate.certID,
     verified: verdict === 'verified',
     revoked: trustpoints.some((trustpoint) => trustpoint.verdict === 'revoked'),
     verdict,
+    ...(expiry === undefined ? {} : { expiry }),
     hash,
     trustpoints,
   };

@@ -3,7 +3,10 @@ import type { JsonObject } from '../hashing/canonical-json.js';
 import { isHashHex } from '../hashing/hash-hex.js';
 import { assetHash as assetHashRule, evidenceHash } from '../hashing/track-hash.js';
 import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
-import { lookUpRecord } from './on-chain-read.js';
+import { evidenceKey } from '../chain/record-key.js';
+import type { Trust } from '../trust/trust.js';
+import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
+import { establishStanding, type ChainTime } from './record-standing.js';
 import {
   field,
   isJsonObject,
@@ -15,14 +18,22 @@ import {
   unwrapEnvelope,
   VerifierInputError,
 } from './record-input.js';
-import type { RpcUrls, TrustedContracts } from './rpc-urls.js';
+import type { RpcUrls } from './rpc-urls.js';
 
 /**
- * Verdict on one evidence: `anchored` (on chain with the hash the rules give), `mismatch`,
- * `notFound` (revert `0x09cea733`), `pending`, `unreachable` or `unexpected` (as for trustpoints).
+ * Verdict on one evidence: `anchored` (on chain with the hash the rules give, in a trusted
+ * repository), `mismatch`, `notFound` (revert `0x09cea733`), `pending`, `untrusted`, `untimed`,
+ * `unreachable` or `unexpected` (as for trustpoints).
  */
 export type EvidenceVerdict =
-  'anchored' | 'mismatch' | 'notFound' | 'pending' | 'unreachable' | 'unexpected';
+  | 'anchored'
+  | 'mismatch'
+  | 'notFound'
+  | 'pending'
+  | 'untrusted'
+  | 'untimed'
+  | 'unreachable'
+  | 'unexpected';
 
 export interface EvidenceVerification {
   assetHash: string;
@@ -36,12 +47,17 @@ export interface EvidenceVerification {
   recomputedHash?: string;
   onChain?: { hash: string };
   node?: string;
+  /** When the chain wrote it: the block of the transaction that wrote this record. */
+  chainTime?: ChainTime;
+  /** Who the repository is trusted through (`you`, or a service origin), when it is. */
+  trustedThrough?: string;
   attempts: NodeAttempt[];
   verdict: EvidenceVerdict;
   detail: string;
 }
 
-export type EvidencesVerdict = 'verified' | 'mismatch' | 'notFound' | 'unchecked';
+/** In precedence: `mismatch`, `notFound`, `unchecked`, `untrusted`, `verified`. */
+export type EvidencesVerdict = 'verified' | 'mismatch' | 'notFound' | 'unchecked' | 'untrusted';
 
 export interface EvidencesVerification {
   /** Asset JSON only: its assetHash recomputed from `{assetId, data}`. */
@@ -59,8 +75,8 @@ export interface VerifyEvidenceInput extends JsonRpcOptions {
    */
   evidence: unknown;
   rpc: RpcUrls;
-  /** The evidence repositories you trust per network; others are a mismatch. */
-  contracts?: TrustedContracts;
+  /** The networks and repositories you trust; a record in any other is at best `untrusted`. */
+  trust?: Trust;
 }
 
 interface EvidenceInput {
@@ -134,7 +150,7 @@ function readEvidences(json: unknown): {
 
 async function verifyOne(
   evidence: EvidenceInput,
-  input: VerifyEvidenceInput,
+  context: LookupContext,
 ): Promise<EvidenceVerification> {
   const recomputedHash =
     evidence.metadata === undefined || evidence.userOwner === undefined
@@ -166,6 +182,7 @@ async function verifyOne(
     {
       networkId: evidence.networkId,
       smartContract: evidence.smartContract,
+      registryKind: 'evidenceRepository',
       holder: 'evidence',
       contract: 'repository',
       key: `(assetHash, ${String(evidence.timestamp)})`,
@@ -177,17 +194,41 @@ async function verifyOne(
         timestampSeconds: evidence.timestamp,
       }),
     decodeGetEvidenceResponse,
-    input,
+    context,
   );
   if (read.outcome !== 'found') return done(read.outcome, read.detail, read.more);
   const { answered } = read;
-  const found = { ...answered, onChain: { hash: read.value.hash } };
+  let found: Partial<EvidenceVerification> = { ...answered, onChain: { hash: read.value.hash } };
   if (read.value.hash !== expectedHash) {
     return done('mismatch', 'the chain holds another hash than the rules give', found);
   }
   if (evidence.hash !== expectedHash) {
     return done('mismatch', "the evidence's hash contradicts its metadata", found);
   }
+  const standing = await establishStanding(
+    {
+      kind: 'evidence',
+      registry: evidence.smartContract ?? '',
+      key: evidenceKey(evidence.assetHash, evidence.timestamp),
+      hash: expectedHash,
+      type: 0,
+    },
+    evidence.transactionHash,
+    read.registryTrust,
+    read.checkedNodes,
+    context,
+  );
+  if (standing.standing === 'unreachable') return done('unreachable', standing.detail, found);
+  if (standing.standing === 'untimed') return done('untimed', standing.detail, found);
+  if (standing.chainTime !== undefined) found = { ...found, chainTime: standing.chainTime };
+  if (standing.standing === 'untrusted') {
+    return done(
+      'untrusted',
+      `on chain as the rules say, but not trusted: ${standing.detail}`,
+      found,
+    );
+  }
+  found = { ...found, trustedThrough: standing.pinnedBy };
   return done(
     'anchored',
     recomputedHash === undefined
@@ -204,7 +245,8 @@ async function verifyOne(
  */
 export async function verifyEvidence(input: VerifyEvidenceInput): Promise<EvidencesVerification> {
   const { asset, evidences: items } = readEvidences(input.evidence);
-  const evidences = await Promise.all(items.map((item) => verifyOne(item, input)));
+  const context = lookupContext(input);
+  const evidences = await Promise.all(items.map((item) => verifyOne(item, context)));
   const has = (...verdicts: EvidenceVerdict[]) =>
     evidences.some((evidence) => verdicts.includes(evidence.verdict));
   const verdict: EvidencesVerdict =
@@ -212,9 +254,11 @@ export async function verifyEvidence(input: VerifyEvidenceInput): Promise<Eviden
       ? 'mismatch'
       : evidences.length === 0 || has('notFound', 'pending')
         ? 'notFound'
-        : has('unreachable', 'unexpected')
+        : has('unreachable', 'unexpected', 'untimed')
           ? 'unchecked'
-          : 'verified';
+          : has('untrusted')
+            ? 'untrusted'
+            : 'verified';
   return {
     ...(asset === undefined ? {} : { asset }),
     verified: verdict === 'verified',

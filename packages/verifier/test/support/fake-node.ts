@@ -1,4 +1,4 @@
-import { encodeStringUint256Call } from '../../src/index.js';
+import { encodeStringUint256Call, RECORD_EVENT_TOPICS } from '../../src/index.js';
 
 /**
  * A JSON-RPC node in memory, as `fetch` sees it: it answers `eth_call` for the records it holds
@@ -10,6 +10,89 @@ export interface FakeNode {
   /** Call data → result data. */
   records: Map<string, string>;
   notFoundSelector: string;
+  /** What `eth_chainId` answers; 31337 by default. */
+  chainId?: number;
+  /** Block 0's hash; `FAKE_GENESIS` by default. */
+  genesisHash?: string;
+  /** Transaction hash → its receipt (`eth_getTransactionReceipt`). */
+  receipts?: Map<string, FakeReceipt>;
+}
+
+export interface FakeReceipt {
+  status: '0x1' | '0x0';
+  blockNumber: number;
+  /** Seconds. */
+  blockTime: number;
+  logs: { address: string; topics: string[]; data: string }[];
+}
+
+export const FAKE_GENESIS = `0x${'6e'.repeat(32)}`;
+const blockHashOf = (blockNumber: number) => `0x${blockNumber.toString(16).padStart(64, 'b')}`;
+
+/** A `TrustPointRecorded(key, hash, type)` log of a batch registry. */
+export function trustPointRecordedLog(
+  registry: string,
+  key: string,
+  hash: string,
+  type: number,
+): FakeReceipt['logs'][number] {
+  return {
+    address: registry,
+    topics: [RECORD_EVENT_TOPICS.trustPoint.slot],
+    data: `0x${key.slice(2)}${hash}${word(type)}`,
+  };
+}
+
+/** An `EvidenceRecorded(key, hash)` log of a batch repository. */
+export function evidenceRecordedLog(
+  repository: string,
+  key: string,
+  hash: string,
+): FakeReceipt['logs'][number] {
+  return {
+    address: repository,
+    topics: [RECORD_EVENT_TOPICS.evidence.slot],
+    data: `0x${key.slice(2)}${hash}`,
+  };
+}
+
+function answer(
+  node: FakeNode,
+  method: string,
+  params: unknown[],
+): { result: unknown } | undefined {
+  switch (method) {
+    case 'eth_chainId':
+      return { result: `0x${(node.chainId ?? 31337).toString(16)}` };
+    case 'eth_getBlockByNumber': {
+      const number = Number(BigInt(params[0] as string));
+      if (number === 0)
+        return { result: { hash: node.genesisHash ?? FAKE_GENESIS, timestamp: '0x0' } };
+      const receipt = [...(node.receipts?.values() ?? [])].find((r) => r.blockNumber === number);
+      return {
+        result:
+          receipt === undefined
+            ? null
+            : { hash: blockHashOf(number), timestamp: `0x${receipt.blockTime.toString(16)}` },
+      };
+    }
+    case 'eth_getTransactionReceipt': {
+      const receipt = node.receipts?.get(params[0] as string);
+      return {
+        result:
+          receipt === undefined
+            ? null
+            : {
+                status: receipt.status,
+                blockNumber: `0x${receipt.blockNumber.toString(16)}`,
+                blockHash: blockHashOf(receipt.blockNumber),
+                logs: receipt.logs,
+              },
+      };
+    }
+    default:
+      return undefined;
+  }
 }
 
 const word = (value: bigint | number) => BigInt(value).toString(16).padStart(64, '0');
@@ -36,8 +119,17 @@ export function fetchOf(...nodes: FakeNode[]): typeof fetch & { calls: string[] 
       throw new TypeError('fetch failed', { cause: new Error('ECONNREFUSED') });
     const body = JSON.parse(init?.body as string) as {
       id: number;
+      method: string;
       params: [{ data: string }];
     };
+    const other = answer(node, body.method, body.params);
+    if (other !== undefined) {
+      return Promise.resolve(
+        new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, ...other }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    }
     const result = node.records.get(body.params[0].data);
     const reply =
       result === undefined

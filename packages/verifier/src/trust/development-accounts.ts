@@ -1,0 +1,78 @@
+import { keccak_256 } from '@noble/hashes/sha3';
+import { bytesToHex } from '@noble/hashes/utils';
+
+import type { JsonRpcOptions } from '../rpc/json-rpc-nodes.js';
+import { jsonRpcCall } from '../rpc/json-rpc-call.js';
+
+/**
+ * The first accounts of the development mnemonic `test test ... junk` that Hardhat, Anvil and
+ * Ganache fund by default, and that the embedded chain of `trustpoint start` deploys and anchors
+ * with. Anybody holds their keys: a registry one of them administers or writes to proves nothing,
+ * except on the machine whose own `trustpoint start` pinned it.
+ */
+export const DEVELOPMENT_ACCOUNTS: readonly string[] = [
+  '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+  '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65',
+  '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+  '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+  '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+  '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+  '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+];
+
+/** `hasRole(bytes32,address)` of OpenZeppelin's AccessControl. */
+const HAS_ROLE_SELECTOR = '91d14854';
+const DEFAULT_ADMIN_ROLE = '00'.repeat(32);
+const REGISTRAR_ROLE = bytesToHex(keccak_256(new TextEncoder().encode('REGISTRAR_ROLE')));
+
+const hasRoleCall = (role: string, account: string): string =>
+  `0x${HAS_ROLE_SELECTOR}${role}${account.slice(2).toLowerCase().padStart(64, '0')}`;
+
+/**
+ * Which development account, if any, administers or writes to a registry (checked through the
+ * node that answered for it). Cached per registry within one verification.
+ */
+export class DevelopmentAccountCheck {
+  readonly #options: JsonRpcOptions;
+  readonly #checked = new Map<string, Promise<string | undefined>>();
+
+  constructor(options: JsonRpcOptions) {
+    this.#options = options;
+  }
+
+  holder(url: string, registry: string): Promise<string | undefined> {
+    const key = `${url}\n${registry.toLowerCase()}`;
+    let checking = this.#checked.get(key);
+    if (checking === undefined) {
+      checking = this.#find(url, registry);
+      this.#checked.set(key, checking);
+    }
+    return checking;
+  }
+
+  async #find(url: string, registry: string): Promise<string | undefined> {
+    for (const account of DEVELOPMENT_ACCOUNTS) {
+      for (const role of [DEFAULT_ADMIN_ROLE, REGISTRAR_ROLE]) {
+        let result: unknown;
+        try {
+          result = await jsonRpcCall(
+            url,
+            'eth_call',
+            [{ to: registry, data: hasRoleCall(role, account) }, 'latest'],
+            this.#options,
+          );
+        } catch {
+          // No AccessControl to ask (the call reverts): no development account can be named.
+          return undefined;
+        }
+        if (typeof result === 'string' && /^0x0*1$/.test(result)) {
+          return `${account} (${role === DEFAULT_ADMIN_ROLE ? 'admin' : 'registrar'})`;
+        }
+      }
+    }
+    return undefined;
+  }
+}

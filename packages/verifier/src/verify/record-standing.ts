@@ -1,0 +1,84 @@
+import { findRecordWrite, type RecordToFind } from '../chain/record-write.js';
+import { isInRange } from '../trust/trust.js';
+import type { LookupContext, RegistryTrust } from './on-chain-read.js';
+
+/** When the chain says a record was written: its block, by the chain's own clock. */
+export interface ChainTime {
+  blockNumber: number;
+  blockHash: string;
+  /** The block's timestamp, milliseconds since the epoch (a multiple of 1,000). */
+  timestamp: number;
+  /** The node that gave the receipt and the block. */
+  node: string;
+}
+
+/**
+ * What stands behind a record found on chain with the expected hash: whether the registry is
+ * trusted (pinned, not a development account's, written within its trusted blocks) and when it
+ * was written. `trusted` is the only standing a verified verdict accepts.
+ */
+export type RecordStanding =
+  | { standing: 'trusted'; chainTime: ChainTime; pinnedBy: string }
+  | { standing: 'untrusted'; detail: string; chainTime?: ChainTime }
+  | { standing: 'untimed'; detail: string }
+  | { standing: 'unreachable'; detail: string };
+
+export async function establishStanding(
+  record: RecordToFind,
+  transactionHash: string | undefined,
+  registryTrust: RegistryTrust,
+  checkedNodes: readonly string[],
+  context: LookupContext,
+): Promise<RecordStanding> {
+  const write =
+    transactionHash === undefined
+      ? undefined
+      : await findRecordWrite(checkedNodes, transactionHash, record, context);
+  const chainTime: ChainTime | undefined =
+    write?.outcome === 'written'
+      ? {
+          blockNumber: write.blockNumber,
+          blockHash: write.blockHash,
+          timestamp: write.blockTime * 1000,
+          node: write.node,
+        }
+      : undefined;
+  // An untrusted registry is untrusted whatever its receipts say: a forger's contract can emit
+  // any event. Its time is shown when it can be read, as a claim of that contract.
+  if (!registryTrust.trusted) {
+    return {
+      standing: 'untrusted',
+      detail: registryTrust.reason,
+      ...(chainTime === undefined ? {} : { chainTime }),
+    };
+  }
+  if (write === undefined) {
+    return { standing: 'untimed', detail: 'it names no transaction: the chain cannot date it' };
+  }
+  if (write.outcome === 'unreachable') return { standing: 'unreachable', detail: write.detail };
+  if (write.outcome === 'notWritten' || chainTime === undefined) {
+    return {
+      standing: 'untimed',
+      detail: `${write.outcome === 'notWritten' ? write.detail : 'not written'}: the chain cannot date it`,
+    };
+  }
+  const { network, registry } = registryTrust;
+  if (!isInRange(registry, write.blockNumber)) {
+    return {
+      standing: 'untrusted',
+      detail: `written in block ${String(write.blockNumber)}, outside the blocks ${network.pinnedBy} trusts ${registry.address} for (${String(registry.fromBlock ?? 0)} to ${registry.toBlock === undefined ? 'now' : String(registry.toBlock)})`,
+      chainTime,
+    };
+  }
+  if (network.local !== true) {
+    const holder = await context.developmentAccounts.holder(write.node, registry.address);
+    if (holder !== undefined) {
+      return {
+        standing: 'untrusted',
+        detail: `the registry ${registry.address} is held by the well-known development account ${holder}, whose key anybody has`,
+        chainTime,
+      };
+    }
+  }
+  return { standing: 'trusted', chainTime, pinnedBy: network.pinnedBy };
+}
