@@ -8,6 +8,7 @@ import {
   MAX_BATCH_RECORDS,
   measureBatchRegistrationGas,
   measureRegistrationGas,
+  measureStatusRegistrationGas,
   startHardhatNode,
 } from '@trustpoint/contracts';
 import { measureEasGas } from './support/eas-gas';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     const signer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, new JsonRpcProvider(node.url)));
     const ours = await measureBatchRegistrationGas(signer);
     const slots = await measureRegistrationGas(signer);
+    const status = await measureStatusRegistrationGas(signer);
     const eas = await measureEasGas(signer, GAS_BATCH_SIZE);
     console.log(
       `Gas per record on hardhat node ${node.url} (cancun; every figure includes the 21,000 transaction base)`,
@@ -65,11 +67,26 @@ async function main(): Promise<void> {
         ['evidence, batch of 100, per record', slots.evidenceBatchPerRecord, '<= 26,000'],
       ],
     );
+    table('TrustPointStatusRegistry (revocations by certID, one write-once slot each)', [
+      ['revocation, single', status.revocationSingle, '-'],
+      [
+        `revocations, batch of ${String(GAS_BATCH_SIZE)}, per record`,
+        status.revocationBatchPerRecord,
+        '<= 25,000',
+      ],
+      [
+        `revocations, batch of ${String(GAS_BATCH_SIZE)} re-sent, per record`,
+        status.revocationBatchResend / GAS_BATCH_SIZE,
+        '-',
+      ],
+    ]);
     table('EAS 1.9 (npm artifacts; schema "bytes32 recordKey,bytes32 hash,uint8 trustPointType")', [
       ['attest', eas.attest, '-'],
       [`multiAttest of ${String(GAS_BATCH_SIZE)}, per record`, eas.multiAttestPerRecord, '-'],
       ['timestamp', eas.timestamp, '-'],
       [`multiTimestamp of ${String(GAS_BATCH_SIZE)}, per record`, eas.multiTimestampPerRecord, '-'],
+      ['revoke (schema "bytes32 certKey", attested beforehand)', eas.revoke, '-'],
+      [`multiRevoke of ${String(GAS_BATCH_SIZE)}, per record`, eas.multiRevokePerRecord, '-'],
     ]);
     const ratio = (a: number, b: number) => (a / b).toFixed(3);
     console.log('\nRatios, ours / EAS (below 1: we use less gas)');
@@ -87,6 +104,12 @@ async function main(): Promise<void> {
     );
     console.log(
       `  ${largest} / multiTimestamp of 100 ${ratio(ours.trustPointDataLargestPerRecord, eas.multiTimestampPerRecord)}`,
+    );
+    console.log(
+      `  single revocation / revoke             ${ratio(status.revocationSingle, eas.revoke)}`,
+    );
+    console.log(
+      `  revocations of 100 / multiRevoke       ${ratio(status.revocationBatchPerRecord, eas.multiRevokePerRecord)}`,
     );
 
     console.log(

@@ -32,6 +32,9 @@ export interface EasGas {
   multiAttestPerRecord: number;
   timestamp: number;
   multiTimestampPerRecord: number;
+  /** Revoking one attestation of a revocable schema (the attestations written beforehand). */
+  revoke: number;
+  multiRevokePerRecord: number;
 }
 
 async function gasOf(sent: Promise<unknown>) {
@@ -85,10 +88,46 @@ export async function measureEasGas(sender: Signer, batchSize: number): Promise<
   );
   const timestamp = await gasOf(attester.getFunction('timestamp')(sha256(toUtf8Bytes('stamp'))));
   const multiTimestamp = await gasOf(attester.getFunction('multiTimestamp')(hashes(1)));
+
+  // Revocations, as TrustPointStatusRegistry records them: attestations of a revocable schema,
+  // each revoked once; only the revocations are measured.
+  const revocable = 'bytes32 certKey';
+  const revocableUid = (await register.staticCall(revocable, ZeroAddress, true)) as string;
+  await gasOf(register(revocable, ZeroAddress, true));
+  const revocableRequest = (i: number) => ({
+    ...request(i),
+    revocable: true,
+    data: coder.encode(['bytes32'], [sha256(toUtf8Bytes(`cert ${String(i)}`))]),
+  });
+  // The UIDs as mined (they include the block's time), from the Attested events.
+  const attested = async (from: number, count: number) => {
+    const requests = Array.from({ length: count }, (_, i) => revocableRequest(from + i));
+    const sent = (await attester.getFunction('multiAttest')([
+      { schema: revocableUid, data: requests },
+    ])) as ContractTransactionResponse;
+    const receipt = await sent.wait();
+    if (!receipt) throw new Error('Transaction was not mined');
+    return receipt.logs
+      .map((log) => attester.interface.parseLog(log))
+      .filter((event) => event?.name === 'Attested')
+      .map((event) => String(event?.args.getValue('uid')));
+  };
+  const [single] = await attested(0, 1);
+  const revoke = await gasOf(
+    attester.getFunction('revoke')({ schema: revocableUid, data: { uid: single, value: 0 } }),
+  );
+  const many = await attested(1, batchSize);
+  const multiRevoke = await gasOf(
+    attester.getFunction('multiRevoke')([
+      { schema: revocableUid, data: many.map((uid) => ({ uid, value: 0 })) },
+    ]),
+  );
   return {
     attest,
     multiAttestPerRecord: Math.ceil(multiAttest / batchSize),
     timestamp,
     multiTimestampPerRecord: Math.ceil(multiTimestamp / batchSize),
+    revoke,
+    multiRevokePerRecord: Math.ceil(multiRevoke / batchSize),
   };
 }
