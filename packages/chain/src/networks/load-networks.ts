@@ -78,6 +78,7 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
     const deployment = deployments[String(entry.chainId)];
     const trustPointRegistry = entry.trustPointRegistry ?? deployment?.trustPointRegistry;
     const evidenceRepository = entry.evidenceRepository ?? deployment?.evidenceRepository;
+    const statusRegistry = entry.statusRegistry ?? deployment?.statusRegistry;
     if (!trustPointRegistry || !evidenceRepository) {
       throw new NetworkConfigError(
         `Network ${entry.networkId}: no registry addresses in the networks file nor for chain ${String(entry.chainId)} in ${options.deploymentsFile}; deploy the contracts first`,
@@ -103,6 +104,7 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
       chainId: entry.chainId,
       trustPointRegistry,
       evidenceRepository,
+      ...(statusRegistry === undefined ? {} : { statusRegistry }),
       signerKey,
       confirmations: entry.confirmations,
       explorerUrl: entry.explorerUrl,

@@ -43,6 +43,8 @@ export const networkFileEntrySchema = z.strictObject({
   /** Registry addresses; when omitted they come from the deployments file, by chain id. */
   trustPointRegistry: address.optional(),
   evidenceRepository: address.optional(),
+  /** The revocation status registry (`revocationOf(certId)`); from the deployments file when omitted. */
+  statusRegistry: address.optional(),
   /** Environment variable that holds the registrar key; keys never live in the file. */
   signerKeyEnv: z
     .string()
@@ -102,6 +104,8 @@ export interface NetworkConfig {
   chainId: number;
   trustPointRegistry: string;
   evidenceRepository: string;
+  /** Where revocations are readable from the certID alone, when deployed. */
+  statusRegistry?: string;
   signerKey: string;
   confirmations: number;
   explorerUrl: string | undefined;

@@ -58,9 +58,12 @@ export class TrustDocumentSource {
       name: this.#options.name,
       networks: await Promise.all(
         networks.map(async (network) => {
-          const registries = [
-            { kind: 'trustPointRegistry' as const, address: network.trustPointRegistry },
-            { kind: 'evidenceRepository' as const, address: network.evidenceRepository },
+          const registries: TrustDocument['networks'][number]['registries'] = [
+            { kind: 'trustPointRegistry', address: network.trustPointRegistry },
+            { kind: 'evidenceRepository', address: network.evidenceRepository },
+            ...(network.statusRegistry === undefined
+              ? []
+              : [{ kind: 'statusRegistry' as const, address: network.statusRegistry }]),
           ];
           for (const earlier of inUse) {
             if (earlier.networkId !== network.networkId) continue;
