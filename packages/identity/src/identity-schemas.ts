@@ -1,4 +1,4 @@
-import { successEnvelopeSchema } from '@trustpoint/domain';
+import { successEnvelopeSchema, textSchema } from '@trustpoint/domain';
 import { z } from 'zod';
 
 import { CLIENT_TOKEN_TTL_SECONDS } from './identities.js';
@@ -7,7 +7,7 @@ const MAX_NAME_LENGTH = 100;
 
 export const createApiKeyBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(MAX_NAME_LENGTH).meta({
+    name: textSchema().trim().min(1).max(MAX_NAME_LENGTH).meta({
       description: 'What the key is for, to tell keys apart',
       example: 'nightly import job',
     }),
@@ -70,18 +70,19 @@ export const apiKeyListResponse = successEnvelopeSchema(
 /** RFC 6749 4.4.2, with the client's credentials in the body (2.3.1) when not in Basic. */
 export const tokenRequestSchema = z
   .object({
-    grant_type: z
-      .string()
-      .meta({ description: 'Must be `client_credentials`', example: 'client_credentials' }),
-    client_id: z
-      .string()
+    grant_type: textSchema().meta({
+      description: 'Must be `client_credentials`',
+      example: 'client_credentials',
+    }),
+    client_id: textSchema()
       .optional()
       .meta({ description: 'The API key id; or HTTP Basic user name' }),
-    client_secret: z
-      .string()
+    client_secret: textSchema()
       .optional()
       .meta({ description: 'The API key; or HTTP Basic password' }),
-    scope: z.string().optional().meta({ description: 'Ignored: a token may do what its user may' }),
+    scope: textSchema()
+      .optional()
+      .meta({ description: 'Ignored: a token may do what its user may' }),
   })
   .meta({ id: 'ClientCredentialsTokenRequest' });
 

@@ -1,3 +1,4 @@
+import { textProblem } from '@trustpoint/domain';
 import { clientAddress, TooManyRequestsError } from '@trustpoint/http';
 import express, { Router, type Request, type Response } from 'express';
 
@@ -57,6 +58,33 @@ const refusal = (status: 400 | 401, error: OAuthErrorCode, description: string):
   description,
 });
 
+const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
+
+/**
+ * Why a parameter of the request cannot be read as sent, or undefined. Every parameter of this
+ * grant is printable ASCII (RFC 6749 appendix A: VSCHAR, NQCHAR): U+0000 is refused by the shared
+ * text rule, and anything else outside it (a percent-encoded surrogate decodes to U+FFFD) too.
+ */
+function unreadableParameter(req: Request): string | undefined {
+  const basic =
+    req.headers.authorization === undefined
+      ? undefined
+      : basicCredentials(req.headers.authorization);
+  const values: [string, string | undefined][] = [
+    ...TOKEN_PARAMETERS.map((name): [string, string | undefined] => [name, field(req.body, name)]),
+    ['client_id (HTTP Basic)', basic?.clientId],
+    ['client_secret (HTTP Basic)', basic?.secret],
+  ];
+  for (const [name, value] of values) {
+    if (value === undefined) continue;
+    const problem =
+      textProblem(value) ??
+      (/^[\x20-\x7e]*$/.test(value) ? undefined : 'Must be printable ASCII (RFC 6749 appendix A)');
+    if (problem !== undefined) return `${name}: ${problem}`;
+  }
+  return undefined;
+}
+
 /** The client id a request names (Basic user name or form `client_id`), if any. */
 function namedClientId(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -68,6 +96,8 @@ async function tokenOutcome(req: Request, identities: Identities): Promise<Token
   if (!req.is('application/x-www-form-urlencoded')) {
     return refusal(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
   }
+  const unreadable = unreadableParameter(req);
+  if (unreadable !== undefined) return refusal(400, 'invalid_request', unreadable);
   const grantType = field(req.body, 'grant_type');
   if (grantType === undefined) return refusal(400, 'invalid_request', 'grant_type is missing');
   if (grantType !== 'client_credentials') {

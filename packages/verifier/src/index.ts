@@ -30,6 +30,7 @@ export * from './signature/qualified-signature.js';
 
 // Trust: what a verifier trusts, and the documents services publish
 export * from './trust/development-accounts.js';
+export * from './trust/registry-successors.js';
 export * from './trust/trust.js';
 export * from './trust/trust-document.js';
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contentCertificateHash,
   encodeGetTrustPointCall,
+  NEXT_GENERATION_SELECTOR,
   trustPointKey,
   type Trust,
   qualifiedSignaturePayload,
@@ -217,6 +218,33 @@ describe('verifyCertificate', () => {
 
     expect(result).toMatchObject({ verified: false, verdict: 'untrusted' });
     expect(result.trustpoints[0]?.detail).toContain(`${forged} is not one that you pins`);
+  });
+
+  it('when the certificate names a registry the pinned one announced on chain as its next generation, then it is trusted through the pin', async () => {
+    const successor = `0x${'5e'.repeat(20)}`;
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+    node.records.set(NEXT_GENERATION_SELECTOR, `0x${successor.slice(2).padStart(64, '0')}`);
+    node.receipts = new Map([
+      [
+        TRANSACTION,
+        {
+          status: '0x1',
+          blockNumber: 7,
+          blockTime: BLOCK_TIME,
+          logs: [trustPointRecordedLog(successor, trustPointKey(CERT_ID, ISSUED_ON + 1), hash, 0)],
+        },
+      ],
+    ]);
+
+    const result = await verifyCertificate({
+      certificate: certificate({ metadata: [{ ...evidenceItem(), smartContract: successor }] }),
+      rpc,
+      trust,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.verdict).toBe('verified');
+    expect(result.trustpoints[0]?.trustedThrough).toBe('you');
   });
 
   it('when nothing is trusted at all, then even a genuine record is untrusted', async () => {

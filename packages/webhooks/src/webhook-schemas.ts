@@ -1,4 +1,4 @@
-import { successEnvelopeSchema } from '@trustpoint/domain';
+import { refuseUnstorableText, successEnvelopeSchema, textSchema } from '@trustpoint/domain';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
 
@@ -16,6 +16,7 @@ export const createEndpointBodySchema = z
     url: z
       .url({ protocol: /^https?$/, error: 'Must be an http or https URL' })
       .max(MAX_ENDPOINT_URL_LENGTH)
+      .check(refuseUnstorableText)
       .meta({
         description: 'Where events are POSTed; a public address',
         example: 'https://example.org/hooks',
@@ -26,7 +27,7 @@ export const createEndpointBodySchema = z
       .refine((types) => new Set(types).size === types.length, 'Each event type once')
       .optional()
       .meta({ description: 'The event types to receive; every type when absent' }),
-    description: z.string().max(MAX_DESCRIPTION_LENGTH).optional(),
+    description: textSchema().max(MAX_DESCRIPTION_LENGTH).optional(),
   })
   .meta({ id: 'CreateWebhookEndpointBody' });
 

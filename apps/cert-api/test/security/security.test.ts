@@ -5,6 +5,7 @@ import { isolationSuite } from './isolation.suite.js';
 import { limitsSuite } from './limits.suite.js';
 import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
 import { tokensSuite } from './tokens.suite.js';
+import { unstorableTextSuite } from './unstorable-text.suite.js';
 
 // The security suites of the certificate API (and the admin API it serves): bearer tokens,
 // isolation of users, limits. They share one API per backend, whose start is most of their cost.
@@ -24,4 +25,5 @@ describe.each(testBackends())('security of the certificate API on %s', (backend)
   tokensSuite(get);
   isolationSuite(get);
   limitsSuite(get);
+  unstorableTextSuite(get);
 });

@@ -5,6 +5,7 @@ import { isolationSuite } from './isolation.suite.js';
 import { limitsSuite } from './limits.suite.js';
 import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
 import { tokensSuite } from './tokens.suite.js';
+import { unstorableTextSuite } from './unstorable-text.suite.js';
 
 // The security suites of the track API: bearer tokens, isolation of users, limits of bodies (slow
 // clients and URL fetches are the certificate API's suite: the same server). They share one API
@@ -25,4 +26,5 @@ describe.each(testBackends())('security of the track API on %s', (backend) => {
   tokensSuite(get);
   isolationSuite(get);
   limitsSuite(get);
+  unstorableTextSuite(get);
 });

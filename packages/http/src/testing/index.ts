@@ -37,3 +37,13 @@ export type {
 } from './http-fuzz/run-http-fuzz.js';
 export type { FuzzAuthorization } from './http-fuzz/fuzz-request.js';
 export type { KnownValues } from './http-fuzz/schema-values.js';
+export {
+  UNSTORABLE_TEXTS,
+  unstorableTextCases,
+  unstorableTextFailures,
+} from './unstorable-text-cases.js';
+export type {
+  SentUnstorableTextCase,
+  UnstorableTextCase,
+  UnstorableTextOptions,
+} from './unstorable-text-cases.js';

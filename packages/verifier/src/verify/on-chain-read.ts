@@ -2,6 +2,7 @@ import { UnexpectedEthCallResponseError } from '../chain/unexpected-eth-call-res
 import { askNodes, type JsonRpcOptions, type NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { NodeIdentityCheck } from '../rpc/node-identity.js';
 import { DevelopmentAccountCheck } from '../trust/development-accounts.js';
+import { announcedSuccessors } from '../trust/registry-successors.js';
 import {
   findRegistryPin,
   networkPins,
@@ -128,8 +129,11 @@ export async function lookUpRecord<Found extends { found: true }>(
     const detail = `not anchored yet: the ${target.holder} names no contract to ask`;
     return { outcome: 'pending', detail, more: {} };
   }
-  const pin = findRegistryPin(context.trust, networkId, target.registryKind, smartContract);
   const pins = networkPins(context.trust, networkId);
+  const urls = rpcUrlsFor(context.rpc, networkId);
+  const pin =
+    findRegistryPin(context.trust, networkId, target.registryKind, smartContract) ??
+    (await announcedPin(pins, target.registryKind, smartContract, urls, context));
   const registryTrust: RegistryTrust =
     pin !== undefined
       ? { trusted: true, ...pin }
@@ -140,7 +144,6 @@ export async function lookUpRecord<Found extends { found: true }>(
               ? `nothing you trust pins network ${String(networkId)}: the ${target.contract} ${smartContract} is named only by the ${target.holder}`
               : `the ${target.contract} ${smartContract} is not one that ${[...new Set(pins.map((p) => p.pinnedBy))].join(' or ')} pins for network ${String(networkId)}`,
         };
-  const urls = rpcUrlsFor(context.rpc, networkId);
   if (urls.length === 0) {
     const detail = `no JSON-RPC URL given for network ${String(networkId)}`;
     return { outcome: 'unreachable', detail, more: {} };
@@ -180,4 +183,33 @@ export async function lookUpRecord<Found extends { found: true }>(
     registryTrust,
     checkedNodes: [read.node, ...checkedNodes.filter((url) => url !== read.node)],
   };
+}
+
+/**
+ * A registry no pin names, trusted because a pinned registry of the same kind announced it on
+ * chain as its next generation (directly or through announced successors): how a service moves
+ * to a new registry without its users pinning again. Asked through nodes that prove to be on the
+ * pinned chain only.
+ */
+async function announcedPin(
+  pins: readonly PinnedNetwork[],
+  kind: RegistryKind,
+  address: string,
+  urls: readonly string[],
+  context: LookupContext,
+): Promise<{ network: PinnedNetwork; registry: PinnedRegistry } | undefined> {
+  for (const network of pins) {
+    for (const registry of network.registries) {
+      if (registry.kind !== kind) continue;
+      for (const url of urls) {
+        if ((await context.identity.check(url, network)) !== undefined) continue;
+        const successors = await announcedSuccessors(url, registry.address, context);
+        if (successors.includes(address.toLowerCase())) {
+          return { network, registry: { kind, address } };
+        }
+        break;
+      }
+    }
+  }
+  return undefined;
 }

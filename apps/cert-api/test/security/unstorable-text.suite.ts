@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
+import { createUser, savePlan } from '@trustpoint/db';
+import { callerStateDigest } from '@trustpoint/db/testing';
+import {
+  checkedRequest,
+  unstorableTextCases,
+  unstorableTextFailures,
+  type KnownValues,
+  type OpenApiDocument,
+  type SentUnstorableTextCase,
+} from '@trustpoint/http/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { CERT_API_BASE_PATH } from '../../src/server.js';
+import { tokenFor } from '../support/cert-api-fixture.js';
+import type { SecurityApi } from './shared-api.js';
+
+// Every string of every documented request body goes through the shared text rule: U+0000 and
+// lone surrogates are refused with a 400 naming the field, before anything is stored. The cases
+// are read from the served documents, so a newly documented body is covered as it is served.
+
+export function unstorableTextSuite(get: () => SecurityApi): void {
+  describe('unstorable text in request bodies', () => {
+    const cases: SentUnstorableTextCase[] = [];
+
+    beforeAll(async () => {
+      const { api } = get();
+      const owner = await api.user({ credits: 1_000 });
+      const adminId = `admin-${randomUUID()}`;
+      await savePlan(api.db.knex, { id: `plan-${adminId}`, name: 'p', networkIds: ['31337'] });
+      await createUser(api.db.knex, {
+        id: adminId,
+        displayName: adminId,
+        planId: `plan-${adminId}`,
+        role: 'admin',
+      });
+      const user = `Bearer ${owner.token}`;
+      const admin = `Bearer ${await tokenFor(adminId)}`;
+      const key = await checkedRequest(CERT_API_BASE_PATH)(api.app)
+        .post(`${CERT_API_BASE_PATH}/api-keys`)
+        .set('Authorization', user)
+        .send({ name: 'text rule' });
+      const { id: keyId, key: keySecret } = key.body.data as { id: string; key: string };
+      const endpoint = await checkedRequest(CERT_API_BASE_PATH)(api.app)
+        .post(`${CERT_API_BASE_PATH}/webhooks/endpoints`)
+        .set('Authorization', user)
+        .send({ url: 'http://127.0.0.1:9/hook' });
+      const certificate = await api.certify(owner.token, { public: true });
+      const known: KnownValues = {
+        id: [certificate.certID],
+        certID: [certificate.certID],
+        networkId: ['31337'],
+        keyId: [keyId],
+        client_id: [keyId],
+        client_secret: [keySecret],
+      };
+      const documents: [string, string, KnownValues][] = [
+        [CERT_API_BASE_PATH, user, known],
+        [ADMIN_API_BASE_PATH, admin, { ...known, id: [owner.id], planId: [`plan-${owner.id}`] }],
+      ];
+      for (const [basePath, authorization, values] of documents) {
+        const served = await checkedRequest(basePath)(api.app).get(`${basePath}/openapi.json`);
+        const document = served.body as OpenApiDocument;
+        const endpointId = String((endpoint.body as { data: { id: string } }).data.id);
+        cases.push(
+          ...unstorableTextCases({
+            document,
+            basePath,
+            known: values,
+            pathValue: (operation, parameter) =>
+              parameter === 'id' && operation.includes('/webhooks/') ? endpointId : undefined,
+            query: (operation, variant) => {
+              if (operation !== `POST ${CERT_API_BASE_PATH}/certificates`) return undefined;
+              const type = /^(Content|Asset|Url|File)CertificateBody$/.exec(variant ?? '')?.[1];
+              return `type=${(type ?? 'file').toLowerCase()}&networkId=31337`;
+            },
+          }).map((testCase) => ({ basePath, testCase, authorization })),
+        );
+      }
+    });
+
+    it('when the documents are read, then every body that takes text is covered', () => {
+      const operations = new Set(cases.map(({ testCase }) => testCase.operation));
+
+      expect([...operations].sort()).toEqual(
+        expect.arrayContaining([
+          `POST ${CERT_API_BASE_PATH}/api-keys`,
+          `POST ${CERT_API_BASE_PATH}/certificates`,
+          `POST ${CERT_API_BASE_PATH}/oauth/token`,
+          `POST ${CERT_API_BASE_PATH}/webhooks/endpoints`,
+          `POST ${ADMIN_API_BASE_PATH}/users`,
+          `POST ${ADMIN_API_BASE_PATH}/users/{id}/api-keys`,
+          `POST ${ADMIN_API_BASE_PATH}/plans`,
+        ]),
+      );
+      const names = cases.map(({ testCase }) => testCase.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          `POST ${CERT_API_BASE_PATH}/api-keys body.name (U+0000)`,
+          `POST ${CERT_API_BASE_PATH}/api-keys body.name (a lone surrogate)`,
+          `POST ${CERT_API_BASE_PATH}/webhooks/endpoints body.description (U+0000)`,
+          `POST ${CERT_API_BASE_PATH}/certificates (ContentCertificateBody) body.content.member (a lone surrogate)`,
+          `POST ${CERT_API_BASE_PATH}/certificates (ContentCertificateBody) body.content.<text> (U+0000)`,
+          `POST ${CERT_API_BASE_PATH}/certificates body.body.name (U+0000)`,
+          `POST ${CERT_API_BASE_PATH}/oauth/token body.client_id (U+0000)`,
+          `POST ${ADMIN_API_BASE_PATH}/users/{id}/api-keys body.name (U+0000)`,
+        ]),
+      );
+    });
+
+    it('when any string of any documented body holds U+0000 or a lone surrogate, then 400 naming it and nothing is stored', async () => {
+      const { api } = get();
+
+      const failures = await unstorableTextFailures(api.app, cases, () =>
+        callerStateDigest(api.db.knex),
+      );
+
+      expect(failures).toEqual([]);
+    }, 300_000);
+  });
+}

@@ -1,0 +1,82 @@
+import { callerStateDigest } from '@trustpoint/db/testing';
+import {
+  checkedRequest,
+  unstorableTextCases,
+  unstorableTextFailures,
+  type OpenApiDocument,
+  type SentUnstorableTextCase,
+} from '@trustpoint/http/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { TRACK_API_BASE_PATH } from '../../src/server.js';
+import type { SecurityApi } from './shared-api.js';
+
+// Every string of every documented request body goes through the shared text rule: U+0000 and
+// lone surrogates are refused with a 400 naming the field, before anything is stored. The cases
+// are read from the served document, so a newly documented body is covered as it is served.
+
+export function unstorableTextSuite(get: () => SecurityApi): void {
+  describe('unstorable text in request bodies', () => {
+    const cases: SentUnstorableTextCase[] = [];
+
+    beforeAll(async () => {
+      const { api } = get();
+      const owner = await api.user({ credits: 1_000 });
+      const other = await api.user();
+      const authorization = `Bearer ${owner.token}`;
+      const request = checkedRequest(TRACK_API_BASE_PATH)(api.app);
+      const key = await request
+        .post(`${TRACK_API_BASE_PATH}/api-keys`)
+        .set('Authorization', authorization)
+        .send({ name: 'text rule' });
+      const { id: keyId, key: keySecret } = key.body.data as { id: string; key: string };
+      const endpoint = await request
+        .post(`${TRACK_API_BASE_PATH}/webhooks/endpoints`)
+        .set('Authorization', authorization)
+        .send({ url: 'http://127.0.0.1:9/hook' });
+      const asset = await api.createAsset(owner.token);
+      const served = await request.get(`${TRACK_API_BASE_PATH}/openapi.json`);
+      cases.push(
+        ...unstorableTextCases({
+          document: served.body as OpenApiDocument,
+          basePath: TRACK_API_BASE_PATH,
+          known: {
+            trackID: [asset.trackID],
+            userDid: [other.did],
+            id: [String((endpoint.body as { data: { id: string } }).data.id)],
+            keyId: [keyId],
+            networkId: ['31337'],
+            client_id: [keyId],
+            client_secret: [keySecret],
+          },
+        }).map((testCase) => ({ basePath: TRACK_API_BASE_PATH, testCase, authorization })),
+      );
+    });
+
+    it('when the document is read, then every body that takes text is covered', () => {
+      const names = cases.map(({ testCase }) => testCase.name);
+
+      expect(names).toEqual(
+        expect.arrayContaining([
+          `POST ${TRACK_API_BASE_PATH}/assets body.assetId (U+0000)`,
+          `POST ${TRACK_API_BASE_PATH}/assets body.data.member (a lone surrogate)`,
+          `POST ${TRACK_API_BASE_PATH}/assets body.data.<text> (U+0000)`,
+          `POST ${TRACK_API_BASE_PATH}/assets/{trackID}/transactions body.metadata.member (U+0000)`,
+          `POST ${TRACK_API_BASE_PATH}/api-keys body.name (a lone surrogate)`,
+          `POST ${TRACK_API_BASE_PATH}/webhooks/endpoints body.description (U+0000)`,
+          `POST ${TRACK_API_BASE_PATH}/oauth/token body.scope (U+0000)`,
+        ]),
+      );
+    });
+
+    it('when any string of any documented body holds U+0000 or a lone surrogate, then 400 naming it and nothing is stored', async () => {
+      const { api } = get();
+
+      const failures = await unstorableTextFailures(api.app, cases, () =>
+        callerStateDigest(api.db.knex),
+      );
+
+      expect(failures).toEqual([]);
+    }, 300_000);
+  });
+}
