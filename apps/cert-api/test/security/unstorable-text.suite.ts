@@ -62,7 +62,7 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       for (const [basePath, authorization, values] of documents) {
         const served = await checkedRequest(basePath)(api.app).get(`${basePath}/openapi.json`);
         const document = served.body as OpenApiDocument;
-        const endpointId = String((endpoint.body as { data: { id: string } }).data.id);
+        const endpointId = (endpoint.body as { data: { id: string } }).data.id;
         cases.push(
           ...unstorableTextCases({
             document,

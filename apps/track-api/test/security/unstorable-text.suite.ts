@@ -43,7 +43,7 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
           known: {
             trackID: [asset.trackID],
             userDid: [other.did],
-            id: [String((endpoint.body as { data: { id: string } }).data.id)],
+            id: [(endpoint.body as { data: { id: string } }).data.id],
             keyId: [keyId],
             networkId: ['31337'],
             client_id: [keyId],
