@@ -9,6 +9,7 @@ import { fuzzRequest, type FuzzAuthorization, type FuzzRequest } from './fuzz-re
 import { exchange, type RawResponse } from './raw-exchange.js';
 import { GENERATED_MEDIA_TYPES } from './request-body.js';
 import type { KnownValues } from './schema-values.js';
+import { bodyHoldsUnstorableText } from './unstorable-text-in-body.js';
 
 /** How many cases, from which seed, and (to replay one failure) which path. */
 export interface FuzzSettings {
@@ -202,6 +203,22 @@ function answerProblem(
   return undefined;
 }
 
+/**
+ * A success answer to a documented JSON body holding U+0000 or a lone surrogate: the text rule
+ * refuses them, and a success means the text was stored altered (U+FFFD) or dropped. A 5xx is not
+ * the only way such text goes wrong, so the fuzz looks at successes too.
+ */
+function acceptedUnstorableText(
+  operation: ApiOperation | undefined,
+  request: FuzzRequest,
+  response: RawResponse,
+): string | undefined {
+  if (response.status < 200 || response.status >= 300) return undefined;
+  const documentsJson = operation?.bodies.some((body) => /json/i.test(body.mediaType)) ?? false;
+  if (!documentsJson || !bodyHoldsUnstorableText(request.headers, request.body)) return undefined;
+  return `a ${String(response.status)} to a body holding U+0000 or a lone surrogate, which the text rule refuses`;
+}
+
 function describeResponse(response: RawResponse): string {
   const body = response.body.toString('utf8');
   return `${String(response.status)} ${JSON.stringify(response.headers)} ${body.length > 1_000 ? `${body.slice(0, 1_000)}...` : body}`;
@@ -248,11 +265,11 @@ export async function runHttpFuzz(
     const status = response?.status ?? 0;
     casesByStatus.set(status, (casesByStatus.get(status) ?? 0) + 1);
     if (response !== undefined) {
-      const basePath = operations.find(
-        (operation) => operation.name === request.operation,
-      )?.basePath;
-      const checker = basePath === undefined ? undefined : checkers.get(basePath);
-      const problem = answerProblem(request, response, checker, catalogue);
+      const operation = operations.find((candidate) => candidate.name === request.operation);
+      const checker = operation === undefined ? undefined : checkers.get(operation.basePath);
+      const problem =
+        acceptedUnstorableText(operation, request, response) ??
+        answerProblem(request, response, checker, catalogue);
       if (problem !== undefined)
         throw new Error(`${problem}\n  answer: ${describeResponse(response)}`);
     }
