@@ -75,9 +75,17 @@ function contextOf(res: Response): ChangeContext {
   return { actorId: currentUser(res).id, requestId: requestIdOf(res) };
 }
 
+/** The 404 for a user id that names no user, saying which (`admin credits grant ghost 5`). */
+function noSuchUser(id: string): DomainError {
+  return new DomainError('notFound', {
+    detail: `no user ${id}`,
+    hint: { field: 'id', error: `There is no user ${JSON.stringify(id)}` },
+  });
+}
+
 async function existingAccount(db: Queryable, id: string): Promise<UserAccount> {
   const account = await findUserAccount(db, id);
-  if (account === undefined) throw new DomainError('notFound', { detail: `no user ${id}` });
+  if (account === undefined) throw noSuchUser(id);
   return account;
 }
 
@@ -208,7 +216,7 @@ export function adminRouter(options: AdminApiOptions): Router {
           .where('id', id)
           .forUpdate()
           .first<{ disabled_at: Date | null } | undefined>('disabled_at');
-        if (before === undefined) throw new DomainError('notFound');
+        if (before === undefined) throw noSuchUser(id);
         const updated = await setUserDisabled(trx, id, disabled);
         if (updated === undefined) throw new DomainError('notFound');
         if ((before.disabled_at !== null) !== disabled) {
@@ -268,7 +276,7 @@ export function adminRouter(options: AdminApiOptions): Router {
             `Would take the balance above ${String(error.maxBalance)}, the most it can hold`,
           );
         }
-        if (made === undefined) throw new DomainError('notFound', { detail: `no user ${id}` });
+        if (made === undefined) throw noSuchUser(id);
         await recordAudit(trx, [
           {
             ...context,

@@ -238,6 +238,7 @@ describe.each(testBackends())('admin API on %s', (backend) => {
         statusCode: 404,
         type: 'Not Found Error',
         message: 'The requested resource was not found',
+        errors: [{ field: 'id', error: 'There is no user "nobody-here"' }],
       });
     });
 

@@ -6,7 +6,7 @@ import type { BearerTokens } from './bearer-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
 import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
-import { notFoundHandler } from './not-found-handler.js';
+import { notFoundPointingToDocs } from './not-found-handler.js';
 import { DatabaseRateLimitStore } from './database-rate-limit-store.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -98,7 +98,12 @@ export function createApiApp(options: ApiAppOptions): Express {
   }
   app.use(options.basePath, apiDocs(options.docs));
   app.use(options.basePath, apiOf(options.basePath, options.routers));
-  app.use(notFoundHandler);
+  app.use(
+    notFoundPointingToDocs([
+      options.basePath,
+      ...(options.mounts ?? []).map((mounted) => mounted.basePath),
+    ]),
+  );
   app.use(
     errorHandler({
       catalogue: createErrorCatalogue(

@@ -40,7 +40,14 @@ function isUndecodableBody(error: unknown): boolean {
   );
 }
 
-export type BodyProblem = { kind: 'tooLarge' } | { kind: 'invalid'; error: FieldError };
+export type BodyProblem =
+  { kind: 'tooLarge'; hint: FieldError } | { kind: 'invalid'; error: FieldError };
+
+/** `1048576` as `1 MiB`, `100000` as `100000 bytes`. */
+function sizeText(bytes: number): string {
+  const mebibytes = bytes / (1024 * 1024);
+  return Number.isInteger(mebibytes) ? `${String(mebibytes)} MiB` : `${String(bytes)} bytes`;
+}
 
 /** How a body-parser failure is answered, or `undefined` when it is not one (or not the caller's fault). */
 export function bodyProblem(error: unknown): BodyProblem | undefined {
@@ -51,7 +58,16 @@ export function bodyProblem(error: unknown): BodyProblem | undefined {
     };
   }
   if (!isBodyParserError(error)) return undefined;
-  if (error.type === 'entity.too.large') return { kind: 'tooLarge' };
+  if (error.type === 'entity.too.large') {
+    const limit = 'limit' in error && typeof error.limit === 'number' ? error.limit : undefined;
+    return {
+      kind: 'tooLarge',
+      hint: {
+        field: 'body',
+        error: `A JSON body may be at most ${limit === undefined ? 'the configured limit' : sizeText(limit)}; send files as multipart (type=file)`,
+      },
+    };
+  }
   const message = CLIENT_MISTAKES[error.type];
   return message === undefined
     ? undefined

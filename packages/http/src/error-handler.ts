@@ -38,7 +38,11 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
 
   function bodyFor(error: unknown, req: Request, res: Response): ErrorBody {
     if (error instanceof DomainError) {
-      const body = toErrorBody(error.code, { catalogue, errors: error.errors });
+      const body = toErrorBody(error.code, {
+        catalogue,
+        errors: error.errors,
+        ...(error.hint === undefined ? {} : { hint: error.hint }),
+      });
       // 5xx domain errors (network down) need an operator; 4xx ones are the caller's business.
       const context = { ...requestContext(req, res), code: error.code };
       if (body.statusCode >= 500) logger.error({ ...context, err: error }, error.message);
@@ -55,7 +59,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       });
     }
     const problem = bodyProblem(error);
-    if (problem?.kind === 'tooLarge') return toErrorBody('payloadTooLarge', { catalogue });
+    if (problem?.kind === 'tooLarge') {
+      return toErrorBody('payloadTooLarge', { catalogue, hint: problem.hint });
+    }
     if (problem?.kind === 'invalid') {
       return toErrorBody('validation', { catalogue, errors: [problem.error] });
     }

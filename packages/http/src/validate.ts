@@ -11,6 +11,18 @@ export function validate<S extends z.ZodType>(
   fieldPrefix?: string,
 ): z.output<S> {
   const result = schema.safeParse(value);
+  if (!result.success && value === undefined && fieldPrefix === 'body') {
+    // No JSON was parsed: the body is missing, or was sent without its Content-Type.
+    throw new DomainError('validation', {
+      detail: 'no JSON body',
+      errors: [
+        {
+          field: 'body',
+          error: 'A JSON body is required, sent with Content-Type: application/json',
+        },
+      ],
+    });
+  }
   if (!result.success) {
     throw new DomainError('validation', {
       detail: 'request validation failed',

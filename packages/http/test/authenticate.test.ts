@@ -29,23 +29,39 @@ function authenticationError(message: string) {
 describe('authenticate', () => {
   describe('when the token is missing', () => {
     it.each([
-      ['there is no Authorization header', undefined],
-      ['the Authorization header is empty', ''],
-      ['the scheme is not Bearer', 'Basic x'],
-      ['Bearer has no token', 'Bearer '],
-    ])('when %s, then 401 "Token is not provided"', async (_case, header) => {
-      // Arrange
-      const call = request(protectedApp()).get('/me');
-      if (header !== undefined) void call.set('Authorization', header);
+      ['there is no Authorization header', undefined, undefined],
+      ['the Authorization header is empty', '', undefined],
+      ['the scheme is not Bearer', 'Basic x', 'The Basic scheme is not accepted'],
+      ['Bearer has no token', 'Bearer ', 'Bearer needs a token after it'],
+      ['the token has no scheme', signToken('alice'), 'The Bearer scheme is missing'],
+    ])(
+      'when %s, then 401 "Token is not provided", saying how to send one',
+      async (_case, header, hint) => {
+        // Arrange
+        const call = request(protectedApp()).get('/me');
+        if (header !== undefined) void call.set('Authorization', await header);
 
-      // Act
-      const response = await call;
+        // Act
+        const response = await call;
 
-      // Assert
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(authenticationError('Token is not provided'));
-      expect(response.headers['www-authenticate']).toBe('Bearer');
-    });
+        // Assert
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual({
+          ...authenticationError('Token is not provided'),
+          ...(hint === undefined
+            ? {}
+            : {
+                errors: [
+                  {
+                    field: 'Authorization',
+                    error: `${hint}: send "Authorization: Bearer <token>"`,
+                  },
+                ],
+              }),
+        });
+        expect(response.headers['www-authenticate']).toBe('Bearer');
+      },
+    );
   });
 
   describe('when the token is not acceptable', () => {

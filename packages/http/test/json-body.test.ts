@@ -61,6 +61,12 @@ describe('jsonBody', () => {
       statusCode: 413,
       type: 'Payload Too Large Error',
       message: 'The request payload exceeds the configured limit',
+      errors: [
+        {
+          field: 'body',
+          error: 'A JSON body may be at most 100 bytes; send files as multipart (type=file)',
+        },
+      ],
     });
   });
 

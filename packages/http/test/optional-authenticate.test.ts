@@ -69,7 +69,19 @@ describe('optionalAuthenticate', () => {
 
       // Assert
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ statusCode: 401, type: 'Authentication Error', message });
+      expect(response.body).toMatchObject({
+        statusCode: 401,
+        type: 'Authentication Error',
+        message,
+      });
+      if (header === 'Basic x') {
+        expect((response.body as { errors?: unknown }).errors).toEqual([
+          {
+            field: 'Authorization',
+            error: 'The Basic scheme is not accepted: send "Authorization: Bearer <token>"',
+          },
+        ]);
+      }
     },
   );
 });

@@ -4,6 +4,7 @@ import {
   acceptedAuthorization,
   databaseDigest,
   REFUSED_TOKEN_CASES,
+  refusedTokenBody,
   tokenCaseContext,
   type TokenCaseContext,
 } from '@trustpoint/http/testing';
@@ -93,11 +94,7 @@ export function tokensSuite(shared: () => SecurityApi): void {
 
         // Assert
         expect(response.status).toBe(401);
-        expect(response.body).toEqual({
-          statusCode: 401,
-          type: 'Authentication Error',
-          message: refused.message,
-        });
+        expect(response.body).toEqual(refusedTokenBody(refused));
         expect(await databaseDigest(api.db.knex)).toBe(before);
       },
     );

@@ -10,14 +10,22 @@ export class DomainError extends Error {
   override readonly name = 'DomainError';
   readonly code: ErrorCode;
   readonly errors: readonly FieldError[] | undefined;
+  /** What the caller can do, shown on a 4xx other than 400 (see `toErrorBody`). */
+  readonly hint: FieldError | undefined;
 
   constructor(
     code: ErrorCode,
-    options: { detail?: string; errors?: readonly FieldError[]; cause?: unknown } = {},
+    options: {
+      detail?: string;
+      errors?: readonly FieldError[];
+      hint?: FieldError;
+      cause?: unknown;
+    } = {},
   ) {
-    // `detail` is for logs; users see the catalogue message.
+    // `detail` is for logs; users see the catalogue message (and the hint, written for them).
     super(options.detail ?? code, { cause: options.cause });
     this.code = code;
     this.errors = options.errors;
+    this.hint = options.hint;
   }
 }

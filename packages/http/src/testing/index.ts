@@ -8,7 +8,7 @@ export { trickleRequest } from './slow-client.js';
 export type { SlowClientResult, TrickleOptions } from './slow-client.js';
 export { startOidcIssuerDouble } from './oidc-issuer-double.js';
 export type { OidcIssuerDouble } from './oidc-issuer-double.js';
-export { acceptedAuthorization, REFUSED_TOKEN_CASES } from './refused-tokens.js';
+export { acceptedAuthorization, REFUSED_TOKEN_CASES, refusedTokenBody } from './refused-tokens.js';
 export { tokenCaseContext } from './token-case-context.js';
 export { databaseDigest } from './database-digest.js';
 export {

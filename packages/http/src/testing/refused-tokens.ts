@@ -36,6 +36,20 @@ export interface RefusedTokenCase {
   /** The Authorization header to send; undefined sends none. */
   authorization(context: TokenCaseContext): Promise<string | undefined>;
   message: AuthenticationMessage;
+  /** What the answer's `errors` tells the caller to do, when it says anything (a scheme missing). */
+  hint?: string;
+}
+
+/** The answer's body for a refused-token case: the spec's 401, with its hint when it has one. */
+export function refusedTokenBody(refused: RefusedTokenCase): Record<string, unknown> {
+  return {
+    statusCode: 401,
+    type: 'Authentication Error',
+    message: refused.message,
+    ...(refused.hint === undefined
+      ? {}
+      : { errors: [{ field: 'Authorization', error: refused.hint }] }),
+  };
 }
 
 const now = () => Math.floor(Date.now() / 1_000);
@@ -107,11 +121,20 @@ export const REFUSED_TOKEN_CASES: readonly RefusedTokenCase[] = [
     name: 'another scheme (Basic)',
     authorization: () => Promise.resolve('Basic dXNlcjpwYXNz'),
     message: 'Token is not provided',
+    hint: 'The Basic scheme is not accepted: send "Authorization: Bearer <token>"',
   },
   {
     name: 'Bearer without a token',
     authorization: () => Promise.resolve('Bearer '),
     message: 'Token is not provided',
+    hint: 'Bearer needs a token after it: send "Authorization: Bearer <token>"',
+  },
+  {
+    name: 'a service token without the Bearer scheme',
+    authorization: async (context) =>
+      mintAccessToken(context.secret, { subject: context.userId, ttlSeconds: 300 }),
+    message: 'Token is not provided',
+    hint: 'The Bearer scheme is missing: send "Authorization: Bearer <token>"',
   },
   {
     name: 'not a JWT (one part)',
