@@ -69,6 +69,9 @@ const WEB_PAGE_METHODS = new Set([
   'eth_getCode',
   'eth_getTransactionReceipt',
   'eth_getTransactionByHash',
+  // The verifier proves a node's chain by its genesis block and dates a record by its block.
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
 ]);
 const CORS_PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
