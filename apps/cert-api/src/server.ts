@@ -105,7 +105,9 @@ export function createCertApp(options: CertApiOptions): Express {
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),
-      ...(options.webVerifier === false ? [] : [webVerifierRouter()]),
+      ...(options.webVerifier === false
+        ? []
+        : [webVerifierRouter({ nodes: () => services.networks.list() })]),
       identityRouter({ identities: tokens, auth }),
       ...(options.webhooks === undefined
         ? []

@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
+import {
+  AnchorEngine,
+  NetworkRegistry,
+  TrustDocumentSource,
+  type NetworkConfig,
+} from '@trustpoint/chain';
 import {
   deployTrustpoint,
   freePort,
@@ -11,7 +16,7 @@ import {
   useIntervalMining,
   type LocalChain,
 } from '@trustpoint/contracts';
-import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
+import { createUser, listRegistriesInUse, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import { mintAccessToken } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
@@ -105,6 +110,11 @@ export async function startCertApi(
     oidcIssuers?: readonly OidcIssuerConfig[];
     /** Where the app and the engine log; silent by default. */
     logger?: Logger;
+    /**
+     * Serve the trust document (`/.well-known/trustpoint.json`) naming this origin, as the launcher
+     * does; a function when the origin is known only once the test listens. None by default.
+     */
+    publicOrigin?: string | (() => string);
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -152,10 +162,25 @@ export async function startCertApi(
     sealer: createSecretSealer(randomBytes(32)),
     addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
   };
+  const { publicOrigin } = options;
+  let trustDocuments: TrustDocumentSource | undefined;
+  const trustDocument =
+    publicOrigin === undefined
+      ? undefined
+      : () => {
+          trustDocuments ??= new TrustDocumentSource({
+            origin: typeof publicOrigin === 'string' ? publicOrigin : publicOrigin(),
+            name: 'Trustpoint test service',
+            networks: () => networks.list(),
+            registriesInUse: () => listRegistriesInUse(db.knex),
+          });
+          return trustDocuments.document();
+        };
   const appWith = (appSigner: CertificateSigner) =>
     createCertApp({
       jwtSecret: JWT_SECRET,
       webhooks,
+      ...(trustDocument === undefined ? {} : { trustDocument }),
       ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
       services: {
         knex: db.knex,
