@@ -14,8 +14,49 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
 
+/** The page's local storage, as the tests use it (this package is typed without the DOM). */
+interface PageStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
 const SCREENSHOTS = join(__dirname, '..', 'screenshots');
 const EXPLORER = 'https://explorer.example';
+
+/**
+ * Deploys what a forger would: a contract that answers any call with the ABI encoding of
+ * `getTrustPoint`'s outputs holding `hash` (an Evidence), whatever is asked. Sent from an unlocked
+ * account of the node that the anchoring engine does not use.
+ */
+async function deployForgedRegistry(chainUrl: string, hash: string): Promise<string> {
+  const word = (value: number) => value.toString(16).padStart(64, '0');
+  const answer = `${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex').padEnd(128, '0')}`;
+  const size = answer.length / 2;
+  const hex2 = (value: number) => value.toString(16).padStart(4, '0');
+  // runtime: CODECOPY(0, 14, size); RETURN(0, size); then the answer
+  const runtime = `61${hex2(size)}600e60003961${hex2(size)}6000f3${answer}`;
+  const runtimeSize = runtime.length / 2;
+  // init: CODECOPY(0, 14, runtimeSize); RETURN(0, runtimeSize); then the runtime
+  const init = `61${hex2(runtimeSize)}600e60003961${hex2(runtimeSize)}6000f3${runtime}`;
+  const rpc = async (method: string, params: unknown[]) => {
+    const response = await fetch(chainUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await response.json()) as { result: unknown }).result;
+  };
+  const accounts = (await rpc('eth_accounts', [])) as string[];
+  const from = accounts[9];
+  const transaction = await rpc('eth_sendTransaction', [{ from, data: `0x${init}` }]);
+  for (;;) {
+    const receipt = (await rpc('eth_getTransactionReceipt', [transaction])) as {
+      contractAddress?: string;
+    } | null;
+    if (receipt?.contractAddress) return receipt.contractAddress;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** A port nothing listens on: a node that is down. */
 async function closedPort(): Promise<number> {
@@ -39,7 +80,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   let dir: string;
 
   beforeAll(async () => {
-    api = await startCertApi('pglite', { explorerUrl: EXPLORER });
+    api = await startCertApi('pglite', { explorerUrl: EXPLORER, publicOrigin: () => base });
     server = api.app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -95,12 +136,19 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     return path;
   };
 
-  /** Opens the page the API serves, in a fresh context (no remembered nodes). */
-  const openPage = async (hash = ''): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  /** Opens the page the API serves, in a fresh context (no remembered nodes or services). */
+  const openPage = async (hash = '', viewport = { width: 1100, height: 900 }): Promise<Page> => {
+    const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await page.goto(`${base}/cert/v2/verify/${hash}`);
+    await page.locator('body[data-state]').waitFor();
     return page;
+  };
+
+  /** Clicks a button that verifies, and waits for the verification it starts to end. */
+  const verifyBy = async (page: Page, selector = '#verify') => {
+    await page.click(selector);
+    await page.locator('body[data-state="done"]').waitFor({ timeout: 60_000 });
   };
 
   const verdictOf = async (page: Page) => {
@@ -120,11 +168,12 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   const screenshot = (page: Page, name: string) =>
     page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
-  it('when a file and its certificate JSON are given, then the browser hashes the file, reads the chain and says verified, with explorer links', async () => {
+  it('when a file and its certificate JSON are given, then the browser hashes the file, reads the chain of its own instance and says verified, with explorer links', async () => {
     const bytes = new TextEncoder().encode(`my contract, signed ${randomUUID()}\n`);
     const certificate = await certifyFile(bytes, 'contract');
     const page = await openPage();
-    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
+    // The instance's own chain, on whatever port it runs: never a guessed 8545.
+    await expect(page.inputValue('#rpc-urls')).resolves.toBe(`31337=${api.chain.url}`);
     await page.setInputFiles(
       '#certificate-file',
       await saved('contract.json', JSON.stringify(certificate)),
@@ -152,7 +201,6 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   it('when the file was changed, then the verdict is a mismatch', async () => {
     const certificate = await certifyFile(new TextEncoder().encode(`v1 ${randomUUID()}`), 'deed');
     const page = await openPage();
-    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
     await page.setInputFiles(
       '#certificate-file',
       await saved('deed.json', JSON.stringify(certificate)),
@@ -175,7 +223,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     await call(`/certificates/certID/${encodeURIComponent(data.certID)}/revoke?networkId=31337`, {
       method: 'PATCH',
     });
-    const link = new URLSearchParams({ certID: data.certID, rpc: `31337=${api.chain.url}` });
+    const link = new URLSearchParams({ certID: data.certID });
 
     const page = await openPage(`#${link.toString()}`);
     const result = await verdictOf(page);
@@ -197,7 +245,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
           method: 'POST',
         },
       );
-      const link = new URLSearchParams({ certID: data.certID, rpc: `31337=${api.chain.url}` });
+      const link = new URLSearchParams({ certID: data.certID });
 
       const page = await openPage(`#${link.toString()}`);
       const result = await verdictOf(page);
@@ -228,7 +276,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     );
   });
 
-  it('when the standalone file is opened from disk on a certID link, then it reads the certificate across origins and verifies it', async () => {
+  it('when the standalone file is opened from disk on a certID link, then it proposes the link node, says untrusted until the user trusts the service, then verified; a later change of that service is reported', async () => {
     const { data } = await certifyContent();
     const link = new URLSearchParams({
       certID: data.certID,
@@ -237,13 +285,129 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     });
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();
+    const standalone = pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString();
 
-    await page.goto(`${pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString()}#${link.toString()}`);
-    const result = await verdictOf(page);
+    await page.goto(`${standalone}#${link.toString()}`);
+    await page.locator('body[data-state="ready"]').waitFor();
+    await expect(page.inputValue('#rpc-urls')).resolves.toBe('');
+    await page.click('#node-proposals button:has-text("Use this node")');
+    await verifyBy(page);
+    const untrusted = await verdictOf(page);
+    await screenshot(page, 'standalone-untrusted');
+    await page.click(`#how-to-trust button:has-text("Trust ${base}")`);
+    await page.locator('#verdict[data-verdict="verified"]').waitFor({ timeout: 60_000 });
+    const verified = await verdictOf(page);
     await screenshot(page, 'standalone-from-disk');
 
+    expect(untrusted.verdict).toBe('untrusted');
+    expect(untrusted.rows).toEqual(['untrusted']);
+    await expect(page.locator('#trusted-list').textContent()).resolves.toContain(base);
+    expect(verified.rows).toEqual(['anchored']);
+    await expect(page.locator('#trustpoints tbody').textContent()).resolves.toContain(
+      `Trusted through ${base}`,
+    );
+
+    // The remembered document no longer matches what the service publishes: reported, not taken.
+    await page.evaluate(() => {
+      const { localStorage } = globalThis as unknown as { localStorage: PageStorage };
+      const key = 'trustpoint-verifier:trusted-origins';
+      const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as {
+        origins: { document: { networks: { registries: { address: string }[] }[] } }[];
+      };
+      const registry = stored.origins[0]?.document.networks[0]?.registries[0];
+      if (registry !== undefined) registry.address = `0x${'ab'.repeat(20)}`;
+      localStorage.setItem(key, JSON.stringify(stored));
+    });
+    const later = await context.newPage();
+    await later.goto(
+      `${standalone}#${new URLSearchParams({ certID: data.certID, service: `${base}/cert/v2/` }).toString()}`,
+    );
+    await later.locator('#trusted-list [data-changed="true"]').waitFor({ timeout: 30_000 });
+    const afterChange = await verdictOf(later);
+
+    await expect(later.locator('#trusted-list').textContent()).resolves.toContain('CHANGED');
+    expect(afterChange.verdict).toBe('untrusted');
+  });
+
+  it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {
+    const { data } = await certifyContent();
+    const certificate = (await call(
+      `/certificates/certID/${encodeURIComponent(data.certID)}`,
+    )) as unknown as {
+      data: { data: { hash: string }; metadata: { smartContract: string }[] };
+    };
+    const forged = await deployForgedRegistry(api.chain.url, certificate.data.data.hash);
+    certificate.data.metadata = certificate.data.metadata.map((item) => ({
+      ...item,
+      smartContract: forged,
+    }));
+    const page = await openPage();
+    await page.setInputFiles(
+      '#certificate-file',
+      await saved('forged.json', JSON.stringify(certificate)),
+    );
+
+    await verifyBy(page);
+    const result = await verdictOf(page);
+    await screenshot(page, 'forged-registry');
+
+    expect(result.verdict).toBe('untrusted');
+    expect(result.rows).toEqual(['untrusted']);
+    const help = await page.locator('#how-to-trust').textContent();
+    expect(help).toContain(forged);
+    expect(help).toContain('Trusted services');
+  });
+
+  it('when a link tries to swap the nodes, then the saved nodes are kept and used until the user clicks to use the link node', async () => {
+    const { data } = await certifyContent();
+    const liar = `http://127.0.0.1:${String(await closedPort())}`;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const first = await context.newPage();
+    await first.goto(`${base}/cert/v2/verify/`);
+    await first.evaluate((nodes) => {
+      const { localStorage } = globalThis as unknown as { localStorage: PageStorage };
+      localStorage.setItem('trustpoint-verifier:rpc-urls', nodes);
+    }, `31337=${api.chain.url}`);
+    const page = await context.newPage();
+
+    await page.goto(
+      `${base}/cert/v2/verify/#${new URLSearchParams({ certID: data.certID, rpc: `31337=${liar}` }).toString()}`,
+    );
+    const result = await verdictOf(page);
+    const kept = await page.inputValue('#rpc-urls');
+    await screenshot(page, 'link-swapping-nodes');
+    await page.click('#node-proposals button:has-text("Use this node")');
+
     expect(result.verdict).toBe('verified');
-    expect(result.rows).toEqual(['anchored']);
+    expect(kept).toBe(`31337=${api.chain.url}`);
+    await expect(page.inputValue('#rpc-urls')).resolves.toBe(
+      `31337=${liar}\n31337=${api.chain.url}`,
+    );
+  });
+
+  it('when a certificate of its own service is verified on a phone, then the verdict comes into view with the chain time, whom it is trusted through, and the content as a table', async () => {
+    const { data } = await certifyContent();
+    const page = await openPage('', { width: 390, height: 844 });
+    await page.fill('#cert-id', data.certID);
+
+    await verifyBy(page);
+    const result = await verdictOf(page);
+    // Read before the full-page screenshot, which scrolls the page.
+    const inView = await page.locator('#verdict').evaluate((box) => {
+      const { top } = box.getBoundingClientRect();
+      return top > -2 && top < (globalThis as unknown as { innerHeight: number }).innerHeight; // sub-pixel layout
+    });
+    await screenshot(page, 'phone-verified');
+
+    expect(result.verdict).toBe('verified');
+    expect(inView).toBe(true);
+    const chainTime = await page.locator('#trustpoints .chain-time').first().textContent();
+    expect(chainTime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/);
+    const rows = await page.locator('#trustpoints tbody').textContent();
+    expect(rows).toMatch(/block \d+/);
+    expect(rows).toContain(`Trusted through ${base}`);
+    await expect(page.locator('#summary').textContent()).resolves.toContain('Order');
+    await expect(page.locator('#content').textContent()).resolves.toContain('order');
   });
 
   it('when the page is asked for without the trailing slash, then it is redirected, and it is served with a strict policy', async () => {
@@ -255,5 +419,20 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     await expect(page.text()).resolves.toContain('<script src="verifier.js"></script>');
+  });
+
+  it('when the instance runs on loopback, then it names its chain node to its own machine only, and publishes its trust document', async () => {
+    const local = await fetch(`${base}/cert/v2/verify/local-nodes.json`);
+    const proxied = await fetch(`${base}/cert/v2/verify/local-nodes.json`, {
+      headers: { 'X-Forwarded-For': '203.0.113.9' },
+    });
+    const document = await fetch(`${base}/.well-known/trustpoint.json`);
+
+    await expect(local.json()).resolves.toEqual({ nodes: { '31337': [api.chain.url] } });
+    await expect(proxied.json()).resolves.toEqual({ nodes: {} });
+    await expect(document.json()).resolves.toMatchObject({
+      origin: base,
+      networks: [{ networkId: '31337' }],
+    });
   });
 });

@@ -1,4 +1,9 @@
-import { verifyCertificate, type FileHashes } from '@trustpoint/verifier';
+import {
+  unwrapEnvelope,
+  verifyCertificate,
+  verifyEvidence,
+  type FileHashes,
+} from '@trustpoint/verifier';
 import {
   apiBaseOf,
   fetchCertificate,
@@ -8,17 +13,17 @@ import {
   servingApiBase,
   type NetworkInfo,
 } from './certificate-source.js';
+import { byId } from './dom.js';
 import { hashFile } from './hash-file.js';
-import { renderResult } from './render-result.js';
-import { initialRpcText, parseRpcText, rememberRpcText } from './rpc-settings.js';
+import { fetchInstanceNodes } from './instance-nodes.js';
+import { showNodeProposals, type NodeProposal } from './node-proposals.js';
+import { readPageLink } from './page-link.js';
+import { renderCertificateResult, renderEvidenceResult, type TrustHelp } from './render-result.js';
+import { parseRpcText, rememberRpcText, rpcLinesOf, savedRpcText } from './rpc-settings.js';
+import { fetchTrustDocument, isLoopbackOrigin } from './trusted-origins.js';
+import { TrustedServices } from './trusted-services.js';
 
 type KeySet = NonNullable<Parameters<typeof verifyCertificate>[0]['jwks']>;
-
-function byId<T extends HTMLElement>(id: string, kind: new () => T): T {
-  const found = document.getElementById(id);
-  if (!(found instanceof kind)) throw new Error(`the page has no #${id} of the expected kind`);
-  return found;
-}
 
 const form = byId('verify-form', HTMLFormElement);
 const certificateInput = byId('certificate-file', HTMLInputElement);
@@ -26,22 +31,65 @@ const fileInput = byId('certified-file', HTMLInputElement);
 const certIdInput = byId('cert-id', HTMLInputElement);
 const serviceInput = byId('service-url', HTMLInputElement);
 const rpcInput = byId('rpc-urls', HTMLTextAreaElement);
+const proposalList = byId('node-proposals', HTMLUListElement);
 const button = byId('verify', HTMLButtonElement);
 const progressLine = byId('progress-line', HTMLElement);
 const progress = byId('hash-progress', HTMLProgressElement);
 const result = byId('result', HTMLElement);
+const verdictBox = byId('verdict', HTMLElement);
 const errorLine = byId('error', HTMLElement);
 const dropZone = byId('drop-zone', HTMLElement);
+const trustForm = byId('trust-form', HTMLFormElement);
+const trustOriginInput = byId('trust-origin', HTMLInputElement);
+const trustError = byId('trust-error', HTMLElement);
+const services = new TrustedServices(byId('trusted-list', HTMLUListElement));
 
-// A link such as the certificate's QR code: #certID=…&service=…&rpc=31337=https://…
-const link = new URLSearchParams(location.hash.slice(1));
-certIdInput.value = link.get('certID') ?? '';
-serviceInput.value = link.get('service') ?? servingApiBase(location);
-rpcInput.value = initialRpcText(link.getAll('rpc'));
+/** The origin that served this page (none when it is opened from disk). */
+const servedOrigin =
+  location.protocol === 'http:' || location.protocol === 'https:' ? location.origin : undefined;
+
+// A link prefills the certificate to read; it never replaces the user's nodes or trust.
+const link = readPageLink(location.hash);
+certIdInput.value = link.certID ?? '';
+serviceInput.value = link.service ?? servingApiBase(location);
+const savedNodes = savedRpcText();
+rpcInput.value = savedNodes ?? '';
 
 function showError(message: string): void {
   errorLine.textContent = message;
   errorLine.hidden = false;
+}
+
+/**
+ * What the page trusts and proposes before any verification: its own service's trust document
+ * (the page trusts the service that served its script), and the nodes a link or this instance
+ * proposes. The nodes of a loopback instance are the default of a browser that has none saved.
+ */
+async function prepare(): Promise<void> {
+  const proposals: NodeProposal[] = [];
+  if (servedOrigin !== undefined) {
+    const local = isLoopbackOrigin(servedOrigin);
+    const [own, instanceNodes] = await Promise.all([
+      fetchTrustDocument(servedOrigin, { sameOrigin: false }).then(
+        (document) => ({ document }),
+        (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+      ),
+      local ? fetchInstanceNodes(location.href) : Promise.resolve({}),
+    ]);
+    if ('document' in own) services.setOwn(own.document, local);
+    else {
+      services.setOwnProblem(
+        `This page's service publishes no trust document (${own.error}): only the services you add are trusted.`,
+      );
+    }
+    const lines = rpcLinesOf(instanceNodes);
+    if (savedNodes === undefined && rpcInput.value.trim() === '') rpcInput.value = lines.join('\n');
+    else proposals.push({ source: 'This instance (its local chain)', lines });
+  }
+  if (link.rpc.length > 0) proposals.push({ source: 'This link', lines: link.rpc });
+  showNodeProposals(proposalList, rpcInput, proposals);
+  // Reported when it comes; the pinned documents are used meanwhile.
+  void services.checkForChanges();
 }
 
 /** Drop anything: a JSON file is the certificate, any other file the certified one. */
@@ -83,8 +131,18 @@ async function hashChosenFile(): Promise<FileHashes | undefined> {
   }
 }
 
+const isCertificate = (json: unknown): boolean => {
+  const value = unwrapEnvelope(json);
+  return typeof value === 'object' && value !== null && 'certID' in value;
+};
+
 async function verify(): Promise<void> {
   const rpc = parseRpcText(rpcInput.value);
+  if (Object.keys(rpc).length === 0) {
+    throw new Error(
+      'List at least one node you trust (networkId=URL): the chain is read from your nodes only',
+    );
+  }
   rememberRpcText(rpcInput.value);
   const certificateFile = certificateInput.files?.[0];
   const certID = certIdInput.value.trim();
@@ -93,35 +151,66 @@ async function verify(): Promise<void> {
   }
   let apiBase: URL | undefined;
   if (serviceInput.value.trim() !== '') apiBase = apiBaseOf(serviceInput.value);
-  let certificate: unknown;
+  let json: unknown;
   if (certificateFile !== undefined) {
-    certificate = await readJsonFile(certificateFile);
+    json = await readJsonFile(certificateFile);
   } else {
     if (apiBase === undefined)
       throw new Error('Give the service URL to read a certificate by certID');
-    certificate = await fetchCertificate(apiBase, certID);
+    json = await fetchCertificate(apiBase, certID);
   }
-  const file = await hashChosenFile();
   // Explorer links and signature keys come from the service only when it is already involved:
-  // the page it served, or the certificate it was asked for.
+  // the page it served, or the certificate it was asked for. Neither makes it trusted.
   const service =
     apiBase !== undefined &&
     (certificateFile === undefined || apiBase.toString() === servingApiBase(location))
       ? apiBase
       : undefined;
-  const needsKeys = JSON.stringify(certificate).includes('"Signature"');
+  const source = certificateFile === undefined ? apiBase?.origin : undefined;
+  const help: TrustHelp = {
+    untrustedSource: source !== undefined && !services.isTrusted(source) ? source : undefined,
+    trustSource: (origin) => {
+      services
+        .add(origin)
+        .then(() => {
+          form.requestSubmit();
+        })
+        .catch((error: unknown) => {
+          showError(error instanceof Error ? error.message : String(error));
+        });
+    },
+  };
+  const trust = services.trust();
+  if (!isCertificate(json)) {
+    const networks = service === undefined ? [] : await fetchNetworks(service);
+    const verification = await verifyEvidence({ evidence: json, rpc, trust, timeoutMs: 10_000 });
+    renderEvidenceResult(result, verification, networks, help);
+    return;
+  }
+  const file = await hashChosenFile();
+  const needsKeys = JSON.stringify(json).includes('"Signature"');
   const [networks, jwks] = await Promise.all([
     service === undefined ? Promise.resolve<NetworkInfo[]>([]) : fetchNetworks(service),
     service === undefined || !needsKeys ? Promise.resolve(undefined) : fetchJwks(service),
   ]);
   const verification = await verifyCertificate({
-    certificate,
+    certificate: json,
     rpc,
+    trust,
     timeoutMs: 10_000,
     ...(file === undefined ? {} : { file }),
     ...(jwks === undefined ? {} : { jwks: jwks as KeySet }),
   });
-  renderResult(result, verification, networks);
+  renderCertificateResult(result, verification, json, networks, help);
+}
+
+/** On a phone-sized screen the verdict is below the form: bring it into view. */
+function showVerdict(): void {
+  if (result.hidden) return;
+  if (window.matchMedia('(max-width: 40rem)').matches) {
+    verdictBox.scrollIntoView({ block: 'start' });
+  }
+  verdictBox.focus({ preventScroll: true });
 }
 
 form.addEventListener('submit', (event) => {
@@ -130,7 +219,9 @@ form.addEventListener('submit', (event) => {
   result.hidden = true;
   button.disabled = true;
   form.setAttribute('aria-busy', 'true');
+  document.body.dataset.state = 'verifying';
   verify()
+    .then(showVerdict)
     .catch((error: unknown) => {
       showError(error instanceof Error ? error.message : String(error));
     })
@@ -141,6 +232,25 @@ form.addEventListener('submit', (event) => {
     });
 });
 
-document.body.dataset.state = 'ready';
-// Opened from a link naming a certificate (the QR code of its PDF): verify it at once.
-if (certIdInput.value !== '' && serviceInput.value !== '') form.requestSubmit();
+trustForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  trustError.hidden = true;
+  services
+    .add(trustOriginInput.value)
+    .then(() => {
+      trustOriginInput.value = '';
+    })
+    .catch((error: unknown) => {
+      trustError.textContent = error instanceof Error ? error.message : String(error);
+      trustError.hidden = false;
+    });
+});
+
+void prepare().then(() => {
+  document.body.dataset.state = 'ready';
+  // Opened from a link naming a certificate (the QR code of its PDF): verify it at once.
+  // Without a node of the user's, it waits for them to choose one (a link's is only proposed).
+  if (certIdInput.value !== '' && serviceInput.value !== '' && rpcInput.value.trim() !== '') {
+    form.requestSubmit();
+  }
+});

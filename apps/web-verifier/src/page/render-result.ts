@@ -1,20 +1,39 @@
 import type {
   CertificateVerdict,
   CertificateVerification,
+  ChainTime,
+  EvidencesVerdict,
+  EvidencesVerification,
+  EvidenceVerdict,
+  NodeAttempt,
   TrustpointVerdict,
-  TrustpointVerification,
 } from '@trustpoint/verifier';
 import type { NetworkInfo } from './certificate-source.js';
+import { certificateDetails, contentOf, renderContent } from './certificate-details.js';
+import { element } from './dom.js';
 
 const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
-  verified: 'Verified: every trustpoint is on chain and matches',
+  verified: 'Verified: every trustpoint is on chain, in a registry you trust, and matches',
+  untrusted:
+    'Not trusted: it matches the chain, but in a registry that no service you trust publishes',
   revoked: 'Revoked: the certificate matches the chain, and its issuer revoked it',
+  expired: 'Expired: the certificate matches the chain, and its expiry date has passed',
   mismatch: 'Mismatch: the file or the certificate does not match the chain',
   notFound: 'Not on chain: a trustpoint was not found (or is not anchored yet)',
-  unchecked: 'Not checked: no node you listed gave an answer for every trustpoint',
+  unchecked:
+    'Not checked: no node you trust answered for every trustpoint, or the chain could not date one',
 };
 
-const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict, string> = {
+const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {
+  verified: 'Verified: every evidence is on chain, in a repository you trust, and matches',
+  untrusted:
+    'Not trusted: it matches the chain, but in a repository that no service you trust publishes',
+  mismatch: 'Mismatch: the evidence or the asset does not match the chain',
+  notFound: 'Not on chain: an evidence was not found (or is not anchored yet)',
+  unchecked: 'Not checked: no node you trust answered for every evidence',
+};
+
+const RECORD_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> = {
   anchored: 'anchored, matches',
   revoked: 'revoked',
   signed: 'signed, signature valid',
@@ -23,19 +42,34 @@ const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict, string> = {
   mismatch: 'mismatch',
   notFound: 'not found',
   pending: 'pending',
+  untrusted: 'registry not trusted',
+  untimed: 'not dated by the chain',
   unreachable: 'node unreachable',
   unexpected: 'unexpected answer',
 };
 
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text?: string,
-  className?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className !== undefined) node.className = className;
-  return node;
+/** One record on chain (a trustpoint or an evidence), as the table shows it. */
+interface RecordRow {
+  label: string;
+  networkId: number;
+  smartContract?: string | undefined;
+  transactionHash?: string | undefined;
+  /** The time the JSON claims (ms). */
+  claimed: number;
+  chainTime?: ChainTime | undefined;
+  trustedThrough?: string | undefined;
+  node?: string | undefined;
+  attempts: readonly NodeAttempt[];
+  verdict: TrustpointVerdict | EvidenceVerdict;
+  detail: string;
+}
+
+/** What the result section offers when the verdict is `untrusted`. */
+export interface TrustHelp {
+  /** The origin the certificate was read from, when the user does not trust it yet. */
+  untrustedSource?: string | undefined;
+  /** Trusts that origin (the user's click) and verifies again. */
+  trustSource: (origin: string) => void;
 }
 
 /** Only http(s) explorer URLs become links: the networks list is data, not markup. */
@@ -54,7 +88,7 @@ function link(base: string, path: string, text: string): HTMLAnchorElement | und
   return anchor;
 }
 
-function explorerCell(trustpoint: TrustpointVerification, network?: NetworkInfo): HTMLElement {
+function explorerCell(record: RecordRow, network?: NetworkInfo): HTMLElement {
   const cell = element('td');
   const explorer = network?.explorerUrl;
   if (explorer === undefined || explorer === null || explorer === '') {
@@ -62,12 +96,12 @@ function explorerCell(trustpoint: TrustpointVerification, network?: NetworkInfo)
     return cell;
   }
   const links = [
-    trustpoint.transactionHash === undefined
+    record.transactionHash === undefined
       ? undefined
-      : link(explorer, `tx/${trustpoint.transactionHash}`, 'transaction'),
-    trustpoint.smartContract === undefined
+      : link(explorer, `tx/${record.transactionHash}`, 'transaction'),
+    record.smartContract === undefined
       ? undefined
-      : link(explorer, `address/${trustpoint.smartContract}#readContract`, 'contract'),
+      : link(explorer, `address/${record.smartContract}#readContract`, 'contract'),
   ].filter((anchor): anchor is HTMLAnchorElement => anchor !== undefined);
   links.forEach((anchor, index) => {
     if (index > 0) cell.append(', ');
@@ -76,50 +110,132 @@ function explorerCell(trustpoint: TrustpointVerification, network?: NetworkInfo)
   return cell;
 }
 
-function trustpointRow(trustpoint: TrustpointVerification, networks: readonly NetworkInfo[]) {
-  const network = networks.find((known) => known.networkId === trustpoint.networkId);
+function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTableRowElement {
+  const network = networks.find((known) => known.networkId === record.networkId);
   const row = element('tr');
-  row.dataset.verdict = trustpoint.verdict;
-  row.append(element('th', trustpoint.type));
-  row.firstElementChild?.setAttribute('scope', 'row');
-  row.append(
-    element(
-      'td',
-      network?.name === undefined
-        ? String(trustpoint.networkId)
-        : `${network.name} (${String(trustpoint.networkId)})`,
-    ),
+  row.dataset.verdict = record.verdict;
+  const head = element('th', record.label);
+  head.scope = 'row';
+  row.append(head);
+  const where = element(
+    'td',
+    network?.name === undefined
+      ? `network ${String(record.networkId)}`
+      : `${network.name} (${String(record.networkId)})`,
   );
-  row.append(element('td', new Date(trustpoint.timestamp).toISOString()));
-  const verdict = element('td');
-  verdict.append(
-    element('span', TRUSTPOINT_VERDICTS[trustpoint.verdict], `badge v-${trustpoint.verdict}`),
+  where.append(
+    element('br'),
+    'registry ',
+    element('span', record.smartContract ?? 'none yet', 'mono registry'),
   );
-  row.append(verdict);
-  const detail = element('td', trustpoint.detail);
-  if (trustpoint.node !== undefined) {
-    detail.append(element('br'), `Answered by ${trustpoint.node}`);
+  row.append(where);
+  const time = element('td');
+  if (record.chainTime === undefined) {
+    time.append(element('span', 'not dated by the chain', 'help'));
+  } else {
+    time.append(
+      element('span', new Date(record.chainTime.timestamp).toISOString(), 'chain-time'),
+      element('br'),
+      `block ${String(record.chainTime.blockNumber)}`,
+    );
   }
-  for (const attempt of trustpoint.attempts) {
+  time.append(
+    element('br'),
+    element('span', `claimed ${new Date(record.claimed).toISOString()}`, 'help'),
+  );
+  row.append(time);
+  const verdict = element('td');
+  verdict.append(element('span', RECORD_VERDICTS[record.verdict], `badge v-${record.verdict}`));
+  row.append(verdict);
+  const detail = element('td', record.detail);
+  if (record.trustedThrough !== undefined) {
+    detail.append(element('br'), `Trusted through ${record.trustedThrough}`);
+  }
+  if (record.node !== undefined) detail.append(element('br'), `Answered by ${record.node}`);
+  for (const attempt of record.attempts) {
     detail.append(element('br'), `${attempt.url} failed: ${attempt.error}`);
   }
   row.append(detail);
-  row.append(explorerCell(trustpoint, network));
+  row.append(explorerCell(record, network));
   return row;
 }
 
-export function renderResult(
+/** For an untrusted verdict: the registries in question, the origin needed, how to trust it. */
+function renderHowToTrust(box: HTMLElement, records: readonly RecordRow[], help: TrustHelp): void {
+  const untrusted = records.filter((record) => record.verdict === 'untrusted');
+  if (untrusted.length === 0) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const registries = [
+    ...new Set(
+      untrusted.map(
+        (record) => `${record.smartContract ?? '?'} on network ${String(record.networkId)}`,
+      ),
+    ),
+  ];
+  const children: (Node | string)[] = [
+    element('p', `Recorded in ${registries.join(', ')}, which no service you trust publishes.`),
+    element(
+      'p',
+      'It would need the origin of the service that publishes this registry among your Trusted services. Anybody can deploy a registry that answers anything: trust a service you know, never one only because a certificate or a link names it.',
+    ),
+  ];
+  if (help.untrustedSource !== undefined) {
+    const origin = help.untrustedSource;
+    const line = element('p', 'It was read from ');
+    line.append(element('span', origin, 'mono'), ', which you do not trust. ');
+    const trust = element('button', `Trust ${origin} and verify again`, 'secondary trust-source');
+    trust.type = 'button';
+    trust.addEventListener('click', () => {
+      help.trustSource(origin);
+    });
+    line.append(trust);
+    children.push(line);
+  }
+  box.replaceChildren(...children);
+  box.hidden = false;
+}
+
+interface ResultParts {
+  verdict: HTMLElement;
+  howToTrust: HTMLElement;
+  summary: HTMLElement;
+  content: HTMLTableElement;
+  body: HTMLElement;
+}
+
+function partsOf(section: HTMLElement): ResultParts | undefined {
+  const verdict = section.querySelector<HTMLElement>('#verdict');
+  const howToTrust = section.querySelector<HTMLElement>('#how-to-trust');
+  const summary = section.querySelector<HTMLElement>('#summary');
+  const content = section.querySelector<HTMLTableElement>('#content');
+  const body = section.querySelector<HTMLElement>('#trustpoints tbody');
+  if (verdict === null || howToTrust === null || summary === null || content === null) return;
+  if (body === null) return;
+  return { verdict, howToTrust, summary, content, body };
+}
+
+function fillSummary(summary: HTMLElement, rows: readonly [string, string][]): void {
+  summary.replaceChildren(
+    ...rows.flatMap(([term, value]) => [element('dt', term), element('dd', value)]),
+  );
+}
+
+export function renderCertificateResult(
   section: HTMLElement,
   result: CertificateVerification,
+  certificate: unknown,
   networks: readonly NetworkInfo[],
+  help: TrustHelp,
 ): void {
-  const verdict = section.querySelector<HTMLElement>('#verdict');
-  const summary = section.querySelector<HTMLElement>('#summary');
-  const body = section.querySelector<HTMLElement>('#trustpoints tbody');
-  if (verdict === null || summary === null || body === null) return;
-  verdict.dataset.verdict = result.verdict;
-  verdict.textContent = CERTIFICATE_VERDICTS[result.verdict];
+  const parts = partsOf(section);
+  if (parts === undefined) return;
+  parts.verdict.dataset.verdict = result.verdict;
+  parts.verdict.textContent = CERTIFICATE_VERDICTS[result.verdict];
   const rows: [string, string][] = [
+    ...certificateDetails(certificate),
     ['certID', result.certID],
     ['Certificate hash', result.hash.given],
     ['Hash check', result.hash.detail],
@@ -127,9 +243,63 @@ export function renderResult(
   if (result.hash.fileHash !== undefined) {
     rows.push(['File sha256', result.hash.fileHash.recomputed]);
   }
-  summary.replaceChildren(
-    ...rows.flatMap(([term, value]) => [element('dt', term), element('dd', value, 'mono')]),
-  );
-  body.replaceChildren(...result.trustpoints.map((item) => trustpointRow(item, networks)));
+  fillSummary(parts.summary, rows);
+  renderContent(parts.content, contentOf(certificate));
+  const records: RecordRow[] = result.trustpoints.map((trustpoint) => ({
+    label: trustpoint.type,
+    networkId: trustpoint.networkId,
+    smartContract: trustpoint.smartContract,
+    transactionHash: trustpoint.transactionHash,
+    claimed: trustpoint.timestamp,
+    chainTime: trustpoint.chainTime,
+    trustedThrough: trustpoint.trustedThrough,
+    node: trustpoint.node,
+    attempts: trustpoint.attempts,
+    verdict: trustpoint.verdict,
+    detail: trustpoint.detail,
+  }));
+  parts.body.replaceChildren(...records.map((record) => recordRow(record, networks)));
+  renderHowToTrust(parts.howToTrust, records, help);
+  section.hidden = false;
+}
+
+export function renderEvidenceResult(
+  section: HTMLElement,
+  result: EvidencesVerification,
+  networks: readonly NetworkInfo[],
+  help: TrustHelp,
+): void {
+  const parts = partsOf(section);
+  if (parts === undefined) return;
+  parts.verdict.dataset.verdict = result.verdict;
+  parts.verdict.textContent = EVIDENCES_VERDICTS[result.verdict];
+  const rows: [string, string][] = [];
+  if (result.asset !== undefined) {
+    rows.push(['Asset', result.asset.assetId]);
+    rows.push([
+      'Asset hash check',
+      result.asset.matches
+        ? 'assetHash recomputed from {assetId, data}: matches'
+        : `assetHash recomputed from {assetId, data} is ${result.asset.recomputed}, not ${result.asset.assetHash}`,
+    ]);
+  }
+  rows.push(['Evidences', String(result.evidences.length)]);
+  fillSummary(parts.summary, rows);
+  parts.content.hidden = true;
+  const records: RecordRow[] = result.evidences.map((evidence) => ({
+    label: 'Evidence',
+    networkId: evidence.networkId,
+    smartContract: evidence.smartContract,
+    transactionHash: evidence.transactionHash,
+    claimed: evidence.timestamp * 1000,
+    chainTime: evidence.chainTime,
+    trustedThrough: evidence.trustedThrough,
+    node: evidence.node,
+    attempts: evidence.attempts,
+    verdict: evidence.verdict,
+    detail: evidence.detail,
+  }));
+  parts.body.replaceChildren(...records.map((record) => recordRow(record, networks)));
+  renderHowToTrust(parts.howToTrust, records, help);
   section.hidden = false;
 }

@@ -2,8 +2,22 @@ import type { RpcUrls } from '@trustpoint/verifier';
 
 const STORAGE_KEY = 'trustpoint-verifier:rpc-urls';
 
-/** The embedded local chain of `npm start`: the only node a fresh page can guess. */
-export const DEFAULT_RPC_TEXT = '31337=http://127.0.0.1:8545';
+/** One node line: `networkId=URL`, or a URL alone for any network. */
+function parseLine(line: string): { network: string; url: string } {
+  const match = /^(\d+)\s*=\s*(.+)$/.exec(line);
+  const network = match?.[1] ?? '*';
+  const url = (match?.[2] ?? line).trim();
+  if (!/^https?:\/\/./i.test(url)) {
+    throw new Error(`"${line}" is not a node: write networkId=http(s)://… or a URL alone`);
+  }
+  return { network, url };
+}
+
+const meaningfulLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 
 /**
  * Reads the nodes the user trusts: one `networkId=URL` a line (or a bare URL for any network),
@@ -11,28 +25,58 @@ export const DEFAULT_RPC_TEXT = '31337=http://127.0.0.1:8545';
  */
 export function parseRpcText(text: string): RpcUrls {
   const rpc: Record<string, string[]> = {};
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^(\d+)\s*=\s*(.+)$/.exec(line);
-    const network = match?.[1] ?? '*';
-    const url = (match?.[2] ?? line).trim();
-    if (!/^https?:\/\/./i.test(url)) {
-      throw new Error(`"${line}" is not a node: write networkId=http(s)://… or a URL alone`);
-    }
+  for (const line of meaningfulLines(text)) {
+    const { network, url } = parseLine(line);
     (rpc[network] ??= []).push(url);
   }
   return rpc;
 }
 
-/** What the user typed last in this browser, else a link's `rpc` parameters, else the local chain. */
-export function initialRpcText(fromLink: readonly string[]): string {
-  if (fromLink.length > 0) return fromLink.join('\n');
+/** Nodes given per network as lines of the list (`networkId=URL`). */
+export function rpcLinesOf(nodes: Readonly<Record<string, readonly string[]>>): string[] {
+  return Object.entries(nodes).flatMap(([network, urls]) =>
+    urls.map((url) => (network === '*' ? url : `${network}=${url}`)),
+  );
+}
+
+/**
+ * The proposed node lines (a link's `rpc`, the instance's node) that are valid and not in the
+ * user's list yet: what the page offers, never applies by itself.
+ */
+export function newNodeLines(current: string, proposed: readonly string[]): string[] {
+  const known = new Set<string>();
+  for (const line of meaningfulLines(current)) {
+    try {
+      const { network, url } = parseLine(line);
+      known.add(`${network}=${url}`);
+    } catch {
+      // A line the user is still typing: it proposes nothing and hides nothing.
+    }
+  }
+  const fresh: string[] = [];
+  for (const line of proposed.map((text) => text.trim())) {
+    let parsed: { network: string; url: string };
+    try {
+      parsed = parseLine(line);
+    } catch {
+      continue;
+    }
+    const key = `${parsed.network}=${parsed.url}`;
+    if (!known.has(key)) {
+      known.add(key);
+      fresh.push(line);
+    }
+  }
+  return fresh;
+}
+
+/** The nodes this browser remembers, or undefined when the user never verified here. */
+export function savedRpcText(): string | undefined {
   try {
-    return localStorage.getItem(STORAGE_KEY) ?? DEFAULT_RPC_TEXT;
+    return localStorage.getItem(STORAGE_KEY) ?? undefined;
   } catch {
-    // Storage can be denied (file:// in some browsers, private modes): the default still works.
-    return DEFAULT_RPC_TEXT;
+    // Storage can be denied (file:// in some browsers, private modes): nothing is remembered.
+    return undefined;
   }
 }
 
