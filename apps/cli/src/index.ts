@@ -19,7 +19,12 @@ run(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // A port in use says all there is to say (the listener's message names it and what to do).
+    if ((error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE') {
+      console.error(`error: ${(error as Error).message}`);
+    } else {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
     process.exitCode = 1;
   },
 );

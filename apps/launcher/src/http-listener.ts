@@ -13,9 +13,16 @@ export function listen(app: RequestListener, host: string, port: number): Promis
       resolve(server);
     });
     server.once('error', (error: NodeJS.ErrnoException) => {
+      // Keeps the code, so the command prints the sentence alone rather than a stack trace.
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
+          ? Object.assign(
+              new Error(
+                `${host}:${String(port)} is already in use (is Trustpoint already running?): stop that process, or choose free ports with CERT_API_PORT, TRACK_API_PORT and HEALTH_PORT`,
+                { cause: error },
+              ),
+              { code: 'EADDRINUSE' },
+            )
           : error,
       );
     });

@@ -160,10 +160,21 @@ export class NetworkAnchorer {
   #onFailure(what: string) {
     return (error: unknown, attempt: number): number => {
       const delay = backoffDelay(attempt, this.#timing.retryBaseMs, this.#timing.retryMaxMs);
-      this.#logger.warn(
-        { networkId: this.#network.networkId, attempt, retryInMs: delay, err: describe(error) },
-        `anchoring: ${what} failed; retrying`,
-      );
+      const context = {
+        networkId: this.#network.networkId,
+        attempt,
+        retryInMs: delay,
+        err: describe(error),
+      };
+      if (isNodeUnreachable(error)) {
+        // At a first start the chain node is often still starting: calm at first, a warning if
+        // it stays away.
+        const message = `anchoring: the chain node of network ${this.#network.networkId} is not answering yet (starting, or down); records wait in the queue, retrying`;
+        if (attempt <= NODE_STARTING_ATTEMPTS) this.#logger.info(context, message);
+        else this.#logger.warn(context, message);
+        return delay;
+      }
+      this.#logger.warn(context, `anchoring: ${what} failed; retrying`);
       return delay;
     };
   }
@@ -649,6 +660,20 @@ class Loop {
       this.#wake = done;
     });
   }
+}
+
+/** Attempts a node that refuses connections is taken to be starting, logged at info. */
+const NODE_STARTING_ATTEMPTS = 10;
+
+/** The node could not be reached at all (refused, reset, no such host), as opposed to an answer. */
+export function isNodeUnreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND') return true;
+    if (/fetch failed|ECONNREFUSED/.test(cause.message)) return true;
+    cause = cause.cause;
+  }
+  return false;
 }
 
 export function describe(error: unknown): string {
