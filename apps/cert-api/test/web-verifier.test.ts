@@ -358,6 +358,29 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(help).toContain('Trusted services');
   });
 
+  it('when an evidence JSON is given instead of a certificate, then it is checked as an evidence against the trusted repository', async () => {
+    const evidence = {
+      assetHash: randomUUID().replaceAll('-', '').padEnd(64, '0'),
+      networkId: 31337,
+      timestamp: Math.floor(Date.now() / 1000),
+      hash: 'ab'.repeat(32),
+      smartContract: api.network.evidenceRepository,
+      transactionHash: `0x${'cd'.repeat(32)}`,
+    };
+    const page = await openPage();
+    await page.setInputFiles(
+      '#certificate-file',
+      await saved('evidence.json', JSON.stringify(evidence)),
+    );
+
+    await verifyBy(page);
+    const result = await verdictOf(page);
+
+    expect(result.verdict).toBe('notFound');
+    expect(result.rows).toEqual(['notFound']);
+    await expect(page.locator('#summary').textContent()).resolves.toContain('Evidences');
+  });
+
   it('when a link tries to swap the nodes, then the saved nodes are kept and used until the user clicks to use the link node', async () => {
     const { data } = await certifyContent();
     const liar = `http://127.0.0.1:${String(await closedPort())}`;

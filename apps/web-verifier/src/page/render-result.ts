@@ -138,6 +138,13 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
       element('br'),
       `block ${String(record.chainTime.blockNumber)}`,
     );
+    if (record.verdict === 'untrusted') {
+      // The receipt of a registry nobody trusts dates only what that contract chose to log.
+      time.append(
+        element('br'),
+        element('span', 'as logged by a registry you do not trust', 'help'),
+      );
+    }
   }
   time.append(
     element('br'),

@@ -73,12 +73,17 @@ export class TrustedServices {
     const known = this.#pinned.find((pinned) => pinned.document.origin === origin);
     if (known !== undefined) {
       const changes = compareTrustDocuments(known.document, document);
-      if (changes.length > 0) {
+      if (changes.some((change) => change.kind !== 'registryAdded')) {
         this.#changes.set(origin, { fetched: document, changes });
         this.render();
         throw new Error(
           `${origin} is already trusted, and its document changed since: see the warning under Trusted services`,
         );
+      }
+      // Only new registries, and the user asked to trust the origin again: that is their consent.
+      if (changes.length > 0) {
+        this.#changes.set(origin, { fetched: document, changes });
+        this.#accept(origin);
       }
       return;
     }
@@ -206,18 +211,25 @@ function entry(
   }
   item.append(networks);
   if (change !== undefined) {
+    const serious = change.changes.some((item) => item.kind !== 'registryAdded');
     const warning = element('div', undefined, 'warning');
-    warning.dataset.changed = 'true';
+    warning.dataset.changed = serious ? 'true' : 'added';
     warning.append(
       element(
         'p',
-        `WARNING: the trust document of ${document.origin} CHANGED since you pinned it. The pinned one is still used. It may have moved to other registries, or somebody may be impersonating it:`,
+        serious
+          ? `WARNING: the trust document of ${document.origin} CHANGED since you pinned it. The pinned one is still used. It may have moved to other registries, or somebody may be impersonating it:`
+          : `${document.origin} publishes registries you did not pin. They are not trusted until you accept them:`,
       ),
     );
     const list = element('ul');
     for (const item of change.changes) list.append(element('li', item.detail));
     warning.append(list);
-    const accept = element('button', 'I know why: trust the new document', 'secondary accept');
+    const accept = element(
+      'button',
+      serious ? 'I know why: trust the new document' : 'Trust the new document',
+      'secondary accept',
+    );
     accept.type = 'button';
     warning.append(accept);
     item.append(warning);
