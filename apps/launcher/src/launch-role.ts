@@ -14,6 +14,7 @@ import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Logger } from 'pino';
 import { closeGracefully, listen } from './http-listener.js';
 import type { LauncherConfig } from './launcher-config.js';
+import { servicePidHolding } from './service-pid-file.js';
 import { loadOrCreateSecrets } from './local-identity.js';
 import {
   certApiApp,
@@ -128,6 +129,20 @@ async function roleDatabase(role: ServerRole, config: LauncherConfig): Promise<D
   return database;
 }
 
+/**
+ * An anchoring role beside a `trustpoint start` (or `serve all`) on the embedded database of the
+ * same data directory would send with the same registrar key (the data directory's chain and
+ * deployments) from another database: the two engines would collide on the key's nonces and
+ * each would anchor records the other does not know. Refused, saying what to run instead.
+ */
+async function refuseSharedRegistrarKey(config: LauncherConfig): Promise<void> {
+  const holder = await servicePidHolding(config.dataDir);
+  if (holder === undefined) return;
+  throw new RoleConfigError(
+    `trustpoint serve anchor would share its registrar key with the service running on ${config.dataDir} (pid ${String(holder)}, trustpoint start), which anchors from its own embedded database: their transactions would collide on the key's nonces. Give the roles a chain of their own (node contracts/dist/scripts/local-chain.js with another TRUSTPOINT_DATA_DIR, see the README), or stop pid ${String(holder)}`,
+  );
+}
+
 /** Starts one role (see `SERVER_ROLES`) from the shared configuration; rejects if it cannot. */
 export async function launchRole(
   role: ServerRole,
@@ -141,6 +156,7 @@ export async function launchRole(
   try {
     // Said before anything else is looked at: it is the first thing a role needs.
     requireDatabaseUrl(role, config);
+    if (role === 'anchor') await refuseSharedRegistrarKey(config);
     const networks = await roleNetworks(role, config, logger);
     const database = await roleDatabase(role, config);
     stops.push(() => database.close());
