@@ -238,15 +238,6 @@ export async function findAnyAdministrator(db: Queryable): Promise<string | unde
   return row?.id;
 }
 
-/** The id of an administrator (disabled ones too), the first by id, or undefined when none. */
-export async function findAnyAdministrator(db: Queryable): Promise<string | undefined> {
-  const row = await db('users')
-    .where('role', 'admin')
-    .orderBy('id')
-    .first<{ id: string } | undefined>('id');
-  return row?.id;
-}
-
 /** A page of users, disabled ones too, with the number of users matching the filter. */
 export async function listUserAccounts(
   db: Queryable,
