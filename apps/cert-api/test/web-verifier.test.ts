@@ -118,7 +118,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     return call('/certificates?type=file&networkId=31337', { method: 'POST', body: form });
   };
 
-  const certifyContent = () =>
+  const certifyContent = (fields: Record<string, unknown> = {}) =>
     call('/certificates?type=content&networkId=31337', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -127,6 +127,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
         description: 'web verifier test',
         public: true,
         content: { order: randomUUID() },
+        ...fields,
       }),
     });
 
@@ -356,6 +357,18 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     const help = await page.locator('#how-to-trust').textContent();
     expect(help).toContain(forged);
     expect(help).toContain('Trusted services');
+  });
+
+  it('when a certificate of its own service has expired, then the verdict is expired, in its own colour, with the date shown passed', async () => {
+    const { data } = await certifyContent({ expires: Date.now() - 60_000 });
+    const page = await openPage(`#${new URLSearchParams({ certID: data.certID }).toString()}`);
+
+    const result = await verdictOf(page);
+    await screenshot(page, 'expired');
+
+    expect(result.verdict).toBe('expired');
+    expect(result.rows).toEqual(['anchored']);
+    await expect(page.locator('#summary').textContent()).resolves.toContain('(passed)');
   });
 
   it('when an evidence JSON is given instead of a certificate, then it is checked as an evidence against the trusted repository', async () => {
