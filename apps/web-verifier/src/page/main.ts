@@ -76,7 +76,7 @@ async function prepare(): Promise<void> {
       ),
       local ? fetchInstanceNodes(location.href) : Promise.resolve({}),
     ]);
-    if ('document' in own) services.setOwn(own.document, local);
+    if ('document' in own) services.setOwn(own.document, local, servedOrigin);
     else {
       services.setOwnProblem(
         `This page's service publishes no trust document (${own.error}): only the services you add are trusted.`,
@@ -166,7 +166,10 @@ async function verify(): Promise<void> {
     (certificateFile === undefined || apiBase.toString() === servingApiBase(location))
       ? apiBase
       : undefined;
-  const source = certificateFile === undefined ? apiBase?.origin : undefined;
+  const source =
+    certificateFile === undefined && apiBase !== undefined && /^https?:$/.test(apiBase.protocol)
+      ? apiBase.origin
+      : undefined;
   const help: TrustHelp = {
     untrustedSource: source !== undefined && !services.isTrusted(source) ? source : undefined,
     trustSource: (origin) => {

@@ -28,7 +28,7 @@ interface PendingChange {
  */
 export class TrustedServices {
   readonly #list: HTMLElement;
-  #own: { document: TrustDocument; local: boolean } | undefined;
+  #own: { document: TrustDocument; local: boolean; servedFrom: string } | undefined;
   #ownProblem: string | undefined;
   #pinned: PinnedOrigin[] = loadPinnedOrigins();
   readonly #changes = new Map<string, PendingChange>();
@@ -38,9 +38,12 @@ export class TrustedServices {
     this.render();
   }
 
-  /** The page's own service: trusted as the page itself is, since it served this script. */
-  setOwn(document: TrustDocument, local: boolean): void {
-    this.#own = { document, local };
+  /**
+   * The page's own service: trusted as the page itself is, since it served this script (under the
+   * origin the page was opened at, and the one its document names).
+   */
+  setOwn(document: TrustDocument, local: boolean, servedFrom: string): void {
+    this.#own = { document, local, servedFrom };
     this.#ownProblem = undefined;
     this.render();
   }
@@ -62,6 +65,7 @@ export class TrustedServices {
   isTrusted(origin: string): boolean {
     return (
       this.#own?.document.origin === origin ||
+      this.#own?.servedFrom === origin ||
       this.#pinned.some((pinned) => pinned.document.origin === origin)
     );
   }
