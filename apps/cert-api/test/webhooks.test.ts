@@ -91,7 +91,7 @@ describe.each(testBackends())('Webhooks of the certificate API on %s', (backend)
       certID,
       trustpoint: {
         type: 'Evidence',
-        networkId: '31337',
+        networkId: 31337,
         smartContract: api.network.trustPointRegistry,
         transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
         trustPointHash: accepted.body.data.data.hash as unknown,

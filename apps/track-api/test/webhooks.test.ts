@@ -77,7 +77,7 @@ describe.each(testBackends())('Webhooks of the asset-tracking API on %s', (backe
         hash: accepted.body.data.hash as unknown,
         timestamp: accepted.body.data.timestamp as unknown,
         userOwner: owner.did,
-        networkId: '31337',
+        networkId: 31337,
         smartContract: api.network.evidenceRepository,
         transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
       },
