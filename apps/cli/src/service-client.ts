@@ -34,10 +34,16 @@ export function serviceClient(options: {
  * What `trustpoint` exits with for an error of the SDK: the service's answer by its status (404:
  * 4, ...) with its error body for `--json`; no answer as unreachable. Anything else is rethrown.
  */
-export function cliErrorOf(error: unknown, what: string): never {
+export function cliErrorOf(
+  error: unknown,
+  what: string,
+  /** What to do next, per status, for a person reading the message. */
+  hints: Readonly<Record<number, string>> = {},
+): never {
   if (error instanceof TrustpointApiError) {
+    const hint = hints[error.status];
     throw new CliError(
-      `the service answered ${String(error.status)} for ${what}: ${error.message}`,
+      `the service answered ${String(error.status)} for ${what}: ${error.message}${hint === undefined ? '' : `; ${hint}`}`,
       exitCodeOfStatus(error.status),
       error.body,
     );

@@ -176,6 +176,19 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     });
   });
 
+  it('when a private certificate is asked for by certID without a token, then the exit code is 4 and the message says what to do', async () => {
+    const { data } = await api(
+      '/certificates?type=content&networkId=31337',
+      json({ name: 'Private', description: 'verify test', content: { secret: randomUUID() } }),
+    );
+
+    const result = await verify([String(data.certID), '--url', service.url]);
+
+    expect(result.code).toBe(EXIT.notFound);
+    expect(result.stderr).toContain('--token');
+    expect(result.stderr).toContain('trustpoint verify certificate.json');
+  });
+
   it('when a certID the service does not know is asked for, then the exit code is 4', async () => {
     const result = await verify([
       `did:trustpoint:certid:${randomUUID()}`,

@@ -222,7 +222,12 @@ Examples:
         });
         certificate = await service.cert
           .getCertificate(argument, options.pin === undefined ? {} : { pin: options.pin })
-          .catch((error: unknown) => cliErrorOf(error, `certificate ${argument}`));
+          .catch((error: unknown) =>
+            cliErrorOf(error, `certificate ${argument}`, {
+              404: 'the service knows no such certificate, or it is not public: its issuer reads it with --token (or TRUSTPOINT_TOKEN), a holder verifies the JSON they were given (trustpoint verify certificate.json)',
+              403: 'the certificate has a PIN: give it with --pin',
+            }),
+          );
       } else throw usageError(`${argument} is neither a file nor a certID`);
       const file = options.file === undefined ? undefined : await hashFile(options.file);
       const keys = hasSignature(certificate) ? await loadJwks(options.jwks, origin) : undefined;
