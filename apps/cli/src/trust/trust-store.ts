@@ -112,7 +112,7 @@ export async function fetchTrustDocument(origin: string): Promise<TrustDocument>
   }
   let document: TrustDocument;
   try {
-    document = readTrustDocument((await response.json()));
+    document = readTrustDocument(await response.json());
   } catch (error) {
     throw usageError(
       `${url.toString()} is not a trust document: ${error instanceof Error ? error.message : String(error)}`,
