@@ -143,4 +143,7 @@ export {
   unpublishUncertifiedFile,
 } from './repositories/published-files-repository.js';
 export type { NewPublishedFile, PublishedFile } from './repositories/published-files-repository.js';
-export { listRegistriesInUse, type RegistryInUse } from './repositories/registries-in-use-repository.js';
+export {
+  listRegistriesInUse,
+  type RegistryInUse,
+} from './repositories/registries-in-use-repository.js';
