@@ -55,6 +55,11 @@ export interface CertApiOptions {
    * verifiers pin when their user trusts this service's origin.
    */
   trustDocument?: () => Promise<TrustDocument>;
+  /**
+   * The service's public origin (`TRUSTPOINT_PUBLIC_URL`): the PDF's QR code opens its web
+   * verifier. Default `http://127.0.0.1:8080`, the embedded default; never the request's Host.
+   */
+  publicUrl?: string | (() => string);
 }
 
 /**
@@ -100,7 +105,11 @@ export function createCertApp(options: CertApiOptions): Express {
     },
     routers: [
       publicReadCors(CERT_API_PUBLIC_READS, options.corsOrigins ?? '*'),
-      certificatesRouter(services, auth),
+      certificatesRouter(services, auth, () => {
+        const { publicUrl } = options;
+        if (publicUrl === undefined) return 'http://127.0.0.1:8080';
+        return typeof publicUrl === 'string' ? publicUrl : publicUrl();
+      }),
       trustpointsRouter(services, auth),
       filesRouter(services),
       jwksRouter(services.signer),

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
   let dir: string;
 
   beforeAll(async () => {
-    api = await startCertApi('pglite');
+    api = await startCertApi('pglite', { publicOrigin: () => base });
     server = api.app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -100,6 +100,36 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
     expect(text).toContain(created.data.hash);
     expect(text).toContain('Evidence on network 31337');
     expect(text).toContain('Registry contract');
+  });
+
+  it('when the request names another Host, then the QR code still opens the configured public origin', async () => {
+    const created = await api.certify(token, { public: true });
+
+    // node:http, since fetch sends the URL's host whatever the headers say.
+    const { status, body } = await new Promise<{ status: number; body: Buffer }>(
+      (resolve, reject) => {
+        const url = new URL(
+          `${base}/cert/v2/certificates/certID/${encodeURIComponent(created.certID)}/pdf`,
+        );
+        request(url, { headers: { host: 'evil.example' } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) });
+          });
+        })
+          .on('error', reject)
+          .end();
+      },
+    );
+    const path = join(dir, 'certificate-host.pdf');
+    await writeFile(path, body);
+    await run('pdftoppm', ['-r', '110', '-f', '1', '-l', '1', path, join(dir, 'host')]);
+    const picture = ppmToRgba(await readFile(join(dir, 'host-1.ppm')));
+    const qr = jsQR(picture.data, picture.width, picture.height);
+
+    expect(status).toBe(200);
+    expect(qr?.data).toBe(`${base}/cert/v2/verify/#certID=${encodeURIComponent(created.certID)}`);
   });
 
   it('when the certificate is private, then a reader without its issuer token gets a 404, and the issuer the PDF', async () => {

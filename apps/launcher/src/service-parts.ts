@@ -125,6 +125,7 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
   return createCertApp({
     ...apiOptions(parts),
     trustDocument: trustDocumentOf(parts),
+    publicUrl: parts.config.publicUrl,
     services: {
       knex: database.knex,
       engine,

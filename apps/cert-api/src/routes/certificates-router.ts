@@ -53,6 +53,8 @@ function answerCreated(req: Request, res: Response, record: CertificateRecord): 
 export function certificatesRouter(
   services: CertificateServices,
   auth: AuthenticateOptions,
+  /** The service's public origin, where the PDF's QR code sends its reader. */
+  publicUrl: () => string,
 ): Router {
   const router = Router();
 
@@ -101,9 +103,9 @@ export function certificatesRouter(
       address: clientAddress(req),
     });
     const view = certificateView(record);
-    // The web verifier this service serves, as the reader reached it (`trust proxy` decides
-    // whether a load balancer's scheme and host count).
-    const verifyUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
+    // The web verifier of the configured public origin, never one built from the request's Host
+    // header: a printed QR code must not send its reader wherever a request said it came from.
+    const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
     const pdf = await certificatePdf({ certificate: view, verifyUrl });
     const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     res

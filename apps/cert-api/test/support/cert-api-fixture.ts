@@ -178,6 +178,7 @@ export async function startCertApi(
         };
   const appWith = (appSigner: CertificateSigner) =>
     createCertApp({
+      ...(publicOrigin === undefined ? {} : { publicUrl: publicOrigin }),
       jwtSecret: JWT_SECRET,
       webhooks,
       ...(trustDocument === undefined ? {} : { trustDocument }),
