@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../src/index.js';
 import type { Migration } from '../src/migrations/migration.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { certificateRow, givenUser, randomDigest } from './test-data.js';
+import { certificateRow, randomDigest } from './test-data.js';
 
 const before = migrations.filter((migration) => migration.name < '0017');
 
@@ -25,7 +25,14 @@ describe.each(testBackends())('anchor record timestamps on %s', (backend) => {
       getMigration: (migration) => Promise.resolve(migration),
     };
     await knex.migrate.latest({ migrationSource: source });
-    const user = await givenUser(knex);
+    // Rows of the schema before the migration, written directly: the repositories speak the latest.
+    const user = { id: `user-${randomUUID()}` };
+    await knex('plans').insert({ id: `plan-${user.id}`, name: 'Test plan' });
+    await knex('users').insert({
+      id: user.id,
+      display_name: 'Test user',
+      plan_id: `plan-${user.id}`,
+    });
     const certificate = certificateRow(user.id);
     await knex('certificates').insert(certificate);
     const queue = (kind: 'trustpoint' | 'evidence') => ({
@@ -77,7 +84,11 @@ describe.each(testBackends())('anchor record timestamps on %s', (backend) => {
     const applied = await migrate(knex);
 
     // Assert
-    expect(applied).toEqual(['0017-anchor-record-timestamps']);
+    // 0017 first, then every migration after it.
+    expect(applied).toEqual(
+      migrations.filter((migration) => migration.name >= '0017').map((migration) => migration.name),
+    );
+    expect(applied[0]).toBe('0017-anchor-record-timestamps');
     const rows = await knex('anchor_records')
       .whereIn(
         'id',
