@@ -176,6 +176,15 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     });
   });
 
+  it('when --url names the API base (.../cert/v2/) as the page takes it, then the certificate is read all the same', async () => {
+    const { data } = await createContentCertificate();
+
+    const result = await verify([String(data.certID), '--url', `${service.url}/cert/v2/`]);
+
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain('VERIFIED');
+  });
+
   it('when a private certificate is asked for by certID without a token, then the exit code is 4 and the message says what to do', async () => {
     const { data } = await api(
       '/certificates?type=content&networkId=31337',

@@ -9,7 +9,10 @@ export interface ServiceOptions {
   pin?: string;
 }
 
-/** The certificate API's origin: `--url`, `TRUSTPOINT_URL`, or the local one. */
+/**
+ * The certificate API's origin: `--url`, `TRUSTPOINT_URL`, or the local one. Given as the page
+ * takes it too: an origin, or the API's base (`.../cert/v2`, which is dropped).
+ */
 export function serviceOrigin(options: ServiceOptions, env: NodeJS.ProcessEnv): string {
   const url =
     options.url ?? env.TRUSTPOINT_URL ?? `http://127.0.0.1:${env.CERT_API_PORT ?? '8080'}`;
@@ -19,7 +22,7 @@ export function serviceOrigin(options: ServiceOptions, env: NodeJS.ProcessEnv): 
   } catch {
     throw usageError(`--url must be an http(s) URL: ${url}`);
   }
-  return url.replace(/\/+$/, '');
+  return url.replace(/\/+$/, '').replace(/\/cert\/v2$/i, '');
 }
 
 /** Whether `argument` names a file to read rather than an identifier to look up. */
