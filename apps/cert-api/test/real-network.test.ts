@@ -135,7 +135,7 @@ describe.each(testBackends())(
             certID: certificate.certID,
             trustpoint: {
               type: 'Evidence',
-              networkId: '31337',
+              networkId: 31337,
               trustPointHash: certificate.data.hash,
               smartContract: api.network.trustPointRegistry,
               transactionHash: certificate.metadata[0]?.transactionHash,

@@ -133,7 +133,7 @@ describe.each(testBackends())(
               hash: evidence.hash,
               timestamp: evidence.timestamp,
               userOwner: owner.did,
-              networkId: '31337',
+              networkId: 31337,
               smartContract: api.network.evidenceRepository,
               transactionHash: evidence.transactionHash,
             },

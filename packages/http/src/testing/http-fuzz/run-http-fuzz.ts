@@ -214,7 +214,10 @@ function acceptedUnstorableText(
   response: RawResponse,
 ): string | undefined {
   if (response.status < 200 || response.status >= 300) return undefined;
-  const documentsJson = operation?.bodies.some((body) => /json/i.test(body.mediaType)) ?? false;
+  // A case sent with another method than its operation's (a GET with a body) reaches a route
+  // that reads no body: its success says nothing about the text.
+  if (operation === undefined || request.method !== operation.method) return undefined;
+  const documentsJson = operation.bodies.some((body) => /json/i.test(body.mediaType));
   if (!documentsJson || !bodyHoldsUnstorableText(request.headers, request.body)) return undefined;
   return `a ${String(response.status)} to a body holding U+0000 or a lone surrogate, which the text rule refuses`;
 }
