@@ -83,9 +83,9 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
     const id = unique('user');
     await admin(['users', 'create', id, '--name', 'Before', '--plan', 'local']);
     const userToken = (await admin(['tokens', 'create', id])).stdout.trim();
-    const certificates = () =>
+    const certificates = (token = userToken) =>
       fetch(`${service.running.certApiUrl}/certificates`, {
-        headers: { Authorization: `Bearer ${userToken}` },
+        headers: { Authorization: `Bearer ${token}` },
       });
 
     const updated = await json<{ displayName: string; qualified: boolean; role: string }>([
@@ -115,7 +115,11 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
       '100',
     ]);
     const enabled = await json<{ disabled: boolean }>(['users', 'enable', id]);
-    const accepted = await certificates();
+    // A token issued before the disabling stays dead; one issued after the enabling works.
+    const stillRefused = await certificates();
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // a token's iat counts in seconds
+    const newToken = (await admin(['tokens', 'create', id])).stdout.trim();
+    const accepted = await certificates(newToken);
 
     expect(updated).toMatchObject({ displayName: 'After', qualified: true, role: 'admin' });
     expect(listed.code).toBe(EXIT.ok);
@@ -125,6 +129,7 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
     expect(refused.status).toBe(401);
     expect(onlyDisabled.users.map((user) => user.id)).toContain(id);
     expect(enabled.disabled).toBe(false);
+    expect(stillRefused.status).toBe(401);
     expect(accepted.status).toBe(200);
   });
 
