@@ -82,3 +82,35 @@ export async function establishStanding(
   }
   return { standing: 'trusted', chainTime, pinnedBy: network.pinnedBy };
 }
+
+/**
+ * What a standing means for a record's verdict: the verdict that ends its check (with the chain's
+ * time when known), or, for a trusted record, what its verification gains: the chain's time and
+ * whom the registry is trusted through. The same for trustpoints and evidences.
+ */
+export type StandingOutcome =
+  | {
+      verdict: 'unreachable' | 'untimed' | 'untrusted';
+      detail: string;
+      more: { chainTime?: ChainTime };
+    }
+  | { verdict: undefined; more: { chainTime: ChainTime; trustedThrough: string } };
+
+export function standingOutcome(standing: RecordStanding): StandingOutcome {
+  switch (standing.standing) {
+    case 'unreachable':
+    case 'untimed':
+      return { verdict: standing.standing, detail: standing.detail, more: {} };
+    case 'untrusted':
+      return {
+        verdict: 'untrusted',
+        detail: `on chain as the rules say, but not trusted: ${standing.detail}`,
+        more: standing.chainTime === undefined ? {} : { chainTime: standing.chainTime },
+      };
+    case 'trusted':
+      return {
+        verdict: undefined,
+        more: { chainTime: standing.chainTime, trustedThrough: standing.pinnedBy },
+      };
+  }
+}

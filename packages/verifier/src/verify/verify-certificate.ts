@@ -21,7 +21,7 @@ import { trustPointKey } from '../chain/record-key.js';
 import { TRUST_POINT_TYPE_CODES } from '../trustpoint-type.js';
 import type { Trust } from '../trust/trust.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
-import { establishStanding, type ChainTime } from './record-standing.js';
+import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import {
   field,
   isJsonObject,
@@ -362,17 +362,9 @@ async function verifyTrustpoint(
     read.checkedNodes,
     context,
   );
-  if (standing.standing === 'unreachable') return done('unreachable', standing.detail, found);
-  if (standing.standing === 'untimed') return done('untimed', standing.detail, found);
-  if (standing.chainTime !== undefined) found = { ...found, chainTime: standing.chainTime };
-  if (standing.standing === 'untrusted') {
-    return done(
-      'untrusted',
-      `on chain as the rules say, but not trusted: ${standing.detail}`,
-      found,
-    );
-  }
-  found = { ...found, trustedThrough: standing.pinnedBy };
+  const outcome = standingOutcome(standing);
+  found = { ...found, ...outcome.more };
+  if (outcome.verdict !== undefined) return done(outcome.verdict, outcome.detail, found);
   switch (item.type) {
     case 'Evidence':
       return done('anchored', 'on chain with the certificate hash', found);

@@ -6,7 +6,7 @@ import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { evidenceKey } from '../chain/record-key.js';
 import type { Trust } from '../trust/trust.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
-import { establishStanding, type ChainTime } from './record-standing.js';
+import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import {
   field,
   isJsonObject,
@@ -218,17 +218,9 @@ async function verifyOne(
     read.checkedNodes,
     context,
   );
-  if (standing.standing === 'unreachable') return done('unreachable', standing.detail, found);
-  if (standing.standing === 'untimed') return done('untimed', standing.detail, found);
-  if (standing.chainTime !== undefined) found = { ...found, chainTime: standing.chainTime };
-  if (standing.standing === 'untrusted') {
-    return done(
-      'untrusted',
-      `on chain as the rules say, but not trusted: ${standing.detail}`,
-      found,
-    );
-  }
-  found = { ...found, trustedThrough: standing.pinnedBy };
+  const outcome = standingOutcome(standing);
+  found = { ...found, ...outcome.more };
+  if (outcome.verdict !== undefined) return done(outcome.verdict, outcome.detail, found);
   return done(
     'anchored',
     recomputedHash === undefined
