@@ -271,6 +271,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       trustpoint(['verify', path, '--rpc', `31337=${chainUrl}`, ...args]);
 
     const bare = await untrusting([]);
+    const empty = await trustpoint(['verify', path, '--rpc', `31337=${chainUrl}`], {
+      TRUSTPOINT_TRUST_FILE: '/dev/null',
+    });
     const pinned = await untrusting([
       '--contract',
       `31337=${certificate.data.metadata[0]?.smartContract ?? ''}`,
@@ -278,6 +281,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
     expect(bare.code).toBe(EXIT.untrusted);
     expect(bare.stdout).toContain('nothing you trust pins network 31337');
+    expect(empty.code).toBe(EXIT.untrusted);
     // Pinned by the user themselves: the development registry is their own choice.
     expect(pinned.stdout).toMatch(/development account|VERIFIED/);
   });

@@ -45,6 +45,8 @@ export async function readTrustFile(path: string): Promise<TrustFile> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { origins: [] };
     throw error;
   }
+  // An empty file (or /dev/null) trusts nothing, as a missing one does.
+  if (text.trim() === '') return { origins: [] };
   try {
     const json = JSON.parse(text) as { origins?: unknown };
     if (!Array.isArray(json.origins)) throw new Error('no "origins" array');
