@@ -10,6 +10,14 @@ export * from './hashing/sha256.js';
 export * from './hashing/track-hash.js';
 export * from './hashing/trustpoint-hash.js';
 
+// Certificate hash version 2: every shown field covered, content selectively disclosable (SD-JWT)
+export * from './disclosure/certificate-payload-v2.js';
+export * from './disclosure/disclosable-certificate.js';
+export * from './disclosure/disclosure.js';
+export * from './disclosure/disclosure-path.js';
+export * from './disclosure/sd-payload.js';
+export * from './disclosure/selective-disclosure-error.js';
+
 // Trustpoint types
 export * from './trustpoint-type.js';
 
