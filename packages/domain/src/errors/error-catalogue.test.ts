@@ -64,6 +64,16 @@ describe('error catalogue', () => {
         'Conflict Error',
         'The resource already exists, please try again with a different id',
       ],
+      idempotencyKeyInUse: [
+        409,
+        'Conflict Error',
+        'A request with this Idempotency-Key is still being processed, please retry later',
+      ],
+      idempotencyKeyReused: [
+        422,
+        'Unprocessable Content Error',
+        'This Idempotency-Key was used for a different request, please use a new key for this one',
+      ],
       networkUnavailable: [
         503,
         'Service Unavailable Error',
@@ -105,15 +115,16 @@ describe('error catalogue', () => {
     expect(DEFAULT_SUPPORT_CONTACT).toBe('the support team');
   });
 
-  it('when counting messages per status, then 401 has four, 403 four (three of spec 7.2, one for admins) and 409 four (two of spec 7.2, one for assetId, one for admin ids)', () => {
+  it('when counting messages per status, then 401 has four, 403 four (three of spec 7.2, one for admins) and 409 five (two of spec 7.2, one for assetId, one for admin ids, one for an Idempotency-Key in use)', () => {
     const count = (status: number) =>
       ERROR_CODES.filter((code) => defaultErrorCatalogue[code].statusCode === status).length;
 
-    expect([count(401), count(403), count(409)]).toEqual([4, 4, 4]);
+    expect([count(401), count(403), count(409)]).toEqual([4, 4, 5]);
   });
 
-  it('when an entry is read, then its type is the one of its status, but for the admin API conflict', () => {
-    for (const code of ERROR_CODES.filter((code) => code !== 'alreadyExists')) {
+  it('when an entry is read, then its type is the one of its status, but for the conflicts that are not about certificates', () => {
+    const conflicts = ['alreadyExists', 'idempotencyKeyInUse'];
+    for (const code of ERROR_CODES.filter((code) => !conflicts.includes(code))) {
       const { statusCode, type } = defaultErrorCatalogue[code];
       expect(ERROR_TYPES[statusCode as keyof typeof ERROR_TYPES]).toBe(type);
     }

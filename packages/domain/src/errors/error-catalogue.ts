@@ -25,6 +25,7 @@ export const ERROR_TYPES = {
   404: 'Not Found Error',
   409: 'Existing certificate error',
   413: 'Payload Too Large Error',
+  422: 'Unprocessable Content Error',
   429: 'Out of Credits Error',
   500: 'Internal Server Error',
   503: 'Service Unavailable Error',
@@ -83,6 +84,19 @@ const ENTRIES = {
     status: 409,
     type: 'Conflict Error',
     message: () => 'The resource already exists, please try again with a different id',
+  },
+  /** An `Idempotency-Key` whose first request is still running (answered with Retry-After). */
+  idempotencyKeyInUse: {
+    status: 409,
+    type: 'Conflict Error',
+    message: () =>
+      'A request with this Idempotency-Key is still being processed, please retry later',
+  },
+  /** An `Idempotency-Key` sent again with another request (method, path or body). */
+  idempotencyKeyReused: {
+    status: 422,
+    message: () =>
+      'This Idempotency-Key was used for a different request, please use a new key for this one',
   },
   payloadTooLarge: {
     status: 413,
