@@ -147,3 +147,18 @@ export {
   listRegistriesInUse,
   type RegistryInUse,
 } from './repositories/registries-in-use-repository.js';
+export {
+  claimIdempotencyKey,
+  commitIdempotencyKey,
+  completeIdempotencyKey,
+  pruneIdempotencyKeys,
+  releaseIdempotencyKey,
+  renewIdempotencyLease,
+  restartIdempotencyKey,
+} from './repositories/idempotency-keys-repository.js';
+export type {
+  IdempotencyClaim,
+  IdempotencyKeyClaim,
+  IdempotentRequest,
+  StoredResponse,
+} from './repositories/idempotency-keys-repository.js';
