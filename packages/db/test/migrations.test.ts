@@ -17,6 +17,7 @@ const allTables = [
   'credits',
   'evidence_clocks',
   'evidences',
+  'idempotency_keys',
   'network_health',
   'pin_failures',
   'plan_networks',
