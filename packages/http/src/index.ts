@@ -14,6 +14,24 @@ export type { AccessTokenSettings } from './access-tokens.js';
 export type { VerifiedToken } from './verify-access-token.js';
 export { createApiApp } from './api-app.js';
 export {
+  beginIdempotentRequest,
+  commitIdempotentChange,
+  DEFAULT_IDEMPOTENCY_SETTINGS,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyClaimOf,
+  idempotencyKeyHeaderSchema,
+  idempotencyKeyOf,
+  IdempotencyKeys,
+  idempotent,
+  idempotentOperation,
+  jsonBodyDigest,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  type HeldKey,
+  type IdempotencyKeysOptions,
+  type IdempotencySettings,
+  type IdempotentRouteOptions,
+} from './idempotency/index.js';
+export {
   createApiServer,
   DEFAULT_API_SERVER_TIMEOUTS,
   type ApiServerTimeouts,

@@ -1,0 +1,158 @@
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  pruneIdempotencyKeys,
+  releaseIdempotencyKey,
+  renewIdempotencyLease,
+  restartIdempotencyKey,
+  type IdempotencyClaim,
+  type Queryable,
+  type IdempotencyKeyClaim,
+  type StoredResponse,
+} from '@trustpoint/db';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from './idempotency-settings.js';
+
+/** How often a process deletes keys past their retention (when a key is claimed). */
+const PRUNE_EVERY_MS = 60_000;
+
+/** A request never holds its key longer than this, whatever it waits for. */
+const MAX_HOLD_MS = 3_600_000;
+
+export interface IdempotencyKeysOptions {
+  knex: Queryable;
+  logger: Logger;
+  settings?: Partial<IdempotencySettings> | undefined;
+  /** Milliseconds since the epoch; the services' clock. */
+  now?: (() => number) | undefined;
+  /**
+   * For crash tests only (`TRUSTPOINT_TEST_KILL_AFTER_COMMIT=1`): the process SIGKILLs itself
+   * once a creating request has committed and before its answer is stored or sent.
+   */
+  killAfterCommit?: boolean | undefined;
+}
+
+/** A running request's hold on its key: renewed in the background until it is settled. */
+export interface HeldKey {
+  claim: IdempotencyClaim;
+  /**
+   * Stores the answer (or gives the key up after a 5xx); ends the renewals. Never fails: an
+   * answer that could not be stored leaves the key to its lease, and a retry then runs the
+   * request again or answers from what it committed.
+   */
+  settle(response: StoredResponse): Promise<void>;
+  /** Ends the renewals without an answer (the request's process goes on without one). */
+  drop(): void;
+}
+
+/** The `Idempotency-Key`s of one API's processes: claims, renewals, answers and the prune. */
+export class IdempotencyKeys {
+  readonly settings: IdempotencySettings;
+  readonly #knex: Queryable;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #killAfterCommit: boolean;
+  #nextPrune = 0;
+
+  constructor(options: IdempotencyKeysOptions) {
+    this.#knex = options.knex;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.settings = { ...DEFAULT_IDEMPOTENCY_SETTINGS, ...options.settings };
+    this.#killAfterCommit =
+      options.killAfterCommit ?? process.env.TRUSTPOINT_TEST_KILL_AFTER_COMMIT === '1';
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  /** Claims `key` of `userId` for a request, or says what became of the first one. */
+  async claim(userId: string, key: string, fingerprint: string): Promise<IdempotencyKeyClaim> {
+    const now = this.#now();
+    this.#pruneNowAndThen(now);
+    return claimIdempotencyKey(this.#knex, {
+      userId,
+      key,
+      fingerprint,
+      owner: randomUUID(),
+      now,
+      leaseMs: this.settings.leaseMs,
+      retentionMs: this.settings.retentionMs,
+    });
+  }
+
+  /** A recovered key whose resource is gone runs again; false when the claim was lost. */
+  restart(claim: IdempotencyClaim): Promise<boolean> {
+    return restartIdempotencyKey(this.#knex, claim);
+  }
+
+  /**
+   * Holds a claimed key while its request runs: the lease is renewed every third of itself, so
+   * only a dead (or stuck) process loses it.
+   */
+  hold(claim: IdempotencyClaim): HeldKey {
+    const { leaseMs } = this.settings;
+    const startedAt = this.#now();
+    const timer = setInterval(
+      () => {
+        if (this.#now() - startedAt > MAX_HOLD_MS) {
+          clearInterval(timer);
+          return;
+        }
+        renewIdempotencyLease(this.#knex, claim, this.#now() + leaseMs).then(
+          (held) => {
+            if (!held) clearInterval(timer);
+          },
+          (error: unknown) => {
+            // A missed renewal only shortens the lease; the next one may succeed.
+            this.#logger.warn({ err: error }, 'renewing an idempotency key lease failed');
+          },
+        );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    timer.unref();
+    return {
+      claim,
+      drop: () => {
+        clearInterval(timer);
+      },
+      settle: async (response) => {
+        clearInterval(timer);
+        try {
+          await this.#settle(claim, response);
+        } catch (error) {
+          this.#logger.warn({ err: error }, 'storing an idempotent answer failed');
+        }
+      },
+    };
+  }
+
+  async #settle(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
+    // A 5xx may be retried: the key is given up (or, if the change committed, left for the next
+    // retry to answer from it). So is a 429 that says when to come back (a rate, not a refusal).
+    const retryable =
+      response.status >= 500 || (response.status === 429 && 'retry-after' in response.headers);
+    if (retryable) {
+      await releaseIdempotencyKey(this.#knex, claim, this.#now());
+      return;
+    }
+    if (this.#killAfterCommit && response.status < 300) {
+      // Crash point of the tests: the change is committed, its answer neither stored nor sent.
+      process.kill(process.pid, 'SIGKILL');
+    }
+    await completeIdempotencyKey(this.#knex, claim, response);
+  }
+
+  /** Deletes, in the background and at most once a minute per process, keys past retention. */
+  #pruneNowAndThen(now: number): void {
+    if (now < this.#nextPrune) return;
+    this.#nextPrune = now + PRUNE_EVERY_MS;
+    pruneIdempotencyKeys(this.#knex, now).catch((error: unknown) => {
+      // Expired keys only cost space (a claim ignores them); the next prune takes them.
+      this.#logger.warn({ err: error }, 'pruning expired idempotency keys failed');
+    });
+  }
+}

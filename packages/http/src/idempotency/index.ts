@@ -1,0 +1,16 @@
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeyOf,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './idempotency-key-header.js';
+export { IdempotencyKeys, type HeldKey, type IdempotencyKeysOptions } from './idempotency-keys.js';
+export { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from './idempotency-settings.js';
+export {
+  beginIdempotentRequest,
+  commitIdempotentChange,
+  idempotencyClaimOf,
+  idempotent,
+  type IdempotentRouteOptions,
+} from './idempotent.js';
+export { jsonBodyDigest, requestFingerprint } from './request-fingerprint.js';
+export { idempotencyKeyHeaderSchema, idempotentOperation } from './openapi-idempotency.js';

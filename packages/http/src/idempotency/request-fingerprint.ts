@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@trustpoint/domain';
+import type { Request } from 'express';
+
+/**
+ * What makes two requests with the same key the same request: the method, the path, the query and
+ * a digest of the body, as one SHA-256. JSON bodies count by their canonical form (RFC 8785), so
+ * a client that serializes its retry with other spacing or member order is not refused; multipart
+ * bodies count by their parts (the route digests the fields and the file bytes, never the
+ * boundary, which differs on every attempt).
+ */
+export function requestFingerprint(req: Request, bodyDigest: string): string {
+  return sha256(
+    canonicalJson({
+      method: req.method,
+      path: `${req.baseUrl}${req.path}`,
+      query: textOf(req.query),
+      body: bodyDigest,
+    }),
+  );
+}
+
+/** The digest of a parsed JSON body (none: the empty string's). */
+export function jsonBodyDigest(body: unknown): string {
+  return body === undefined ? sha256('') : sha256(textOf(body));
+}
+
+/**
+ * A parsed value's canonical JSON; one canonical JSON refuses (a lone surrogate in a string)
+ * counts by its plain JSON text, which is as stable for the same input.
+ */
+function textOf(value: unknown): string {
+  const plain: unknown = JSON.parse(JSON.stringify(value ?? null));
+  try {
+    return canonicalJson(plain);
+  } catch {
+    return JSON.stringify(plain);
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
