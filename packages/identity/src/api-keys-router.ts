@@ -1,6 +1,14 @@
 import { constraintViolation, recordAudit, type Queryable } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
-import { requestIdOf, sendSuccess, validate } from '@trustpoint/http';
+import {
+  commitIdempotentChange,
+  idempotencyClaimOf,
+  idempotent,
+  requestIdOf,
+  sendSuccess,
+  validate,
+  type IdempotencyKeys,
+} from '@trustpoint/http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 
 import {
@@ -33,6 +41,8 @@ export interface ApiKeysRouterOptions {
   listRevoked?: boolean;
   maxKeysPerUser?: number;
   now?: () => number;
+  /** `Idempotency-Key` support on key creation, when given. */
+  idempotency?: IdempotencyKeys | undefined;
 }
 
 export function apiKeyView(apiKey: ApiKey) {
@@ -65,7 +75,25 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
   const router = Router({ mergeParams: true });
   router.use(path, options.guard);
 
-  router.post(path, async (req, res) => {
+  // A key is shown once: a creation whose answer was lost with its process cannot be answered
+  // again, so a retry revokes the key nobody received and makes another.
+  const creation =
+    options.idempotency === undefined
+      ? []
+      : [
+          idempotent(options.idempotency, {
+            async recover(keyId, req, res) {
+              await revokeApiKey(knex, {
+                userId: options.owner(req, res),
+                id: keyId,
+                revokedBy: options.actor(req, res),
+                at: new Date(now()),
+              });
+              return false;
+            },
+          }),
+        ];
+  router.post(path, ...creation, async (req, res) => {
     const body = validate(createApiKeyBodySchema, req.body, 'body');
     const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
     if (expiresAt !== null && expiresAt.getTime() <= now()) {
@@ -91,6 +119,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
           expiresAt,
           createdBy: actorId,
         });
+        await commitIdempotentChange(trx, idempotencyClaimOf(res), made.apiKey.id);
         await recordAudit(trx, [
           {
             actorId,

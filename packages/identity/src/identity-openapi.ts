@@ -29,6 +29,8 @@ export interface IdentityPathsOptions {
   security: oas31.SecurityRequirementObject[];
   /** The API's error responses for these catalogue codes (and 500). */
   errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
+  /** Documents `Idempotency-Key` on the creating operation (the API's `idempotentOperation`). */
+  idempotent?: (operation: ZodOpenApiOperationObject) => ZodOpenApiOperationObject;
 }
 
 /** Name of the security scheme of the token endpoint (HTTP Basic with the key id and the key). */
@@ -75,25 +77,27 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
   });
   return {
     [API_KEYS_PATH]: {
-      post: operation({
-        operationId: 'createApiKey',
-        summary: 'Make an API key',
-        description:
-          'The answer carries the key, shown only here: the service keeps its SHA-256 only. ' +
-          `Send it as \`Authorization: Bearer ${API_KEY_PREFIX}...\`, or exchange it at ` +
-          `\`${TOKEN_ENDPOINT_PATH}\` for a short-lived token. A user has at most 20 active keys.`,
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: createApiKeyBodySchema } },
-        },
-        responses: {
-          201: {
-            description: 'Made',
-            content: { 'application/json': { schema: createdApiKeyResponse } },
+      post: (options.idempotent ?? ((op: ZodOpenApiOperationObject) => op))(
+        operation({
+          operationId: 'createApiKey',
+          summary: 'Make an API key',
+          description:
+            'The answer carries the key, shown only here: the service keeps its SHA-256 only. ' +
+            `Send it as \`Authorization: Bearer ${API_KEY_PREFIX}...\`, or exchange it at ` +
+            `\`${TOKEN_ENDPOINT_PATH}\` for a short-lived token. A user has at most 20 active keys.`,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: createApiKeyBodySchema } },
           },
-          ...options.errors('validation', ...auth),
-        },
-      }),
+          responses: {
+            201: {
+              description: 'Made',
+              content: { 'application/json': { schema: createdApiKeyResponse } },
+            },
+            ...options.errors('validation', ...auth),
+          },
+        }),
+      ),
       get: operation({
         operationId: 'listApiKeys',
         summary: "The caller's API keys",

@@ -1,4 +1,9 @@
-import { authenticate, currentUser, type AuthenticateOptions } from '@trustpoint/http';
+import {
+  authenticate,
+  currentUser,
+  type AuthenticateOptions,
+  type IdempotencyKeys,
+} from '@trustpoint/http';
 import type { Router } from 'express';
 import { Router as createRouter } from 'express';
 
@@ -13,6 +18,8 @@ export interface IdentityRouterOptions {
   maxKeysPerUser?: number;
   tokenFailuresPerMinute?: number;
   now?: () => number;
+  /** `Idempotency-Key` support on key creation, when given. */
+  idempotency?: IdempotencyKeys | undefined;
 }
 
 /**
@@ -29,6 +36,7 @@ export function identityRouter(options: IdentityRouterOptions): Router {
       actor: (_req, res) => currentUser(res).id,
       ...(options.maxKeysPerUser === undefined ? {} : { maxKeysPerUser: options.maxKeysPerUser }),
       ...(options.now === undefined ? {} : { now: options.now }),
+      idempotency: options.idempotency,
     }),
   );
   router.use(

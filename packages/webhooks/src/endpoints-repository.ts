@@ -93,6 +93,20 @@ export async function findEndpoint(
   return row === undefined ? undefined : fromRow(row);
 }
 
+/** The user's endpoint with its sealed secret (to answer its creation again), if any. */
+export async function findEndpointWithSecret(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<{ endpoint: WebhookEndpoint; secretSealed: string } | undefined> {
+  const row = await db('webhook_endpoints')
+    .where({ id, user_id: userId })
+    .first<(EndpointRow & { secret_sealed: string }) | undefined>([...COLUMNS, 'secret_sealed']);
+  return row === undefined
+    ? undefined
+    : { endpoint: fromRow(row), secretSealed: row.secret_sealed };
+}
+
 /** Deletes the user's endpoint with its deliveries and log; false when there was none. */
 export async function deleteEndpoint(db: Queryable, userId: string, id: string): Promise<boolean> {
   return (await db('webhook_endpoints').where({ id, user_id: userId }).delete()) > 0;

@@ -25,6 +25,8 @@ export interface WebhookPathsOptions {
   security: oas31.SecurityRequirementObject[];
   /** The API's error responses for these catalogue codes (and 500). */
   errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
+  /** Documents `Idempotency-Key` on the creating operation (the API's `idempotentOperation`). */
+  idempotent?: (operation: ZodOpenApiOperationObject) => ZodOpenApiOperationObject;
 }
 
 export const WEBHOOKS_TAG_DESCRIPTION =
@@ -49,27 +51,29 @@ export function webhookPaths(options: WebhookPathsOptions): ZodOpenApiPathsObjec
   });
   return {
     [WEBHOOK_ENDPOINTS_PATH]: {
-      post: operation({
-        operationId: 'createWebhookEndpoint',
-        summary: 'Register a webhook endpoint',
-        description:
-          'The answer carries the signing secret (`whsec_...`), shown only here. The URL must be ' +
-          'http or https, without credentials, at a public address (private, loopback and ' +
-          'link-local addresses are refused unless the operator allows them), at most 2048 ' +
-          'characters; a user has at most a configured number of endpoints (10 by default). ' +
-          DELIVERY,
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: createEndpointBodySchema } },
-        },
-        responses: {
-          201: {
-            description: 'Registered',
-            content: { 'application/json': { schema: createdEndpointResponse } },
+      post: (options.idempotent ?? ((op: ZodOpenApiOperationObject) => op))(
+        operation({
+          operationId: 'createWebhookEndpoint',
+          summary: 'Register a webhook endpoint',
+          description:
+            'The answer carries the signing secret (`whsec_...`), shown only here. The URL must be ' +
+            'http or https, without credentials, at a public address (private, loopback and ' +
+            'link-local addresses are refused unless the operator allows them), at most 2048 ' +
+            'characters; a user has at most a configured number of endpoints (10 by default). ' +
+            DELIVERY,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: createEndpointBodySchema } },
           },
-          ...options.errors('validation', ...auth),
-        },
-      }),
+          responses: {
+            201: {
+              description: 'Registered',
+              content: { 'application/json': { schema: createdEndpointResponse } },
+            },
+            ...options.errors('validation', ...auth),
+          },
+        }),
+      ),
       get: operation({
         operationId: 'listWebhookEndpoints',
         summary: "The caller's webhook endpoints",

@@ -3,18 +3,23 @@ import { recordAudit, type NewAuditEntry, type Queryable } from '@trustpoint/db'
 import { DomainError } from '@trustpoint/domain';
 import {
   authenticate,
+  commitIdempotentChange,
   currentUser,
+  idempotencyClaimOf,
+  idempotent,
   refusedAddressOf,
   requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
+  type IdempotencyKeys,
 } from '@trustpoint/http';
 import { Router, type Response } from 'express';
 import { newEndpointSecret } from './endpoint-secret.js';
 import {
   deleteEndpoint,
   findEndpoint,
+  findEndpointWithSecret,
   insertEndpointWithin,
   listAttempts,
   listEndpoints,
@@ -74,6 +79,8 @@ export function webhooksRouter(
   knex: Queryable,
   settings: WebhookSettings,
   auth: AuthenticateOptions,
+  /** `Idempotency-Key` support on endpoint creation, when given. */
+  idempotency?: IdempotencyKeys,
 ): Router {
   const router = Router();
   const maxEndpoints = settings.maxEndpointsPerUser ?? DEFAULT_MAX_ENDPOINTS_PER_USER;
@@ -85,7 +92,27 @@ export function webhooksRouter(
     return endpoint;
   };
 
-  router.post(WEBHOOK_ENDPOINTS_PATH, async (req, res) => {
+  const answerCreated = (res: Response, endpoint: WebhookEndpoint, secret: string) => {
+    sendSuccess(res, 201, 'Webhook endpoint created: keep its secret, it is not shown again', {
+      ...endpointView(endpoint),
+      secret,
+    });
+  };
+  // The secret is kept sealed: a creation whose answer was lost is answered again from the row.
+  const creation =
+    idempotency === undefined
+      ? []
+      : [
+          idempotent(idempotency, {
+            async recover(id, _req, res) {
+              const found = await findEndpointWithSecret(knex, currentUser(res).id, id);
+              if (found === undefined) return false;
+              answerCreated(res, found.endpoint, settings.sealer.open(found.secretSealed));
+              return true;
+            },
+          }),
+        ];
+  router.post(WEBHOOK_ENDPOINTS_PATH, ...creation, async (req, res) => {
     const body = validate(createEndpointBodySchema, req.body, 'body');
     const url = new URL(body.url);
     if (url.username !== '' || url.password !== '') {
@@ -113,6 +140,7 @@ export function webhooksRouter(
         maxEndpoints,
       );
       if (inserted !== undefined) {
+        await commitIdempotentChange(trx, idempotencyClaimOf(res), inserted.id);
         await recordAudit(trx, [endpointAudit(res, 'webhook-endpoint.create', inserted)]);
       }
       return inserted;
@@ -120,10 +148,7 @@ export function webhooksRouter(
     if (endpoint === undefined) {
       throw refused('body', `A user may have at most ${String(maxEndpoints)} webhook endpoints`);
     }
-    sendSuccess(res, 201, 'Webhook endpoint created: keep its secret, it is not shown again', {
-      ...endpointView(endpoint),
-      secret,
-    });
+    answerCreated(res, endpoint, secret);
   });
 
   router.get(WEBHOOK_ENDPOINTS_PATH, async (_req, res) => {
