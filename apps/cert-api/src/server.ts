@@ -3,10 +3,12 @@ import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
 import {
   createApiApp,
+  IdempotencyKeys,
   networksRouter,
   publicReadCors,
   trustDocumentRouter,
   type CorsOrigins,
+  type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
@@ -50,6 +52,8 @@ export interface CertApiOptions {
   webVerifier?: boolean;
   /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
   corsOrigins?: CorsOrigins;
+  /** How long `Idempotency-Key`s are kept and held; `DEFAULT_IDEMPOTENCY_SETTINGS` by default. */
+  idempotency?: Partial<IdempotencySettings>;
   /**
    * Serves the trust document at `/.well-known/trustpoint.json` of the listener's root: what
    * verifiers pin when their user trusts this service's origin.
@@ -87,6 +91,12 @@ export function createCertApp(options: CertApiOptions): Express {
     oidcIssuers: options.oidcIssuers ?? [],
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
+  const idempotency = new IdempotencyKeys({
+    knex: services.knex,
+    logger: services.logger,
+    settings: options.idempotency,
+    now: services.now,
+  });
   return createApiApp({
     root: [
       ...(options.observability === undefined
@@ -105,11 +115,16 @@ export function createCertApp(options: CertApiOptions): Express {
     },
     routers: [
       publicReadCors(CERT_API_PUBLIC_READS, options.corsOrigins ?? '*'),
-      certificatesRouter(services, auth, () => {
-        const { publicUrl } = options;
-        if (publicUrl === undefined) return 'http://127.0.0.1:8080';
-        return typeof publicUrl === 'string' ? publicUrl : publicUrl();
-      }),
+      certificatesRouter(
+        services,
+        auth,
+        () => {
+          const { publicUrl } = options;
+          if (publicUrl === undefined) return 'http://127.0.0.1:8080';
+          return typeof publicUrl === 'string' ? publicUrl : publicUrl();
+        },
+        idempotency,
+      ),
       trustpointsRouter(services, auth),
       filesRouter(services),
       jwksRouter(services.signer),
@@ -117,10 +132,10 @@ export function createCertApp(options: CertApiOptions): Express {
       ...(options.webVerifier === false
         ? []
         : [webVerifierRouter({ nodes: () => services.networks.list() })]),
-      identityRouter({ identities: tokens, auth }),
+      identityRouter({ identities: tokens, auth, idempotency }),
       ...(options.webhooks === undefined
         ? []
-        : [webhooksRouter(services.knex, options.webhooks, auth)]),
+        : [webhooksRouter(services.knex, options.webhooks, auth, idempotency)]),
     ],
     mounts:
       options.admin === false

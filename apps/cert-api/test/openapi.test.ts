@@ -30,6 +30,7 @@ interface Operation {
 }
 interface Response {
   description?: string;
+  headers?: Record<string, unknown>;
   content?: Record<string, { schema?: unknown; examples?: Record<string, { value: unknown }> }>;
 }
 interface Document {
@@ -210,10 +211,35 @@ describe('the certificate API document', () => {
       '403',
       '409',
       '413',
+      '422',
       '429',
       '500',
       '503',
     ]);
+  });
+
+  it('when an operation creates or changes, then it documents Idempotency-Key, its 409 with Retry-After and its 422', () => {
+    const changing = Object.entries(document.paths).flatMap(([path, item]) =>
+      (['post', 'patch'] as const).flatMap((method) => {
+        const operation = item[method];
+        // The token endpoint exchanges credentials and a redelivery reschedules an event: neither
+        // makes anything a retry could make twice.
+        const repeatable = path === '/oauth/token' || path.endsWith('/redeliver');
+        return operation === undefined || repeatable ? [] : [{ path, operation }];
+      }),
+    );
+
+    expect(changing.map(({ path }) => path)).toEqual(
+      expect.arrayContaining(['/certificates', '/api-keys', '/webhooks/endpoints']),
+    );
+    for (const { path, operation } of changing) {
+      const header = operation.parameters?.find(
+        (parameter) => parameter.name === 'idempotency-key' && parameter.in === 'header',
+      );
+      expect(header, path).toBeDefined();
+      expect(operation.responses['409']?.headers, path).toHaveProperty('Retry-After');
+      expect(operation.responses['422'], path).toBeDefined();
+    }
   });
 
   it('when a user who is not qualified asks for a signature, then the 403 is documented', () => {

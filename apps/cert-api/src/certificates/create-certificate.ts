@@ -17,6 +17,7 @@ import {
   type NewAuditEntry,
   type NewCertificate,
   type NewTrustpoint,
+  type IdempotencyClaim,
   type User,
 } from '@trustpoint/db';
 import {
@@ -28,6 +29,7 @@ import {
 } from '@trustpoint/domain';
 import {
   awaitAcknowledgement,
+  commitIdempotentChange,
   SYNCHRONOUS_ACKNOWLEDGEMENT,
   type Acknowledgement,
 } from '@trustpoint/http';
@@ -65,6 +67,11 @@ export interface CreateCertificateOptions {
   inTransaction?: (trx: Knex.Transaction) => Promise<void>;
   /** The request's id, recorded with the creation in the audit log. */
   requestId?: string | null;
+  /**
+   * The request's `Idempotency-Key`, committed with the certificate (naming its certID), so that a
+   * retry after a crash between the commit and the answer gets this certificate, not a second one.
+   */
+  idempotency?: IdempotencyClaim | undefined;
 }
 
 /** Thrown inside a savepoint to undo the cancellations made before it. */
@@ -100,6 +107,7 @@ interface PreparedCertificate {
   inTransaction?: (trx: Knex.Transaction) => Promise<void>;
   /** Its entry in the audit log, written with it. */
   audit: NewAuditEntry;
+  idempotency?: IdempotencyClaim | undefined;
 }
 
 /** A certificate as stored, with its trustpoints' anchoring records, to wait on. */
@@ -143,7 +151,7 @@ async function storeCertificates(
       const inserted = new Map<number, CertificateRecord>();
       // Left without credit: 429, unless a repeat (409: buying credits would not help).
       const unpaid: number[] = [];
-      let waiting = prepared.map((_, index) => index);
+      let waiting = await withIdempotencyKeys(trx, prepared, fail);
       while (waiting.length > 0) {
         const round: number[] = [];
         const later: number[] = [];
@@ -238,6 +246,32 @@ async function storeCertificates(
       return outcomes;
     }),
   );
+}
+
+/**
+ * The requests of a group that may go on: each `Idempotency-Key` is committed first, naming the
+ * certificate's certID, and stays locked until the transaction ends. A request that lost its key
+ * to a retry (its lease ran out) is refused (409) without its certificate; the others are not
+ * disturbed. A request refused later in the transaction (409, 429) leaves its key naming a
+ * certificate that does not exist: its refusal is stored as its answer once the group commits,
+ * and should the process die first, a retry finds no certificate and runs the request again.
+ */
+async function withIdempotencyKeys(
+  trx: Knex.Transaction,
+  prepared: readonly PreparedCertificate[],
+  fail: (index: number, error: DomainError) => void,
+): Promise<number[]> {
+  const going: number[] = [];
+  for (const [index, item] of prepared.entries()) {
+    try {
+      await commitIdempotentChange(trx, item.idempotency, item.certificate.certId);
+      going.push(index);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      fail(index, error);
+    }
+  }
+  return going;
 }
 
 /** Runs the creations of concurrent requests together: one transaction for all that are waiting. */
@@ -337,6 +371,7 @@ export async function createCertificate(
             },
           ],
     ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
+    idempotency: options.idempotency,
     audit: certificateAudit(user, options.requestId, 'certificate.create', certId, {
       type: draft.type,
       networkId: draft.networkId,

@@ -37,7 +37,10 @@ export async function createFileCertificate(
   services: CertificateServices,
   user: User,
   draft: CertificateDraft,
-  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement' | 'requestId'> & {
+  options: Pick<
+    CreateCertificateOptions,
+    'qualified' | 'acknowledgement' | 'requestId' | 'idempotency'
+  > & {
     publish: FileToPublish | null;
   },
 ): Promise<CertificateRecord> {

@@ -17,7 +17,10 @@ export async function createUrlCertificate(
   user: User,
   networkId: string,
   body: unknown,
-  options: Pick<CreateCertificateOptions, 'qualified' | 'acknowledgement' | 'requestId'>,
+  options: Pick<
+    CreateCertificateOptions,
+    'qualified' | 'acknowledgement' | 'requestId' | 'idempotency'
+  >,
 ): Promise<CertificateRecord> {
   const parsed = parseUrlCertificateBody(body);
   services.networks.requireForUser(networkId, user.planNetworkIds);

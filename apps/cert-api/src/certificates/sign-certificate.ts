@@ -3,10 +3,12 @@ import {
   recordAudit,
   spendCredit,
   type CertificateRecord,
+  type IdempotencyClaim,
   type TrustpointRecord,
   type User,
 } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
+import { commitIdempotentChange } from '@trustpoint/http';
 import { certificateAudit } from './certificate-audit.js';
 import type { CertificateServices } from './certificate-services.js';
 import { getOwnCertificate } from './get-certificate.js';
@@ -65,6 +67,8 @@ export async function signCertificate(
   value: string,
   networkId: string,
   requestId: string | null = null,
+  /** The request's `Idempotency-Key`, committed with the signature (naming the certID). */
+  idempotency?: IdempotencyClaim,
 ): Promise<SignedCertificateResult> {
   const { knex, engine } = services;
   if (!owner.qualified) throw new DomainError('userNotQualified');
@@ -85,6 +89,7 @@ export async function signCertificate(
     if (signed) return { existing: signed };
     if (record.revokedAt !== null) throw revokedError(record.certId);
     if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
+    await commitIdempotentChange(trx, idempotency, record.certId);
     const timestamp = nextTrustpointTimestamp(record, services.now());
     const { recordId } = await addSignatureTrustpoint(
       trx,

@@ -18,6 +18,7 @@ import {
 import {
   acceptedResponse,
   networksOperation,
+  idempotentOperation,
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
@@ -255,6 +256,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
   );
   const errors = (...codes: ErrorCode[]): ZodOpenApiResponsesObject =>
     openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS);
+  const idempotent = (operation: ZodOpenApiOperationObject) =>
+    idempotentOperation(operation, catalogue, VALIDATION_EXAMPLE_ERRORS);
   const authErrors: ErrorCode[] = [
     'missingToken',
     'expiredToken',
@@ -577,19 +580,22 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       },
     },
     paths: {
-      '/certificates': { post: createCertificate, get: listCertificates },
-      '/certificates/{type}/{id}': { get: getCertificate, patch: changeCertificateAccess },
+      '/certificates': { post: idempotent(createCertificate), get: listCertificates },
+      '/certificates/{type}/{id}': {
+        get: getCertificate,
+        patch: idempotent(changeCertificateAccess),
+      },
       '/certificates/{type}/{id}/pdf': { get: getCertificatePdf },
-      '/certificates/{type}/{id}/revoke': { patch: revokeCertificate },
-      '/certificates/{type}/{id}/signature': { post: signCertificate },
+      '/certificates/{type}/{id}/revoke': { patch: idempotent(revokeCertificate) },
+      '/certificates/{type}/{id}/signature': { post: idempotent(signCertificate) },
       '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
       '/files/{fileHash}': { get: getPublishedFile },
       '/.well-known/jwks.json': { get: getJwks },
       '/networks': { get: networksOperation({ tag: TAGS.utils, errors: errors() }) },
       ...(options.webhooks === true
-        ? webhookPaths({ tag: TAGS.webhooks, security: AUTHENTICATED, errors })
+        ? webhookPaths({ tag: TAGS.webhooks, security: AUTHENTICATED, errors, idempotent })
         : {}),
-      ...identityPaths({ tag: TAGS.identity, security: AUTHENTICATED, errors }),
+      ...identityPaths({ tag: TAGS.identity, security: AUTHENTICATED, errors, idempotent }),
     },
   });
 }

@@ -4,19 +4,22 @@ import {
   createCertificateQuerySchema,
   networkQuerySchema,
 } from '@trustpoint/domain';
-import type { CertificateRecord } from '@trustpoint/db';
+import { findCertificate, type CertificateRecord } from '@trustpoint/db';
 import {
   acknowledge,
   acknowledgementFor,
   authenticate,
   clientAddress,
   currentUser,
+  idempotencyClaimOf,
+  idempotent,
   optionalAuthenticate,
   optionalCurrentUser,
   requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
+  type IdempotencyKeys,
 } from '@trustpoint/http';
 import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
@@ -50,19 +53,44 @@ function answerCreated(req: Request, res: Response, record: CertificateRecord): 
   );
 }
 
+/**
+ * The certificate a request committed under its `Idempotency-Key` (its certID), read back for a
+ * retry after the request died before answering: false when it is gone (withdrawn after a 503).
+ */
+async function ownCertificate(
+  services: CertificateServices,
+  res: Response,
+  certId: string,
+): Promise<CertificateRecord | undefined> {
+  const record = await findCertificate(services.knex, 'certId', certId);
+  return record?.userId === currentUser(res).id ? record : undefined;
+}
+
 export function certificatesRouter(
   services: CertificateServices,
   auth: AuthenticateOptions,
   /** The service's public origin, where the PDF's QR code sends its reader. */
   publicUrl: () => string,
+  keys: IdempotencyKeys,
 ): Router {
   const router = Router();
 
-  router.post('/certificates', authenticate(auth), async (req, res) => {
+  const creation = idempotent(keys, {
+    multipart: true,
+    async recover(certId, req, res) {
+      const record = await ownCertificate(services, res, certId);
+      if (record === undefined) return false;
+      answerCreated(req, res, record);
+      return true;
+    },
+  });
+  router.post('/certificates', authenticate(auth), creation, async (req, res) => {
     const query = validate(createCertificateQuerySchema, req.query, 'query');
     if (query.type === 'file' || query.type === 'url') {
       const create = query.type === 'file' ? createCertificateFromUpload : createCertificateFromUrl;
-      answerCreated(req, res, await create(services, query, req, res));
+      const record = await create(services, query, req, res);
+      // Undefined: the upload's key had an answer already, and it was sent.
+      if (record !== undefined) answerCreated(req, res, record);
       return;
     }
     const draft = jsonCertificateDraft(query, req.body);
@@ -70,6 +98,7 @@ export function certificatesRouter(
       qualified: query.qualified,
       acknowledgement: acknowledgementFor(req, services.networks.get(draft.networkId)),
       requestId: requestIdOf(res),
+      idempotency: idempotencyClaimOf(res),
     });
     answerCreated(req, res, record);
   });
@@ -116,53 +145,79 @@ export function certificatesRouter(
       .send(Buffer.from(pdf));
   });
 
-  router.patch('/certificates/:lookup/:id', authenticate(auth), async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const changes = validate(certificateAccessChangesBodySchema, req.body, 'body');
-    const record = await changeCertificateAccess(
-      services,
-      currentUser(res),
-      lookup,
-      id,
-      changes,
-      requestIdOf(res),
-    );
-    sendSuccess(res, 200, 'Certificate updated successfully', certificateView(record));
-  });
+  // Changing access and revoking are idempotent by themselves (the same request again makes the
+  // same change, or none): the key only replays the first answer.
+  router.patch(
+    '/certificates/:lookup/:id',
+    authenticate(auth),
+    idempotent(keys),
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const changes = validate(certificateAccessChangesBodySchema, req.body, 'body');
+      const record = await changeCertificateAccess(
+        services,
+        currentUser(res),
+        lookup,
+        id,
+        changes,
+        requestIdOf(res),
+      );
+      sendSuccess(res, 200, 'Certificate updated successfully', certificateView(record));
+    },
+  );
 
-  router.patch('/certificates/:lookup/:id/revoke', authenticate(auth), async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { networkId } = validate(networkQuerySchema, req.query, 'query');
-    const record = await revokeCertificate(
-      services,
-      currentUser(res),
-      lookup,
-      id,
-      String(networkId),
-      requestIdOf(res),
-    );
-    sendSuccess(res, 200, 'Certificate revoked successfully', certificateView(record));
-  });
+  router.patch(
+    '/certificates/:lookup/:id/revoke',
+    authenticate(auth),
+    idempotent(keys),
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { networkId } = validate(networkQuerySchema, req.query, 'query');
+      const record = await revokeCertificate(
+        services,
+        currentUser(res),
+        lookup,
+        id,
+        String(networkId),
+        requestIdOf(res),
+      );
+      sendSuccess(res, 200, 'Certificate revoked successfully', certificateView(record));
+    },
+  );
 
-  router.post('/certificates/:lookup/:id/signature', authenticate(auth), async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { networkId } = validate(networkQuerySchema, req.query, 'query');
-    const { certificate, created } = await signCertificate(
-      services,
-      currentUser(res),
-      lookup,
-      id,
-      String(networkId),
-      requestIdOf(res),
-    );
-    // A repeated request creates nothing: 200 with the signature made the first time.
-    sendSuccess(
-      res,
-      created ? 201 : 200,
-      created ? 'Certificate signed successfully' : 'Certificate already signed',
-      certificateView(certificate),
-    );
+  const signing = idempotent(keys, {
+    async recover(certId, _req, res) {
+      const record = await ownCertificate(services, res, certId);
+      if (record === undefined) return false;
+      sendSuccess(res, 201, 'Certificate signed successfully', certificateView(record));
+      return true;
+    },
   });
+  router.post(
+    '/certificates/:lookup/:id/signature',
+    authenticate(auth),
+    signing,
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { networkId } = validate(networkQuerySchema, req.query, 'query');
+      const { certificate, created } = await signCertificate(
+        services,
+        currentUser(res),
+        lookup,
+        id,
+        String(networkId),
+        requestIdOf(res),
+        idempotencyClaimOf(res),
+      );
+      // A repeated request creates nothing: 200 with the signature made the first time.
+      sendSuccess(
+        res,
+        created ? 201 : 200,
+        created ? 'Certificate signed successfully' : 'Certificate already signed',
+        certificateView(certificate),
+      );
+    },
+  );
 
   return router;
 }

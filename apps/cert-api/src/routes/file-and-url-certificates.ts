@@ -1,6 +1,13 @@
 import type { CertificateRecord } from '@trustpoint/db';
 import type { CreateCertificateQuery } from '@trustpoint/domain';
-import { acknowledgementFor, currentUser, requestIdOf } from '@trustpoint/http';
+import {
+  acknowledgementFor,
+  beginIdempotentRequest,
+  currentUser,
+  idempotencyClaimOf,
+  jsonBodyDigest,
+  requestIdOf,
+} from '@trustpoint/http';
 import type { Request, Response } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { createFileCertificate } from '../certificates/create-file-certificate.js';
@@ -12,14 +19,16 @@ import { publishedFileStoreOf } from '../files/files-settings.js';
 /**
  * `POST /certificates?type=file`: the multipart upload is hashed while it streams (and kept in the
  * store's incoming directory when `publish=true`); what was kept is always removed afterwards
- * unless it was published.
+ * unless it was published. An `Idempotency-Key` is claimed once the parts are read, by their
+ * digest (the body part's fields and the file's bytes, as their SHA-256, its name and type);
+ * undefined when the key had an answer already, which was sent.
  */
 export async function createCertificateFromUpload(
   services: CertificateServices,
   query: CreateCertificateQuery,
   req: Request,
   res: Response,
-): Promise<CertificateRecord> {
+): Promise<CertificateRecord | undefined> {
   const user = currentUser(res);
   let upload;
   try {
@@ -33,11 +42,18 @@ export async function createCertificateFromUpload(
     throw error;
   }
   try {
+    const { file } = upload;
+    const parts = jsonBodyDigest({
+      body: upload.body,
+      file: { sha256: file.fileHash, size: file.size, name: file.name, mediaType: file.mediaType },
+    });
+    if (!(await beginIdempotentRequest(req, res, parts))) return undefined;
     const draft = fileCertificateDraft(String(query.networkId), upload.body, upload.file);
     return await createFileCertificate(services, user, draft, {
       qualified: query.qualified,
       acknowledgement: acknowledgementFor(req, services.networks.get(String(query.networkId))),
       requestId: requestIdOf(res),
+      idempotency: idempotencyClaimOf(res),
       publish:
         upload.incomingPath === null
           ? null
@@ -60,5 +76,6 @@ export function createCertificateFromUrl(
     qualified: query.qualified,
     acknowledgement: acknowledgementFor(req, services.networks.get(networkId)),
     requestId: requestIdOf(res),
+    idempotency: idempotencyClaimOf(res),
   });
 }
