@@ -2,9 +2,11 @@ import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
 import {
   createApiApp,
+  IdempotencyKeys,
   networksRouter,
   publicReadCors,
   type CorsOrigins,
+  type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
@@ -39,6 +41,8 @@ export interface TrackApiOptions {
   oidcIssuers?: readonly OidcIssuerConfig[];
   /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
   corsOrigins?: CorsOrigins;
+  /** How long `Idempotency-Key`s are kept and held; `DEFAULT_IDEMPOTENCY_SETTINGS` by default. */
+  idempotency?: Partial<IdempotencySettings>;
 }
 
 /** What a page of another origin may read: evidences need a token, so only the networks. */
@@ -54,6 +58,12 @@ export function createTrackApp(options: TrackApiOptions): Express {
     oidcIssuers: options.oidcIssuers ?? [],
   });
   const auth = { tokens, findUser: batchedUserLookup(services.knex) };
+  const idempotency = new IdempotencyKeys({
+    knex: services.knex,
+    logger: services.logger,
+    settings: options.idempotency,
+    now: services.now,
+  });
   return createApiApp({
     root:
       options.observability === undefined
@@ -69,13 +79,13 @@ export function createTrackApp(options: TrackApiOptions): Express {
     },
     routers: [
       publicReadCors(TRACK_API_PUBLIC_READS, options.corsOrigins ?? '*'),
-      assetsRouter(services, auth),
+      assetsRouter(services, auth, idempotency),
       evidencesRouter(services, auth),
       networksRouter(() => networkSummaries(services.networks.list())),
-      identityRouter({ identities: tokens, auth }),
+      identityRouter({ identities: tokens, auth, idempotency }),
       ...(options.webhooks === undefined
         ? []
-        : [webhooksRouter(services.knex, options.webhooks, auth)]),
+        : [webhooksRouter(services.knex, options.webhooks, auth, idempotency)]),
     ],
     logger: services.logger,
     supportContact: options.supportContact,

@@ -1,4 +1,5 @@
-import { networksRouter, type AuthenticateOptions } from '@trustpoint/http';
+import { IdempotencyKeys, networksRouter, type AuthenticateOptions } from '@trustpoint/http';
+import pino from 'pino';
 import { apiKeysRouter, Identities, tokenEndpointRouter } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Router } from 'express';
@@ -38,7 +39,13 @@ describe('the OpenAPI document', () => {
     const services = {} as TrackServices;
     const auth = {} as AuthenticateOptions;
     const served = [
-      ...routesOf(assetsRouter(services, auth)),
+      ...routesOf(
+        assetsRouter(
+          services,
+          auth,
+          new IdempotencyKeys({ knex: services.knex, logger: pino({ level: 'silent' }) }),
+        ),
+      ),
       ...routesOf(evidencesRouter(services, auth)),
       ...routesOf(networksRouter(() => [])),
       ...routesOf(webhooksRouter(services.knex, {} as WebhookSettings, auth)),

@@ -1,4 +1,4 @@
-import { recordAudit, withdrawEvidence, type User } from '@trustpoint/db';
+import { recordAudit, withdrawEvidence, type IdempotencyClaim, type User } from '@trustpoint/db';
 import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
 import type { Acknowledgement } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
@@ -21,6 +21,8 @@ export async function addEvidence(
   body: AddEvidenceBody,
   acknowledgementFor?: (networkId: string) => Acknowledgement,
   requestId: string | null = null,
+  /** The request's `Idempotency-Key`, committed with the evidence. */
+  idempotency?: IdempotencyClaim,
 ): Promise<Transaction> {
   const asset = readableOrNotFound(await findAssetForEvidence(services, trackId), registrant);
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
@@ -31,6 +33,7 @@ export async function addEvidence(
     asset,
     metadata: body.metadata,
     requestId,
+    idempotency,
   });
 
   const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, async (trx) => {

@@ -8,6 +8,7 @@ import {
   withdrawAsset,
   type AssetRecord,
   type EvidenceRecord,
+  type IdempotencyClaim,
   type User,
 } from '@trustpoint/db';
 import {
@@ -17,7 +18,7 @@ import {
   newUuidV7,
   type CreateAssetBody,
 } from '@trustpoint/domain';
-import type { Acknowledgement } from '@trustpoint/http';
+import { commitIdempotentChange, type Acknowledgement } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
 import {
   awaitEvidenceAnchor,
@@ -58,6 +59,8 @@ export async function createAsset(
   body: CreateAssetBody,
   acknowledgement?: Acknowledgement,
   requestId: string | null = null,
+  /** The request's `Idempotency-Key`, committed with the asset (naming its trackID). */
+  idempotency?: IdempotencyClaim,
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
@@ -83,6 +86,7 @@ export async function createAsset(
         assetHash: assetHash({ assetId: body.assetId, data: body.data }),
         networkId,
       });
+      await commitIdempotentChange(trx, idempotency, trackId);
       // In the transaction: a refused creation leaves no clock behind, and a new asset's clock
       // row is rarely contended (only by assets of other users with the same assetHash).
       const timestamp = await takeEvidenceSecond(services, trx, inserted.assetHash);

@@ -13,11 +13,12 @@ import {
   spendCredits,
   type AssetRecord,
   type EvidenceRecord,
+  type IdempotencyClaim,
   type ItemOutcome,
   type User,
 } from '@trustpoint/db';
 import { DomainError, type JsonObject } from '@trustpoint/domain';
-import type { TooManyRequestsError } from '@trustpoint/http';
+import { commitIdempotentChange, type TooManyRequestsError } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
 import { evidenceClockAhead, evidenceDraft, maxEvidenceAheadSeconds } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
@@ -29,6 +30,22 @@ export interface EvidenceToStore {
   metadata: JsonObject;
   /** The request's id, for the audit log. */
   requestId?: string | null;
+  /** The request's `Idempotency-Key`, committed with the evidence (`evidenceResource`). */
+  idempotency?: IdempotencyClaim | undefined;
+}
+
+/**
+ * What an `Idempotency-Key` names of an evidence it made: its asset and second (unique per asset),
+ * known before the evidence is written.
+ */
+export function evidenceResource(trackId: string, timestamp: number): string {
+  return `${String(timestamp)} ${trackId}`;
+}
+
+/** The asset and second an `Idempotency-Key` names (`evidenceResource`). */
+export function parseEvidenceResource(resource: string): { trackId: string; timestamp: number } {
+  const space = resource.indexOf(' ');
+  return { timestamp: Number(resource.slice(0, space)), trackId: resource.slice(space + 1) };
 }
 
 /**
@@ -147,8 +164,27 @@ async function writeEvidences(
         trx,
         items.map(({ registrant }) => registrant.id),
       );
+      // Each key is committed first and stays locked until the transaction ends; a request that
+      // lost its key to a retry is refused (409) alone. One refused later (no credit) leaves its
+      // key naming an evidence that does not exist: its 429 is stored once the group commits, and
+      // should the process die first, a retry finds no evidence and runs again.
+      const keyed = new Set<number>();
+      for (const [index, item] of items.entries()) {
+        try {
+          await commitIdempotentChange(
+            trx,
+            item.idempotency,
+            evidenceResource(item.asset.trackId, timestamps[index] as number),
+          );
+          keyed.add(index);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          outcomes[index] = { ok: false, error };
+        }
+      }
       const spent = new Map<string, number>();
       const accepted = items.flatMap((item, index) => {
+        if (!keyed.has(index)) return [];
         const userId = item.registrant.id;
         const used = spent.get(userId) ?? 0;
         if ((credits.get(userId) ?? 0) <= used) return [];

@@ -12,6 +12,7 @@ import {
 import {
   acceptedResponse,
   networksOperation,
+  idempotentOperation,
   openApiErrorResponses,
   preferHeaderSchema,
 } from '@trustpoint/http';
@@ -96,6 +97,8 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     security: AUTHENTICATED,
     ...op,
   });
+  const idempotent = (op: ZodOpenApiOperationObject) =>
+    idempotentOperation(op, catalogue, VALIDATION_EXAMPLE_ERRORS);
 
   return createDocument({
     openapi: '3.1.0',
@@ -129,37 +132,39 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     },
     paths: {
       '/assets': {
-        post: operation({
-          operationId: 'createAsset',
-          summary: 'Create an asset and register its first evidence',
-          description:
-            'Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. ' +
-            'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
-            'the network does not mine it in time; nothing is kept then), or at once with it ' +
-            'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
-            'batch was sent (it will be anchored).',
-          requestParams: { header: preferHeaderSchema },
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: createAssetBodySchema } },
-          },
-          responses: {
-            ...success(201, 'Asset created', assetSchema),
-            ...acceptedResponse(
-              'Asset accepted and stored, its first evidence pending; follow it at `Location`',
-              successEnvelopeSchema(assetSchema),
-              'Asset accepted, anchoring pending',
-              undefined,
-            ),
-            ...errors(
-              'providerNotInPlan',
-              'assetIdAlreadyRegistered',
-              'payloadTooLarge',
-              'outOfCredits',
-              'networkUnavailable',
-            ),
-          },
-        }),
+        post: idempotent(
+          operation({
+            operationId: 'createAsset',
+            summary: 'Create an asset and register its first evidence',
+            description:
+              'Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. ' +
+              'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
+              'the network does not mine it in time; nothing is kept then), or at once with it ' +
+              'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
+              'batch was sent (it will be anchored).',
+            requestParams: { header: preferHeaderSchema },
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: createAssetBodySchema } },
+            },
+            responses: {
+              ...success(201, 'Asset created', assetSchema),
+              ...acceptedResponse(
+                'Asset accepted and stored, its first evidence pending; follow it at `Location`',
+                successEnvelopeSchema(assetSchema),
+                'Asset accepted, anchoring pending',
+                undefined,
+              ),
+              ...errors(
+                'providerNotInPlan',
+                'assetIdAlreadyRegistered',
+                'payloadTooLarge',
+                'outOfCredits',
+                'networkUnavailable',
+              ),
+            },
+          }),
+        ),
         get: operation({
           operationId: 'listAssets',
           summary: "The caller's assets and those shared with them",
@@ -179,36 +184,38 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
         }),
       },
       '/assets/{trackID}/transactions': {
-        post: operation({
-          operationId: 'addEvidence',
-          summary: 'Register an evidence for an asset',
-          description:
-            'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
-            'spends one credit. The service gives each evidence of an assetHash its own second. ' +
-            'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
-            'pending (202) with `Prefer: respond-async`, as for assets.',
-          requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: addEvidenceBodySchema } },
-          },
-          responses: {
-            ...success(201, 'Evidence registered', transactionSchema),
-            ...acceptedResponse(
-              'Evidence accepted and stored, pending; follow it at `Location` (its asset)',
-              successEnvelopeSchema(transactionSchema),
-              'Evidence accepted, anchoring pending',
-              undefined,
-            ),
-            ...errors(
-              'notFound',
-              'providerNotInPlan',
-              'payloadTooLarge',
-              'outOfCredits',
-              'networkUnavailable',
-            ),
-          },
-        }),
+        post: idempotent(
+          operation({
+            operationId: 'addEvidence',
+            summary: 'Register an evidence for an asset',
+            description:
+              'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
+              'spends one credit. The service gives each evidence of an assetHash its own second. ' +
+              'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
+              'pending (202) with `Prefer: respond-async`, as for assets.',
+            requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: addEvidenceBodySchema } },
+            },
+            responses: {
+              ...success(201, 'Evidence registered', transactionSchema),
+              ...acceptedResponse(
+                'Evidence accepted and stored, pending; follow it at `Location` (its asset)',
+                successEnvelopeSchema(transactionSchema),
+                'Evidence accepted, anchoring pending',
+                undefined,
+              ),
+              ...errors(
+                'notFound',
+                'providerNotInPlan',
+                'payloadTooLarge',
+                'outOfCredits',
+                'networkUnavailable',
+              ),
+            },
+          }),
+        ),
       },
       '/assets/{trackID}/shares': {
         get: operation({
@@ -258,12 +265,14 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
             security: AUTHENTICATED,
             errors: (...codes) =>
               openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
+            idempotent,
           })
         : {}),
       ...identityPaths({
         tag: IDENTITY_TAG,
         security: AUTHENTICATED,
         errors: (...codes) => openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
+        idempotent,
       }),
     },
   });

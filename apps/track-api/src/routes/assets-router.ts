@@ -2,45 +2,104 @@ import {
   addEvidenceBodySchema,
   assetListQuerySchema,
   createAssetBodySchema,
+  formatUserDid,
+  type Asset,
+  type Transaction,
 } from '@trustpoint/domain';
+import { findAsset, type AssetRecord } from '@trustpoint/db';
 import {
   acknowledge,
   acknowledgementFor,
   authenticate,
   currentUser,
+  idempotencyClaimOf,
+  idempotent,
   requestIdOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
+  type IdempotencyKeys,
 } from '@trustpoint/http';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { addEvidence } from '../assets/add-evidence.js';
 import { getAssetShares, shareAssetWith, unshareAssetWith } from '../assets/asset-shares.js';
-import { assetView } from '../assets/asset-view.js';
+import { assetView, transactionView } from '../assets/asset-view.js';
 import { createAsset } from '../assets/create-asset.js';
 import { listReadableAssets } from '../assets/list-assets.js';
 import { getReadableAsset } from '../assets/readable-asset.js';
+import { parseEvidenceResource } from '../assets/store-evidences.js';
 import type { TrackServices } from '../assets/track-services.js';
 import { shareParamsSchema, trackIdParamsSchema } from './track-params.js';
 
+/** 201 with the anchored asset, or 202 with it pending and where to follow it. */
+function answerAssetCreated(req: Request, res: Response, asset: Asset): void {
+  const status = acknowledge(req, res, {
+    anchored: asset.status === 'anchored',
+    location: `${req.baseUrl}/assets/${encodeURIComponent(asset.trackID)}`,
+  });
+  const message =
+    status === 201 ? 'Asset created successfully' : 'Asset accepted, anchoring pending';
+  sendSuccess(res, status, message, asset);
+}
+
+/** 201 with the anchored evidence, or 202 with it pending and where to follow its asset. */
+function answerEvidenceAdded(
+  req: Request,
+  res: Response,
+  trackId: string,
+  transaction: Transaction,
+): void {
+  const status = acknowledge(req, res, {
+    anchored: transaction.status === 'anchored',
+    location: `${req.baseUrl}/assets/${encodeURIComponent(trackId)}`,
+  });
+  const message =
+    status === 201 ? 'Evidence registered successfully' : 'Evidence accepted, anchoring pending';
+  sendSuccess(res, status, message, transaction);
+}
+
+/**
+ * An asset a request committed under its `Idempotency-Key`, read back for a retry after the
+ * request died before answering (undefined when it is gone: withdrawn after a 503).
+ */
+async function ownAsset(
+  services: TrackServices,
+  res: Response,
+  trackId: string,
+): Promise<AssetRecord | undefined> {
+  const asset = await findAsset(services.knex, trackId);
+  return asset?.userId === currentUser(res).id ? asset : undefined;
+}
+
 /** Assets, their evidences and who they are shared with; every route needs a token. */
-export function assetsRouter(services: TrackServices, auth: AuthenticateOptions): Router {
+export function assetsRouter(
+  services: TrackServices,
+  auth: AuthenticateOptions,
+  keys: IdempotencyKeys,
+): Router {
   const router = Router();
   router.use('/assets', authenticate(auth));
 
-  router.post('/assets', async (req, res) => {
+  const assetCreation = idempotent(keys, {
+    async recover(trackId, req, res) {
+      const asset = await ownAsset(services, res, trackId);
+      if (asset === undefined) return false;
+      answerAssetCreated(req, res, assetView(asset));
+      return true;
+    },
+  });
+  router.post('/assets', assetCreation, async (req, res) => {
     const body = validate(createAssetBodySchema, req.body, 'body');
     const acknowledgement = acknowledgementFor(req, services.networks.get(String(body.networkId)));
-    const asset = assetView(
-      await createAsset(services, currentUser(res), body, acknowledgement, requestIdOf(res)),
+    const asset = await createAsset(
+      services,
+      currentUser(res),
+      body,
+      acknowledgement,
+      requestIdOf(res),
+      idempotencyClaimOf(res),
     );
-    const status = acknowledge(req, res, {
-      anchored: asset.status === 'anchored',
-      location: `${req.baseUrl}/assets/${encodeURIComponent(asset.trackID)}`,
-    });
-    const message =
-      status === 201 ? 'Asset created successfully' : 'Asset accepted, anchoring pending';
-    sendSuccess(res, status, message, asset);
+    answerAssetCreated(req, res, assetView(asset));
   });
 
   router.get('/assets', async (req, res) => {
@@ -60,7 +119,20 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
     sendSuccess(res, 200, 'Asset retrieved successfully', assetView(asset));
   });
 
-  router.post('/assets/:trackID/transactions', async (req, res) => {
+  const evidenceAddition = idempotent(keys, {
+    async recover(resource, req, res) {
+      const { trackId, timestamp } = parseEvidenceResource(resource);
+      const asset = await findAsset(services.knex, trackId);
+      const userOwner = formatUserDid(currentUser(res).id);
+      const evidence = asset?.evidences.find(
+        (candidate) => candidate.timestamp === timestamp && candidate.userOwner === userOwner,
+      );
+      if (evidence === undefined) return false;
+      answerEvidenceAdded(req, res, trackId, transactionView(evidence));
+      return true;
+    },
+  });
+  router.post('/assets/:trackID/transactions', evidenceAddition, async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const body = validate(addEvidenceBodySchema, req.body, 'body');
     const transaction = await addEvidence(
@@ -70,14 +142,9 @@ export function assetsRouter(services: TrackServices, auth: AuthenticateOptions)
       body,
       (networkId) => acknowledgementFor(req, services.networks.get(networkId)),
       requestIdOf(res),
+      idempotencyClaimOf(res),
     );
-    const status = acknowledge(req, res, {
-      anchored: transaction.status === 'anchored',
-      location: `${req.baseUrl}/assets/${encodeURIComponent(trackID)}`,
-    });
-    const message =
-      status === 201 ? 'Evidence registered successfully' : 'Evidence accepted, anchoring pending';
-    sendSuccess(res, status, message, transaction);
+    answerEvidenceAdded(req, res, trackID, transaction);
   });
 
   router.get('/assets/:trackID/shares', async (req, res) => {
