@@ -11,9 +11,11 @@ import {
 } from '@trustpoint/cert-api';
 import { DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS } from '@trustpoint/db';
 import {
+  DEFAULT_IDEMPOTENCY_SETTINGS,
   parseCorsOrigins,
   parseTrustProxy,
   type CorsOrigins,
+  type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
 import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
@@ -109,6 +111,12 @@ export interface LauncherConfig {
    * beyond the margin, 429 with Retry-After.
    */
   maxEvidenceAheadSeconds: number;
+  /**
+   * `Idempotency-Key`s: kept `IDEMPOTENCY_KEY_RETENTION_HOURS` (24) from their first request; a
+   * running request holds its key `IDEMPOTENCY_KEY_LEASE_SECONDS` (30) past its last renewal, so a
+   * retry takes over the key of a request whose process died about that long after.
+   */
+  idempotency: IdempotencySettings;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -281,6 +289,20 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
       'EVIDENCE_MAX_AHEAD_SECONDS',
     ),
     filesS3: s3SettingsFromEnv(env),
+    idempotency: {
+      retentionMs:
+        positiveInteger(
+          env.IDEMPOTENCY_KEY_RETENTION_HOURS,
+          DEFAULT_IDEMPOTENCY_SETTINGS.retentionMs / 3_600_000,
+          'IDEMPOTENCY_KEY_RETENTION_HOURS',
+        ) * 3_600_000,
+      leaseMs:
+        positiveInteger(
+          env.IDEMPOTENCY_KEY_LEASE_SECONDS,
+          DEFAULT_IDEMPOTENCY_SETTINGS.leaseMs / 1_000,
+          'IDEMPOTENCY_KEY_LEASE_SECONDS',
+        ) * 1_000,
+    },
     pinAttempts: {
       perCertificate: positiveInteger(
         env.PIN_ATTEMPTS_PER_CERTIFICATE,

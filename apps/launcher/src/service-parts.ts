@@ -105,6 +105,7 @@ function apiOptions(parts: ServiceParts) {
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     observability,
+    idempotency: config.idempotency,
   };
 }
 
