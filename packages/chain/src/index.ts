@@ -14,6 +14,7 @@ export * from './anchoring/anchoring-thread.js';
 export * from './anchoring/network-anchorer.js';
 export * from './anchoring/network-health.js';
 export * from './anchoring/shared-network-health.js';
+export * from './anchoring/status-backfill.js';
 export * from './anchoring/fees.js';
 export * from './reading/record-reader.js';
 export * from './rpc/json-rpc-client.js';

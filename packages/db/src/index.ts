@@ -134,6 +134,16 @@ export type {
   PinFailureScope,
 } from './repositories/pin-failures-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
+export {
+  advanceStatusBackfill,
+  evidenceNetworksOf,
+  findStatusBackfill,
+  revokedCertificatesOn,
+} from './repositories/revocation-status-repository.js';
+export type {
+  RevokedCertificate,
+  StatusBackfill,
+} from './repositories/revocation-status-repository.js';
 export { withAnchoringStates } from './repositories/anchoring-status.js';
 export type { AnchoringStatus } from './repositories/anchoring-status.js';
 export {

@@ -17,6 +17,7 @@ import { sharedProcessState } from './migrations/0016-shared-process-state.js';
 import { anchorRecordTimestamps } from './migrations/0017-anchor-record-timestamps.js';
 import { webhookNumericNetworkIds } from './migrations/0018-webhook-numeric-network-ids.js';
 import { tokenValidity } from './migrations/0019-token-validity.js';
+import { revocationStatusRecords } from './migrations/0020-revocation-status-records.js';
 import { idempotencyKeys } from './migrations/0021-idempotency-keys.js';
 import type { Migration } from './migrations/migration.js';
 
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   anchorRecordTimestamps,
   webhookNumericNetworkIds,
   tokenValidity,
+  revocationStatusRecords,
   idempotencyKeys,
 ];
 

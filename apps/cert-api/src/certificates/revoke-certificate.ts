@@ -1,4 +1,5 @@
 import {
+  evidenceNetworksOf,
   findCertificate,
   markCertificateRevoked,
   recordAudit,
@@ -16,9 +17,11 @@ import {
 } from './next-trustpoint.js';
 
 /**
- * Revokes one of the owner's certificates: marks it revoked and adds a Revocation trustpoint
- * (`doubleHash("Certificate <certID> has been revoked")`) in one transaction, then waits for it to
- * be mined. Revoking is idempotent: a revoked certificate comes back as it is. If the chain does
+ * Revokes one of the owner's certificates: marks it revoked, adds a Revocation trustpoint
+ * (`doubleHash("Certificate <certID> has been revoked")`) on `networkId` and queues its status for
+ * the status registry of every network holding its Evidence trustpoints, in one transaction; then
+ * waits for them to be mined. From then on a verifier holding the certificate as issued finds the
+ * revocation from its certID alone. Revoking is idempotent: a revoked certificate comes back as it is. If the chain does
  * not mine the trustpoint in time the request fails with 503, but the revocation stands and its
  * trustpoint is anchored once the chain is back; asking again returns the certificate.
  */
@@ -36,7 +39,7 @@ export async function revokeCertificate(
   services.networks.requireForUser(networkId, owner.planNetworkIds);
   const hash = revocationTrustPointHash(record.certId);
 
-  const recordId = await knex.transaction(async (trx) => {
+  const recordIds = await knex.transaction(async (trx) => {
     // Under the certificate's lock, so that a concurrent signature or revocation cannot take the
     // same timestamp.
     const current = await lockedCertificate(trx, record);
@@ -49,18 +52,25 @@ export async function revokeCertificate(
       timestamp,
       networkId,
     });
+    const statusIds = await engine.enqueueRevocationStatus(
+      trx,
+      { certId: record.certId, timestamp, hash },
+      await evidenceNetworksOf(trx, record.id),
+    );
     await recordAudit(trx, [
       certificateAudit(owner, requestId, 'certificate.revoke', record.certId, {
         networkId,
         timestamp,
       }),
     ]);
-    return queued.recordId;
+    return [queued.recordId, ...statusIds];
   });
-  if (recordId !== undefined) await engine.waitForAnchor(recordId);
+  if (recordIds !== undefined) {
+    await Promise.all(recordIds.map((recordId) => engine.waitForAnchor(recordId)));
+  }
   const revoked = await findCertificate(knex, 'certId', record.certId);
   if (!revoked) throw new Error(`certificate ${record.certId} vanished while being revoked`);
-  return recordId === undefined ? untilRevocationAnchored(services, revoked) : revoked;
+  return recordIds === undefined ? untilRevocationAnchored(services, revoked) : revoked;
 }
 
 /**

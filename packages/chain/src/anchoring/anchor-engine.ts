@@ -7,6 +7,7 @@ import {
   cancelQueuedRecord,
   enqueueRecord,
   enqueueRecords,
+  enqueueRecordsOnce,
   recordStates,
   type RecordState,
 } from './anchor-queue.js';
@@ -18,6 +19,7 @@ import {
   type AnchorerTiming,
 } from './network-anchorer.js';
 import { unknownHealth, type NetworkHealth } from './network-health.js';
+import { backfillRevocationStatuses, revocationStatusRequest } from './status-backfill.js';
 
 export interface AnchorEngineOptions {
   /**
@@ -98,9 +100,13 @@ export class AnchorEngine {
   readonly #observers = new Set<AnchoringObserver>();
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
+  readonly #anchoringKnex: Knex;
+  #stopped = false;
+  readonly #backfills: Promise<void>[] = [];
 
   constructor(knex: Knex, networks: NetworkRegistry, options: AnchorEngineOptions = {}) {
     this.#knex = knex;
+    this.#anchoringKnex = options.anchoringKnex ?? knex;
     this.#networks = networks;
     this.#anchorTimeoutMs = options.anchorTimeoutMs ?? DEFAULT_ANCHOR_TIMEOUT_MS;
     this.#waitPollMs = options.waitPollMs ?? 100;
@@ -136,12 +142,45 @@ export class AnchorEngine {
   }
 
   start(): void {
+    this.#stopped = false;
     for (const anchorer of this.#anchorers.values()) anchorer.start();
+    for (const networkId of this.#anchorers.keys()) {
+      this.#backfills.push(this.#backfillStatuses(networkId));
+    }
+  }
+
+  /**
+   * Queues the revocation status of certificates revoked before the network wrote statuses, in the
+   * background of an anchoring process; a failure (database down) is retried, a stop ends it.
+   */
+  #isStopped(): boolean {
+    return this.#stopped;
+  }
+
+  async #backfillStatuses(networkId: string): Promise<void> {
+    const network = this.#networks.require(networkId);
+    for (let attempt = 0; !this.#isStopped(); attempt += 1) {
+      try {
+        await backfillRevocationStatuses(this.#anchoringKnex, network, this.#logger, () =>
+          this.#isStopped(),
+        );
+        return;
+      } catch (error) {
+        if (this.#isStopped()) return;
+        this.#logger.warn(
+          { networkId, err: String(error) },
+          'could not queue the revocation statuses of earlier revocations; retrying',
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** attempt)));
+      }
+    }
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearTimeout(this.#pollTimer);
     await Promise.all([...this.#anchorers.values()].map((anchorer) => anchorer.stop()));
+    await Promise.all(this.#backfills.splice(0));
     for (const [id, waiters] of this.#waiters) {
       for (const waiter of waiters)
         waiter.reject(
@@ -237,6 +276,24 @@ export class AnchorEngine {
       else this.requireReady(request.networkId);
     }
     return enqueueRecords(trx, requests);
+  }
+
+  /**
+   * Queues a certificate's revocation status, in the caller's transaction, on each of `networkIds`
+   * that has a status registry (the networks holding its Evidence trustpoints): from then on its
+   * certID alone answers that it is revoked there. Queued whether or not a network is ready, like
+   * the revocation itself once accepted; a status queued already is left as it is. Returns the
+   * ids to wait on.
+   */
+  async enqueueRevocationStatus(
+    trx: Knex | Knex.Transaction,
+    revocation: { certId: string; timestamp: number; hash: string },
+    networkIds: readonly string[],
+  ): Promise<number[]> {
+    const requests = networkIds
+      .filter((networkId) => this.#networks.get(networkId)?.statusRegistry !== undefined)
+      .map((networkId) => revocationStatusRequest(networkId, revocation));
+    return enqueueRecordsOnce(trx, requests);
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */

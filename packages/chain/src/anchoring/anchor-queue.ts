@@ -134,6 +134,31 @@ export async function enqueueRecords(
 }
 
 /**
+ * Queues records that may be queued already (a certificate's revocation status, asked for by the
+ * revocation and by the backfill of earlier revocations), in the caller's transaction: one already
+ * there is left as it is. Returns the ids of the records queued or found.
+ */
+export async function enqueueRecordsOnce(
+  trx: Knex | Knex.Transaction,
+  requests: readonly AnchorRequest[],
+): Promise<number[]> {
+  if (requests.length === 0) return [];
+  const rows = requests.map(recordRow);
+  await trx('anchor_records')
+    .insert(rows)
+    .onConflict(['network_id', 'kind', 'record_key'])
+    .ignore();
+  const found = await trx('anchor_records')
+    .where((query) => {
+      for (const row of rows) {
+        query.orWhere({ network_id: row.network_id, kind: row.kind, record_key: row.record_key });
+      }
+    })
+    .select<{ id: number | string }[]>('id');
+  return found.map((row) => Number(row.id));
+}
+
+/**
  * Withdraws a record that no batch has taken yet, in the caller's transaction. Returns false when
  * it is already on its way to the chain (it will be anchored).
  */
@@ -436,12 +461,15 @@ export async function settleBatch(
       .update({ status: 'anchored' })
       .returning<{ id: number }[]>('id');
     const ids = anchored.map((record) => record.id);
-    const target = row.kind === 'trustpoint' ? 'trustpoints' : 'evidences';
-    await trx(target).whereIn('anchor_record_id', ids).update({
-      smart_contract: settled.smartContract,
-      transaction_hash: row.transaction_hash,
-      anchored_at: trx.fn.now(),
-    });
+    // A status has no row of its own: its anchor record is all there is to settle.
+    if (row.kind !== 'status') {
+      const target = row.kind === 'trustpoint' ? 'trustpoints' : 'evidences';
+      await trx(target).whereIn('anchor_record_id', ids).update({
+        smart_contract: settled.smartContract,
+        transaction_hash: row.transaction_hash,
+        anchored_at: trx.fn.now(),
+      });
+    }
     return { recordIds: ids, anchoredAt: row.updated_at };
   });
 }

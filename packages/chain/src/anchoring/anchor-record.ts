@@ -1,19 +1,26 @@
-/** What the engine anchors: a trustpoint of a certificate or an evidence of an asset. */
-export type RecordKind = 'trustpoint' | 'evidence';
+/**
+ * What the engine anchors: a trustpoint of a certificate, an evidence of an asset, or a
+ * certificate's revocation status (in the network's status registry, under `keccak256(certID)`).
+ */
+export type RecordKind = 'trustpoint' | 'evidence' | 'status';
 
-export const RECORD_KINDS: readonly RecordKind[] = ['trustpoint', 'evidence'];
+export const RECORD_KINDS: readonly RecordKind[] = ['trustpoint', 'evidence', 'status'];
 
 /** A record to anchor, as the APIs hand it over inside their own transaction. */
 export interface AnchorRequest {
   networkId: string;
   kind: RecordKind;
-  /** `trustPointKey(certId, timestamp)` or `evidenceKey(assetHash, timestamp)`: 0x + 64 hex. */
+  /**
+   * `trustPointKey(certId, timestamp)`, `evidenceKey(assetHash, timestamp)` or, for a status,
+   * `revocationStatusKey(certId)`: 0x + 64 hex.
+   */
   recordKey: string;
-  /** The record hash: 64 lowercase hex characters. */
+  /** The record hash: 64 lowercase hex characters (a status: its Revocation trustpoint's hash). */
   hash: string;
   /**
    * The timestamp the key was derived from: a trustpoint's in milliseconds, an evidence's in
-   * seconds. Batch registries file the record under its time bucket.
+   * seconds. Batch registries file the record under its time bucket. A status: its Revocation
+   * trustpoint's timestamp (ms), which the status registry records.
    */
   timestamp: number;
   /** Trustpoint type code (0 Evidence, 1 Revocation, 2 Signature); absent for evidences. */

@@ -8,6 +8,7 @@ import {
   TRUSTPOINT_BUCKET_BITS,
   TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
+  TrustPointStatusRegistry__factory,
   type RegistryGeneration,
 } from '@trustpoint/contracts';
 import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
@@ -19,6 +20,7 @@ const registryInterface = TrustPointRegistry__factory.createInterface();
 const repositoryInterface = EvidenceRepository__factory.createInterface();
 const batchRegistryInterface = TrustPointBatchRegistry__factory.createInterface();
 const batchRepositoryInterface = EvidenceBatchRepository__factory.createInterface();
+const statusInterface = TrustPointStatusRegistry__factory.createInterface();
 
 /** How a batch is written: one call of the registry and the records it carries. */
 export type BatchMedium = 'slots' | 'data';
@@ -48,10 +50,23 @@ const RECORD_ERRORS = new Set([
   'TrustPointHashEmpty',
   'EvidenceConflict',
   'EvidenceHashEmpty',
+  'RevocationConflict',
+  'RevocationTimestampEmpty',
 ]);
 
+/** The contract records of `kind` go to on this network: a status needs its status registry. */
 export function contractFor(network: NetworkConfig, kind: RecordKind): string {
-  return kind === 'trustpoint' ? network.trustPointRegistry : network.evidenceRepository;
+  switch (kind) {
+    case 'trustpoint':
+      return network.trustPointRegistry;
+    case 'evidence':
+      return network.evidenceRepository;
+    case 'status':
+      if (network.statusRegistry === undefined) {
+        throw new Error(`network ${network.networkId} names no status registry`);
+      }
+      return network.statusRegistry;
+  }
 }
 
 /** The contract a signed batch transaction calls: where its records are, whatever the config says now. */
@@ -118,6 +133,12 @@ export function encodeBatchCall(
   generation: RegistryGeneration = 'slots',
   medium: BatchMedium = 'slots',
 ): string {
+  if (kind === 'status') {
+    // One write-once word per certificate: the status registry has no generations or buckets.
+    return statusInterface.encodeFunctionData('registerRevocations', [
+      records.map((record) => ({ key: record.recordKey, timestamp: timestampOf(record) })),
+    ]);
+  }
   if (generation === 'batches') {
     if (medium === 'data') {
       const batch = encodeRecordBatch(
@@ -174,7 +195,7 @@ export function encodeBatchCall(
 function rejectedKey(error: unknown): { key: string; reason: string } | undefined {
   const data = (error as { data?: unknown }).data;
   if (typeof data !== 'string') return undefined;
-  for (const contract of [registryInterface, repositoryInterface]) {
+  for (const contract of [registryInterface, repositoryInterface, statusInterface]) {
     const parsed = contract.parseError(data);
     if (parsed && RECORD_ERRORS.has(parsed.name)) {
       return { key: String(parsed.args[0]).toLowerCase(), reason: parsed.name };

@@ -198,6 +198,8 @@ export class NetworkAnchorer {
     if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
     for (const kind of RECORD_KINDS) {
+      // A network without a status registry writes no statuses; the revocation does not queue any.
+      if (kind === 'status' && this.#network.statusRegistry === undefined) continue;
       const { maxWaitMs } = this.#network.batch;
       const maxSize = batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize);
       const backlog = await queuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
@@ -300,6 +302,8 @@ export class NetworkAnchorer {
    * only, and a deployment moved to new registries keeps its earlier records where they are.
    */
   async #generationOf(kind: RecordKind): Promise<RegistryGeneration> {
+    // The status registry keeps one word a certificate: no generations to tell apart.
+    if (kind === 'status') return 'slots';
     const address = contractFor(this.#network, kind);
     const known = this.#generations.get(address);
     if (known) return known;

@@ -22,10 +22,11 @@ import type { NetworkConfig } from '../../src/networks/network-config.js';
 
 export function networkFor(
   rpcUrl: string,
-  addresses: { trustPointRegistry: string; evidenceRepository: string },
+  addresses: { trustPointRegistry: string; evidenceRepository: string; statusRegistry?: string },
   batch: { maxSize: number; maxWaitMs: number } = { maxSize: 50, maxWaitMs: 20 },
 ): NetworkConfig {
   return {
+    ...(addresses.statusRegistry === undefined ? {} : { statusRegistry: addresses.statusRegistry }),
     networkId: '31337',
     name: 'test chain',
     rpcUrl,

@@ -78,6 +78,8 @@ export async function listAcknowledgedRecords(
       this.on('e.anchor_record_id', '=', 'r.id').andOnVal('r.kind', '=', 'evidence');
     })
     .whereIn('r.status', ACKNOWLEDGED_RECORD_STATUSES)
+    // Revocation statuses live in the status registry, which reconciliation does not scan yet.
+    .whereIn('r.kind', ['trustpoint', 'evidence'])
     .where('r.id', '>', filter.after ?? 0)
     .orderBy('r.id', 'asc')
     .limit(Math.min(filter.limit, MAX_RECORDS_PAGE));
