@@ -39,6 +39,11 @@ export const EXIT = {
   untrusted: 12,
   /** verify: everything matches and is trusted, but the certificate has expired. */
   expired: 13,
+  /**
+   * verify: everything matches and is trusted, but whether the certificate was revoked could not
+   * be read (no status registry pinned for a network holding it, or it did not answer).
+   */
+  revocationUnchecked: 14,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -60,8 +65,10 @@ Exit codes:
  12  verify: it matches the chain but is NOT TRUSTED (a registry nobody you trust publishes; trust an origin
      with \`trustpoint trust add <origin>\` or pin a registry with --contract)
  13  verify: it matches and is trusted, but EXPIRED
+ 14  verify: it matches and is trusted, but REVOCATION NOT CHECKED (no status registry pinned for a
+     network holding it, or none answered)
 Verdicts, the first that applies: mismatch (7), not found (8), not checked (10), not trusted (12),
-revoked (9), expired (13), verified (0).`;
+revoked (9), revocation not checked (14), expired (13), verified (0).`;
 
 /** The exit code of an HTTP error status from the service. */
 export function exitCodeOfStatus(status: number): ExitCode {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contentCertificateHash,
   encodeGetTrustPointCall,
+  encodeRevocationOfCall,
   NEXT_GENERATION_SELECTOR,
   trustPointKey,
   type Trust,
@@ -63,21 +64,35 @@ function evidenceItem(timestamp = ISSUED_ON + 1) {
 
 const TRANSACTION = `0x${'ab'.repeat(32)}`;
 const BLOCK_TIME = 1767225603;
+const STATUS_REGISTRY = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
+const word = (value: number | bigint) => BigInt(value).toString(16).padStart(64, '0');
+/** What `revocationOf(certId)` answers: (revoked, timestamp ms, recordedAt s). */
+const statusResult = (revokedAt?: { timestamp: number; recordedAt: number }) =>
+  revokedAt === undefined
+    ? `0x${word(0)}${word(0)}${word(0)}`
+    : `0x${word(1)}${word(revokedAt.timestamp)}${word(revokedAt.recordedAt)}`;
 
-/** A node holding the records, all written by TRANSACTION in block 7. */
+/**
+ * A node holding the records, all written by TRANSACTION in block 7, and a status registry that
+ * answers "not revoked" (or `status`, or nothing when null: the call reverts).
+ */
 function nodeWith(
   records: [timestamp: number, hash: string, type: number][],
-  options: Partial<FakeNode> = {},
+  options: Partial<FakeNode> & { status?: string | null } = {},
 ): FakeNode {
+  const { status, ...rest } = options;
   return {
     url: NODE_URL,
     notFoundSelector: TRUST_POINT_NOT_FOUND_SELECTOR,
-    records: new Map(
-      records.map(([timestamp, recordHash, type]) => [
+    records: new Map([
+      ...records.map(([timestamp, recordHash, type]): [string, string] => [
         encodeGetTrustPointCall(CERT_ID, timestamp),
         trustPointResult(recordHash, type),
       ]),
-    ),
+      ...(status === null
+        ? []
+        : [[encodeRevocationOfCall(CERT_ID), status ?? statusResult()] as [string, string]]),
+    ]),
     receipts: new Map([
       [
         TRANSACTION,
@@ -91,7 +106,7 @@ function nodeWith(
         },
       ],
     ]),
-    ...options,
+    ...rest,
   };
 }
 
@@ -100,7 +115,10 @@ const pinned: Trust['networks'][number] = {
   networkId: '31337',
   chainId: 31337,
   genesisHash: FAKE_GENESIS,
-  registries: [{ kind: 'trustPointRegistry', address: CONTRACT }],
+  registries: [
+    { kind: 'trustPointRegistry', address: CONTRACT },
+    { kind: 'statusRegistry', address: STATUS_REGISTRY },
+  ],
   pinnedBy: 'you',
 };
 const trust: Trust = { networks: [pinned] };
@@ -381,6 +399,113 @@ describe('verifyCertificate', () => {
       'anchored',
       'revoked',
     ]);
+  });
+
+  describe('revocation status from the certID alone', () => {
+    const REVOKED_AT = { timestamp: ISSUED_ON + 9_000, recordedAt: BLOCK_TIME + 60 };
+
+    it('when a copy saved before its revocation is checked, then the status registry finds it revoked, with the chain time', async () => {
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]], { status: statusResult(REVOKED_AT) })),
+      });
+
+      expect(result).toMatchObject({ verdict: 'revoked', verified: false, revoked: true });
+      expect(result.revocation).toEqual({
+        networkId: 31337,
+        timestamp: REVOKED_AT.timestamp,
+        recordedAt: REVOKED_AT.recordedAt * 1000,
+      });
+      expect(result.status).toEqual([
+        expect.objectContaining({
+          networkId: 31337,
+          outcome: 'revoked',
+          statusRegistry: STATUS_REGISTRY,
+          trustedThrough: 'you',
+          node: NODE_URL,
+        }),
+      ]);
+    });
+
+    it('when nothing trusted pins a status registry for its network, then the revocation is not checked, never verified', async () => {
+      const noStatus: Trust = {
+        networks: [{ ...pinned, registries: [{ kind: 'trustPointRegistry', address: CONTRACT }] }],
+      };
+
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust: noStatus,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]], { status: statusResult(REVOKED_AT) })),
+      });
+
+      expect(result).toMatchObject({ verdict: 'revocationUnchecked', verified: false });
+      expect(result.status[0]).toMatchObject({ outcome: 'unchecked' });
+      expect(result.status[0]?.detail).toContain('no status registry');
+    });
+
+    it('when the status registry does not answer as one, then the revocation is not checked', async () => {
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]], { status: null })),
+      });
+
+      expect(result).toMatchObject({ verdict: 'revocationUnchecked', verified: false });
+      expect(result.status[0]?.attempts[0]?.error).toContain(STATUS_REGISTRY);
+    });
+
+    it('when the status answer is malformed (revoked without a time), then it is not taken', async () => {
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust,
+        fetch: fetchOf(
+          nodeWith([[ISSUED_ON + 1, hash, 0]], { status: `0x${word(1)}${word(0)}${word(0)}` }),
+        ),
+      });
+
+      expect(result.verdict).toBe('revocationUnchecked');
+    });
+
+    it('when it is revoked and expired, then revoked wins; when only expired, then expired', async () => {
+      const expiring = certificate();
+      (expiring.data as Record<string, unknown>).expires = ISSUED_ON + 1_000;
+      const revoked = await verifyCertificate({
+        certificate: expiring,
+        rpc,
+        trust,
+        now: ISSUED_ON + 5_000,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]], { status: statusResult(REVOKED_AT) })),
+      });
+      const expired = await verifyCertificate({
+        certificate: expiring,
+        rpc,
+        trust,
+        now: ISSUED_ON + 5_000,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+      });
+
+      expect(revoked.verdict).toBe('revoked');
+      expect(expired.verdict).toBe('expired');
+    });
+
+    it('when a node of another chain answers, then its status is not used', async () => {
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust,
+        fetch: fetchOf(
+          nodeWith([[ISSUED_ON + 1, hash, 0]], { genesisHash: `0x${'11'.repeat(32)}` }),
+        ),
+      });
+
+      expect(result.verified).toBe(false);
+      expect(result.status[0]).toMatchObject({ outcome: 'unchecked' });
+    });
   });
 
   it('when the chain holds another type under the key, then it is a mismatch', async () => {

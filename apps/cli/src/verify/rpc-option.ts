@@ -63,6 +63,7 @@ export interface TrustedNetwork {
   urls: string[];
   trustPointRegistry?: string;
   evidenceRepository?: string;
+  statusRegistry?: string;
 }
 
 /**
@@ -82,8 +83,8 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
   const networks = (json as { networks?: unknown } | null)?.networks;
   if (!Array.isArray(networks)) throw usageError(`--networks ${path}: no "networks" array`);
   return networks.map((entry: unknown, index) => {
-    const { networkId, rpcUrl, rpcUrls, trustPointRegistry, evidenceRepository } = (entry ??
-      {}) as Record<string, unknown>;
+    const { networkId, rpcUrl, rpcUrls, trustPointRegistry, evidenceRepository, statusRegistry } =
+      (entry ?? {}) as Record<string, unknown>;
     const id = typeof networkId === 'number' ? String(networkId) : networkId;
     if (typeof id !== 'string' || !/^\d+$/.test(id)) {
       throw usageError(`--networks ${path}: networks[${index}].networkId is not a network id`);
@@ -96,6 +97,7 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
       urls,
       ...(typeof trustPointRegistry === 'string' ? { trustPointRegistry } : {}),
       ...(typeof evidenceRepository === 'string' ? { evidenceRepository } : {}),
+      ...(typeof statusRegistry === 'string' ? { statusRegistry } : {}),
     };
   });
 }
@@ -107,11 +109,12 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
 export function trustedContractsOf(
   values: readonly string[],
   fromFile: readonly { networkId: string; address: string | undefined }[],
+  flag = '--contract',
 ): Record<string, string[]> | undefined {
   const contracts: Record<string, string[]> = {};
   for (const value of values) {
     const match = /^(\d+)=(0x[0-9a-fA-F]{40})$/.exec(value);
-    if (!match) throw usageError(`--contract takes <networkId>=<0x address>, not ${value}`);
+    if (!match) throw usageError(`${flag} takes <networkId>=<0x address>, not ${value}`);
     (contracts[match[1] as string] ??= []).push(match[2] as string);
   }
   for (const { networkId, address } of fromFile) {

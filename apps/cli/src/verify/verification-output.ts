@@ -5,6 +5,7 @@ import type {
   EvidencesVerification,
   EvidenceVerdict,
   NodeAttempt,
+  RevocationStatusCheck,
   TrustpointVerdict,
 } from '@trustpoint/verifier';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -35,6 +36,14 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   untrusted:
     'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
   expired: 'EXPIRED: it matches the chain and is trusted, but its expiry date has passed',
+  revocationUnchecked:
+    'REVOCATION NOT CHECKED: it matches the chain and is trusted, but whether it was revoked could not be read (no status registry pinned, or none answered)',
+};
+
+const STATUS: Record<RevocationStatusCheck['outcome'], string> = {
+  notRevoked: 'not revoked',
+  revoked: 'REVOKED',
+  unchecked: 'NOT CHECKED',
 };
 
 /** The exit code of a verdict (see exit-codes.ts). */
@@ -54,6 +63,8 @@ export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict
       return EXIT.untrusted;
     case 'expired':
       return EXIT.expired;
+    case 'revocationUnchecked':
+      return EXIT.revocationUnchecked;
   }
 }
 
@@ -80,6 +91,11 @@ export function certificateText(result: CertificateVerification, keys: string | 
       : [
           `Expires: ${new Date(result.expiry.expires).toISOString()}${result.expiry.expired ? ' (EXPIRED)' : ''}`,
         ]),
+    ...(result.revocation === undefined
+      ? []
+      : [
+          `Revoked: on network ${String(result.revocation.networkId)}, recorded ${new Date(result.revocation.recordedAt).toISOString()} (chain time)`,
+        ]),
     ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
     table(result.trustpoints, [
       { title: 'Trustpoint', value: (row) => row.type },
@@ -92,6 +108,25 @@ export function certificateText(result: CertificateVerification, keys: string | 
       { title: 'Node', value: (row) => row.node },
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
     ]),
+    ...(result.status.length === 0
+      ? []
+      : [
+          table(result.status, [
+            { title: 'Revocation status', value: (row) => STATUS[row.outcome] },
+            { title: 'Network', value: (row) => row.networkId },
+            {
+              title: 'Recorded (chain time)',
+              value: (row) =>
+                row.revocation === undefined
+                  ? undefined
+                  : new Date(row.revocation.recordedAt).toISOString(),
+            },
+            { title: 'Status registry', value: (row) => row.statusRegistry },
+            { title: 'Trusted through', value: (row) => row.trustedThrough },
+            { title: 'Node', value: (row) => row.node },
+            { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
+          ]),
+        ]),
   ];
   return lines.join('\n');
 }

@@ -48,6 +48,7 @@ interface VerifyOptions extends ServiceOptions {
   rpc?: string[];
   networks?: string;
   contract?: string[];
+  statusContract?: string[];
   issuer?: string[];
   jwks?: string;
   json: boolean;
@@ -70,10 +71,13 @@ const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated; default ${LOCAL_CHAIN.networkId}=${LOCAL_CHAIN.url}, the local chain)`;
 
 const NETWORKS_HELP =
-  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
+  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository", "statusRegistry"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
 
 const CONTRACT_HELP =
   "a registry you trust, <networkId>=<0x address>, repeatable (a networks file's count too)";
+
+const STATUS_CONTRACT_HELP =
+  'a status registry you trust, <networkId>=<0x address>, repeatable: where a revocation is read from the certID alone (an origin you trust publishes its own)';
 
 const ISSUER_HELP =
   'a service origin you trust for this run (https://...): its published trust document pins its registries; `trustpoint trust add <origin>` keeps it';
@@ -84,7 +88,13 @@ const ISSUER_HELP =
  * --issuer. Never a contract because a record names it.
  */
 async function trustedNetworks(
-  options: { rpc?: string[]; networks?: string; contract?: string[]; issuer?: string[] },
+  options: {
+    rpc?: string[];
+    networks?: string;
+    contract?: string[];
+    statusContract?: string[];
+    issuer?: string[];
+  },
   io: Io,
   registry: 'trustPointRegistry' | 'evidenceRepository',
 ): Promise<{ rpc: ReturnType<typeof rpcUrlsOf>; trust: Trust }> {
@@ -101,6 +111,17 @@ async function trustedNetworks(
     options.contract ?? [],
     fromFile.map((network) => ({ networkId: network.networkId, address: network[registry] })),
   );
+  const statusContracts =
+    registry === 'trustPointRegistry'
+      ? trustedContractsOf(
+          options.statusContract ?? [],
+          fromFile.map((network) => ({
+            networkId: network.networkId,
+            address: network.statusRegistry,
+          })),
+          '--status-contract',
+        )
+      : undefined;
   const issuers: Trust[] = [];
   for (const given of options.issuer ?? []) {
     const origin = originOf(given);
@@ -122,6 +143,9 @@ async function trustedNetworks(
       pinned.trust,
       ...issuers,
       contracts === undefined ? undefined : trustOfContracts(contracts, registry),
+      statusContracts === undefined
+        ? undefined
+        : trustOfContracts(statusContracts, 'statusRegistry'),
     ),
   };
 }
@@ -131,6 +155,9 @@ Only the nodes given with --rpc (or --networks, or pinned with an origin) are as
 and each must prove it is on the pinned chain (chain id and genesis block). A registry is trusted only
 when you pinned it (--contract, --networks) or an origin you trust publishes it (trustpoint trust add,
 --issuer): never because the certificate names it. Times are the chain's (the block that wrote the record).
+Whether a certificate was revoked is read from its certID alone in the status registry of each network
+holding it (pinned with --status-contract or --networks, or published by an origin you trust), so a copy
+saved before its revocation is found revoked; without one the verdict is REVOCATION NOT CHECKED.
 Hashes are recomputed by the published rules (@trustpoint/verifier).`;
 
 /** Hashes a file as it streams, with Node's native SHA-256 under the published rule. */
@@ -190,6 +217,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
+    .option('--status-contract <networkId=address>', STATUS_CONTRACT_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
     .option(
       '--url <url>',

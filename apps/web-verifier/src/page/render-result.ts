@@ -6,6 +6,7 @@ import type {
   EvidencesVerification,
   EvidenceVerdict,
   NodeAttempt,
+  RevocationStatusCheck,
   TrustpointVerdict,
 } from '@trustpoint/verifier';
 import type { NetworkInfo } from './certificate-source.js';
@@ -19,6 +20,8 @@ const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
     'Not trusted: it matches the chain, but in a registry that no service you trust publishes',
   revoked: 'Revoked: the certificate matches the chain, and its issuer revoked it',
   expired: 'Expired: the certificate matches the chain, and its expiry date has passed',
+  revocationUnchecked:
+    'Revocation not checked: it matches the chain, but whether it was revoked could not be read (no status registry you trust for its network, or none answered)',
   mismatch: 'Mismatch: the file or the certificate does not match the chain',
   notFound: 'Not on chain: a trustpoint was not found (or is not anchored yet)',
   unchecked:
@@ -34,7 +37,19 @@ const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {
   unchecked: 'Not checked: no node you trust answered for every evidence',
 };
 
-const RECORD_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> = {
+/** A revocation status read from the certID alone, as its table row's verdict. */
+type StatusVerdict = 'statusNotRevoked' | 'statusRevoked' | 'statusUnchecked';
+
+const STATUS_VERDICTS: Record<RevocationStatusCheck['outcome'], StatusVerdict> = {
+  notRevoked: 'statusNotRevoked',
+  revoked: 'statusRevoked',
+  unchecked: 'statusUnchecked',
+};
+
+const RECORD_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict | StatusVerdict, string> = {
+  statusNotRevoked: 'not revoked',
+  statusRevoked: 'revoked',
+  statusUnchecked: 'revocation not checked',
   anchored: 'anchored, matches',
   revoked: 'revoked',
   signed: 'signed, signature valid',
@@ -61,7 +76,7 @@ interface RecordRow {
   trustedThrough?: string | undefined;
   node?: string | undefined;
   attempts: readonly NodeAttempt[];
-  verdict: TrustpointVerdict | EvidenceVerdict;
+  verdict: TrustpointVerdict | EvidenceVerdict | StatusVerdict;
   detail: string;
 }
 
@@ -124,13 +139,15 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
   row.append(where);
   const time = element('td');
   if (record.chainTime === undefined) {
-    time.append(element('span', 'not dated by the chain', 'help'));
+    if (record.verdict !== 'statusNotRevoked' && record.verdict !== 'statusUnchecked') {
+      time.append(element('span', 'not dated by the chain', 'help'));
+    }
   } else {
-    time.append(
-      element('span', new Date(record.chainTime.timestamp).toISOString(), 'chain-time'),
-      element('br'),
-      `block ${String(record.chainTime.blockNumber)}`,
-    );
+    time.append(element('span', new Date(record.chainTime.timestamp).toISOString(), 'chain-time'));
+    // A status registry answers its record's time, not its block.
+    if (Number.isFinite(record.chainTime.blockNumber)) {
+      time.append(element('br'), `block ${String(record.chainTime.blockNumber)}`);
+    }
     if (record.verdict === 'untrusted') {
       // The receipt of a registry nobody trusts dates only what that contract chose to log.
       time.append(
@@ -139,10 +156,12 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
       );
     }
   }
-  time.append(
-    element('br'),
-    element('span', `claimed ${new Date(record.claimed).toISOString()}`, 'help'),
-  );
+  if (Number.isFinite(record.claimed)) {
+    time.append(
+      element('br'),
+      element('span', `claimed ${new Date(record.claimed).toISOString()}`, 'help'),
+    );
+  }
   row.append(time);
   const verdict = element('td');
   verdict.append(element('span', RECORD_VERDICTS[record.verdict], `badge v-${record.verdict}`));
@@ -205,6 +224,12 @@ export function renderCertificateResult(
   if (result.hash.fileHash !== undefined) {
     rows.push(['File sha256', result.hash.fileHash.recomputed]);
   }
+  if (result.revocation !== undefined) {
+    rows.push([
+      'Revoked',
+      `${new Date(result.revocation.recordedAt).toISOString()} (chain time, network ${String(result.revocation.networkId)})`,
+    ]);
+  }
   fillSummary(parts.summary, rows);
   renderContent(parts.content, contentOf(certificate));
   const records: RecordRow[] = result.trustpoints.map((trustpoint) => ({
@@ -220,6 +245,29 @@ export function renderCertificateResult(
     verdict: trustpoint.verdict,
     detail: trustpoint.detail,
   }));
+  // Read from the certID alone: a copy saved before its revocation still shows it.
+  for (const check of result.status) {
+    records.push({
+      label: 'Revocation status',
+      networkId: check.networkId,
+      smartContract: check.statusRegistry,
+      claimed: check.revocation?.timestamp ?? Number.NaN,
+      chainTime:
+        check.revocation === undefined
+          ? undefined
+          : {
+              timestamp: check.revocation.recordedAt,
+              blockNumber: Number.NaN,
+              blockHash: '',
+              node: check.node ?? '',
+            },
+      trustedThrough: check.trustedThrough,
+      node: check.node,
+      attempts: check.attempts,
+      verdict: STATUS_VERDICTS[check.outcome],
+      detail: check.detail,
+    });
+  }
   parts.body.replaceChildren(...records.map((record) => recordRow(record, networks)));
   renderHowToTrust(parts.howToTrust, records, help);
   section.hidden = false;

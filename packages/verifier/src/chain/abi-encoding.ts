@@ -40,6 +40,30 @@ export function encodeStringUint256Call(selector: string, text: string, value: b
   return toHex0x(out);
 }
 
+/** `selector ‖ abi.encode(string text)`: a call taking one string (`revocationOf(certId)`). */
+export function encodeStringCall(selector: string, text: string): string {
+  const textBytes = new TextEncoder().encode(text);
+  const selectorBytes = fromHex0x(selector);
+  const out = new Uint8Array(selectorBytes.length + 2 * WORD + paddedLength(textBytes.length));
+  out.set(selectorBytes, 0);
+  let at = selectorBytes.length;
+  out.set(word(BigInt(WORD)), at); // offset of the string's tail, after the one head word
+  at += WORD;
+  out.set(word(BigInt(textBytes.length)), at);
+  at += WORD;
+  out.set(textBytes, at);
+  return toHex0x(out);
+}
+
+/** `abi.decode(data, (uint256, uint256, ...))`: `count` static words, returned whole. */
+export function decodeWords(data: string, count: number): bigint[] {
+  const bytes = fromHex0x(data);
+  if (bytes.length !== count * WORD) {
+    throw new AbiDecodingError(`expected ${count} words, got ${bytes.length} bytes`);
+  }
+  return Array.from({ length: count }, (_, index) => readWord(bytes, index * WORD));
+}
+
 /** Thrown by the decoders for data that is not the ABI encoding they expect. */
 export class AbiDecodingError extends Error {
   override readonly name = 'AbiDecodingError';

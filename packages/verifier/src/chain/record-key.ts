@@ -33,3 +33,12 @@ export function evidenceKey(assetHash: string, timestampSeconds: number | bigint
   }
   return recordKey(assetHash, toUint256(timestampSeconds, 'timestamp'));
 }
+
+/**
+ * Key of a certificate's revocation status in a status registry: `keccak256(bytes(certId))`, what
+ * its `revocationKey(certId)` answers. Derived from the certID alone, so a verifier holding the
+ * certificate as issued finds a revocation made after it.
+ */
+export function revocationStatusKey(certId: string): string {
+  return toHex0x(keccak_256(new TextEncoder().encode(certId)));
+}

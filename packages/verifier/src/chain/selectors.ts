@@ -14,3 +14,6 @@ export const TRUST_POINT_NOT_FOUND_SELECTOR = '0x16fd89cc';
 
 /** Revert data of `getEvidence` for an unknown key (`EvidenceNotFound_7QF74()`). */
 export const EVIDENCE_NOT_FOUND_SELECTOR = '0x09cea733';
+
+/** `revocationOf(string)` of the status registry: `(bool revoked, uint64 timestamp, uint64 recordedAt)`. */
+export const REVOCATION_OF_SELECTOR = '0x776a3a16';

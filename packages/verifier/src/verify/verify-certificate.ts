@@ -22,6 +22,7 @@ import { TRUST_POINT_TYPE_CODES } from '../trustpoint-type.js';
 import type { Trust } from '../trust/trust.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
+import { checkRevocationStatus, type RevocationStatusCheck } from './revocation-status.js';
 import {
   field,
   isJsonObject,
@@ -108,10 +109,21 @@ export interface CertificateHashCheck {
  * The certificate's verdict, the first that applies in this order: `mismatch` (a hash differs, a
  * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
  * `unchecked` (no node answered, a time or a signature could not be checked), `untrusted` (on
- * chain, but in a registry you do not trust), `revoked`, `expired`, `verified`.
+ * chain, but in a registry you do not trust), `revoked` (a revocation proven on chain: in a
+ * trusted status registry, or a Revocation trustpoint the JSON lists), `revocationUnchecked` (no
+ * revocation found, but the status of a network holding its Evidence could not be read), `expired`,
+ * `verified`. A proven revocation outranks a status that could not be read elsewhere: the
+ * certificate is revoked whatever the other network would say.
  */
 export type CertificateVerdict =
-  'mismatch' | 'notFound' | 'unchecked' | 'untrusted' | 'revoked' | 'expired' | 'verified';
+  | 'mismatch'
+  | 'notFound'
+  | 'unchecked'
+  | 'untrusted'
+  | 'revoked'
+  | 'revocationUnchecked'
+  | 'expired'
+  | 'verified';
 
 /** The verdicts in their precedence, the strongest first. */
 export const CERTIFICATE_VERDICT_PRECEDENCE: readonly CertificateVerdict[] = [
@@ -120,6 +132,7 @@ export const CERTIFICATE_VERDICT_PRECEDENCE: readonly CertificateVerdict[] = [
   'unchecked',
   'untrusted',
   'revoked',
+  'revocationUnchecked',
   'expired',
   'verified',
 ];
@@ -128,8 +141,19 @@ export interface CertificateVerification {
   certID: string;
   /** Every trustpoint checked and matching, and no revocation on chain. */
   verified: boolean;
+  /** A revocation proven on chain: in a trusted status registry, or a Revocation trustpoint. */
   revoked: boolean;
+  /**
+   * The revocation, when one is proven: its network, the timestamp the service gave it (ms) and
+   * when the chain recorded it (ms, the block's time).
+   */
+  revocation?: { networkId: number; timestamp: number; recordedAt: number };
   verdict: CertificateVerdict;
+  /**
+   * The revocation status of every network holding an Evidence trustpoint, read from the certID
+   * alone (`revocationOf`), whatever revocations the JSON lists.
+   */
+  status: RevocationStatusCheck[];
   /** `data.expires` when the certificate has one (milliseconds), and whether it has passed. */
   expiry?: { expires: number; expired: boolean };
   hash: CertificateHashCheck;
@@ -405,6 +429,7 @@ async function verifyTrustpoint(
 function overallVerdict(
   hash: CertificateHashCheck,
   trustpoints: readonly TrustpointVerification[],
+  status: readonly RevocationStatusCheck[],
   expired: boolean,
 ): CertificateVerdict {
   const has = (...verdicts: TrustpointVerdict[]) =>
@@ -418,8 +443,32 @@ function overallVerdict(
     return 'unchecked';
   }
   if (has('untrusted')) return 'untrusted';
-  if (has('revoked')) return 'revoked';
+  if (has('revoked') || status.some((check) => check.outcome === 'revoked')) return 'revoked';
+  if (status.some((check) => check.outcome === 'unchecked')) return 'revocationUnchecked';
   return expired ? 'expired' : 'verified';
+}
+
+/**
+ * The revocation proven on chain, the earliest by the chain's clock: from a status registry, or a
+ * Revocation trustpoint the JSON lists (dated by its block, else by its own timestamp).
+ */
+function revocationOf(
+  trustpoints: readonly TrustpointVerification[],
+  status: readonly RevocationStatusCheck[],
+): CertificateVerification['revocation'] {
+  const found = [
+    ...status.flatMap((check) =>
+      check.revocation === undefined ? [] : [{ networkId: check.networkId, ...check.revocation }],
+    ),
+    ...trustpoints
+      .filter((trustpoint) => trustpoint.verdict === 'revoked')
+      .map((trustpoint) => ({
+        networkId: trustpoint.networkId,
+        timestamp: trustpoint.timestamp,
+        recordedAt: trustpoint.chainTime?.timestamp ?? trustpoint.timestamp,
+      })),
+  ];
+  return found.sort((a, b) => a.recordedAt - b.recordedAt)[0];
 }
 
 /**
@@ -439,16 +488,32 @@ export async function verifyCertificate(
       verifyTrustpoint(certificate, ruleHash, item, input, context),
     ),
   );
+  // The status of every network holding an Evidence: a copy made before its revocation lists no
+  // Revocation trustpoint, and its certID alone finds one.
+  const evidenceNetworks = new Map<number, string | undefined>();
+  for (const trustpoint of trustpoints) {
+    if (trustpoint.type !== 'Evidence') continue;
+    const known = evidenceNetworks.get(trustpoint.networkId);
+    evidenceNetworks.set(trustpoint.networkId, known ?? trustpoint.trustedThrough);
+  }
+  const status = await Promise.all(
+    [...evidenceNetworks].map(([networkId, trustedThrough]) =>
+      checkRevocationStatus(certificate.certID, networkId, trustedThrough, context),
+    ),
+  );
   const expiry =
     certificate.expires === undefined
       ? undefined
       : { expires: certificate.expires, expired: (input.now ?? Date.now()) >= certificate.expires };
-  const verdict = overallVerdict(hash, trustpoints, expiry?.expired ?? false);
+  const verdict = overallVerdict(hash, trustpoints, status, expiry?.expired ?? false);
+  const revocation = revocationOf(trustpoints, status);
   return {
     certID: certificate.certID,
     verified: verdict === 'verified',
-    revoked: trustpoints.some((trustpoint) => trustpoint.verdict === 'revoked'),
+    revoked: revocation !== undefined,
+    ...(revocation === undefined ? {} : { revocation }),
     verdict,
+    status,
     ...(expiry === undefined ? {} : { expiry }),
     hash,
     trustpoints,

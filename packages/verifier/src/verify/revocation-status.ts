@@ -1,0 +1,144 @@
+import {
+  decodeRevocationOfResponse,
+  revocationOfRequest,
+  type RevocationStatus,
+} from '../chain/revocation-status-lookup.js';
+import type { NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import { networkPins, type PinnedNetwork } from '../trust/trust.js';
+import { readOnChain, type LookupContext } from './on-chain-read.js';
+import { rpcUrlsFor } from './rpc-urls.js';
+
+/**
+ * Whether a certificate is revoked on one network, read from the certID alone in the status
+ * registry a trusted source pins for that network (`revocationOf(certId)`): one more `eth_call`,
+ * so a copy saved before the revocation still finds it.
+ * - `notRevoked`: a trusted status registry answered that no revocation is recorded;
+ * - `revoked`: it holds a revocation, recorded at `revocation.recordedAt` by the chain's clock;
+ * - `unchecked`: nothing you trust pins a status registry for the network, no node proved to be
+ *   on it, or the contract did not answer as a status registry: the revocation was not checked.
+ */
+export interface RevocationStatusCheck {
+  networkId: number;
+  outcome: 'notRevoked' | 'revoked' | 'unchecked';
+  /** The status registry whose answer counts, when one answered. */
+  statusRegistry?: string;
+  /** Who pins it: `you` or a service origin. */
+  trustedThrough?: string;
+  /** The node whose answer was used. */
+  node?: string;
+  /** The revocation: its claimed timestamp (ms) and the chain's time it was recorded (ms). */
+  revocation?: { timestamp: number; recordedAt: number };
+  /** Nodes and registries asked before, and why their answer was not used. */
+  attempts: NodeAttempt[];
+  /** One sentence for a person. */
+  detail: string;
+}
+
+/**
+ * Reads a certificate's status on `networkId` from every status registry the trust pins there
+ * (those of `preferredPin`, the source that trusts the certificate's Evidence, first). A
+ * revocation in any of them counts; "not revoked" counts only from a registry whose nodes proved
+ * to be on the pinned chain and that no development account holds (unless this machine pinned it).
+ */
+export async function checkRevocationStatus(
+  certId: string,
+  networkId: number,
+  preferredPin: string | undefined,
+  context: LookupContext,
+): Promise<RevocationStatusCheck> {
+  const pins = networkPins(context.trust, networkId).sort(
+    (a, b) => Number(b.pinnedBy === preferredPin) - Number(a.pinnedBy === preferredPin),
+  );
+  const sources = pins.flatMap((network) =>
+    network.registries
+      .filter((registry) => registry.kind === 'statusRegistry')
+      .map((registry) => ({ network, address: registry.address })),
+  );
+  const unchecked = (detail: string, attempts: NodeAttempt[] = []): RevocationStatusCheck => ({
+    networkId,
+    outcome: 'unchecked',
+    attempts,
+    detail: `revocation not checked: ${detail}`,
+  });
+  if (sources.length === 0) {
+    return unchecked(
+      pins.length === 0
+        ? `nothing you trust pins network ${String(networkId)}`
+        : `${[...new Set(pins.map((pin) => pin.pinnedBy))].join(' and ')} pin${pins.length === 1 ? 's' : ''} no status registry for network ${String(networkId)}`,
+    );
+  }
+  const urls = rpcUrlsFor(context.rpc, networkId);
+  if (urls.length === 0) return unchecked(`no JSON-RPC URL given for network ${String(networkId)}`);
+
+  const attempts: NodeAttempt[] = [];
+  let notRevoked: RevocationStatusCheck | undefined;
+  for (const { network, address } of sources) {
+    const answer = await readStatus(certId, network, address, urls, context);
+    attempts.push(...answer.attempts);
+    if (answer.status === undefined) continue;
+    const found = {
+      networkId,
+      statusRegistry: address,
+      trustedThrough: network.pinnedBy,
+      node: answer.node,
+    };
+    if (answer.status.revoked) {
+      const { timestamp, recordedAt } = answer.status;
+      return {
+        ...found,
+        outcome: 'revoked',
+        revocation: { timestamp, recordedAt },
+        attempts,
+        detail: `revoked: the status registry ${address} recorded the revocation at ${new Date(recordedAt).toISOString()} (chain time)`,
+      };
+    }
+    notRevoked ??= {
+      ...found,
+      outcome: 'notRevoked',
+      attempts: [],
+      detail: `not revoked: the status registry ${address} holds no revocation`,
+    };
+  }
+  return notRevoked === undefined
+    ? unchecked('no trusted status registry could be read', attempts)
+    : { ...notRevoked, attempts };
+}
+
+/** One status registry's answer through the nodes that prove to be on its pinned chain. */
+async function readStatus(
+  certId: string,
+  network: PinnedNetwork,
+  address: string,
+  urls: readonly string[],
+  context: LookupContext,
+): Promise<{ status?: RevocationStatus; node?: string; attempts: NodeAttempt[] }> {
+  const attempts: NodeAttempt[] = [];
+  const checkedNodes: string[] = [];
+  for (const url of urls) {
+    const refused = await context.identity.check(url, network);
+    if (refused === undefined) checkedNodes.push(url);
+    else attempts.push({ url, error: refused });
+  }
+  if (checkedNodes.length === 0) return { attempts };
+  const read = await readOnChain(
+    checkedNodes,
+    revocationOfRequest({ statusRegistry: address, certId }),
+    decodeRevocationOfResponse,
+    context,
+  );
+  attempts.push(
+    ...read.attempts.map((attempt) => ({ ...attempt, error: `${address}: ${attempt.error}` })),
+  );
+  if (read.outcome !== 'found') return { attempts };
+  if (network.local !== true) {
+    const holder = await context.developmentAccounts.holder(read.node, address);
+    if (holder !== undefined) {
+      attempts.push({
+        url: read.node,
+        error: `${address}: held by the well-known development account ${holder}, whose key anybody has`,
+      });
+      return { attempts };
+    }
+  }
+  return { status: read.value, node: read.node, attempts };
+}
