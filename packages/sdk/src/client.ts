@@ -1,4 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { retryingFetch, type RetryOptions } from './retries.js';
 import { TrustpointConnectionError, trustpointApiErrorOf } from './errors.js';
 import type {
   components as CertComponents,
@@ -59,10 +60,15 @@ export interface TrustpointClientOptions {
   trackUrl?: string;
   /** An access token or API key, or a function giving one per request (refreshing tokens). */
   token?: string | (() => string | undefined | Promise<string | undefined>);
-  /** Another fetch (tests, proxies, retries). */
+  /** Another fetch (tests, proxies). */
   fetch?: (input: Request) => Promise<Response>;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * Retries and `Idempotency-Key`s (`retryingFetch`): by default every `POST` and `PATCH` carries
+   * a new key, and is retried with it up to 3 times after a network error or a 5xx.
+   */
+  retry?: RetryOptions;
 }
 
 /** How long the service may hold the request before answering (RFC 7240 `Prefer`). */
@@ -81,6 +87,12 @@ export interface CreateCertificateOptions {
   /** Publish the file for download (`type=file`). */
   publish?: boolean;
   prefer?: Preference;
+  /**
+   * The request's `Idempotency-Key`: give the same one to a request made again after a crash of
+   * the client (a key kept with the work to do) to get the first answer instead of a second
+   * record. Default: a new UUID per call, reused by its own retries.
+   */
+  idempotencyKey?: string;
 }
 
 /** What a creation answered: 201 anchored, or 202 accepted and still pending (`location`). */
@@ -178,9 +190,12 @@ const createQuery = (options: CreateCertificateOptions) => ({
   ...(options.publish === undefined ? {} : { publish: options.publish }),
 });
 
-const preferHeaders = (prefer: Preference | undefined) => {
+const preferHeaders = (prefer: Preference | undefined, idempotencyKey?: string) => {
   const value = preferHeader(prefer);
-  return value === undefined ? {} : { prefer: value };
+  return {
+    ...(value === undefined ? {} : { prefer: value }),
+    ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+  };
 };
 
 /** The multipart body of `type=file`: the file part and the certificate body as JSON text. */
@@ -213,7 +228,7 @@ export class CertificateApi {
       this.raw.POST('/certificates', {
         params: {
           query: { type, ...createQuery(options) },
-          header: preferHeaders(options.prefer),
+          header: preferHeaders(options.prefer, options.idempotencyKey),
         },
         body,
       }),
@@ -254,7 +269,7 @@ export class CertificateApi {
       this.raw.POST('/certificates', {
         params: {
           query: { type: 'file', ...createQuery(options) },
-          header: preferHeaders(options.prefer),
+          header: preferHeaders(options.prefer, options.idempotencyKey),
         },
         body: { fileInput: upload.file as Blob, body: upload.body },
         bodySerializer: (parts) =>
@@ -385,11 +400,11 @@ export class TrackingApi {
   /** POST /assets: registers an asset and anchors its hash. */
   async createAsset(
     body: AssetBody,
-    options: { prefer?: Preference } = {},
+    options: { prefer?: Preference; idempotencyKey?: string } = {},
   ): Promise<Created<Asset>> {
     const answer = await succeeded(this.baseUrl, () =>
       this.raw.POST('/assets', {
-        params: { header: preferHeaders(options.prefer) },
+        params: { header: preferHeaders(options.prefer, options.idempotencyKey) },
         body,
       }),
     );
@@ -416,11 +431,14 @@ export class TrackingApi {
   async addEvidence(
     trackID: string,
     body: EvidenceBody,
-    options: { prefer?: Preference } = {},
+    options: { prefer?: Preference; idempotencyKey?: string } = {},
   ): Promise<Created<Evidence>> {
     const answer = await succeeded(this.baseUrl, () =>
       this.raw.POST('/assets/{trackID}/transactions', {
-        params: { path: { trackID }, header: preferHeaders(options.prefer) },
+        params: {
+          path: { trackID },
+          header: preferHeaders(options.prefer, options.idempotencyKey),
+        },
         body,
       }),
     );
@@ -477,7 +495,10 @@ export function createTrustpointClient(options: TrustpointClientOptions): Trustp
     const client = createClient<Paths>({
       baseUrl,
       headers: { Accept: 'application/json', ...options.headers },
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      fetch: retryingFetch(
+        options.fetch ?? ((request) => globalThis.fetch(request)),
+        options.retry,
+      ),
     });
     client.use(authentication(options.token));
     return { client, baseUrl };

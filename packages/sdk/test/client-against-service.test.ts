@@ -161,6 +161,58 @@ describe('TrustpointClient against the running service', () => {
       expect(verification).toMatchObject({ certID: created.record.certID });
     });
 
+    it('when the answer to a creation is lost on the way back, then the client retries with the same Idempotency-Key and gets the one certificate made', async () => {
+      // Arrange: a connection that drops the first answer after the service made the certificate
+      const sent: string[] = [];
+      let dropped = false;
+      const flaky = createTrustpointClient({
+        certUrl: service.certApiUrl,
+        token: service.token,
+        retry: { baseDelayMs: 10 },
+        fetch: async (request) => {
+          sent.push(request.headers.get('idempotency-key') ?? '');
+          const response = await fetch(request);
+          if (dropped) return response;
+          dropped = true;
+          await response.body?.cancel();
+          throw new TypeError('fetch failed: connection reset');
+        },
+      });
+      const content = { order: randomUUID() };
+
+      // Act
+      const created = await flaky.cert.createContentCertificate(
+        { name: 'Retried', description: 'lost answer', content },
+        { networkId: NETWORK_ID },
+      );
+
+      // Assert
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sent[1]).toBe(sent[0]);
+      const page = await client.cert.listCertificates({ type: 'content', limit: 100 });
+      const same = page.certificates.filter(
+        (certificate) => JSON.stringify(certificate.data?.content) === JSON.stringify(content),
+      );
+      expect(same.map((certificate) => certificate.certID)).toEqual([created.record.certID]);
+    });
+
+    it('when a creation is made again with the same idempotencyKey (a client resuming), then the first certificate comes back', async () => {
+      const key = randomUUID();
+      const body = { name: 'Resumed', description: '', content: { order: randomUUID() } };
+
+      const first = await client.cert.createContentCertificate(body, {
+        networkId: NETWORK_ID,
+        idempotencyKey: key,
+      });
+      const again = await client.cert.createContentCertificate(body, {
+        networkId: NETWORK_ID,
+        idempotencyKey: key,
+      });
+
+      expect(again.record.certID).toBe(first.record.certID);
+    });
+
     it('when the networks are listed, then the embedded chain is there', async () => {
       const networks = await client.cert.listNetworks();
 

@@ -980,6 +980,8 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -1051,9 +1053,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Existing certificate error */
+      /** @description Existing certificate error (or an Idempotency-Key in use) */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1062,6 +1066,15 @@ export interface operations {
       };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1192,7 +1205,10 @@ export interface operations {
   changeCertificateAccess: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path: {
         /** @description What `id` is. certID finds public certificates of anyone; the others search only the caller's own certificates and need a token */
         type: 'certID' | 'externalId' | 'fileHash' | 'hash';
@@ -1242,9 +1258,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Existing certificate error */
+      /** @description Existing certificate error (or an Idempotency-Key in use) */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1253,6 +1271,15 @@ export interface operations {
       };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1377,7 +1404,10 @@ export interface operations {
         /** @description EVM chain id */
         networkId: number;
       };
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path: {
         /** @description What `id` is. certID finds public certificates of anyone; the others search only the caller's own certificates and need a token */
         type: 'certID' | 'externalId' | 'fileHash' | 'hash';
@@ -1432,8 +1462,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1476,7 +1526,10 @@ export interface operations {
         /** @description EVM chain id */
         networkId: number;
       };
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path: {
         /** @description What `id` is. certID finds public certificates of anyone; the others search only the caller's own certificates and need a token */
         type: 'certID' | 'externalId' | 'fileHash' | 'hash';
@@ -1540,8 +1593,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1943,7 +2016,10 @@ export interface operations {
   createWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1980,8 +2056,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2390,7 +2486,10 @@ export interface operations {
   createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2427,8 +2526,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -754,6 +754,8 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -887,9 +889,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Existing certificate error */
+      /** @description Existing certificate error (or an Idempotency-Key in use) */
       409: {
         headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -898,6 +902,15 @@ export interface operations {
       };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1049,6 +1062,8 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
       };
       path: {
         trackID: string;
@@ -1155,8 +1170,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1640,7 +1675,10 @@ export interface operations {
   createWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1677,8 +1715,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2087,7 +2145,10 @@ export interface operations {
   createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2124,8 +2185,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
