@@ -16,6 +16,7 @@ import { CliError, usageError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 import { table, type Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
+import { certifyKey } from './certify-key.js';
 import { CertifyState, type CertifiedFile } from './certify-state.js';
 import { folderFiles } from './folder-files.js';
 
@@ -63,7 +64,10 @@ export function certifyCommand(program: Command, io: Io): void {
 What was certified is kept in <folder>/.trustpoint-certified.json (file hash, certID, path). A
 file whose hash is there is skipped; one the service already holds (a run stopped before it
 wrote the state, or the same content certified before) is found by its hash and skipped too. A
-changed file has a new hash and is certified again. Exit code 1 when a file failed.`,
+changed file has a new hash and is certified again. Each upload carries an Idempotency-Key made
+from the file's hash and its certificate's fields: an upload retried (a dropped connection, a
+5xx) or sent again by a rerun gets the certificate it made, never a second one. Exit code 1 when
+a file failed.`,
     )
     .action(async (folderArgument: string, options: CertifyOptions) => {
       const folder = resolve(folderArgument);
@@ -162,7 +166,16 @@ changed file has a new hash and is certified again. Exit code 1 when a file fail
               fileName: basename(path),
               body: { name: path, description, public: options.public },
             },
-            { networkId: Number(options.network) },
+            {
+              networkId: Number(options.network),
+              idempotencyKey: certifyKey({
+                fileHash,
+                path,
+                description,
+                public: options.public,
+                networkId: options.network,
+              }),
+            },
           );
           certID = created.record.certID;
         } catch (error) {
