@@ -57,6 +57,7 @@ export {
   listCertificates,
   lockCertificate,
   markCertificateRevoked,
+  reanchorCertificate,
   setTrustpointAnchorRecord,
   unanchoredTrustpoint,
   updateCertificateAccess,
@@ -64,6 +65,8 @@ export {
 export type {
   CertificateAccessChanges,
   CertificateConflict,
+  CertificateHashV2,
+  CertificateHashVersion,
   CertificatesInsertion,
   CertificateListFilter,
   CertificateLookup,
@@ -71,6 +74,7 @@ export type {
   CertificateType,
   NewCertificate,
   NewTrustpoint,
+  SelectiveDisclosureRecord,
   TrustpointRecord,
   TrustpointTypeCode,
 } from './repositories/certificates-repository.js';

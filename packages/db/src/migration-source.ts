@@ -19,6 +19,7 @@ import { webhookNumericNetworkIds } from './migrations/0018-webhook-numeric-netw
 import { tokenValidity } from './migrations/0019-token-validity.js';
 import { revocationStatusRecords } from './migrations/0020-revocation-status-records.js';
 import { idempotencyKeys } from './migrations/0021-idempotency-keys.js';
+import { certificateHashVersion } from './migrations/0022-certificate-hash-version.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = [
   tokenValidity,
   revocationStatusRecords,
   idempotencyKeys,
+  certificateHashVersion,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

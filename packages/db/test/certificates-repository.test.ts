@@ -10,6 +10,7 @@ import {
   insertTrustpoints,
   listCertificates,
   markCertificateRevoked,
+  reanchorCertificate,
   setTrustpointAnchorRecord,
   unanchoredTrustpoint,
   updateCertificateAccess,
@@ -20,7 +21,7 @@ import {
   type TrustpointTypeCode,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
+import { certificateRow, givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
 
 // Beyond 2^32, so that an int8 read back as anything but a number would show.
 const issuedOn = 1_717_171_717_171;
@@ -118,6 +119,10 @@ async function planOf(trx: Knex.Transaction, query: QueryEvent): Promise<string[
 /** What insertCertificates answers for a certificate it inserted: as stored, no trustpoints yet. */
 function storedWithoutTrustpoints(certificate: NewCertificate) {
   return {
+    contentDigest: certificate.hash,
+    hashVersion: 1,
+    issuerOrigin: null,
+    selectiveDisclosure: null,
     ...certificate,
     revokedAt: null,
     createdAt: expect.any(Date) as unknown,
@@ -159,6 +164,10 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       // Assert
       expect(inserted).toEqual({
         ...certificate,
+        contentDigest: certificate.hash,
+        hashVersion: 1,
+        issuerOrigin: null,
+        selectiveDisclosure: null,
         revokedAt: null,
         createdAt: expect.any(Date) as unknown,
         trustpoints: [
@@ -284,6 +293,111 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       // Assert
       expect(violation?.kind).toBe('foreign-key');
       expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
+    });
+  });
+
+  describe('hash version 2', () => {
+    const selectiveDisclosure = {
+      content: { _sd: ['digest-a'], nested: [{ '...': 'digest-b' }] },
+      disclosures: ['WyJzYWx0IiwgImEiLCAxXQ', 'WyJzYWx0IiwgMl0'],
+    };
+
+    it('when a version 2 certificate is inserted, then it is found with its anchored hash, its unsalted digest and its disclosures', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = newCertificate(user.id, {
+        hash: randomDigest(),
+        contentDigest: randomDigest(),
+        hashVersion: 2,
+        issuerOrigin: 'https://trustpoint.example',
+        selectiveDisclosure,
+      });
+
+      // Act
+      const inserted = await insertCertificate(db.knex, certificate, evidenceOf(certificate));
+      const byDigest = await findCertificate(
+        db.knex,
+        'hash',
+        certificate.contentDigest ?? '',
+        user.id,
+      );
+      const byAnchoredHash = await findCertificate(db.knex, 'hash', certificate.hash, user.id);
+
+      // Assert
+      expect(inserted).toMatchObject({
+        hash: certificate.hash,
+        contentDigest: certificate.contentDigest,
+        hashVersion: 2,
+        issuerOrigin: 'https://trustpoint.example',
+        selectiveDisclosure,
+      });
+      expect(await findCertificate(db.knex, 'certId', certificate.certId)).toEqual(inserted);
+      expect(byDigest?.certId).toBe(certificate.certId);
+      expect(byAnchoredHash?.certId).toBe(certificate.certId);
+    });
+
+    it('when a version 2 certificate repeats the unsalted digest of a version 1 one, then it is refused as a repeat of the hash', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const first = await givenCertificate(db.knex, user.id);
+      const repeat = newCertificate(user.id, {
+        hash: randomDigest(),
+        contentDigest: first.hash,
+        hashVersion: 2,
+        issuerOrigin: null,
+        selectiveDisclosure,
+      });
+
+      // Act
+      const insertion = await db.knex.transaction((trx) => insertCertificates(trx, [repeat]));
+      const repeats = await findCertificateRepeats(db.knex, [repeat]);
+
+      // Assert
+      expect(insertion.inserted.size).toBe(0);
+      expect(insertion.conflicts.get(repeat.id)).toBe('hash');
+      expect(repeats.get(repeat.id)).toBe('hash');
+    });
+
+    it('when a version 1 certificate is re-anchored, then it becomes version 2 once and is found by both hashes', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+      const certificate = await givenCertificate(db.knex, user.id);
+      const root = randomDigest();
+      const v2 = { hash: root, issuerOrigin: null, selectiveDisclosure };
+
+      // Act
+      const first = await reanchorCertificate(db.knex, certificate.id, v2);
+      const again = await reanchorCertificate(db.knex, certificate.id, {
+        ...v2,
+        hash: randomDigest(),
+      });
+      const found = await findCertificate(db.knex, 'hash', root, user.id);
+
+      // Assert
+      expect([first, again]).toEqual([true, false]);
+      expect(found).toMatchObject({
+        certId: certificate.certId,
+        hash: root,
+        contentDigest: certificate.hash,
+        hashVersion: 2,
+        selectiveDisclosure,
+      });
+      expect((await findCertificate(db.knex, 'hash', certificate.hash, user.id))?.hash).toBe(root);
+    });
+
+    it('when a version 2 row lacks its disclosures, then the database refuses it', async () => {
+      // Arrange
+      const user = await givenUser(db.knex);
+
+      // Act
+      const violation = await violationOf(
+        db
+          .knex('certificates')
+          .insert(certificateRow(user.id, { hash_version: 2, anchored_hash: randomDigest() })),
+      );
+
+      // Assert
+      expect(violation).toMatchObject({ constraint: 'certificates_hash_version_check' });
     });
   });
 

@@ -25,6 +25,7 @@ const allTables = [
   'published_files',
   'rate_limit_counts',
   'signer_nonces',
+  'status_backfills',
   'trustpoints',
   'users',
   'webhook_attempts',

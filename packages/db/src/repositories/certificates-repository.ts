@@ -8,6 +8,22 @@ import {
 
 export type CertificateType = 'content' | 'file' | 'asset' | 'url';
 
+/** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
+export type CertificateHashVersion = 1 | 2;
+
+/** What a version 2 certificate's root is computed from besides its shown fields. */
+export interface SelectiveDisclosureRecord {
+  content: Record<string, unknown>;
+  disclosures: string[];
+}
+
+/** What makes a version 1 certificate a version 2 one (see `reanchorCertificate`). */
+export interface CertificateHashV2 {
+  hash: string;
+  issuerOrigin: string | null;
+  selectiveDisclosure: SelectiveDisclosureRecord;
+}
+
 /** The trustpoint type as the registry contract knows it: Evidence, Revocation, Signature. */
 export type TrustpointTypeCode = 0 | 1 | 2;
 
@@ -42,7 +58,25 @@ export interface CertificateRecord {
   name: string;
   description: string;
   content: Record<string, unknown>;
+  /**
+   * `data.hash`, what the Evidence trustpoint anchors: the unsalted digest of the content or file
+   * under version 1 (DESIGN.md 3), the root over every shown field under version 2.
+   */
   hash: string;
+  /**
+   * The unsalted digest of the content or file (version 1's rule), whatever the version: what a
+   * repeat (409) and the `/hash/` lookup compare. Equal to `hash` under version 1.
+   */
+  contentDigest: string;
+  /** Which rule `hash` follows (`data.hashVersion`; 1 when the certificate does not say). */
+  hashVersion: CertificateHashVersion;
+  /** Version 2: the https origin of the issuing service, when it had one configured. */
+  issuerOrigin: string | null;
+  /**
+   * Version 2: the content as the hash covers it (SD-JWT digests) and every disclosure. The
+   * disclosures hold the salts: show them only to readers allowed to see the certificate.
+   */
+  selectiveDisclosure: SelectiveDisclosureRecord | null;
   fileHash: string | null;
   /** Milliseconds since the epoch. */
   issuedOn: number;
@@ -63,8 +97,26 @@ export type NewTrustpoint = Pick<
   'type' | 'hash' | 'timestamp' | 'networkId' | 'anchorRecordId' | 'signature'
 >;
 
-/** A certificate to store: everything but what the database or later events set. */
-export type NewCertificate = Omit<CertificateRecord, 'revokedAt' | 'createdAt' | 'trustpoints'>;
+/**
+ * A certificate to store: everything but what the database or later events set. Without
+ * `hashVersion` it is version 1, and `contentDigest` is `hash`.
+ */
+export type NewCertificate = Omit<
+  CertificateRecord,
+  | 'revokedAt'
+  | 'createdAt'
+  | 'trustpoints'
+  | 'contentDigest'
+  | 'hashVersion'
+  | 'issuerOrigin'
+  | 'selectiveDisclosure'
+> &
+  Partial<
+    Pick<
+      CertificateRecord,
+      'contentDigest' | 'hashVersion' | 'issuerOrigin' | 'selectiveDisclosure'
+    >
+  >;
 
 export type CertificateLookup = 'certId' | 'externalId' | 'fileHash' | 'hash';
 
@@ -100,7 +152,13 @@ interface CertificateRow {
   name: string;
   description: string;
   content: Record<string, unknown>;
+  /** The unsalted digest of the content or file, whatever the version (migration 0022). */
   hash: string;
+  hash_version: CertificateHashVersion;
+  anchored_hash: string | null;
+  issuer_origin: string | null;
+  disclosable_content: Record<string, unknown> | null;
+  disclosures: string[] | null;
   file_hash: string | null;
   issued_on: number;
   expires: number | null;
@@ -134,6 +192,11 @@ const certificateColumns = [
   'description',
   'content',
   'hash',
+  'hash_version',
+  'anchored_hash',
+  'issuer_origin',
+  'disclosable_content',
+  'disclosures',
   'file_hash',
   'issued_on',
   'expires',
@@ -190,7 +253,14 @@ function toCertificate(row: CertificateRow, trustpoints: TrustpointRecord[]): Ce
     name: row.name,
     description: row.description,
     content: row.content,
-    hash: row.hash,
+    hash: row.anchored_hash ?? row.hash,
+    contentDigest: row.hash,
+    hashVersion: row.hash_version,
+    issuerOrigin: row.issuer_origin,
+    selectiveDisclosure:
+      row.disclosable_content === null || row.disclosures === null
+        ? null
+        : { content: row.disclosable_content, disclosures: row.disclosures },
     fileHash: row.file_hash,
     issuedOn: row.issued_on,
     expires: row.expires,
@@ -278,6 +348,10 @@ export async function insertCertificate(
 }
 
 function certificateInsertRow(certificate: NewCertificate) {
+  const version2 = certificate.hashVersion === 2;
+  if (version2 && (certificate.contentDigest === undefined || !certificate.selectiveDisclosure)) {
+    throw new TypeError('a version 2 certificate needs its contentDigest and selectiveDisclosure');
+  }
   return {
     id: certificate.id,
     cert_id: certificate.certId,
@@ -287,7 +361,8 @@ function certificateInsertRow(certificate: NewCertificate) {
     description: certificate.description,
     // pg would send an array as a PostgreSQL array, not as JSON.
     content: JSON.stringify(certificate.content),
-    hash: certificate.hash,
+    hash: certificate.contentDigest ?? certificate.hash,
+    ...(version2 ? hashV2Columns(certificate as CertificateHashV2) : {}),
     file_hash: certificate.fileHash,
     issued_on: certificate.issuedOn,
     expires: certificate.expires,
@@ -296,6 +371,34 @@ function certificateInsertRow(certificate: NewCertificate) {
     external_id: certificate.externalId,
     network_id: certificate.networkId,
   };
+}
+
+/** The columns of a version 2 hash (the unsalted digest stays in `hash`). */
+function hashV2Columns(hash: CertificateHashV2) {
+  return {
+    hash_version: 2,
+    anchored_hash: hash.hash,
+    issuer_origin: hash.issuerOrigin,
+    // pg would send an array as a PostgreSQL array, not as JSON.
+    disclosable_content: JSON.stringify(hash.selectiveDisclosure.content),
+    disclosures: JSON.stringify(hash.selectiveDisclosure.disclosures),
+  };
+}
+
+/**
+ * Makes a stored version 1 certificate a version 2 one (its issuer re-anchors it): its anchored
+ * hash becomes `hash.hash`, and the unsalted digest stays for repeats and lookups. False when it
+ * is version 2 already (or gone). Conditional, so of concurrent requests exactly one wins.
+ */
+export async function reanchorCertificate(
+  db: Queryable,
+  certificateId: string,
+  hash: CertificateHashV2,
+): Promise<boolean> {
+  const updated = await db('certificates')
+    .where({ id: certificateId, hash_version: 1 })
+    .update(hashV2Columns(hash));
+  return updated === 1;
 }
 
 /** Why a certificate was not inserted: the user already has its hash, or its externalId. */
@@ -334,7 +437,7 @@ export async function insertCertificates(
   const stored = await trx('certificates')
     .whereIn(
       ['user_id', 'hash'],
-      skipped.map((certificate) => [certificate.userId, certificate.hash]),
+      skipped.map((certificate) => [certificate.userId, contentDigestOf(certificate)]),
     )
     .whereNotIn(
       'id',
@@ -343,7 +446,7 @@ export async function insertCertificates(
     .select<{ user_id: string; hash: string }[]>('user_id', 'hash');
   const takenHashes = new Set(stored.map((row) => `${row.user_id}\n${row.hash}`));
   for (const certificate of certificates) {
-    const key = `${certificate.userId}\n${certificate.hash}`;
+    const key = `${certificate.userId}\n${contentDigestOf(certificate)}`;
     if (inserted.has(certificate.id)) takenHashes.add(key);
     else conflicts.set(certificate.id, takenHashes.has(key) ? 'hash' : 'externalId');
   }
@@ -364,7 +467,7 @@ export async function findCertificateRepeats(
   const rows = await db('certificates')
     .whereIn(
       ['user_id', 'hash'],
-      certificates.map((certificate) => [certificate.userId, certificate.hash]),
+      certificates.map((certificate) => [certificate.userId, contentDigestOf(certificate)]),
     )
     .modify((query) => {
       if (withExternalId.length === 0) return;
@@ -381,7 +484,7 @@ export async function findCertificateRepeats(
   const hashes = new Set(rows.map((row) => `${row.user_id}\n${row.hash}`));
   const externalIds = new Set(rows.map((row) => `${row.user_id}\n${String(row.external_id)}`));
   for (const certificate of certificates) {
-    if (hashes.has(`${certificate.userId}\n${certificate.hash}`)) {
+    if (hashes.has(`${certificate.userId}\n${contentDigestOf(certificate)}`)) {
       repeats.set(certificate.id, 'hash');
     } else if (
       certificate.externalId !== null &&
@@ -391,6 +494,11 @@ export async function findCertificateRepeats(
     }
   }
   return repeats;
+}
+
+/** What repeats compare: the unsalted digest, whatever the hash version. */
+function contentDigestOf(certificate: NewCertificate): string {
+  return certificate.contentDigest ?? certificate.hash;
 }
 
 /** Inserts trustpoints of certificates already inserted, in one statement. */
@@ -472,7 +580,8 @@ export async function setTrustpointAnchorRecord(
  * By `certId`, whoever owns it (the caller decides whether it may be seen; `ownerId` is
  * ignored). By `externalId`, `fileHash` or `hash` (64 lowercase hex), only among the
  * certificates of `ownerId`, which is then required; when several match, the newest by
- * issuedOn.
+ * issuedOn. By `hash`, the unsalted digest of the content or file finds a certificate of either
+ * version, and so does a version 2 certificate's anchored hash.
  */
 export async function findCertificate(
   db: Queryable,
@@ -480,7 +589,12 @@ export async function findCertificate(
   value: string,
   ownerId?: string,
 ): Promise<CertificateRecord | undefined> {
-  const query = db('certificates').where(lookupColumns[lookup], value);
+  const query =
+    lookup === 'hash'
+      ? db('certificates').where((either) => {
+          void either.where('hash', value).orWhere('anchored_hash', value);
+        })
+      : db('certificates').where(lookupColumns[lookup], value);
   if (lookup !== 'certId') {
     if (ownerId === undefined) {
       throw new TypeError(`finding a certificate by ${lookup} needs the owner's id`);
