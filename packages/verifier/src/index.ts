@@ -2,6 +2,7 @@
 // certificates and evidences against nodes the caller trusts. No Node-only API: runs in browsers.
 
 // Hashing rules
+export * from './hashing/asset-hash-v2.js';
 export * from './hashing/canonical-json.js';
 export * from './hashing/certificate-hash.js';
 export * from './hashing/file-hasher.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   assetHash,
+  assetHashV2,
   encodeGetEvidenceCall,
   EVIDENCE_NOT_FOUND_SELECTOR,
   evidenceHash,
@@ -157,6 +158,55 @@ describe('verifyEvidence', () => {
     expect(result.evidences[0]?.chainTime?.timestamp).toBe(1767225601000);
   });
 
+  it('when a version 1 asset is verified, then its trackID and owner are shown as claims', async () => {
+    const result = await verifyEvidence({
+      evidence: { ...assetJson(), owner: 'did:user:u1' },
+      rpc,
+      trust,
+      fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
+    });
+
+    expect(result.verdict).toBe('verified');
+    expect(result.asset).toMatchObject({
+      hashVersion: 1,
+      coverage: {
+        covered: ['assetId', 'data'],
+        fromChain: ['networkId'],
+        claims: ['trackID', 'status', 'owner'],
+      },
+    });
+    expect(result.evidences[0]?.coverage).toEqual({
+      covered: ['timestamp', 'hash', 'metadata', 'userOwner'],
+      fromChain: ['smartContract', 'transactionHash'],
+      claims: ['status'],
+    });
+  });
+
+  it('when a single evidence names its owner without its metadata, then the owner is a claim', async () => {
+    const result = await verifyEvidence({
+      evidence: {
+        trackID: 'did:trustpoint:trackid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12',
+        assetHash: ASSET_HASH,
+        networkId: 31337,
+        timestamp: evidence.timestamp,
+        userOwner: 'did:user:someone-else',
+        hash: HASH,
+        smartContract: CONTRACT,
+        transactionHash: TRANSACTION,
+      },
+      rpc,
+      trust,
+      fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
+    });
+
+    expect(result.verified).toBe(true);
+    expect(result.evidences[0]?.coverage).toEqual({
+      covered: ['assetHash', 'timestamp', 'hash'],
+      fromChain: ['networkId', 'smartContract', 'transactionHash'],
+      claims: ['trackID', 'userOwner'],
+    });
+  });
+
   it('when the chain has no such evidence, then it is not found', async () => {
     const result = await verifyEvidence({
       evidence: assetJson(),
@@ -166,5 +216,83 @@ describe('verifyEvidence', () => {
     });
 
     expect(result.verdict).toBe('notFound');
+  });
+
+  describe('asset hash version 2', () => {
+    const TRACK_ID = 'did:trustpoint:trackid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12';
+    const OWNER = 'did:user:u1';
+    const ASSET_HASH_V2 = assetHashV2({ trackID: TRACK_ID, owner: OWNER, ...asset });
+    const assetJsonV2 = (changes: Record<string, unknown> = {}) => ({
+      ...assetJson(),
+      hashVersion: 2,
+      owner: OWNER,
+      assetHash: ASSET_HASH_V2,
+      ...changes,
+    });
+    const nodeV2 = () => node([[ASSET_HASH_V2, evidence.timestamp, HASH]]);
+
+    it('when a version 2 asset is on chain under its own key, then it is verified with its trackID and owner covered', async () => {
+      const result = await verifyEvidence({
+        evidence: assetJsonV2(),
+        rpc,
+        trust,
+        fetch: fetchOf(nodeV2()),
+      });
+
+      expect(ASSET_HASH_V2).not.toBe(ASSET_HASH);
+      expect(result.verdict).toBe('verified');
+      expect(result.asset).toEqual({
+        assetId: asset.assetId,
+        assetHash: ASSET_HASH_V2,
+        hashVersion: 2,
+        recomputed: ASSET_HASH_V2,
+        matches: true,
+        coverage: {
+          covered: ['hashVersion', 'trackID', 'owner', 'assetId', 'data'],
+          fromChain: ['networkId'],
+          claims: ['status'],
+        },
+      });
+    });
+
+    it.each([
+      ['another owner', { owner: 'did:user:u2' }],
+      ['another trackID', { trackID: TRACK_ID.replace(/f12$/, 'f13') }],
+      ['its hashVersion removed', { hashVersion: undefined }],
+      ['another assetId', { assetId: 'pallet-43' }],
+    ])('when a version 2 asset is shown with %s, then it is a mismatch', async (_, changes) => {
+      const result = await verifyEvidence({
+        evidence: assetJsonV2(changes),
+        rpc,
+        trust,
+        fetch: fetchOf(nodeV2()),
+      });
+
+      expect(result.verdict).toBe('mismatch');
+      expect(result.asset?.matches).toBe(false);
+      expect(result.evidences[0]?.verdict).toBe('notFound');
+    });
+
+    it('when a version 2 asset has no owner, then the input is refused', async () => {
+      await expect(
+        verifyEvidence({
+          evidence: assetJsonV2({ owner: undefined }),
+          rpc,
+          trust,
+          fetch: fetchOf(nodeV2()),
+        }),
+      ).rejects.toThrow('$.owner must be a string (hash version 2 covers it)');
+    });
+
+    it('when an asset names an unknown hash version, then the input is refused', async () => {
+      await expect(
+        verifyEvidence({
+          evidence: assetJsonV2({ hashVersion: 3 }),
+          rpc,
+          trust,
+          fetch: fetchOf(nodeV2()),
+        }),
+      ).rejects.toThrow('$.hashVersion 3 is unknown to this verifier (it knows 1 and 2)');
+    });
   });
 });

@@ -1,7 +1,13 @@
 import { decodeGetEvidenceResponse, getEvidenceRequest } from '../chain/evidence-lookup.js';
 import type { JsonObject } from '../hashing/canonical-json.js';
 import { isHashHex } from '../hashing/hash-hex.js';
-import { assetHash as assetHashRule, evidenceHash } from '../hashing/track-hash.js';
+import {
+  ASSET_HASH_COVERS,
+  ASSET_HASH_VERSION_2,
+  versionedAssetHash,
+  type AssetHashVersion,
+} from '../hashing/asset-hash-v2.js';
+import { evidenceHash } from '../hashing/track-hash.js';
 import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { evidenceKey } from '../chain/record-key.js';
 import type { Trust } from '../trust/trust.js';
@@ -35,6 +41,19 @@ export type EvidenceVerdict =
   | 'unreachable'
   | 'unexpected';
 
+/**
+ * What a verdict proves of the fields a JSON shows, and what it does not. `covered`: recomputed
+ * into the hash found on chain, or into the key it was found under. `fromChain`: established by
+ * the read itself when the verdict is `anchored`/`verified` (the network and registry it was found
+ * in, the transaction that wrote it). `claims`: everything else shown, the word of whoever handed
+ * the JSON over (a service's `status`, a version 1 asset's `trackID` and `owner`, ...).
+ */
+export interface FieldCoverage {
+  covered: string[];
+  fromChain: string[];
+  claims: string[];
+}
+
 export interface EvidenceVerification {
   assetHash: string;
   networkId: number;
@@ -45,6 +64,8 @@ export interface EvidenceVerification {
   hash: string;
   /** `doubleHash(JCS({metadata, timestamp, userOwner}))`, when the JSON carries the metadata. */
   recomputedHash?: string;
+  /** The evidence's own fields (an asset's are in `asset.coverage`). */
+  coverage: FieldCoverage;
   onChain?: { hash: string };
   node?: string;
   /** When the chain wrote it: the block of the transaction that wrote this record. */
@@ -59,9 +80,21 @@ export interface EvidenceVerification {
 /** In precedence: `mismatch`, `notFound`, `unchecked`, `untrusted`, `verified`. */
 export type EvidencesVerdict = 'verified' | 'mismatch' | 'notFound' | 'unchecked' | 'untrusted';
 
+/** An asset JSON's assetHash, recomputed by the rule its `hashVersion` names. */
+export interface AssetHashCheck {
+  assetId: string;
+  assetHash: string;
+  /** 1 when the asset has no `hashVersion` (`{assetId, data}`), 2 when it says 2. */
+  hashVersion: AssetHashVersion;
+  recomputed: string;
+  matches: boolean;
+  /** The asset's own fields (`transactions` and `assetHash` aside). */
+  coverage: FieldCoverage;
+}
+
 export interface EvidencesVerification {
-  /** Asset JSON only: its assetHash recomputed from `{assetId, data}`. */
-  asset?: { assetId: string; assetHash: string; recomputed: string; matches: boolean };
+  /** Asset JSON only: its assetHash recomputed by its version's rule. */
+  asset?: AssetHashCheck;
   verified: boolean;
   verdict: EvidencesVerdict;
   evidences: EvidenceVerification[];
@@ -80,6 +113,10 @@ export interface VerifyEvidenceInput extends JsonRpcOptions {
 }
 
 interface EvidenceInput {
+  /** The names of the members the JSON shows for this evidence. */
+  shown: string[];
+  /** Whether `assetHash` was the evidence's own (not recomputed from its asset). */
+  ownAssetHash: boolean;
   assetHash: string;
   networkId: number;
   timestamp: number;
@@ -100,6 +137,8 @@ function readEvidence(
   const contract = (name: string) =>
     optionalField(item, name, (value): value is string => isString(value), 'a string', path);
   return {
+    shown: Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null),
+    ownAssetHash: asset === undefined,
     assetHash:
       asset?.assetHash ?? field(item, 'assetHash', isHash, '64 lowercase hex characters', path),
     networkId:
@@ -121,13 +160,17 @@ function readEvidences(json: unknown): {
   const value = unwrapEnvelope(json);
   if (!isObject(value)) throw new VerifierInputError('An evidence or asset is a JSON object');
   if (Array.isArray(value.transactions)) {
-    const assetId = field(value, 'assetId', isString, 'a string', '$');
-    const data = field(value, 'data', isJsonObject, 'an object', '$');
-    const assetHash = field(value, 'assetHash', isHash, '64 lowercase hex characters', '$');
-    const networkId = Number(field(value, 'networkId', isNetworkId, 'a network id', '$'));
-    const recomputed = assetHashRule({ assetId, data });
+    const asset = readAsset(value);
+    const { assetHash, recomputed, networkId } = asset;
     return {
-      asset: { assetId, assetHash, recomputed, matches: recomputed === assetHash },
+      asset: {
+        assetId: asset.assetId,
+        assetHash,
+        hashVersion: asset.hashVersion,
+        recomputed,
+        matches: recomputed === assetHash,
+        coverage: asset.coverage,
+      },
       evidences: value.transactions.map((item: unknown, index) => {
         const path = `$.transactions[${index}]`;
         if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
@@ -146,6 +189,67 @@ function readEvidences(json: unknown): {
     };
   }
   return { evidences: [readEvidence(value, '$')] };
+}
+
+/** An asset JSON's members besides its transactions, its hash recomputed by its version. */
+function readAsset(value: Record<string, unknown>) {
+  const hashVersion = assetHashVersionOf(value.hashVersion);
+  const assetId = field(value, 'assetId', isString, 'a string', '$');
+  const data = field(value, 'data', isJsonObject, 'an object', '$');
+  const assetHash = field(value, 'assetHash', isHash, '64 lowercase hex characters', '$');
+  const networkId = Number(field(value, 'networkId', isNetworkId, 'a network id', '$'));
+  const recomputed =
+    hashVersion === ASSET_HASH_VERSION_2
+      ? versionedAssetHash({
+          hashVersion,
+          trackID: field(value, 'trackID', isString, 'a string (hash version 2 covers it)', '$'),
+          owner: field(value, 'owner', isString, 'a string (hash version 2 covers it)', '$'),
+          assetId,
+          data,
+        })
+      : versionedAssetHash({ hashVersion, assetId, data });
+  const covered = [...ASSET_HASH_COVERS[hashVersion]];
+  // The network is where the evidences were read; `assetHash` is what was checked.
+  const fromChain = ['networkId'];
+  const claims = Object.keys(value).filter(
+    (name) =>
+      value[name] !== undefined &&
+      !['assetHash', 'transactions', ...covered, ...fromChain].includes(name),
+  );
+  return {
+    hashVersion,
+    assetId,
+    assetHash,
+    recomputed,
+    networkId,
+    coverage: { covered, fromChain, claims },
+  };
+}
+
+/** `hashVersion` of an asset JSON: absent is 1 (assets made before it existed). */
+function assetHashVersionOf(version: unknown): AssetHashVersion {
+  if (version === undefined || version === 1) return 1;
+  if (version === ASSET_HASH_VERSION_2) return ASSET_HASH_VERSION_2;
+  throw new VerifierInputError(
+    `$.hashVersion ${JSON.stringify(version)} is unknown to this verifier (it knows 1 and 2)`,
+  );
+}
+
+/** Which of an evidence's shown members the hash and its key cover, and which the read proves. */
+function evidenceCoverage(evidence: EvidenceInput, recomputed: boolean): FieldCoverage {
+  const covered = [
+    ...(evidence.ownAssetHash ? ['assetHash'] : []),
+    'timestamp',
+    'hash',
+    ...(recomputed ? ['metadata', 'userOwner'] : []),
+  ];
+  const fromChain = ['networkId', 'smartContract', 'transactionHash'].filter((name) =>
+    evidence.shown.includes(name),
+  );
+  const claims = evidence.shown.filter(
+    (name) => !covered.includes(name) && !fromChain.includes(name),
+  );
+  return { covered, fromChain, claims };
 }
 
 async function verifyOne(
@@ -171,6 +275,7 @@ async function verifyOne(
       : { transactionHash: evidence.transactionHash }),
     hash: evidence.hash,
     ...(recomputedHash === undefined ? {} : { recomputedHash }),
+    coverage: evidenceCoverage(evidence, recomputedHash !== undefined),
   };
   const done = (
     verdict: EvidenceVerdict,
