@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '@trustpoint/admin';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
@@ -7,12 +8,13 @@ import {
   networksRouter,
   publicReadCors,
   trustDocumentRouter,
+  type AnswerSealer,
   type CorsOrigins,
   type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
-import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
+import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { TrustDocument } from '@trustpoint/domain';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
@@ -55,6 +57,12 @@ export interface CertApiOptions {
   /** How long `Idempotency-Key`s are kept and held; `DEFAULT_IDEMPOTENCY_SETTINGS` by default. */
   idempotency?: Partial<IdempotencySettings>;
   /**
+   * Seals the answers kept for `Idempotency-Key`s (some carry a secret shown once): the launcher's
+   * is under a key derived from `TRUSTPOINT_PIN_KEY`, shared by every process. Default: a random
+   * key of this app alone, which only suits a single process.
+   */
+  idempotencySealer?: AnswerSealer;
+  /**
    * Serves the trust document at `/.well-known/trustpoint.json` of the listener's root: what
    * verifiers pin when their user trusts this service's origin.
    */
@@ -95,6 +103,7 @@ export function createCertApp(options: CertApiOptions): Express {
     knex: services.knex,
     logger: services.logger,
     settings: options.idempotency,
+    sealer: options.idempotencySealer ?? createSecretSealer(randomBytes(32)),
     now: services.now,
   });
   return createApiApp({

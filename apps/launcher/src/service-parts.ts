@@ -12,6 +12,7 @@ import type { serviceObservability } from '@trustpoint/observability';
 import { createTrackApp } from '@trustpoint/track-api';
 import {
   createSecretSealer,
+  deriveIdempotencyAnswerKey,
   deriveWebhookKey,
   WebhookWorker,
   type WebhookSettings,
@@ -106,6 +107,11 @@ function apiOptions(parts: ServiceParts) {
     corsOrigins: config.corsOrigins,
     observability,
     idempotency: config.idempotency,
+    // Answers kept for Idempotency-Keys are sealed under a key of their own, derived from the PIN
+    // key like the webhook key: the same in every process, nothing new to keep.
+    idempotencySealer: createSecretSealer(
+      deriveIdempotencyAnswerKey(Buffer.from(secrets.pinKey, 'base64url')),
+    ),
   };
 }
 

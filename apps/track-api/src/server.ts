@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
 import {
@@ -5,12 +6,13 @@ import {
   IdempotencyKeys,
   networksRouter,
   publicReadCors,
+  type AnswerSealer,
   type CorsOrigins,
   type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
-import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
+import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { TrackServices } from './assets/track-services.js';
@@ -43,6 +45,12 @@ export interface TrackApiOptions {
   corsOrigins?: CorsOrigins;
   /** How long `Idempotency-Key`s are kept and held; `DEFAULT_IDEMPOTENCY_SETTINGS` by default. */
   idempotency?: Partial<IdempotencySettings>;
+  /**
+   * Seals the answers kept for `Idempotency-Key`s (some carry a secret shown once): the launcher's
+   * is under a key derived from `TRUSTPOINT_PIN_KEY`, shared by every process. Default: a random
+   * key of this app alone, which only suits a single process.
+   */
+  idempotencySealer?: AnswerSealer;
 }
 
 /** What a page of another origin may read: evidences need a token, so only the networks. */
@@ -62,6 +70,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
     knex: services.knex,
     logger: services.logger,
     settings: options.idempotency,
+    sealer: options.idempotencySealer ?? createSecretSealer(randomBytes(32)),
     now: services.now,
   });
   return createApiApp({

@@ -1,4 +1,9 @@
-import { IdempotencyKeys, networksRouter, type AuthenticateOptions } from '@trustpoint/http';
+import {
+  IdempotencyKeys,
+  networksRouter,
+  type AnswerSealer,
+  type AuthenticateOptions,
+} from '@trustpoint/http';
 import pino from 'pino';
 import { apiKeysRouter, Identities, tokenEndpointRouter } from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
@@ -43,7 +48,11 @@ describe('the OpenAPI document', () => {
         assetsRouter(
           services,
           auth,
-          new IdempotencyKeys({ knex: services.knex, logger: pino({ level: 'silent' }) }),
+          new IdempotencyKeys({
+            knex: services.knex,
+            logger: pino({ level: 'silent' }),
+            sealer: {} as AnswerSealer,
+          }),
         ),
       ),
       ...routesOf(evidencesRouter(services, auth)),

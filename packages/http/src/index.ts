@@ -26,6 +26,8 @@ export {
   idempotentOperation,
   jsonBodyDigest,
   MAX_IDEMPOTENCY_KEY_LENGTH,
+  SEALED_ANSWER_PREFIX,
+  type AnswerSealer,
   type HeldKey,
   type IdempotencyKeysOptions,
   type IdempotencySettings,

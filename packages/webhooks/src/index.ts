@@ -16,7 +16,11 @@ export type {
 } from './endpoints-repository.js';
 export { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
 export type { RetrySchedule } from './retry-schedule.js';
-export { createSecretSealer, deriveWebhookKey } from './secret-sealer.js';
+export {
+  createSecretSealer,
+  deriveIdempotencyAnswerKey,
+  deriveWebhookKey,
+} from './secret-sealer.js';
 export type { SecretSealer } from './secret-sealer.js';
 export { sendWebhook } from './send-webhook.js';
 export type { SendOutcome } from './send-webhook.js';

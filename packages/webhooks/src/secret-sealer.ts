@@ -44,3 +44,13 @@ export function deriveWebhookKey(serviceKey: Buffer): Buffer {
     hkdfSync('sha256', serviceKey, Buffer.alloc(0), 'trustpoint webhook secrets', 32),
   );
 }
+
+/**
+ * The key the APIs seal the answers they keep for `Idempotency-Key`s under (an API key's or an
+ * endpoint's creation answer carries its secret), derived like the webhook key from a service key.
+ */
+export function deriveIdempotencyAnswerKey(serviceKey: Buffer): Buffer {
+  return Buffer.from(
+    hkdfSync('sha256', serviceKey, Buffer.alloc(0), 'trustpoint idempotent answers', 32),
+  );
+}

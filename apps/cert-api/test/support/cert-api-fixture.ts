@@ -162,6 +162,8 @@ export async function startCertApi(
     sealer: createSecretSealer(randomBytes(32)),
     addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
   };
+  // One key for every app on this database, as the launcher's processes share theirs.
+  const idempotencySealer = createSecretSealer(randomBytes(32));
   const { publicOrigin } = options;
   let trustDocuments: TrustDocumentSource | undefined;
   const trustDocument =
@@ -181,6 +183,7 @@ export async function startCertApi(
       ...(publicOrigin === undefined ? {} : { publicUrl: publicOrigin }),
       jwtSecret: JWT_SECRET,
       webhooks,
+      idempotencySealer,
       ...(trustDocument === undefined ? {} : { trustDocument }),
       ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
       services: {

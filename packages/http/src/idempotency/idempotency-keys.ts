@@ -12,6 +12,7 @@ import {
 } from '@trustpoint/db';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { openAnswerBody, sealAnswerBody, type AnswerSealer } from './answer-sealer.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from './idempotency-settings.js';
 
 /** How often a process deletes keys past their retention (when a key is claimed). */
@@ -23,12 +24,20 @@ const MAX_HOLD_MS = 3_600_000;
 export interface IdempotencyKeysOptions {
   knex: Queryable;
   logger: Logger;
+  /**
+   * Seals every answer before it is stored (an API key's or a webhook endpoint's creation answer
+   * carries its secret), so `idempotency_keys` never holds a secret in clear. Every process of a
+   * deployment must seal under the same key, or a retry answered by another process cannot be
+   * replayed.
+   */
+  sealer: AnswerSealer;
   settings?: Partial<IdempotencySettings> | undefined;
   /** Milliseconds since the epoch; the services' clock. */
   now?: (() => number) | undefined;
   /**
-   * For crash tests only (`TRUSTPOINT_TEST_KILL_AFTER_COMMIT=1`): the process SIGKILLs itself
-   * once a creating request has committed and before its answer is stored or sent.
+   * A test hook, for the crash tests only (`TRUSTPOINT_TEST_KILL_AFTER_COMMIT=1` in the service's
+   * environment; no request can set it): the process SIGKILLs itself once a creating request has
+   * committed and before its answer is stored or sent. Never set in a deployment.
    */
   killAfterCommit?: boolean | undefined;
 }
@@ -51,6 +60,7 @@ export class IdempotencyKeys {
   readonly settings: IdempotencySettings;
   readonly #knex: Queryable;
   readonly #logger: Logger;
+  readonly #sealer: AnswerSealer;
   readonly #now: () => number;
   readonly #killAfterCommit: boolean;
   #nextPrune = 0;
@@ -58,6 +68,7 @@ export class IdempotencyKeys {
   constructor(options: IdempotencyKeysOptions) {
     this.#knex = options.knex;
     this.#logger = options.logger;
+    this.#sealer = options.sealer;
     this.#now = options.now ?? Date.now;
     this.settings = { ...DEFAULT_IDEMPOTENCY_SETTINGS, ...options.settings };
     this.#killAfterCommit =
@@ -68,11 +79,14 @@ export class IdempotencyKeys {
     return this.#now();
   }
 
-  /** Claims `key` of `userId` for a request, or says what became of the first one. */
+  /**
+   * Claims `key` of `userId` for a request, or says what became of the first one (its answer
+   * opened, as it was sent).
+   */
   async claim(userId: string, key: string, fingerprint: string): Promise<IdempotencyKeyClaim> {
     const now = this.#now();
     this.#pruneNowAndThen(now);
-    return claimIdempotencyKey(this.#knex, {
+    const outcome = await claimIdempotencyKey(this.#knex, {
       userId,
       key,
       fingerprint,
@@ -81,6 +95,20 @@ export class IdempotencyKeys {
       leaseMs: this.settings.leaseMs,
       retentionMs: this.settings.retentionMs,
     });
+    if (outcome.kind !== 'completed') return outcome;
+    let body: string;
+    try {
+      body = openAnswerBody(this.#sealer, outcome.response.body);
+    } catch (error) {
+      // Sealed under another key (TRUSTPOINT_PIN_KEY changed, or processes that disagree): the
+      // answer cannot be replayed. Nothing of it is logged.
+      this.#logger.error(
+        { err: error instanceof Error ? error.message : 'unknown' },
+        'a stored idempotent answer could not be opened: do all processes share TRUSTPOINT_PIN_KEY?',
+      );
+      throw new Error('a stored idempotent answer could not be opened');
+    }
+    return { kind: 'completed', response: { ...outcome.response, body } };
   }
 
   /** A recovered key whose resource is gone runs again; false when the claim was lost. */
@@ -143,7 +171,12 @@ export class IdempotencyKeys {
       // Crash point of the tests: the change is committed, its answer neither stored nor sent.
       process.kill(process.pid, 'SIGKILL');
     }
-    await completeIdempotencyKey(this.#knex, claim, response);
+    // Sealed before it leaves the process: no secret in the table, nor in the message of an
+    // error of this statement (which names its values) should one be logged.
+    await completeIdempotencyKey(this.#knex, claim, {
+      ...response,
+      body: sealAnswerBody(this.#sealer, response.body),
+    });
   }
 
   /** Deletes, in the background and at most once a minute per process, keys past retention. */

@@ -1,4 +1,10 @@
 export {
+  openAnswerBody,
+  sealAnswerBody,
+  SEALED_ANSWER_PREFIX,
+  type AnswerSealer,
+} from './answer-sealer.js';
+export {
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKeyOf,
   MAX_IDEMPOTENCY_KEY_LENGTH,
