@@ -14,6 +14,7 @@ import {
   type TrustProxy,
 } from '@trustpoint/http';
 import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
+import { trustOfDocument } from '@trustpoint/verifier';
 import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { TrustDocument } from '@trustpoint/domain';
 import type { Express, RequestHandler } from 'express';
@@ -134,7 +135,17 @@ export function createCertApp(options: CertApiOptions): Express {
         },
         idempotency,
       ),
-      trustpointsRouter(services, auth),
+      trustpointsRouter(
+        services,
+        auth,
+        options.trustDocument === undefined
+          ? undefined
+          : async () => {
+              const own = await (options.trustDocument as () => Promise<TrustDocument>)();
+              // The service's own registries, including a local chain's development accounts.
+              return trustOfDocument(own, { local: true });
+            },
+      ),
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),

@@ -222,9 +222,12 @@ describe('the certificate API document', () => {
     const changing = Object.entries(document.paths).flatMap(([path, item]) =>
       (['post', 'patch'] as const).flatMap((method) => {
         const operation = item[method];
-        // The token endpoint exchanges credentials and a redelivery reschedules an event: neither
-        // makes anything a retry could make twice.
-        const repeatable = path === '/oauth/token' || path.endsWith('/redeliver');
+        // The token endpoint exchanges credentials, a redelivery reschedules an event and a posted
+        // verification stores nothing: none makes anything a retry could make twice.
+        const repeatable =
+          path === '/oauth/token' ||
+          path.endsWith('/redeliver') ||
+          path === '/trustpoints/verification';
         return operation === undefined || repeatable ? [] : [{ path, operation }];
       }),
     );

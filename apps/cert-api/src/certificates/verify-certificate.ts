@@ -1,12 +1,20 @@
-import { RecordReader, type TrustPointRead } from '@trustpoint/chain';
-import type { CertificateRecord, TrustpointRecord } from '@trustpoint/db';
+import { RecordReader, type NetworkConfig, type TrustPointRead } from '@trustpoint/chain';
+import type { CertificateRecord, RegistryInUse, TrustpointRecord } from '@trustpoint/db';
 import {
   trustPointExplorerVerification,
   trustPointTypeName,
   type ExplorerVerification,
   type TrustPointTypeName,
 } from '@trustpoint/domain';
+import {
+  verifyCertificate as verifyWithVerifier,
+  type CertificateVerdict,
+  type CertificateVerification as VerifierResult,
+  type RevocationStatusCheck,
+  type Trust,
+} from '@trustpoint/verifier';
 import type { CertificateServices } from './certificate-services.js';
+import { certificateView } from './certificate-view.js';
 import { isQualifiedSignatureOf } from './qualified-signature.js';
 
 /** How one trustpoint compares with what the chain holds under (certID, timestamp). */
@@ -36,9 +44,32 @@ export interface TrustpointVerification {
   explorer: ExplorerVerification | null;
 }
 
-export interface CertificateVerification {
+/** A network's revocation status as the service read it (its nodes are not named: their URLs may hold keys). */
+export interface ServiceRevocationStatus {
+  networkId: number;
+  outcome: RevocationStatusCheck['outcome'];
+  statusRegistry?: string;
+  revocation?: { timestamp: number; recordedAt: number };
+  detail: string;
+}
+
+/** What every Trustpoint verifier concludes on a certificate, as the service found it. */
+export interface ServiceVerdict {
+  /**
+   * The verdict `@trustpoint/verifier` gives, the CLI and both pages too, with the service's own
+   * networks and registries as the trust: `verified` only when nothing below applies.
+   */
+  verdict: CertificateVerdict;
+  /** The revocation proven on chain, with the chain's time of its record (ms). */
+  revocation?: { networkId: number; timestamp: number; recordedAt: number };
+  /** Each network holding an Evidence: its status registry's answer for the certID alone. */
+  status: ServiceRevocationStatus[];
+  expiry?: { expires: number; expired: boolean };
+}
+
+export interface CertificateVerification extends ServiceVerdict {
   certID: string;
-  /** Every trustpoint is on chain with the recorded hash and type. */
+  /** The verdict is `verified`: every trustpoint matches the chain, and it is not revoked or expired. */
   verified: boolean;
   revoked: boolean;
   revokedAt?: number;
@@ -93,14 +124,88 @@ function checkOf(
 }
 
 /**
+ * What the service trusts when it verifies: its own networks, each with the registries it anchors
+ * in, the ones its stored records name (earlier generations) and its status registry, pinned as
+ * this machine's own (its registries may be held by the development accounts of a local chain).
+ * The trust document, when published, is used instead: it adds the genesis hashes.
+ */
+export function trustOfNetworks(
+  networks: readonly NetworkConfig[],
+  inUse: readonly RegistryInUse[] = [],
+): Trust {
+  return {
+    networks: networks.map((network) => ({
+      networkId: network.networkId,
+      chainId: network.chainId,
+      registries: [
+        { kind: 'trustPointRegistry' as const, address: network.trustPointRegistry },
+        { kind: 'evidenceRepository' as const, address: network.evidenceRepository },
+        ...(network.statusRegistry === undefined
+          ? []
+          : [{ kind: 'statusRegistry' as const, address: network.statusRegistry }]),
+        ...inUse
+          .filter((registry) => registry.networkId === network.networkId)
+          .map(({ kind, address }) => ({ kind, address })),
+      ],
+      pinnedBy: 'this service',
+      local: true,
+    })),
+  };
+}
+
+/**
+ * A certificate JSON (the stored one, or a holder's copy posted to the service) through the same
+ * verifier every other Trustpoint verifier runs, asking the service's own nodes and trusting the
+ * service's own registries. The result names no node: a node URL may carry an API key.
+ */
+export async function verifyCertificateJson(
+  services: CertificateServices,
+  certificate: unknown,
+  trust: Trust,
+): Promise<VerifierResult> {
+  const rpc = Object.fromEntries(
+    services.networks.list().map((network) => [network.networkId, [network.rpcUrl]]),
+  );
+  return verifyWithVerifier({
+    certificate,
+    rpc,
+    trust,
+    jwks: { keys: [...services.signer.jwks.keys] },
+    now: services.now(),
+  });
+}
+
+/** The verifier's conclusion without node URLs (they may hold keys). */
+export function serviceVerdictOf(result: VerifierResult): ServiceVerdict {
+  return {
+    verdict: result.verdict,
+    ...(result.revocation === undefined ? {} : { revocation: result.revocation }),
+    status: result.status.map((check) => ({
+      networkId: check.networkId,
+      outcome: check.outcome,
+      ...(check.statusRegistry === undefined ? {} : { statusRegistry: check.statusRegistry }),
+      ...(check.revocation === undefined ? {} : { revocation: check.revocation }),
+      detail: check.detail,
+    })),
+    ...(result.expiry === undefined ? {} : { expiry: result.expiry }),
+  };
+}
+
+/**
  * Verification method 1: reads every trustpoint of the certificate back from its network with the
  * same `eth_call` an outside verifier makes, and reports per trustpoint whether hash and type match.
- * Trustpoints not yet anchored are reported as pending rather than read.
+ * Trustpoints not yet anchored are reported as pending rather than read. The verdict is the one
+ * `@trustpoint/verifier` gives on the certificate's JSON, with the revocation status read from the
+ * certID alone.
  */
 export async function verifyCertificate(
   services: CertificateServices,
   record: CertificateRecord,
+  trust: Trust = trustOfNetworks(services.networks.list()),
 ): Promise<CertificateVerification> {
+  const verdict = verifyCertificateJson(services, certificateView(record), trust).then(
+    serviceVerdictOf,
+  );
   const trustpoints = await Promise.all(
     record.trustpoints.map(async (trustpoint) => {
       const signatureValid =
@@ -124,11 +229,16 @@ export async function verifyCertificate(
       );
     }),
   );
+  const conclusion = await verdict;
   return {
     certID: record.certId,
-    verified: trustpoints.length > 0 && trustpoints.every((check) => check.status === 'match'),
-    revoked: record.revokedAt !== null,
+    verified:
+      conclusion.verdict === 'verified' &&
+      trustpoints.length > 0 &&
+      trustpoints.every((check) => check.status === 'match'),
+    revoked: record.revokedAt !== null || conclusion.revocation !== undefined,
     ...(record.revokedAt === null ? {} : { revokedAt: record.revokedAt }),
     trustpoints,
+    ...conclusion,
   };
 }

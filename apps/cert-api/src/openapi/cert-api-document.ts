@@ -40,7 +40,10 @@ import { CERTIFICATE_LOOKUPS } from '../certificates/get-certificate.js';
 import { pinAttemptLimits, type PinAttemptLimits } from '../certificates/pin-attempt-limits.js';
 import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
 import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
-import { certificateVerificationSchema } from './certificate-verification-schema.js';
+import {
+  certificateVerificationSchema,
+  postedCertificateVerificationSchema,
+} from './certificate-verification-schema.js';
 import { jwksSchema } from './jwks-schema.js';
 
 export interface CertApiDocumentOptions {
@@ -125,6 +128,10 @@ const certificateVerificationResponseSchema = successEnvelopeSchema(
   certificateVerificationSchema,
 ).meta({ id: 'CertificateVerificationResponse' });
 
+const postedVerificationResponseSchema = successEnvelopeSchema(
+  postedCertificateVerificationSchema,
+).meta({ id: 'PostedCertificateVerificationResponse' });
+
 /** The JSON bodies of POST /certificates; which one applies is chosen by `?type=`. */
 const jsonCertificateBodySchema = z
   .xor([contentCertificateBodySchema, assetCertificateBodySchema, urlCertificateBodySchema])
@@ -158,6 +165,16 @@ const VERIFICATION_EXAMPLE = {
   certID: CERTIFICATE_EXAMPLE.certID,
   verified: true,
   revoked: false,
+  verdict: 'verified',
+  status: [
+    {
+      networkId: EVIDENCE_EXAMPLE.networkId,
+      outcome: 'notRevoked',
+      statusRegistry: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+      detail:
+        'not revoked: the status registry 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0 holds no revocation',
+    },
+  ],
   trustpoints: [
     {
       ...EVIDENCE_EXAMPLE,
@@ -178,6 +195,39 @@ const VERIFICATION_EXAMPLE = {
           { name: 'trustPointType', type: 'uint8', value: '0' },
         ],
       },
+    },
+  ],
+};
+
+const POSTED_VERIFICATION_EXAMPLE = {
+  certID: CERTIFICATE_EXAMPLE.certID,
+  verified: true,
+  revoked: false,
+  verdict: 'verified',
+  status: VERIFICATION_EXAMPLE.status,
+  hash: {
+    given: CERTIFICATE_EXAMPLE.data.hash,
+    recomputed: CERTIFICATE_EXAMPLE.data.hash,
+    matches: true,
+    detail: 'data.hash recomputed by the content rule',
+  },
+  trustpoints: [
+    {
+      type: EVIDENCE_EXAMPLE.type,
+      networkId: EVIDENCE_EXAMPLE.networkId,
+      timestamp: EVIDENCE_EXAMPLE.timestamp,
+      smartContract: EVIDENCE_EXAMPLE.smartContract,
+      transactionHash: EVIDENCE_EXAMPLE.transactionHash,
+      trustPointHash: EVIDENCE_EXAMPLE.trustPointHash,
+      expectedHash: EVIDENCE_EXAMPLE.trustPointHash,
+      onChain: { hash: EVIDENCE_EXAMPLE.trustPointHash, type: EVIDENCE_EXAMPLE.type },
+      chainTime: {
+        blockNumber: 7_264_019,
+        blockHash: `0x${'5c'.repeat(32)}`,
+        timestamp: EVIDENCE_EXAMPLE.timestamp - (EVIDENCE_EXAMPLE.timestamp % 1000),
+      },
+      verdict: 'anchored',
+      detail: 'on chain with the certificate hash',
     },
   ],
 };
@@ -490,6 +540,34 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     },
   };
 
+  const verifyPostedCertificate: ZodOpenApiOperationObject = {
+    operationId: 'verifyPostedCertificate',
+    tags: [TAGS.utils],
+    summary: 'Verify a certificate JSON a holder has',
+    description:
+      "Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, " +
+      'possibly older than the stored record or changed): the service runs the same verifier ' +
+      'as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with ' +
+      'or without its response envelope), trusting only its own registries and asking only its ' +
+      'own nodes. The hash is recomputed by the rules, the revocation found from the certID ' +
+      'alone. No token needed; nothing is stored.',
+    security: PUBLIC,
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: z.looseObject({}) } },
+    },
+    responses: {
+      ...success(
+        200,
+        'The verification',
+        postedVerificationResponseSchema,
+        'Certificate verified',
+        POSTED_VERIFICATION_EXAMPLE,
+      ),
+      ...errors('validation'),
+    },
+  };
+
   const getPublishedFile: ZodOpenApiOperationObject = {
     operationId: 'getPublishedFile',
     tags: [TAGS.utils],
@@ -589,6 +667,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       '/certificates/{type}/{id}/revoke': { patch: idempotent(revokeCertificate) },
       '/certificates/{type}/{id}/signature': { post: idempotent(signCertificate) },
       '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
+      '/trustpoints/verification': { post: verifyPostedCertificate },
       '/files/{fileHash}': { get: getPublishedFile },
       '/.well-known/jwks.json': { get: getJwks },
       '/networks': { get: networksOperation({ tag: TAGS.utils, errors: errors() }) },

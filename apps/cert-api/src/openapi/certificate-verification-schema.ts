@@ -8,8 +8,47 @@ import {
   networkIdSchema,
   trustPointTypeNameSchema,
 } from '@trustpoint/domain';
+import { CERTIFICATE_VERDICT_PRECEDENCE } from '@trustpoint/verifier';
 import { z } from 'zod';
 import type { CertificateVerification } from '../certificates/verify-certificate.js';
+
+const verdictSchema = z.enum(CERTIFICATE_VERDICT_PRECEDENCE).meta({
+  id: 'CertificateVerdict',
+  description:
+    'The verdict every Trustpoint verifier gives (the CLI, the SDK, both pages), the first that ' +
+    'applies: `mismatch` (a hash differs from the rules or the chain), `notFound` (a trustpoint ' +
+    'is not on chain or not anchored yet), `unchecked` (no node answered, the chain could not ' +
+    'date a record, a signature could not be checked), `untrusted` (in a registry the trust does ' +
+    'not pin), `revoked` (a revocation proven on chain), `revocationUnchecked` (no status ' +
+    'registry could be read for a network holding it), `expired`, `verified`',
+});
+
+const revocationSchema = z
+  .object({
+    networkId: networkIdSchema,
+    timestamp: epochMillisSchema.meta({ description: "The Revocation trustpoint's timestamp" }),
+    recordedAt: epochMillisSchema.meta({
+      description: 'When the chain recorded it: the time of its block',
+    }),
+  })
+  .meta({ id: 'ProvenRevocation' });
+
+const revocationStatusSchema = z
+  .object({
+    networkId: networkIdSchema,
+    outcome: z.enum(['notRevoked', 'revoked', 'unchecked']),
+    statusRegistry: evmAddressSchema.optional(),
+    revocation: z
+      .object({ timestamp: epochMillisSchema, recordedAt: epochMillisSchema })
+      .optional(),
+    detail: z.string(),
+  })
+  .meta({
+    id: 'RevocationStatus',
+    description:
+      "A network's answer to `revocationOf(certID)` of its status registry: the revocation " +
+      'status read from the certID alone, so a copy saved before its revocation finds it',
+  });
 
 const trustpointVerificationSchema = z
   .object({
@@ -55,13 +94,61 @@ export const certificateVerificationSchema = z
   .object({
     certID: certIdSchema(),
     verified: z.boolean().meta({
-      description: 'Every trustpoint is on chain with the recorded hash and type',
+      description:
+        'The verdict is `verified`: every trustpoint is on chain with the recorded hash and ' +
+        'type, and the certificate is neither revoked nor expired',
     }),
     revoked: z.boolean(),
     revokedAt: epochMillisSchema.optional(),
     trustpoints: z.array(trustpointVerificationSchema),
+    verdict: verdictSchema,
+    revocation: revocationSchema.optional(),
+    status: z.array(revocationStatusSchema),
+    expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
   })
   .meta({ id: 'CertificateVerification' });
+
+/** `data` of POST /trustpoints/verification: a holder's copy through the verifier. */
+export const postedCertificateVerificationSchema = z
+  .object({
+    certID: z.string(),
+    verified: z.boolean().meta({ description: 'The verdict is `verified`' }),
+    revoked: z.boolean(),
+    verdict: verdictSchema,
+    revocation: revocationSchema.optional(),
+    status: z.array(revocationStatusSchema),
+    expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
+    hash: z
+      .object({
+        given: z.string(),
+        recomputed: z.string().optional(),
+        matches: z.boolean(),
+        detail: z.string(),
+      })
+      .loose()
+      .meta({ description: '`data.hash` as given, recomputed by the rules when it can be' }),
+    trustpoints: z.array(
+      z
+        .object({
+          type: trustPointTypeNameSchema,
+          networkId: z.number().int(),
+          timestamp: z.number().int(),
+          smartContract: z.string().optional(),
+          transactionHash: z.string().optional(),
+          trustPointHash: z.string(),
+          expectedHash: z.string(),
+          onChain: z.object({ hash: z.string(), type: trustPointTypeNameSchema }).optional(),
+          chainTime: z
+            .object({ blockNumber: z.number().int(), blockHash: z.string(), timestamp: z.number() })
+            .optional()
+            .meta({ description: 'The block of the transaction that wrote the record' }),
+          verdict: z.string(),
+          detail: z.string(),
+        })
+        .meta({ id: 'PostedTrustpointVerification' }),
+    ),
+  })
+  .meta({ id: 'PostedCertificateVerification' });
 
 /** Strict type identity: unlike mutual assignability it also tells an optional member apart. */
 /* eslint-disable @typescript-eslint/no-unnecessary-type-parameters -- the deferred generic is the trick */

@@ -1,3 +1,5 @@
+import { listRegistriesInUse } from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
 import {
   clientAddress,
   optionalAuthenticate,
@@ -6,16 +8,29 @@ import {
   validate,
   type AuthenticateOptions,
 } from '@trustpoint/http';
+import { VerifierInputError, type Trust } from '@trustpoint/verifier';
 import { Router } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { getCertificate } from '../certificates/get-certificate.js';
-import { verifyCertificate } from '../certificates/verify-certificate.js';
+import {
+  serviceVerdictOf,
+  trustOfNetworks,
+  verifyCertificate,
+  verifyCertificateJson,
+} from '../certificates/verify-certificate.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
 
-/** GET /trustpoints/{type}/{id}: the service verifies a certificate's trustpoints on chain. */
+/**
+ * GET /trustpoints/{type}/{id}: the service verifies a stored certificate's trustpoints on chain.
+ * POST /trustpoints/verification: the same verification of a certificate JSON a holder posts (the
+ * copy in their hands, which may be older than the stored record or changed), with no token.
+ * Both give the verdict of `@trustpoint/verifier` with the service's own registries as the trust.
+ */
 export function trustpointsRouter(
   services: CertificateServices,
   auth: AuthenticateOptions,
+  trust: () => Promise<Trust> = async () =>
+    trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
 ): Router {
   const router = Router();
   router.get('/trustpoints/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
@@ -25,12 +40,62 @@ export function trustpointsRouter(
       pin,
       address: clientAddress(req),
     });
-    const verification = await verifyCertificate(services, record);
+    const verification = await verifyCertificate(services, record, await trust());
     sendSuccess(
       res,
       200,
       verification.verified ? 'Certificate verified' : 'Certificate not verified',
       verification,
+    );
+  });
+  router.post('/trustpoints/verification', async (req, res) => {
+    const body: unknown = req.body;
+    let result;
+    try {
+      result = await verifyCertificateJson(services, body, await trust());
+    } catch (error) {
+      if (!(error instanceof VerifierInputError)) throw error;
+      throw new DomainError('validation', {
+        detail: 'the body is not a certificate JSON',
+        errors: [{ field: 'body', error: error.message }],
+      });
+    }
+    sendSuccess(
+      res,
+      200,
+      result.verified ? 'Certificate verified' : `Certificate not verified: ${result.verdict}`,
+      {
+        certID: result.certID,
+        verified: result.verified,
+        revoked: result.revoked,
+        ...serviceVerdictOf(result),
+        hash: result.hash,
+        trustpoints: result.trustpoints.map((trustpoint) => ({
+          type: trustpoint.type,
+          networkId: trustpoint.networkId,
+          timestamp: trustpoint.timestamp,
+          ...(trustpoint.smartContract === undefined
+            ? {}
+            : { smartContract: trustpoint.smartContract }),
+          ...(trustpoint.transactionHash === undefined
+            ? {}
+            : { transactionHash: trustpoint.transactionHash }),
+          trustPointHash: trustpoint.trustPointHash,
+          expectedHash: trustpoint.expectedHash,
+          ...(trustpoint.onChain === undefined ? {} : { onChain: trustpoint.onChain }),
+          ...(trustpoint.chainTime === undefined
+            ? {}
+            : {
+                chainTime: {
+                  blockNumber: trustpoint.chainTime.blockNumber,
+                  blockHash: trustpoint.chainTime.blockHash,
+                  timestamp: trustpoint.chainTime.timestamp,
+                },
+              }),
+          verdict: trustpoint.verdict,
+          detail: trustpoint.detail,
+        })),
+      },
     );
   });
   return router;

@@ -48,6 +48,8 @@ export interface CertApiFixture {
   db: TestDatabase;
   chain: LocalChain;
   network: NetworkConfig;
+  /** The deployment's status registry, even when `network` was configured without it. */
+  statusRegistry: string;
   engine: AnchorEngine;
   /** The upload limit and the published files' directory (a fresh temporary one). */
   files: FilesSettings;
@@ -101,6 +103,8 @@ export async function startCertApi(
      * Mine as a real network does: a block every this many milliseconds (automine off, set once
      * the registries are deployed). Default: a block per transaction.
      */
+    /** Configure the network without its status registry, as a deployment before revocation statuses. */
+    withoutStatusRegistry?: boolean;
     intervalMiningMs?: number;
     /** Confirmations the network asks before a record is anchored; 1 by default. */
     confirmations?: number;
@@ -137,6 +141,9 @@ export async function startCertApi(
     chainId: 31337,
     trustPointRegistry: deployment.trustPointRegistry,
     evidenceRepository: deployment.evidenceRepository,
+    ...(options.withoutStatusRegistry === true || deployment.statusRegistry === undefined
+      ? {}
+      : { statusRegistry: deployment.statusRegistry }),
     signerKey: HARDHAT_DEV_KEY,
     confirmations: options.confirmations ?? 1,
     explorerUrl: options.explorerUrl,
@@ -206,6 +213,7 @@ export async function startCertApi(
     db,
     chain,
     network,
+    statusRegistry: deployment.statusRegistry ?? '',
     engine,
     files,
     webhooks,
