@@ -165,6 +165,7 @@ export {
   claimIdempotencyKey,
   commitIdempotencyKey,
   completeIdempotencyKey,
+  holdsIdempotencyKey,
   pruneIdempotencyKeys,
   releaseIdempotencyKey,
   renewIdempotencyLease,

@@ -2,6 +2,7 @@ import type { AnchorReceipt } from '@trustpoint/chain';
 import {
   Batcher,
   findCertificateRepeats,
+  holdsIdempotencyKey,
   insertCertificates,
   insertTrustpoints,
   lockCreditBalances,
@@ -386,6 +387,10 @@ export async function createCertificate(
     wait: (recordId, timeoutMs) => engine.waitForAnchor(recordId, timeoutMs),
     withdraw: () =>
       knex.transaction(async (trx) => {
+        // A request that lost its key to a retry withdraws nothing: the retry may have answered
+        // from this certificate already (202). The key stays locked until this commits.
+        const claim = options.idempotency;
+        if (claim !== undefined && !(await holdsIdempotencyKey(trx, claim))) return false;
         const withdrawn = await cancelAll(services, trx, recordIds);
         if (withdrawn) {
           await withdrawCertificate(trx, id, user.id);

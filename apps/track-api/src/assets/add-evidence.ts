@@ -36,15 +36,21 @@ export async function addEvidence(
     idempotency,
   });
 
-  const receipt = await awaitEvidenceAnchor(services, evidence, acknowledgement, async (trx) => {
-    await withdrawEvidence(trx, evidence.id, registrant.id);
-    await recordAudit(trx, [
-      assetAudit(registrant, requestId, 'evidence.withdraw', asset.trackId, {
-        evidenceTimestamp: evidence.timestamp,
-        reason: 'not anchored within the synchronous wait',
-      }),
-    ]);
-  });
+  const receipt = await awaitEvidenceAnchor(
+    services,
+    evidence,
+    acknowledgement,
+    async (trx) => {
+      await withdrawEvidence(trx, evidence.id, registrant.id);
+      await recordAudit(trx, [
+        assetAudit(registrant, requestId, 'evidence.withdraw', asset.trackId, {
+          evidenceTimestamp: evidence.timestamp,
+          reason: 'not anchored within the synchronous wait',
+        }),
+      ]);
+    },
+    idempotency,
+  );
   // The receipt says where it landed, as the row now does: no need to read it back.
   return transactionView(
     receipt === undefined

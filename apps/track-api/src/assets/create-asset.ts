@@ -112,15 +112,21 @@ export async function createAsset(
     throw conflictOf(error) ?? error;
   }
 
-  await awaitEvidenceAnchor(services, first, acknowledgement, async (trx) => {
-    const removed = await withdrawAsset(trx, asset.id, owner.id, first.id);
-    await recordAudit(trx, [
-      assetAudit(owner, requestId, 'asset.withdraw', trackId, {
-        reason: 'not anchored within the synchronous wait',
-        removed,
-      }),
-    ]);
-  });
+  await awaitEvidenceAnchor(
+    services,
+    first,
+    acknowledgement,
+    async (trx) => {
+      const removed = await withdrawAsset(trx, asset.id, owner.id, first.id);
+      await recordAudit(trx, [
+        assetAudit(owner, requestId, 'asset.withdraw', trackId, {
+          reason: 'not anchored within the synchronous wait',
+          removed,
+        }),
+      ]);
+    },
+    idempotency,
+  );
   const created = await findAsset(knex, trackId);
   if (!created) throw new Error(`asset ${trackId} vanished after anchoring`);
   return created;

@@ -2,9 +2,11 @@ import type { AnchorReceipt, AnchorRequest } from '@trustpoint/chain';
 import {
   DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
   EvidenceClockAheadError,
+  holdsIdempotencyKey,
   insertEvidence,
   nextEvidenceTimestamp,
   type EvidenceRecord,
+  type IdempotencyClaim,
   type NewEvidence,
   type Queryable,
 } from '@trustpoint/db';
@@ -137,13 +139,15 @@ export function requireReadyUnlessPending(
  * it is mined, undefined when it is acknowledged pending. When a synchronous wait ends first, an evidence
  * still waiting in the queue is withdrawn with `withdraw` (in the transaction that cancels its
  * record) and the error is rethrown (503); one already sent stays, will be anchored, and is
- * acknowledged pending.
+ * acknowledged pending. So does one whose request lost its `Idempotency-Key` (`idempotency`) to a
+ * retry meanwhile: the retry may have answered from it already.
  */
 export async function awaitEvidenceAnchor(
   services: TrackServices,
   evidence: EvidenceRecord,
   acknowledgement: Acknowledgement | undefined,
   withdraw: (trx: Queryable) => Promise<unknown>,
+  idempotency?: IdempotencyClaim,
 ): Promise<AnchorReceipt | undefined> {
   const recordId = evidence.anchorRecordId;
   if (recordId === null) throw new Error(`evidence ${String(evidence.id)} was not queued`);
@@ -153,6 +157,10 @@ export async function awaitEvidenceAnchor(
     wait: (id, timeoutMs) => services.engine.waitForAnchor(id, timeoutMs),
     withdraw: () =>
       services.knex.transaction(async (trx) => {
+        // The key stays locked until the withdrawal commits: no retry takes it over meanwhile.
+        if (idempotency !== undefined && !(await holdsIdempotencyKey(trx, idempotency))) {
+          return false;
+        }
         const withdrawn = await services.engine.cancel(trx, recordId);
         if (withdrawn) await withdraw(trx);
         return withdrawn;

@@ -155,6 +155,25 @@ export async function commitIdempotencyKey(
   return updated > 0;
 }
 
+/**
+ * Inside a transaction that undoes a committed change (a creation withdrawn after its synchronous
+ * wait timed out): whether the claim still holds its key, the row locked until the transaction
+ * ends. A request that lost its key must not withdraw what it made: a retry that took the key
+ * over may have answered from it already. Once this returns true, no retry can take the key over
+ * before the withdrawal commits, and a retry afterwards finds the change gone and runs again.
+ */
+export async function holdsIdempotencyKey(
+  trx: Queryable,
+  claim: IdempotencyClaim,
+): Promise<boolean> {
+  const row = await trx('idempotency_keys')
+    .where({ user_id: claim.userId, key: claim.key, owner: claim.owner })
+    .whereNot('state', 'completed')
+    .forUpdate()
+    .first<{ key: string } | undefined>('key');
+  return row !== undefined;
+}
+
 /** Stores the answer, replayed from now on. False when the claim was lost meanwhile. */
 export async function completeIdempotencyKey(
   db: Queryable,
