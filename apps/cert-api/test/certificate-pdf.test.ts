@@ -100,6 +100,31 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
     expect(text).toContain(created.data.hash);
     expect(text).toContain('Evidence on network 31337');
     expect(text).toContain('Registry contract');
+    expect(text).toContain('VERIFIED: every trustpoint is on chain');
+    expect(text).toContain('Certified content');
+  });
+
+  it('when the certificate is revoked, then its PDF says so with the chain time of the revocation, and shows what it certifies', async () => {
+    const created = await api.certify(token, {
+      public: true,
+      content: { course: 'Chemistry', grade: 0, passed: false },
+    });
+    const revoked = await fetch(
+      `${base}/cert/v2/certificates/certID/${encodeURIComponent(created.certID)}/revoke?networkId=31337`,
+      { method: 'PATCH', headers: { Authorization: `Bearer ${token}` } },
+    );
+
+    const response = await pdfOf(created.certID);
+    const path = join(dir, 'certificate-revoked.pdf');
+    await writeFile(path, Buffer.from(await response.arrayBuffer()));
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+
+    expect(revoked.status).toBe(200);
+    expect(text).toContain('REVOKED: it matches the chain, and its issuer revoked it');
+    expect(text).toMatch(/Revoked\s+\d{4}-\d\d-\d\dT[\d:.]+Z \(chain time, network 31337\)/);
+    expect(text).toContain('course: "Chemistry"');
+    expect(text).toContain('grade: 0');
+    expect(text).toContain('passed: false');
   });
 
   it('when the request names another Host, then the QR code still opens the configured public origin', async () => {

@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
+import type { ServiceVerdict } from './verify-certificate.js';
 import type { CertificateView } from './certificate-view.js';
 
 /** A4 portrait, in points. */
@@ -127,6 +128,34 @@ export interface CertificatePdfInput {
   certificate: CertificateView;
   /** The web verifier opened on this certificate: what the QR code holds. */
   verifyUrl: string;
+  /** What the service's verifier found when the PDF was made, and when. */
+  verification?: { verdict: ServiceVerdict; checkedAt: number };
+}
+
+/** The verdicts in words, as the CLI and the pages say them. */
+const VERDICT_TEXT: Record<ServiceVerdict['verdict'], string> = {
+  verified: "VERIFIED: every trustpoint is on chain, in the service's registries, and matches",
+  revoked: 'REVOKED: it matches the chain, and its issuer revoked it',
+  expired: 'EXPIRED: it matches the chain, but its expiry date has passed',
+  revocationUnchecked: 'REVOCATION NOT CHECKED: whether it was revoked could not be read',
+  untrusted: 'NOT TRUSTED: on chain, but not in a registry the service publishes',
+  unchecked: 'NOT CHECKED: a node did not answer, or the chain could not date a record',
+  notFound: 'NOT ON CHAIN: a trustpoint is not on chain (or not anchored yet)',
+  mismatch: 'MISMATCH: the certificate does not match the chain',
+};
+
+/** The certified content as `path: value` lines, paths as the JSON nests them. */
+function contentLines(value: unknown, path: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [`${path.join(' / ') || '(content)'}: []`];
+    return value.flatMap((item, index) => contentLines(item, [...path, `[${String(index)}]`]));
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return [`${path.join(' / ') || '(content)'}: {}`];
+    return entries.flatMap(([key, item]) => contentLines(item, [...path, key]));
+  }
+  return [`${path.join(' / ')}: ${JSON.stringify(value)}`];
 }
 
 /**
@@ -187,6 +216,26 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   if (data.fileHash !== undefined)
     writer.field('File SHA-256 (data.fileHash)', data.fileHash, true);
   writer.field('Status', certificate.status);
+  if (input.verification !== undefined) {
+    const { verdict, checkedAt } = input.verification;
+    writer.field(
+      `Verified by the service at ${new Date(checkedAt).toISOString()}`,
+      VERDICT_TEXT[verdict.verdict],
+    );
+    if (verdict.revocation !== undefined) {
+      writer.field(
+        'Revoked',
+        `${new Date(verdict.revocation.recordedAt).toISOString()} (chain time, network ${String(verdict.revocation.networkId)})`,
+      );
+    }
+  }
+  if (data.expires !== undefined) writer.field('Expires', new Date(data.expires).toISOString());
+
+  writer.rule();
+  writer.text('Certified content', { font: fonts.bold, size: 12, gap: 4 });
+  for (const line of contentLines(data.content).slice(0, 200)) {
+    writer.text(line, { font: fonts.mono, size: 9, gap: 1 });
+  }
 
   writer.rule();
   writer.text('Trustpoints', { font: fonts.bold, size: 12, gap: 4 });
@@ -210,7 +259,9 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   writer.field('Verify', verifyUrl, true);
   writer.text(
     'Or with the command line: trustpoint verify <certID> --url <service> --rpc <networkId>=<node URL>. ' +
-      'Each trustpoint is getTrustPoint(certID, timestamp) on the registry contract.',
+      'Each trustpoint is getTrustPoint(certID, timestamp) on the registry contract; a revocation ' +
+      "is revocationOf(certID) on the network's status registry. The verdict above is the " +
+      "service's at the time shown: verify again for today's.",
     { size: 8.5 },
   );
   return document.save();

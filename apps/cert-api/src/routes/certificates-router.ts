@@ -4,7 +4,7 @@ import {
   createCertificateQuerySchema,
   networkQuerySchema,
 } from '@trustpoint/domain';
-import { findCertificate, type CertificateRecord } from '@trustpoint/db';
+import { findCertificate, listRegistriesInUse, type CertificateRecord } from '@trustpoint/db';
 import {
   acknowledge,
   acknowledgementFor,
@@ -25,6 +25,11 @@ import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { certificatePdf } from '../certificates/certificate-pdf.js';
+import {
+  serviceVerdictOf,
+  trustOfNetworks,
+  verifyCertificateJson,
+} from '../certificates/verify-certificate.js';
 import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
@@ -135,7 +140,20 @@ export function certificatesRouter(
     // The web verifier of the configured public origin, never one built from the request's Host
     // header: a printed QR code must not send its reader wherever a request said it came from.
     const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
-    const pdf = await certificatePdf({ certificate: view, verifyUrl });
+    // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
+    const checkedAt = services.now();
+    const verdict = serviceVerdictOf(
+      await verifyCertificateJson(
+        services,
+        view,
+        trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
+      ),
+    );
+    const pdf = await certificatePdf({
+      certificate: view,
+      verifyUrl,
+      verification: { verdict, checkedAt },
+    });
     const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
     res
       .status(200)
