@@ -15,6 +15,8 @@ import {
   verifyCertificate,
   fileCertificateHash,
   VerifierInputError,
+  createDisclosableCertificate,
+  withholdCertificateFields,
 } from '../src/index.js';
 import {
   FAKE_GENESIS,
@@ -143,6 +145,150 @@ describe('verifyCertificate', () => {
         onChain: { hash, type: 'Evidence' },
       }),
     ]);
+  });
+
+  it('when a certificate has no hashVersion, then it verifies under version 1 with its name, description, issuer and dates stated as unverified claims', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc,
+      trust,
+      fetch: fetchOf(node),
+    });
+
+    expect(result.verdict).toBe('verified');
+    expect(result.hash).toMatchObject({
+      version: 1,
+      covered: ['content'],
+      unverified: ['name', 'description', 'issuer', 'issuedOn'],
+      withheld: [],
+    });
+  });
+
+  describe('certificate hash version 2', () => {
+    const v2 = createDisclosableCertificate({
+      certID: CERT_ID,
+      data: {
+        type: 'content',
+        name: 'Diploma',
+        description: 'Mathematics',
+        issuer: 'did:user:university',
+        issuerOrigin: 'https://trustpoint.example',
+        issuedOn: ISSUED_ON,
+        expires: ISSUED_ON + 10 * 365 * 86_400_000,
+        content: { student: { name: 'Ada', dateOfBirth: '1815-12-10' }, grade: 0, passed: false },
+      },
+    });
+    const issued = {
+      ...v2.certificate,
+      metadata: [{ ...evidenceItem(), trustPointHash: v2.hash }],
+      access: { public: true },
+      status: 'anchored',
+    };
+    const verify = (copy: unknown) =>
+      verifyCertificate({
+        certificate: copy,
+        rpc,
+        trust,
+        now: ISSUED_ON + 1000,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, v2.hash, 0]])),
+      });
+
+    it('when it is verified as issued, then every shown field is covered and nothing is withheld', async () => {
+      const result = await verify(issued);
+
+      expect(result.verdict).toBe('verified');
+      expect(result.hash).toMatchObject({
+        version: 2,
+        recomputed: v2.hash,
+        matches: true,
+        covered: [
+          'hashVersion',
+          'certID',
+          'type',
+          'name',
+          'description',
+          'issuer',
+          'issuerOrigin',
+          'issuedOn',
+          'expires',
+          'content',
+        ],
+        unverified: [],
+        withheld: [],
+      });
+    });
+
+    it.each([
+      ['renamed', { name: 'Honorary doctorate' }],
+      ['re-described', { description: 'Physics' }],
+      ['re-issued', { issuer: 'did:user:someone-else' }],
+      ['re-dated', { issuedOn: ISSUED_ON - 86_400_000 }],
+      ['given a later expiry', { expires: ISSUED_ON + 50 * 365 * 86_400_000 }],
+    ])('when a copy is %s, then the hash and its Evidence are a mismatch', async (_, change) => {
+      const result = await verify({ ...issued, data: { ...issued.data, ...change } });
+
+      expect(result.verdict).toBe('mismatch');
+      expect(result.hash.matches).toBe(false);
+      expect(result.hash.detail).toContain('version 2 root');
+      expect(result.trustpoints[0]?.verdict).toBe('mismatch');
+    });
+
+    it('when a copy withholds content fields, then it verifies and lists them as withheld', async () => {
+      const copy = withholdCertificateFields(issued, [
+        ['content', 'student', 'dateOfBirth'],
+        ['content', 'grade'],
+      ]);
+
+      const result = await verify(copy);
+
+      expect(result.verdict).toBe('verified');
+      expect(copy.data.content).toEqual({ student: { name: 'Ada' }, passed: false });
+      expect(result.hash.withheld).toHaveLength(2);
+      expect(result.hash.withheld).toEqual(
+        expect.arrayContaining([
+          { kind: 'member', objectPath: ['content'], digest: expect.any(String) as unknown },
+          {
+            kind: 'member',
+            objectPath: ['content', 'student'],
+            digest: expect.any(String) as unknown,
+          },
+        ]),
+      );
+    });
+
+    it('when a copy drops a field that cannot be withheld, then it is a mismatch, with the reason when the rule refuses it', async () => {
+      const { issuerOrigin: _origin, ...withoutOrigin } = issued.data;
+      const { expires: _expires, ...withoutExpiry } = issued.data;
+      const inClear = createDisclosableCertificate(
+        { certID: CERT_ID, data: { ...v2.certificate.data, content: { passed: true, grade: 1 } } },
+        { inClear: [['content', 'passed']] },
+      ).certificate;
+
+      const noOrigin = await verify({ ...issued, data: withoutOrigin });
+      const noExpiry = await verify({ ...issued, data: withoutExpiry });
+      const keptInClear = await verify({
+        ...issued,
+        data: { ...inClear.data, content: { grade: 1 } },
+      });
+
+      expect(noOrigin.verdict).toBe('mismatch');
+      expect(noExpiry.verdict).toBe('mismatch');
+      expect(keptInClear.verdict).toBe('mismatch');
+      expect(keptInClear.hash).toMatchObject({ matches: false, refusal: 'contentMismatch' });
+      expect(keptInClear.hash.detail).toContain('version 2 rule');
+    });
+
+    it('when a copy shows content its disclosures do not reveal, then it is a mismatch', async () => {
+      const result = await verify({
+        ...issued,
+        data: { ...issued.data, content: { ...issued.data.content, grade: 5 } },
+      });
+
+      expect(result.verdict).toBe('mismatch');
+      expect(result.hash.refusal).toBe('contentMismatch');
+    });
   });
 
   it('when the certificate comes in its API envelope, then it is read the same', async () => {

@@ -7,6 +7,9 @@ import {
   contentCertificateHash,
   type AssetCertificateInput,
 } from '../hashing/certificate-hash.js';
+import { readDisclosableCertificate } from '../disclosure/disclosable-certificate.js';
+import { SelectiveDisclosureError } from '../disclosure/selective-disclosure-error.js';
+import type { WithheldField } from '../disclosure/sd-payload.js';
 import { hashFileBytes, type FileHashes } from '../hashing/file-hasher.js';
 import { isHashHex } from '../hashing/hash-hex.js';
 import { revocationTrustPointHash } from '../hashing/trustpoint-hash.js';
@@ -103,6 +106,26 @@ export interface CertificateHashCheck {
   fileHash?: { given: string | undefined; recomputed: string };
   matches: boolean;
   detail: string;
+  /**
+   * The rule `data.hash` follows: 1 (no `data.hashVersion`: the content or the file only) or 2
+   * (every shown field, the content selectively disclosable).
+   */
+  version: 1 | 2;
+  /**
+   * The shown fields the anchored hash covers (`certID` and names under `data`): a copy that
+   * changes one of them no longer verifies. Version 1: the content (content and asset
+   * certificates) or, when given, the file (`fileHash`).
+   */
+  covered: string[];
+  /**
+   * Shown fields the hash does not cover (version 1: name, description, issuer, the dates, and
+   * the content of a file or URL certificate): claims of whoever handed the JSON on, unverified.
+   */
+  unverified: string[];
+  /** Version 2: what the holder withheld from this copy (a member by its object, its name hidden too). */
+  withheld: WithheldField[];
+  /** Version 2: why the rule refused the copy (`SelectiveDisclosureError`'s code), when it did. */
+  refusal?: string;
 }
 
 /**
@@ -184,6 +207,10 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
 interface CertificateInput {
   certID: string;
   type: string;
+  /** `data.hashVersion` as given: absent for version 1. */
+  hashVersion: unknown;
+  /** The certificate itself (out of its envelope), for the version 2 rule. */
+  json: Record<string, unknown>;
   content: JsonObject;
   issuer: string;
   issuedOn: number;
@@ -217,6 +244,8 @@ export function readCertificate(json: unknown): CertificateInput {
   return {
     certID,
     type: field(data, 'type', isString, 'a string', '$.data'),
+    hashVersion: data.hashVersion,
+    json: certificate,
     content: optionalField(data, 'content', isJsonObject, 'an object', '$.data') ?? {},
     issuer: field(data, 'issuer', isString, 'a string', '$.data'),
     issuedOn: field(data, 'issuedOn', isSafeInteger, 'an integer', '$.data'),
@@ -239,12 +268,98 @@ export function readCertificate(json: unknown): CertificateInput {
   };
 }
 
+/** The shown fields of `data` besides the content, each present only when the JSON has it. */
+const SHOWN_FIELDS = ['name', 'description', 'issuer', 'issuedOn', 'expires'] as const;
+
 function checkCertificateHash(
   certificate: CertificateInput,
   file: Uint8Array | FileHashes | undefined,
 ): CertificateHashCheck {
+  if (certificate.hashVersion !== undefined) return checkCertificateHashV2(certificate, file);
+  const check = checkCertificateHashV1(certificate, file);
+  const data = certificate.json.data as Record<string, unknown>;
+  const contentCovered = certificate.type === 'content' || certificate.type === 'asset';
+  const fileCovered = certificate.type === 'file' && check.fileHash !== undefined && check.matches;
+  return {
+    ...check,
+    version: 1,
+    covered: [...(contentCovered ? ['content'] : []), ...(fileCovered ? ['fileHash'] : [])],
+    unverified: [
+      ...SHOWN_FIELDS.filter((name) => data[name] !== undefined),
+      ...(contentCovered || data.content === undefined ? [] : ['content']),
+      ...(data.fileHash === undefined || fileCovered ? [] : ['fileHash']),
+    ],
+    withheld: [],
+  };
+}
+
+/**
+ * Version 2: the root recomputed from every shown field (and the disclosures), compared with
+ * `data.hash`; a copy the rule refuses (a disclosure that does not match, a field withheld that
+ * cannot be) is a mismatch with the reason. With the file (or the URL's bytes), their sha256 must
+ * be `data.fileHash`, which the root covers.
+ */
+function checkCertificateHashV2(
+  certificate: CertificateInput,
+  file: Uint8Array | FileHashes | undefined,
+): CertificateHashCheck {
   const given = certificate.hash;
-  const recomputedBy = (recomputed: string, rule: string): CertificateHashCheck => ({
+  const base = { given, version: 2 as const, covered: [], unverified: [], withheld: [] };
+  let reading;
+  try {
+    reading = readDisclosableCertificate(certificate.json);
+  } catch (error) {
+    if (!(error instanceof SelectiveDisclosureError)) throw error;
+    return {
+      ...base,
+      matches: false,
+      refusal: error.code,
+      detail: `the copy breaks the version 2 rule (${error.code}): ${error.message}`,
+    };
+  }
+  const covered = Object.keys(reading.payload).filter((name) => name !== '_sd_alg');
+  const check = { ...base, recomputed: reading.hash, covered, withheld: reading.withheld };
+  if (reading.hash !== given) {
+    return {
+      ...check,
+      matches: false,
+      detail: `data.hash is not the version 2 root of the fields shown (${reading.hash}): a shown field (name, description, issuer, a date, the content, ...) was changed`,
+    };
+  }
+  const withheld =
+    reading.withheld.length === 0
+      ? ''
+      : `; ${String(reading.withheld.length)} content field(s) withheld by the holder`;
+  if (file === undefined || (certificate.type !== 'file' && certificate.type !== 'url')) {
+    const bytes =
+      certificate.type === 'file' || certificate.type === 'url'
+        ? `; give the ${certificate.type === 'file' ? 'file' : "URL's bytes"} to check them against data.fileHash`
+        : '';
+    return {
+      ...check,
+      matches: true,
+      detail: `data.hash recomputed by the version 2 rule over every shown field${withheld}${bytes}`,
+    };
+  }
+  const hashes = file instanceof Uint8Array ? hashFileBytes(file) : file;
+  const fileHashMatches = certificate.fileHash === hashes.fileHash;
+  return {
+    ...check,
+    fileHash: { given: certificate.fileHash, recomputed: hashes.fileHash },
+    matches: fileHashMatches,
+    detail: fileHashMatches
+      ? `data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
+      : `the ${certificate.type === 'file' ? 'file' : "URL's bytes"} do not match the certificate: their sha256 is ${hashes.fileHash}`,
+  };
+}
+
+/** Version 1 (DESIGN.md 3): the content or the file only. */
+function checkCertificateHashV1(
+  certificate: CertificateInput,
+  file: Uint8Array | FileHashes | undefined,
+): Omit<CertificateHashCheck, 'version' | 'covered' | 'unverified' | 'withheld'> {
+  const given = certificate.hash;
+  const recomputedBy = (recomputed: string, rule: string) => ({
     given,
     recomputed,
     matches: recomputed === given,
