@@ -333,6 +333,58 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     });
   });
 
+  it('when the holder saved the JSON at issuance and the issuer revoked it later, then that copy is found revoked (exit 9), with the chain time of the revocation', async () => {
+    const certificate = await createContentCertificate();
+    const path = await saved('saved-at-issuance.json', certificate);
+    const before = await verify([path, '--rpc', `31337=${chainUrl}`]);
+    await api(
+      `/certificates/certID/${encodeURIComponent(String(certificate.data.certID))}/revoke?networkId=31337`,
+      { method: 'PATCH' },
+    );
+
+    const after = await verify([path, '--rpc', `31337=${chainUrl}`]);
+    const asJson = await verify([path, '--rpc', `31337=${chainUrl}`, '--json']);
+
+    expect(before.code).toBe(EXIT.ok);
+    expect(before.stdout).toContain('not revoked');
+    expect(after.code).toBe(EXIT.revoked);
+    expect(after.stdout).toContain('REVOKED');
+    expect(after.stdout).toMatch(
+      /Revoked: on network 31337, recorded \d{4}-\d\d-\d\dT[\d:.]+Z \(chain time\)/,
+    );
+    const result = JSON.parse(asJson.stdout) as {
+      revocation: { recordedAt: number };
+      trustpoints: { verdict: string }[];
+      status: { outcome: string }[];
+    };
+    // The copy lists only its Evidence; the status registry found the revocation from its certID.
+    expect(result.trustpoints.map((trustpoint) => trustpoint.verdict)).toEqual(['anchored']);
+    expect(result.status.map((check) => check.outcome)).toEqual(['revoked']);
+    expect(result.revocation.recordedAt % 1000).toBe(0);
+  });
+
+  it('when no status registry is trusted for the network, or the one pinned does not answer, then the revocation is not checked (exit 14), never verified', async () => {
+    const path = await saved('status-unknown.json', await createContentCertificate());
+    const withoutStatus = await localTrustFile(service, { statusRegistry: null });
+    // An address with no contract: the call answers nothing a status registry would.
+    const silent = await localTrustFile(service, {
+      statusRegistry: '0x000000000000000000000000000000000000dEaD',
+    });
+
+    const unpinned = await trustpoint(['verify', path, '--rpc', `31337=${chainUrl}`], {
+      TRUSTPOINT_TRUST_FILE: withoutStatus,
+    });
+    const unanswered = await trustpoint(['verify', path, '--rpc', `31337=${chainUrl}`], {
+      TRUSTPOINT_TRUST_FILE: silent,
+    });
+
+    expect(unpinned.code).toBe(EXIT.revocationUnchecked);
+    expect(unpinned.stdout).toContain('REVOCATION NOT CHECKED');
+    expect(unpinned.stdout).toContain('no status registry for network 31337');
+    expect(unanswered.code).toBe(EXIT.revocationUnchecked);
+    expect(unanswered.stdout).toContain('0x000000000000000000000000000000000000dEaD');
+  });
+
   describe('qualified signatures', () => {
     const signedCertificate = async () => {
       const { data } = await createContentCertificate();

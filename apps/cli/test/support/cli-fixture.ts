@@ -107,14 +107,35 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
  */
 export async function localTrustFile(
   service: RunningService,
-  options: { withNodes?: boolean } = {},
+  options: {
+    withNodes?: boolean;
+    /** Replace the published status registry by this address, or drop it (null). */
+    statusRegistry?: string | null;
+  } = {},
 ): Promise<string> {
   const path = join(service.dataDir, `trust-${randomUUID()}.json`);
   const chainUrl = service.running.embeddedChain?.url;
+  const published = await fetchTrustDocument(service.url);
+  const { statusRegistry } = options;
+  const document =
+    statusRegistry === undefined
+      ? published
+      : {
+          ...published,
+          networks: published.networks.map((network) => ({
+            ...network,
+            registries: [
+              ...network.registries.filter((registry) => registry.kind !== 'statusRegistry'),
+              ...(statusRegistry === null
+                ? []
+                : [{ kind: 'statusRegistry' as const, address: statusRegistry }]),
+            ],
+          })),
+        };
   await writeTrustFile(path, {
     origins: [
       {
-        document: await fetchTrustDocument(service.url),
+        document,
         local: true,
         ...(options.withNodes === false || chainUrl === undefined
           ? {}
