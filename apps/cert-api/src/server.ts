@@ -88,9 +88,20 @@ export const CERT_API_PUBLIC_READS = [
   '/.well-known/jwks.json',
 ] as const;
 
+/**
+ * The services, naming the configured public origin as version 2 certificates' `issuerOrigin`
+ * (covered by their hash) unless they name one themselves.
+ */
+function issuingServices({ services, publicUrl }: CertApiOptions): CertificateServices {
+  if (services.issuerOrigin !== undefined || publicUrl === undefined) return services;
+  const issuerOrigin = () =>
+    new URL(typeof publicUrl === 'string' ? publicUrl : publicUrl()).origin;
+  return { ...services, issuerOrigin };
+}
+
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
 export function createCertApp(options: CertApiOptions): Express {
-  const { services } = options;
+  const services = issuingServices(options);
   // A bad limit stops start-up rather than the first request with a PIN.
   pinAttemptLimits(services.pinAttempts);
   // Every token kind: the service's JWTs, API keys and their tokens, configured providers' JWTs.

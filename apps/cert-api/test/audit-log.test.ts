@@ -1,6 +1,7 @@
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { listAuditEntries, updateUser, type AuditEntry } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
+import { contentCertificateHash, type JsonObject } from '@trustpoint/domain';
 import { checkedRequest } from '@trustpoint/http/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -39,14 +40,24 @@ describe.each(testBackends())('audit log of the certificate API on %s', (backend
 
     // Assert
     expect(response.status).toBe(201);
-    const { certID, data } = response.body.data as { certID: string; data: { hash: string } };
+    const { certID, data } = response.body.data as {
+      certID: string;
+      data: { hash: string; content: JsonObject };
+    };
     expect(await auditOf(owner.id)).toEqual([
       expect.objectContaining({
         actorId: owner.id,
         requestId: 'create-cert-1',
         action: 'certificate.create',
         target: `certificate:${certID}`,
-        changes: { type: 'content', networkId: '31337', hash: data.hash, qualified: false },
+        changes: {
+          type: 'content',
+          networkId: '31337',
+          hash: data.hash,
+          hashVersion: 2,
+          contentDigest: contentCertificateHash(data.content),
+          qualified: false,
+        },
       }),
     ]);
   });

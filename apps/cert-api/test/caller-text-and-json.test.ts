@@ -5,6 +5,7 @@ import {
   canonicalJson,
   decodeGetTrustPointResponse,
   getTrustPointRequest,
+  readDisclosableCertificate,
 } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -241,7 +242,15 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     // The same JSON value (the database keeps members, not their order; JCS sorts them anyway).
     expect(canonicalJson(response.body.data.data.content)).toBe(content);
     expect(canonicalJson(read.body.data.data.content)).toBe(content);
-    expect(response.body.data.data.hash).toBe(doubleHashOfText(content));
+    // Version 2 covers it as sent too: the disclosures reveal exactly this content.
+    const reading = readDisclosableCertificate(response.body.data);
+    expect(reading.hash).toBe(response.body.data.data.hash);
+    expect(canonicalJson(reading.content)).toBe(content);
+    // The unsalted digest of the content as sent finds it.
+    const byDigest = await request(api.app)
+      .get(`${CREATE}/hash/${doubleHashOfText(content)}`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(byDigest.body.data.certID).toBe(certID);
     const [trustpoint] = response.body.data.metadata as {
       smartContract: string;
       timestamp: number;
@@ -259,7 +268,7 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     });
     expect(decodeGetTrustPointResponse(await rpc.json())).toMatchObject({
       found: true,
-      hash: doubleHashOfText(content),
+      hash: response.body.data.data.hash,
     });
   });
 
@@ -276,8 +285,12 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     expect(canonicalJson(response.body.data.data.content)).toBe(
       '{"assetId":"p-1","content":{"__proto__":{"x":1}}}',
     );
-    expect(response.body.data.data.hash).toBe(
-      doubleHashOfText('{"assetId":"p-1","content":{"__proto__":{"x":1}}}'),
-    );
+    expect(readDisclosableCertificate(response.body.data).hash).toBe(response.body.data.data.hash);
+    const byDigest = await request(api.app)
+      .get(
+        `${CREATE}/hash/${doubleHashOfText('{"assetId":"p-1","content":{"__proto__":{"x":1}}}')}`,
+      )
+      .set('Authorization', `Bearer ${token}`);
+    expect(byDigest.body.data.certID).toBe(response.body.data.certID);
   });
 });

@@ -7,6 +7,7 @@ import {
   contentCertificateHash,
   decodeGetTrustPointResponse,
   getTrustPointRequest,
+  readDisclosableCertificate,
 } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, tokenFor, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -48,7 +49,14 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
       message: 'Certificate created successfully',
     });
     const certificate = certificateSchema.parse(response.body.data);
-    expect(certificate.data.hash).toBe(contentCertificateHash(content));
+    // Version 2: the hash covers every shown field, recomputed from the certificate alone.
+    expect(certificate.data.hashVersion).toBe(2);
+    expect(readDisclosableCertificate(certificate)).toMatchObject({
+      hash: certificate.data.hash,
+      content,
+      withheld: [],
+    });
+    expect(certificate.data.hash).not.toBe(contentCertificateHash(content));
     expect(certificate.data.issuer).toBe(`did:user:${id}`);
     expect(certificate.metadata).toHaveLength(1);
     const [trustpoint] = certificate.metadata;
@@ -131,7 +139,60 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
       content: { weightKg: 480 },
     };
     expect(response.body.data.data.content).toEqual(expected);
-    expect(response.body.data.data.hash).toBe(assetCertificateHash(expected));
+    expect(readDisclosableCertificate(response.body.data).hash).toBe(response.body.data.data.hash);
+    // The unsalted digest of version 1's asset rule still finds it.
+    const found = await request(api.app)
+      .get(`/cert/v2/certificates/hash/${assetCertificateHash(expected)}`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(found.body.data.certID).toBe(response.body.data.certID);
+  });
+
+  it('when content is certified, then it is found by the unsalted digest of its content and by data.hash, and the same content again is 409', async () => {
+    // Arrange
+    const { token } = await api.user({ credits: 2 });
+    const content = { student: { name: 'Ada', dateOfBirth: '1815-12-10' }, grade: 0 };
+    const body = { name: 'Diploma', description: 'Mathematics', content };
+    const created = await post(token, 'type=content&networkId=31337', body);
+    const lookUp = (hash: string) =>
+      request(api.app)
+        .get(`/cert/v2/certificates/hash/${hash}`)
+        .set('Authorization', `Bearer ${token}`);
+
+    // Act
+    const byDigest = await lookUp(contentCertificateHash(content));
+    const byRoot = await lookUp(created.body.data.data.hash);
+    const again = await post(token, 'type=content&networkId=31337', { ...body, name: 'Other' });
+
+    // Assert
+    expect(created.status).toBe(201);
+    expect(byDigest.status).toBe(200);
+    expect(byDigest.body.data).toEqual(created.body.data);
+    expect(byRoot.body.data).toEqual(created.body.data);
+    expect(again.status).toBe(409);
+  });
+
+  it('when the content holds an integer beyond 2^53 or a member named _sd, then 400 on that field and nothing is spent', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 1 });
+    const send = (content: string) =>
+      request(api.app)
+        .post(`${CREATE}?type=content&networkId=31337`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"n","description":"d","content":${content}}`);
+
+    // Act
+    const tooLarge = await send('{"id":{"serial":9007199254740993}}');
+    const reserved = await send('{"_sd":["x"]}');
+
+    // Assert
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.errors).toEqual([
+      { field: 'body.content.id.serial', error: expect.stringContaining('I-JSON') as unknown },
+    ]);
+    expect(reserved.status).toBe(400);
+    expect(reserved.body.errors[0].field).toBe('body.content._sd');
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
   });
 
   it('when the same content is certified twice, then 409 and no second credit is spent', async () => {
@@ -259,7 +320,7 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
       expect(repeated?.body.message).toBe(
         'The certificate is already registered, please try again with a different content',
       );
-      expect(created?.body.data.data.hash).toBe(contentCertificateHash(fresh.content));
+      expect(created?.body.data.data.content).toEqual(fresh.content);
       expect(await findCreditBalance(api.db.knex, user.id)).toBe(0);
     }
 
@@ -322,7 +383,7 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
         const { user, content } = interleaved[i] as Creation;
         const certificate = certificateSchema.parse(response.body.data);
         expect(certificate.data.issuer).toBe(`did:user:${user.id}`);
-        expect(certificate.data.hash).toBe(contentCertificateHash(content));
+        expect(certificate.data.content).toEqual(content);
         const later = await readAs(user.token, certificate.certID);
         expect(later.status).toBe(200);
         expect(response.body.data).toEqual(later.body.data);

@@ -6,6 +6,7 @@ import {
   certificateSchema,
   decodeGetTrustPointResponse,
   getTrustPointRequest,
+  readDisclosableCertificate,
 } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -50,7 +51,7 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     return token === undefined ? call : call.set('Authorization', `Bearer ${token}`);
   };
 
-  it('when a file is certified, then fileHash is its sha256, data.hash its double hash, anchored on chain and found by fileHash', async () => {
+  it('when a file is certified, then fileHash is its sha256, data.hash the version 2 root over it, anchored on chain and found by fileHash and by its double hash', async () => {
     // Arrange
     const { id, token } = await api.user({ credits: 3 });
     const bytes = randomBytes(200_000);
@@ -65,7 +66,9 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     expect(response.status).toBe(201);
     const certificate = certificateSchema.parse(response.body.data);
     expect(certificate.data.type).toBe('file');
-    expect(certificate.data.hash).toBe(expected.hash);
+    expect(certificate.data.fileHash).toBe(expected.fileHash);
+    expect(certificate.data.hashVersion).toBe(2);
+    expect(readDisclosableCertificate(certificate).hash).toBe(certificate.data.hash);
     expect(certificate.data.content).toEqual({
       lot: 7,
       file: { name: 'deed.pdf', mediaType: 'application/pdf', size: 200_000 },
@@ -85,14 +88,16 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     });
     expect(decodeGetTrustPointResponse(await rpc.json())).toEqual({
       found: true,
-      hash: expected.hash,
+      hash: certificate.data.hash,
       type: 'Evidence',
     });
-    const found = await request(api.app)
-      .get(`/cert/v2/certificates/fileHash/${expected.fileHash}`)
-      .set('Authorization', `Bearer ${token}`);
-    expect(found.status).toBe(200);
-    expect(found.body.data.certID).toBe(certificate.certID);
+    for (const lookup of [`fileHash/${expected.fileHash}`, `hash/${expected.hash}`]) {
+      const found = await request(api.app)
+        .get(`/cert/v2/certificates/${lookup}`)
+        .set('Authorization', `Bearer ${token}`);
+      expect(found.status).toBe(200);
+      expect(found.body.data.certID).toBe(certificate.certID);
+    }
   });
 
   it('when the body part comes before the file, then the upload is accepted the same way', async () => {
@@ -107,7 +112,7 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
 
     // Assert
     expect(response.status).toBe(201);
-    expect(response.body.data.data.hash).toBe(expectedHashes(bytes).hash);
+    expect(response.body.data.data.fileHash).toBe(expectedHashes(bytes).fileHash);
     expect(response.body.data.data.content.file).toEqual({
       name: 'notes.txt',
       mediaType: 'text/plain',
@@ -470,7 +475,7 @@ describe.each(testBackends())('POST /certificates?type=file with a large file on
 
     // Assert
     expect(response.status).toBe(201);
-    expect(response.body.data.data.hash).toBe(hex(sha256(fileDigest)));
+    expect(response.body.data.data.fileHash).toBe(hex(fileDigest));
     expect(response.body.data.data.content.file.size).toBe(64 * 1024 * 1024);
     // Loose on purpose (GC timing, other work in the process): far below the file's 64 MiB.
     expect(peak - baseline).toBeLessThan(40 * 1024 * 1024);

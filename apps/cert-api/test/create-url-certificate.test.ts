@@ -7,6 +7,7 @@ import {
   certificateSchema,
   decodeGetTrustPointResponse,
   getTrustPointRequest,
+  readDisclosableCertificate,
 } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
@@ -106,7 +107,7 @@ describe.each(testBackends())('POST /certificates?type=url on %s', (backend) => 
     await site.close();
   });
 
-  it('when an allowed URL is certified, then data.hash is the double hash of its bytes, content says what was fetched, and it is on chain', async () => {
+  it('when an allowed URL is certified, then data.fileHash is the sha256 of its bytes, data.hash the version 2 root over it, content says what was fetched, and it is on chain', async () => {
     // Arrange
     const { id, token } = await allowing.user({ credits: 2 });
     const before = Date.now();
@@ -118,7 +119,11 @@ describe.each(testBackends())('POST /certificates?type=url on %s', (backend) => 
     expect(response.status).toBe(201);
     const certificate = certificateSchema.parse(response.body.data);
     expect(certificate.data.type).toBe('url');
-    expect(certificate.data.hash).toBe(doubleHashHex(site.page));
+    expect(certificate.data.fileHash).toBe(createHash('sha256').update(site.page).digest('hex'));
+    expect(readDisclosableCertificate(certificate)).toMatchObject({
+      hash: certificate.data.hash,
+      withheld: [],
+    });
     expect(certificate.data.content).toEqual({
       url: site.url('/page'),
       mediaType: 'application/octet-stream',
@@ -144,6 +149,11 @@ describe.each(testBackends())('POST /certificates?type=url on %s', (backend) => 
       hash: certificate.data.hash,
       type: 'Evidence',
     });
+    // The unsalted digest of the bytes still finds it.
+    const found = await request(allowing.app)
+      .get(`/cert/v2/certificates/hash/${doubleHashHex(site.page)}`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(found.body.data.certID).toBe(certificate.certID);
   });
 
   it('when an allowed URL redirects within the allowed addresses, then the final page is certified and recorded', async () => {
@@ -156,7 +166,9 @@ describe.each(testBackends())('POST /certificates?type=url on %s', (backend) => 
     // Assert
     expect(response.status).toBe(201);
     expect(response.body.data.data.content.finalUrl).toBe(site.url('/page'));
-    expect(response.body.data.data.hash).toBe(doubleHashHex(site.page));
+    expect(response.body.data.data.fileHash).toBe(
+      createHash('sha256').update(site.page).digest('hex'),
+    );
   });
 
   it.each([

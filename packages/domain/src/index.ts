@@ -64,6 +64,7 @@ export * from './ids/uuid-v7.js';
 // Hashing rules
 export * from './hashing/canonical-json.js';
 export * from './hashing/certificate-hash.js';
+export * from './hashing/certificate-hash-v2.js';
 export * from './hashing/file-hasher.js';
 export * from './hashing/qualified-signature.js';
 export * from './hashing/sha256.js';

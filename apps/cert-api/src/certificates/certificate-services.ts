@@ -26,4 +26,10 @@ export interface CertificateServices {
   urlFetch?: Partial<UrlFetchSettings>;
   /** Failed PIN attempts allowed; each limit left out takes `DEFAULT_PIN_ATTEMPT_LIMITS`. */
   pinAttempts?: Partial<PinAttemptLimits>;
+  /**
+   * The origin version 2 certificates name as `data.issuerOrigin` (covered by their hash): the
+   * service's configured public URL. `createCertApp` sets it from its `publicUrl` option when the
+   * services do not say; none when neither does.
+   */
+  issuerOrigin?: () => string | undefined;
 }

@@ -21,6 +21,13 @@ export type CertificateView = Certificate & { metadata: CertificateViewMetadataI
  * it stands: an anchored one is exactly what `getTrustPoint(certID, timestamp)` verifies on chain;
  * a pending one (acknowledged before its batch was mined) has no transaction yet; a failed one
  * says why. The certificate's own status is the least settled of its trustpoints.
+ *
+ * A version 2 certificate carries `hashVersion`, `issuerOrigin` and `selectiveDisclosure` (every
+ * disclosure, salts included): only readers allowed to see the whole certificate get a view, and
+ * they see its whole content anyway, so the salts reveal nothing more to them and let them verify
+ * it and hand on a copy withholding fields. An Evidence of an earlier hash (before the issuer
+ * re-anchored it under version 2) is left out: it stays on chain, and copies made before still
+ * verify against it.
  */
 export function certificateView(record: CertificateRecord): CertificateView {
   return {
@@ -36,8 +43,18 @@ export function certificateView(record: CertificateRecord): CertificateView {
       hash: record.hash,
       ...(record.expires === null ? {} : { expires: record.expires }),
       ...(record.fileHash === null ? {} : { fileHash: record.fileHash }),
+      ...(record.hashVersion === 2 && record.selectiveDisclosure !== null
+        ? {
+            hashVersion: 2 as const,
+            ...(record.issuerOrigin === null ? {} : { issuerOrigin: record.issuerOrigin }),
+            selectiveDisclosure: {
+              content: record.selectiveDisclosure.content as JsonObject,
+              disclosures: record.selectiveDisclosure.disclosures,
+            },
+          }
+        : {}),
     },
-    metadata: record.trustpoints.map((trustpoint) => ({
+    metadata: currentTrustpoints(record).map((trustpoint) => ({
       type: trustPointTypeName(trustpoint.type),
       networkId: Number(trustpoint.networkId),
       status: trustpoint.status,
@@ -55,6 +72,15 @@ export function certificateView(record: CertificateRecord): CertificateView {
       ...(record.pinEncrypted === null ? {} : { certificatePin: record.pinEncrypted }),
       ...(record.externalId === null ? {} : { externalId: record.externalId }),
     },
-    status: overallAnchoringStatus(record.trustpoints.map((trustpoint) => trustpoint.status)),
+    status: overallAnchoringStatus(
+      currentTrustpoints(record).map((trustpoint) => trustpoint.status),
+    ),
   };
+}
+
+/** Its trustpoints but an Evidence of a hash it no longer has (re-anchored under version 2). */
+export function currentTrustpoints(record: CertificateRecord): CertificateRecord['trustpoints'] {
+  return record.trustpoints.filter(
+    (trustpoint) => trustpoint.type !== 0 || trustpoint.hash === record.hash,
+  );
 }

@@ -36,6 +36,7 @@ import {
 } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { certificateAudit } from './certificate-audit.js';
+import { certificateHashV2 } from './certificate-hash-v2.js';
 import type { CertificateServices } from './certificate-services.js';
 import { trustpointAnchorRequest } from './next-trustpoint.js';
 import { qualifiedSignature } from './qualified-signature.js';
@@ -48,7 +49,12 @@ export interface CertificateDraft {
   description: string;
   /** What the certificate shows as `data.content`; for asset certificates, the hashed object. */
   content: Record<string, unknown>;
+  /**
+   * The unsalted digest of what is certified, by its type's version 1 rule (DESIGN.md 3): kept for
+   * repeats (409) and `/hash/` lookups. `data.hash` is the version 2 root made at creation.
+   */
   hash: string;
+  /** `sha256(bytes)` of a file, or of what a URL answered. */
   fileHash: string | null;
   expires: number | null;
   public: boolean;
@@ -325,17 +331,24 @@ export async function createCertificate(
   const certId = newCertId(services.namespace);
   const issuedOn = services.now();
   const signedAt = issuedOn + 1;
+  // Every new certificate is made under version 2: its Evidence anchors the root over every shown
+  // field; the unsalted digest stays stored for repeats and lookups.
+  const hashV2 = certificateHashV2(
+    certId,
+    { ...draft, userId: user.id, issuedOn },
+    services.issuerOrigin?.(),
+  );
   const signature = options.qualified
     ? await qualifiedSignature(
         services.signer,
-        { ...draft, certId, userId: user.id, issuedOn },
+        { ...draft, hash: hashV2.hash, certId, userId: user.id, issuedOn },
         signedAt,
       )
     : undefined;
 
   const evidence = {
     type: 0 as const,
-    hash: draft.hash,
+    hash: hashV2.hash,
     timestamp: issuedOn,
     networkId: draft.networkId,
   };
@@ -348,7 +361,11 @@ export async function createCertificate(
       name: draft.name,
       description: draft.description,
       content: draft.content,
-      hash: draft.hash,
+      hash: hashV2.hash,
+      contentDigest: draft.hash,
+      hashVersion: 2,
+      issuerOrigin: hashV2.issuerOrigin,
+      selectiveDisclosure: hashV2.selectiveDisclosure,
       fileHash: draft.fileHash,
       issuedOn,
       expires: draft.expires,
@@ -376,7 +393,9 @@ export async function createCertificate(
     audit: certificateAudit(user, options.requestId, 'certificate.create', certId, {
       type: draft.type,
       networkId: draft.networkId,
-      hash: draft.hash,
+      hash: hashV2.hash,
+      hashVersion: 2,
+      contentDigest: draft.hash,
       qualified: options.qualified,
     }),
   });

@@ -10,7 +10,8 @@ export function parseUrlCertificateBody(body: unknown) {
 }
 
 /**
- * A URL certificate: `hash = doubleHash(bytes received)`; `data.content` records what was
+ * A URL certificate: its unsalted digest is `doubleHash(bytes received)`, `fileHash` their
+ * sha256; `data.content` records what was
  * fetched (DESIGN.md 3): `url`, `finalUrl` when redirected, `mediaType`, `size` and `fetchedAt`
  * (milliseconds since the epoch), so a reader can fetch it again and compare.
  */
@@ -33,6 +34,7 @@ export function urlCertificateDraft(
       fetchedAt,
     },
     hash: fetched.hash,
-    fileHash: null,
+    // Version 2 covers the bytes through their sha256 (`data.fileHash`).
+    fileHash: fetched.fileHash,
   };
 }

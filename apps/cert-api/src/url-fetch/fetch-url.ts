@@ -11,8 +11,10 @@ export interface FetchedUrl {
   /** The Content-Type the server sent, or null. */
   mediaType: string | null;
   size: number;
-  /** `doubleHash(bytes received)`: the certificate's `data.hash`. */
+  /** `doubleHash(bytes received)`: the unsalted digest repeats and `/hash/` lookups use. */
   hash: string;
+  /** `sha256(bytes received)`: the certificate's `data.fileHash`, covered by its hash. */
+  fileHash: string;
 }
 
 /** Why a URL could not be certified; the message is written for the caller. */
@@ -131,9 +133,9 @@ export async function fetchUrl(url: string, settings: UrlFetchSettings): Promise
         response.resume();
         throw new UrlFetchError(`The URL answered HTTP ${String(status)}, not a success`);
       }
-      const { hash, size } = await hashBody(response, settings);
+      const { hash, fileHash, size } = await hashBody(response, settings);
       const mediaType = response.headers['content-type']?.slice(0, MEDIA_TYPE_MAX_LENGTH) ?? null;
-      return { finalUrl: current.href, mediaType, size, hash };
+      return { finalUrl: current.href, mediaType, size, hash, fileHash };
     }
   } catch (error) {
     throw refusalOf(error, settings, abort.signal.aborted);

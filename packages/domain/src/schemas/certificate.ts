@@ -49,11 +49,27 @@ export const certificateDataSchema = z
     content: jsonObjectSchema,
     issuer: userDidSchema,
     issuedOn: epochMillisSchema,
-    /** The certificate hash of its type's rule; also the Evidence trustpoint hash. */
+    /**
+     * The certificate hash, also the Evidence trustpoint hash: version 1 (no `hashVersion`) by its
+     * type's rule over the content or the file only; version 2 over every shown field.
+     */
     hash: hashHexSchema,
     expires: epochMillisSchema.optional(),
-    /** File certificates only: `sha256(file bytes)`, what `sha256sum` prints. */
+    /** File (and version 2 URL) certificates: `sha256(bytes)`, what `sha256sum` prints. */
     fileHash: hashHexSchema.optional(),
+    /** `2`: `hash` covers every shown field (issue #24); absent: version 1. */
+    hashVersion: z.literal(2).optional(),
+    /** Version 2: the https origin of the issuing service, covered by the hash. */
+    issuerOrigin: z.string().optional(),
+    /** Version 2: what the hash is recomputed from; the disclosures hold the salts. */
+    selectiveDisclosure: z
+      .object({
+        /** The content as the hash covers it: RFC 9901 `_sd` digests and `{"...": digest}` elements. */
+        content: jsonObjectSchema,
+        /** One per field this copy reveals (base64url of `[salt, name, value]` or `[salt, value]`). */
+        disclosures: z.array(z.string()),
+      })
+      .optional(),
   })
   .meta({ id: 'CertificateData' });
 export type CertificateData = z.infer<typeof certificateDataSchema>;

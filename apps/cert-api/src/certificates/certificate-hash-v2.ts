@@ -1,0 +1,102 @@
+import type { CertificateHashV2, CertificateRecord } from '@trustpoint/db';
+import {
+  createDisclosableCertificate,
+  DomainError,
+  formatDisclosurePath,
+  formatUserDid,
+  SelectiveDisclosureError,
+  type DisclosurePath,
+  type JsonObject,
+} from '@trustpoint/domain';
+
+/** What the version 2 root covers of a certificate, besides its certID. */
+export type HashedFields = Pick<
+  CertificateRecord,
+  'type' | 'name' | 'description' | 'content' | 'issuedOn' | 'expires' | 'fileHash' | 'userId'
+>;
+
+/**
+ * The content fields the service itself recorded, kept in clear so that no copy can hide what the
+ * hash is of: a file's name, media type and size (`content.file`), everything a URL certificate
+ * records of its fetch, and an asset certificate's `assetId`. The rest of the content is the
+ * caller's: each member and element can be withheld by a holder.
+ */
+function inClearOf(fields: HashedFields): DisclosurePath[] {
+  switch (fields.type) {
+    case 'file':
+      return [['content', 'file']];
+    case 'url':
+      return Object.keys(fields.content).map((name) => ['content', name]);
+    case 'asset':
+      return [['content', 'assetId']];
+    case 'content':
+      return [];
+  }
+}
+
+/**
+ * The certificate hash, version 2 (issue #24, `@trustpoint/verifier`'s README): the root over
+ * every shown field, with fresh 128-bit salts, to anchor as the Evidence and show as `data.hash`;
+ * and what to store with it. `issuerOrigin` is the service's configured public origin, when it has
+ * one. Content JSON cannot carry interoperably (an integer beyond 2^53 − 1) or a member named
+ * `_sd` or `...` is a 400 on the field, before anything is stored or spent.
+ */
+export function certificateHashV2(
+  certId: string,
+  fields: HashedFields,
+  issuerOrigin: string | undefined,
+): CertificateHashV2 {
+  try {
+    const { hash, certificate } = createDisclosableCertificate(
+      {
+        certID: certId,
+        data: {
+          type: fields.type,
+          name: fields.name,
+          description: fields.description,
+          issuer: formatUserDid(fields.userId),
+          ...(issuerOrigin === undefined ? {} : { issuerOrigin }),
+          issuedOn: fields.issuedOn,
+          ...(fields.expires === null ? {} : { expires: fields.expires }),
+          ...(fields.fileHash === null ? {} : { fileHash: fields.fileHash }),
+          content: fields.content as JsonObject,
+        },
+      },
+      { inClear: inClearOf(fields) },
+    );
+    return {
+      hash,
+      issuerOrigin: issuerOrigin ?? null,
+      selectiveDisclosure: certificate.data.selectiveDisclosure,
+    };
+  } catch (error) {
+    if (!(error instanceof SelectiveDisclosureError)) throw error;
+    throw new DomainError('validation', {
+      detail: `certificate hash version 2 refused the certificate: ${error.message}`,
+      errors: [{ field: requestFieldOf(fields.type, error.path), error: messageOf(error) }],
+      cause: error,
+    });
+  }
+}
+
+/** Where a refused field came from in the creation request. */
+function requestFieldOf(type: HashedFields['type'], path: DisclosurePath | undefined): string {
+  if (path === undefined || path.length === 0) return 'body';
+  // An asset certificate's content is the body's assetId, from, to and content.
+  const inBody = type === 'asset' && path[0] === 'content' ? path.slice(1) : path;
+  if (inBody.length === 0) return 'body';
+  // `data.name` and the like were `name` in the request.
+  const [first, ...rest] = inBody;
+  return `body.${formatDisclosurePath(first === 'data' ? rest : inBody)}`;
+}
+
+function messageOf(error: SelectiveDisclosureError): string {
+  switch (error.code) {
+    case 'notIJson':
+      return 'Numbers must be integers within ±(2^53 − 1) or finite decimals (I-JSON, RFC 7493)';
+    case 'reservedName':
+      return 'Reserved: members named _sd or ... would read as selective-disclosure syntax';
+    default:
+      return error.message;
+  }
+}
