@@ -127,7 +127,7 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
     expect(reads).toEqual(evidences.map((e) => ({ found: true, hash: e.hash })));
   });
 
-  it('when two users with assets of the same assetHash add evidences at once, then no two share a second on chain', async () => {
+  it('when two users with assets of the same id and data add evidences at once, then each asset is on chain under its own assetHash', async () => {
     // Arrange
     const alice = await api.user();
     const bob = await api.user();
@@ -144,17 +144,19 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
       ]).flat(),
     );
 
-    // Assert
-    expect(mine.assetHash).toBe(theirs.assetHash);
+    // Assert: version 2 hashes (trackID and owner covered) keep the two key spaces apart.
+    expect(mine.assetHash).not.toBe(theirs.assetHash);
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const evidences = responses.map((r) => r.body.data as Transaction);
-    const stamps = [
-      mine.transactions[0]?.timestamp,
-      theirs.transactions[0]?.timestamp,
-      ...evidences.map((e) => e.timestamp),
+    const ofAsset = (asset: Asset, owner: string) => [
+      asset.transactions[0]?.timestamp,
+      ...evidences.filter((e) => e.userOwner === owner).map((e) => e.timestamp),
     ];
-    expect(new Set(stamps).size).toBe(2 * perUser + 2);
-    const reads = await Promise.all(evidences.map((e) => onChain(mine, e.timestamp)));
+    expect(new Set(ofAsset(mine, alice.did)).size).toBe(perUser + 1);
+    expect(new Set(ofAsset(theirs, bob.did)).size).toBe(perUser + 1);
+    const reads = await Promise.all(
+      evidences.map((e) => onChain(e.userOwner === alice.did ? mine : theirs, e.timestamp)),
+    );
     expect(reads).toEqual(evidences.map((e) => ({ found: true, hash: e.hash })));
   });
 

@@ -53,6 +53,7 @@ describe('the tracking API when the chain is down', () => {
       assetId: 'existing',
       data,
       assetHash: assetHash({ assetId: 'existing', data }),
+      hashVersion: 1,
       networkId: '31337',
     });
     await grantCredits(api.db.knex, owner.id, 1);

@@ -1,7 +1,7 @@
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/db/testing';
 import {
-  assetHash,
+  assetHashV2,
   assetSchema,
   decodeGetEvidenceResponse,
   evidenceHash,
@@ -55,9 +55,17 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ statusCode: 201, message: 'Asset created successfully' });
     const asset = assetSchema.parse(response.body.data);
-    expect(asset).toMatchObject({ assetId: 'pallet-7', data, networkId: 31337 });
+    expect(asset).toMatchObject({
+      assetId: 'pallet-7',
+      data,
+      networkId: 31337,
+      hashVersion: 2,
+      owner: owner.did,
+    });
     expect(asset.trackID).toMatch(/^did:trustpoint:trackid:/);
-    expect(asset.assetHash).toBe(assetHash({ assetId: 'pallet-7', data }));
+    expect(asset.assetHash).toBe(
+      assetHashV2({ trackID: asset.trackID, owner: owner.did, assetId: 'pallet-7', data }),
+    );
     expect(asset.transactions).toHaveLength(1);
     const [first] = asset.transactions;
     expect(first).toMatchObject({
@@ -103,7 +111,8 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(await findCreditBalance(api.db.knex, owner.id)).toBe(4);
     expect(await assetCount(owner.id)).toBe(1);
     expect(othersCopy.status).toBe(201);
-    expect(othersCopy.body.data.assetHash).toBe(created.body.data.assetHash);
+    // Version 2: the other user's asset has keys of its own.
+    expect(othersCopy.body.data.assetHash).not.toBe(created.body.data.assetHash);
   });
 
   it('when a user without credits repeats an assetId, then 409, not 429: credits would not help', async () => {

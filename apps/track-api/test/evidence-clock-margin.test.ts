@@ -63,8 +63,8 @@ describe.each(testBackends())('evidence timestamps ahead of the clock on %s', (b
     );
   });
 
-  it("when an assetHash's clock is already at the margin, then another user's asset of that hash is 429 and not stored", async () => {
-    // Arrange: two users' assets with the same assetId and data share an assetHash and its clock.
+  it("when one user's asset's clock is at the margin, then another user's asset with the same id and data starts at the current second", async () => {
+    // Arrange: before version 2 the two assets shared an assetHash, and so its clock.
     const first = await api.user();
     const second = await api.user();
     const body = { assetId: `shared-${String(Date.now())}`, data: { same: true } };
@@ -82,8 +82,12 @@ describe.each(testBackends())('evidence timestamps ahead of the clock on %s', (b
       .send({ ...body, networkId: '31337' });
 
     // Assert
-    expect(response.status).toBe(429);
-    expect(response.headers['retry-after']).toBe('1');
-    expect(await api.db.knex('assets').where({ user_id: second.id })).toEqual([]);
+    expect(response.status).toBe(201);
+    const theirs = response.body.data as {
+      assetHash: string;
+      transactions: { timestamp: number }[];
+    };
+    expect(theirs.assetHash).not.toBe(asset.assetHash);
+    expect(theirs.transactions[0]?.timestamp).toBe(NOW_MS / 1_000);
   });
 });

@@ -26,6 +26,7 @@ function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {
     assetId: `asset-${id}`,
     data: { id: 'pallet', version: '1', nested: { list: [1, 2] } },
     assetHash: randomDigest(),
+    hashVersion: 2,
     networkId: '31337',
     ...overrides,
   };
@@ -91,7 +92,7 @@ describe.each(testBackends())('assets repository on %s', (backend) => {
       // Arrange
       const owner = await givenUser(db.knex);
       const other = await givenUser(db.knex);
-      const first = await insertAsset(db.knex, newAsset(owner.id));
+      const first = await insertAsset(db.knex, newAsset(owner.id, { hashVersion: 1 }));
 
       // Act
       const violation = await violationOf(
@@ -99,12 +100,42 @@ describe.each(testBackends())('assets repository on %s', (backend) => {
       );
       const othersCopy = await insertAsset(
         db.knex,
-        newAsset(other.id, { assetId: first.assetId, assetHash: first.assetHash }),
+        newAsset(other.id, { assetId: first.assetId, assetHash: first.assetHash, hashVersion: 1 }),
       );
 
       // Assert
       expect(violation).toEqual({ kind: 'unique', constraint: 'assets_user_asset_id_unique' });
       expect(othersCopy.assetHash).toBe(first.assetHash);
+      expect(othersCopy.hashVersion).toBe(1);
+    });
+
+    it('when a version 2 assetHash is stored for a second asset, then the insert violates its unique index', async () => {
+      // Arrange
+      const owner = await givenUser(db.knex);
+      const other = await givenUser(db.knex);
+      const first = await insertAsset(db.knex, newAsset(owner.id));
+
+      // Act
+      const violation = await violationOf(
+        insertAsset(db.knex, newAsset(other.id, { assetHash: first.assetHash })),
+      );
+
+      // Assert
+      expect(first.hashVersion).toBe(2);
+      expect(violation).toEqual({ kind: 'unique', constraint: 'assets_v2_asset_hash_unique' });
+    });
+
+    it('when an asset names an unknown hash version, then the insert violates the check', async () => {
+      // Arrange
+      const owner = await givenUser(db.knex);
+
+      // Act
+      const violation = await violationOf(
+        insertAsset(db.knex, newAsset(owner.id, { hashVersion: 3 as 2 })),
+      );
+
+      // Assert
+      expect(violation).toEqual({ kind: 'check', constraint: 'assets_hash_version_check' });
     });
   });
 

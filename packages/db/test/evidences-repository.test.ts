@@ -27,6 +27,8 @@ async function givenAsset(knex: Knex, userId: string, assetHash = randomDigest()
     assetId: `asset-${id}`,
     data: { id: '1' },
     assetHash,
+    // Version 1: two users' assets may share an assetHash, and then its clock.
+    hashVersion: 1,
     networkId: '31337',
   });
 }

@@ -1,5 +1,6 @@
 import type { AssetRecord, EvidenceRecord } from '@trustpoint/db';
 import {
+  formatUserDid,
   overallAnchoringStatus,
   type Asset,
   type JsonObject,
@@ -36,6 +37,8 @@ export function assetView(record: AssetRecord): Asset {
     data: record.data as JsonObject,
     networkId: Number(record.networkId),
     assetHash: record.assetHash,
+    hashVersion: record.hashVersion,
+    owner: formatUserDid(record.userId),
     transactions: record.evidences.map(transactionView),
     status: overallAnchoringStatus(record.evidences.map((evidence) => evidence.status)),
   };

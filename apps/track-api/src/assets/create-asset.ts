@@ -12,8 +12,10 @@ import {
   type User,
 } from '@trustpoint/db';
 import {
-  assetHash,
+  ASSET_HASH_VERSION_2,
+  assetHashV2,
   DomainError,
+  formatUserDid,
   newTrackId,
   newUuidV7,
   type CreateAssetBody,
@@ -30,8 +32,8 @@ import type { TrackServices } from './track-services.js';
 
 /**
  * The metadata of an asset's first evidence. Empty on purpose: its on-chain key
- * (assetHash, timestamp) already commits to assetId and data, so the first evidence proves the
- * asset existed with that data at that second.
+ * (assetHash, timestamp) already commits to the asset (trackID, owner, assetId and data), so the
+ * first evidence proves the asset existed with that data at that second.
  */
 export const CREATION_METADATA = {};
 
@@ -83,12 +85,19 @@ export async function createAsset(
         userId: owner.id,
         assetId: body.assetId,
         data: body.data,
-        assetHash: assetHash({ assetId: body.assetId, data: body.data }),
+        // Version 2: the asset's own key space, so its evidence seconds are its own.
+        assetHash: assetHashV2({
+          trackID: trackId,
+          owner: formatUserDid(owner.id),
+          assetId: body.assetId,
+          data: body.data,
+        }),
+        hashVersion: ASSET_HASH_VERSION_2,
         networkId,
       });
       await commitIdempotentChange(trx, idempotency, trackId);
       // In the transaction: a refused creation leaves no clock behind, and a new asset's clock
-      // row is rarely contended (only by assets of other users with the same assetHash).
+      // row is its own (a version 2 assetHash belongs to one asset).
       const timestamp = await takeEvidenceSecond(services, trx, inserted.assetHash);
       const evidence = await registerEvidence(
         services,

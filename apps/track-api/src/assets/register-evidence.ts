@@ -45,7 +45,9 @@ export function evidenceClockAhead(
 
 /**
  * The second for a new evidence of `assetHash`: now, or one past the last one given, so that no
- * two evidences of an assetHash (of any owner) share an on-chain key; a 429 when that would be
+ * two evidences of an assetHash share an on-chain key (one evidence per second per assetHash). A
+ * version 2 assetHash is one asset's, so is its clock; a version 1 one is shared by the assets of
+ * every user with that assetId and data, and so is its clock. A 429 when that would be
  * more than `maxEvidenceAheadSeconds` ahead of the clock. On `services.knex` it is one statement
  * of its own, and the clock row is locked only for that statement.
  */

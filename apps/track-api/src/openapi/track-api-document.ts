@@ -42,6 +42,8 @@ export interface TrackApiDocumentOptions {
   supportContact?: string;
   /** Whether the app serves the webhook routes (`webhooks` in its options). */
   webhooks?: boolean;
+  /** How long the app keeps `Idempotency-Key`s, for the document to state; 24 hours by default. */
+  idempotencyRetentionMs?: number;
 }
 
 const TAG = 'Asset Tracking';
@@ -98,7 +100,7 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     ...op,
   });
   const idempotent = (op: ZodOpenApiOperationObject) =>
-    idempotentOperation(op, catalogue, VALIDATION_EXAMPLE_ERRORS);
+    idempotentOperation(op, catalogue, VALIDATION_EXAMPLE_ERRORS, options.idempotencyRetentionMs);
 
   return createDocument({
     openapi: '3.1.0',
@@ -108,7 +110,16 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
       description:
         'Assets and the evidences registered for them on an EVM network. Each evidence is ' +
         'anchored under (assetHash, timestamp in seconds) and can be verified with ' +
-        '`getEvidence(assetHash, timestamp)` on the contract `smartContract`.',
+        '`getEvidence(assetHash, timestamp)` on the contract `smartContract`. An asset holds one ' +
+        'evidence per second: the service gives each evidence of an assetHash its own second, ' +
+        'running ahead of the clock under a burst. What `assetHash` covers depends on the ' +
+        "asset's `hashVersion`: version 1 (assets created before version 2) covers `assetId` and " +
+        '`data`, so assets of other users with the same assetId and data share its seconds; ' +
+        'version 2 (every new asset) covers `hashVersion`, `trackID`, `owner`, `assetId` and ' +
+        '`data`: `doubleHash(utf8("Trustpoint asset hash v2\\n") ‖ JCS({hashVersion: 2, trackID, ' +
+        'owner, assetId, data}))`, so every asset has its own seconds. An evidence `hash` covers ' +
+        '`metadata`, `timestamp` and `userOwner`; `status`, `smartContract` and `transactionHash` ' +
+        'are not hashed (a verifier checks the last two against the chain).',
     },
     servers: [{ url: '/track/v2' }],
     tags: [
@@ -137,7 +148,10 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
             operationId: 'createAsset',
             summary: 'Create an asset and register its first evidence',
             description:
-              'Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. ' +
+              'Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its ' +
+              '`assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and ' +
+              '`data`, so its evidences have seconds of their own, whoever else holds an asset ' +
+              'with the same assetId and data. ' +
               'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
               'the network does not mine it in time; nothing is kept then), or at once with it ' +
               'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
@@ -190,7 +204,9 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
             summary: 'Register an evidence for an asset',
             description:
               'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
-              'spends one credit. The service gives each evidence of an assetHash its own second. ' +
+              'spends one credit. An asset holds one evidence per second: the service gives each ' +
+              'evidence of an assetHash the next free second (now, or ahead of the clock under a ' +
+              'burst, 429 past the margin). ' +
               'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
               'pending (202) with `Prefer: respond-async`, as for assets.',
             requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },

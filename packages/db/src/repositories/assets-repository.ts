@@ -17,6 +17,11 @@ export interface AssetRecord {
   data: Record<string, unknown>;
   /** 64 lowercase hex characters. */
   assetHash: string;
+  /**
+   * The rule of `assetHash`: 1 covers `{assetId, data}` (equal assets of other users share it),
+   * 2 also the trackID and owner (the asset's own key space).
+   */
+  hashVersion: 1 | 2;
   networkId: string;
   createdAt: Date;
   /** Ids of the users the owner shared it with, sorted. */
@@ -46,6 +51,7 @@ interface AssetRow {
   asset_id: string;
   data: Record<string, unknown>;
   asset_hash: string;
+  hash_version: number;
   network_id: string;
   created_at: Date;
 }
@@ -57,6 +63,7 @@ const assetColumns = [
   'asset_id',
   'data',
   'asset_hash',
+  'hash_version',
   'network_id',
   'created_at',
 ] as const;
@@ -69,6 +76,8 @@ function toAsset(row: AssetRow, sharedWith: string[], evidences: EvidenceRecord[
     assetId: row.asset_id,
     data: row.data,
     assetHash: row.asset_hash,
+    // A check constraint keeps it 1 or 2.
+    hashVersion: row.hash_version === 2 ? 2 : 1,
     networkId: row.network_id,
     createdAt: row.created_at,
     sharedWith,
@@ -117,6 +126,7 @@ export async function insertAsset(db: Queryable, asset: NewAsset): Promise<Asset
       // pg would send an array as a PostgreSQL array, not as JSON.
       data: JSON.stringify(asset.data),
       asset_hash: asset.assetHash,
+      hash_version: asset.hashVersion,
       network_id: asset.networkId,
     })
     .returning<AssetRow[]>(assetColumns);

@@ -5,7 +5,7 @@ import { networkIdSchema } from '../schemas/network-id.js';
 import { textSchema } from '../schemas/text.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
-/** Body creating an asset record; `{assetId, data}` becomes its assetHash. */
+/** Body creating an asset record; with its new trackID and its owner, `{assetId, data}` make its assetHash (version 2). */
 export const createAssetBodySchema = z.strictObject({
   assetId: textSchema().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
   data: jsonObjectSchema,

@@ -10,6 +10,8 @@ function sampleAsset() {
     data: { id: 'P-42', version: '1' },
     networkId: 31337,
     assetHash: 'ab'.repeat(32),
+    hashVersion: 2,
+    owner: 'did:user:42',
     transactions: [
       {
         metadata: { event: 'shipped', where: { city: 'Valencia' } },
