@@ -158,11 +158,21 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     return {
       verdict: await verdict.getAttribute('data-verdict'),
       text: await verdict.textContent(),
-      rows: await Promise.all(
-        (await page.locator('#trustpoints tbody tr').all()).map((row) =>
-          row.getAttribute('data-verdict'),
-        ),
-      ),
+      rows: (
+        await Promise.all(
+          (await page.locator('#trustpoints tbody tr').all()).map((row) =>
+            row.getAttribute('data-verdict'),
+          ),
+        )
+      ).filter((verdict) => !verdict?.startsWith('status')),
+      /** The revocation status rows: one per network holding an Evidence, read from the certID. */
+      status: (
+        await Promise.all(
+          (await page.locator('#trustpoints tbody tr').all()).map((row) =>
+            row.getAttribute('data-verdict'),
+          ),
+        )
+      ).filter((verdict) => verdict?.startsWith('status')),
     };
   };
 
@@ -232,6 +242,36 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
 
     expect(result.verdict).toBe('revoked');
     expect(result.rows).toEqual(['anchored', 'revoked']);
+  });
+
+  it('when the JSON was saved at issuance and the certificate revoked later, then the page finds it revoked from its certID, with the chain time', async () => {
+    const certificate = await certifyContent();
+    const path = await saved('saved-at-issuance.json', JSON.stringify(certificate));
+    const before = await openPage();
+    await before.setInputFiles('#certificate-file', path);
+    await before.click('#verify');
+    const fresh = await verdictOf(before);
+    await call(
+      `/certificates/certID/${encodeURIComponent(certificate.data.certID)}/revoke?networkId=31337`,
+      { method: 'PATCH' },
+    );
+
+    const page = await openPage();
+    await page.setInputFiles('#certificate-file', path);
+    await page.click('#verify');
+    const result = await verdictOf(page);
+    await screenshot(page, 'revoked-saved-copy');
+
+    expect(fresh).toMatchObject({ verdict: 'verified', status: ['statusNotRevoked'] });
+    expect(result).toMatchObject({
+      verdict: 'revoked',
+      rows: ['anchored'],
+      status: ['statusRevoked'],
+    });
+    expect(result.text).toContain('Revoked');
+    await expect(page.locator('#summary').textContent()).resolves.toMatch(
+      /Revoked\s*\d{4}-\d\d-\d\dT[\d:.]+Z \(chain time, network 31337\)/,
+    );
   });
 
   it('when a link names a qualified-signed certificate, then the page checks the JWS with the service key set and says signed', async () => {
