@@ -172,13 +172,13 @@ describe('verifyEvidence', () => {
       coverage: {
         covered: ['assetId', 'data'],
         fromChain: ['networkId'],
-        claims: ['trackID', 'status', 'owner'],
+        unverified: ['trackID', 'status', 'owner'],
       },
     });
     expect(result.evidences[0]?.coverage).toEqual({
       covered: ['timestamp', 'hash', 'metadata', 'userOwner'],
       fromChain: ['smartContract', 'transactionHash'],
-      claims: ['status'],
+      unverified: ['status'],
     });
   });
 
@@ -203,7 +203,7 @@ describe('verifyEvidence', () => {
     expect(result.evidences[0]?.coverage).toEqual({
       covered: ['assetHash', 'timestamp', 'hash'],
       fromChain: ['networkId', 'smartContract', 'transactionHash'],
-      claims: ['trackID', 'userOwner'],
+      unverified: ['trackID', 'userOwner'],
     });
   });
 
@@ -250,7 +250,7 @@ describe('verifyEvidence', () => {
         coverage: {
           covered: ['hashVersion', 'trackID', 'owner', 'assetId', 'data'],
           fromChain: ['networkId'],
-          claims: ['status'],
+          unverified: ['status'],
         },
       });
     });

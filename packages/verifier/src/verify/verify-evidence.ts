@@ -45,13 +45,13 @@ export type EvidenceVerdict =
  * What a verdict proves of the fields a JSON shows, and what it does not. `covered`: recomputed
  * into the hash found on chain, or into the key it was found under. `fromChain`: established by
  * the read itself when the verdict is `anchored`/`verified` (the network and registry it was found
- * in, the transaction that wrote it). `claims`: everything else shown, the word of whoever handed
+ * in, the transaction that wrote it). `unverified`: everything else shown, claims of whoever handed
  * the JSON over (a service's `status`, a version 1 asset's `trackID` and `owner`, ...).
  */
 export interface FieldCoverage {
   covered: string[];
   fromChain: string[];
-  claims: string[];
+  unverified: string[];
 }
 
 export interface EvidenceVerification {
@@ -211,7 +211,7 @@ function readAsset(value: Record<string, unknown>) {
   const covered = [...ASSET_HASH_COVERS[hashVersion]];
   // The network is where the evidences were read; `assetHash` is what was checked.
   const fromChain = ['networkId'];
-  const claims = Object.keys(value).filter(
+  const unverified = Object.keys(value).filter(
     (name) =>
       value[name] !== undefined &&
       !['assetHash', 'transactions', ...covered, ...fromChain].includes(name),
@@ -222,7 +222,7 @@ function readAsset(value: Record<string, unknown>) {
     assetHash,
     recomputed,
     networkId,
-    coverage: { covered, fromChain, claims },
+    coverage: { covered, fromChain, unverified },
   };
 }
 
@@ -246,10 +246,10 @@ function evidenceCoverage(evidence: EvidenceInput, recomputed: boolean): FieldCo
   const fromChain = ['networkId', 'smartContract', 'transactionHash'].filter((name) =>
     evidence.shown.includes(name),
   );
-  const claims = evidence.shown.filter(
+  const unverified = evidence.shown.filter(
     (name) => !covered.includes(name) && !fromChain.includes(name),
   );
-  return { covered, fromChain, claims };
+  return { covered, fromChain, unverified };
 }
 
 async function verifyOne(
