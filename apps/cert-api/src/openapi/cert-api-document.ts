@@ -11,6 +11,7 @@ import {
   fileCertificateBodySchema,
   hashHexSchema,
   networkQuerySchema,
+  reanchorQuerySchema,
   successEnvelopeSchema,
   urlCertificateBodySchema,
   type ErrorCode,
@@ -104,6 +105,17 @@ const OPTIONAL_AUTHENTICATION: oas31.SecurityRequirementObject[] = [{}, { [BEARE
 const PUBLIC: oas31.SecurityRequirementObject[] = [];
 
 const lookupNames = Object.keys(CERTIFICATE_LOOKUPS) as [string, ...string[]];
+
+/** What every creation says of the certificate hash (issue #24). */
+const CERTIFICATE_HASH_V2_DESCRIPTION =
+  'Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, ' +
+  'the Evidence `trustPointHash`, covers certID, type, name, description, issuer, ' +
+  '`issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, ' +
+  'each content member and element through a salted RFC 9901 (SD-JWT) disclosure in ' +
+  '`data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. ' +
+  'Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named ' +
+  '`_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays ' +
+  'stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate.';
 
 /**
  * `{type}/{id}`. The routes name the first segment `lookup` and check its value in the use case
@@ -322,7 +334,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     description:
       'Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, ' +
       'spending one credit. `type=file` takes multipart/form-data; the other types take JSON. ' +
-      '`type=url`: the service fetches the URL once (public addresses only) and hashes the bytes.',
+      '`type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. ' +
+      CERTIFICATE_HASH_V2_DESCRIPTION,
     security: AUTHENTICATED,
     requestParams: { query: createCertificateQuerySchema, header: preferHeaderSchema },
     requestBody: {
@@ -394,6 +407,11 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     description:
       'Public certificates are readable by anyone by certID (with `pin` when they have a PIN); ' +
       'private ones only by their issuer. A certificate the caller may not see is a 404. ' +
+      'By `hash`, either the unsalted digest of the content or file (version 1 rule) or a ' +
+      "version 2 certificate's `data.hash` finds it. Whoever may read a certificate gets all of " +
+      'it, `data.selectiveDisclosure` too: its disclosures hold the salts, and reveal nothing ' +
+      'the whole content does not; a holder hands on a copy withholding fields (see ' +
+      '`trustpoint withhold`). ' +
       pinLimitDescription(options.pinAttempts),
     security: OPTIONAL_AUTHENTICATION,
     requestParams: { path: lookupPathSchema, query: pinQuerySchema },
@@ -509,6 +527,48 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'validation',
         ...authErrors,
         'userNotQualified',
+        'providerNotInPlan',
+        'notFound',
+        'outOfCredits',
+        'networkUnavailable',
+      ),
+    },
+  };
+
+  const reanchorCertificate: ZodOpenApiOperationObject = {
+    operationId: 'reanchorCertificate',
+    tags: [TAGS.management],
+    summary: 'Re-anchor a certificate under hash version 2',
+    description:
+      'Issuer only. A certificate made under version 1 (no `data.hashVersion`: its hash covers ' +
+      'the content or the file only) gets a new Evidence trustpoint on `networkId` (the ' +
+      "certificate's own network by default) anchoring the version 2 root over every shown " +
+      'field, for one credit; the answer comes once it is mined. The certificate then shows ' +
+      '`hashVersion: 2`, its new `data.hash`, `selectiveDisclosure` and that Evidence; the ' +
+      'earlier Evidence stays on chain, so copies saved before still verify (under version 1). ' +
+      'Lookups by its unsalted digest and repeats (409) are unchanged. A certificate under ' +
+      'version 2 already is returned with 200 and nothing spent. A revoked or signed ' +
+      'certificate, or a URL certificate that recorded no sha256 of its bytes, is a 400.',
+    security: AUTHENTICATED,
+    requestParams: { path: lookupPathSchema, query: reanchorQuerySchema },
+    responses: {
+      ...success(
+        201,
+        'The certificate under hash version 2',
+        certificateResponseSchema,
+        'Certificate re-anchored successfully',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...success(
+        200,
+        'Already under hash version 2: the certificate as it is',
+        certificateResponseSchema,
+        'Certificate already under hash version 2',
+        CERTIFICATE_EXAMPLE,
+      ),
+      ...errors(
+        'validation',
+        ...authErrors,
         'providerNotInPlan',
         'notFound',
         'outOfCredits',
@@ -666,6 +726,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       '/certificates/{type}/{id}/pdf': { get: getCertificatePdf },
       '/certificates/{type}/{id}/revoke': { patch: idempotent(revokeCertificate) },
       '/certificates/{type}/{id}/signature': { post: idempotent(signCertificate) },
+      '/certificates/{type}/{id}/reanchor': { post: idempotent(reanchorCertificate) },
       '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
       '/trustpoints/verification': { post: verifyPostedCertificate },
       '/files/{fileHash}': { get: getPublishedFile },

@@ -3,6 +3,7 @@ import {
   certificateListQuerySchema,
   createCertificateQuerySchema,
   networkQuerySchema,
+  reanchorQuerySchema,
 } from '@trustpoint/domain';
 import { findCertificate, listRegistriesInUse, type CertificateRecord } from '@trustpoint/db';
 import {
@@ -33,6 +34,7 @@ import {
 import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
+import { reanchorCertificate } from '../certificates/reanchor-certificate.js';
 import { revokeCertificate } from '../certificates/revoke-certificate.js';
 import { signCertificate } from '../certificates/sign-certificate.js';
 import { getCertificate } from '../certificates/get-certificate.js';
@@ -232,6 +234,42 @@ export function certificatesRouter(
         res,
         created ? 201 : 200,
         created ? 'Certificate signed successfully' : 'Certificate already signed',
+        certificateView(certificate),
+      );
+    },
+  );
+
+  const reanchoring = idempotent(keys, {
+    async recover(certId, _req, res) {
+      const record = await ownCertificate(services, res, certId);
+      if (record === undefined) return false;
+      sendSuccess(res, 201, 'Certificate re-anchored successfully', certificateView(record));
+      return true;
+    },
+  });
+  router.post(
+    '/certificates/:lookup/:id/reanchor',
+    authenticate(auth),
+    reanchoring,
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { networkId } = validate(reanchorQuerySchema, req.query, 'query');
+      const { certificate, created } = await reanchorCertificate(
+        services,
+        currentUser(res),
+        lookup,
+        id,
+        networkId === undefined ? undefined : String(networkId),
+        requestIdOf(res),
+        idempotencyClaimOf(res),
+      );
+      // Already under version 2: 200 with the certificate as it is, nothing spent.
+      sendSuccess(
+        res,
+        created ? 201 : 200,
+        created
+          ? 'Certificate re-anchored successfully'
+          : 'Certificate already under hash version 2',
         certificateView(certificate),
       );
     },
