@@ -495,7 +495,30 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
       expect(result.code).toBe(EXIT.ok);
       expect(result.stdout).toContain('VERIFIED');
-      expect(result.stdout).toContain('recomputed from {assetId, data}');
+      expect(result.stdout).toContain(
+        '(asset hash version 2): assetHash recomputed from {hashVersion, trackID, owner, assetId, data}',
+      );
+      expect(result.stdout).toContain(
+        'Asset fields: covered by the assetHash: hashVersion, trackID, owner, assetId, data; checked against the chain: networkId; NOT covered, claims of whoever gave the JSON (unverified): status',
+      );
+      expect(result.stdout).toContain(
+        'Evidence fields: covered by each evidence hash or its key: timestamp, hash, metadata, userOwner; checked against the chain: smartContract, transactionHash; NOT covered, claims of whoever gave the JSON (unverified): status',
+      );
+    });
+
+    it('when a version 2 asset is shown with another owner, then its assetHash does not match and the verdict is a mismatch', async () => {
+      const asset = await assetWithEvidence();
+      (asset.data as { owner: string }).owner = 'did:user:someone-else';
+      const path = await saved('asset-other-owner.json', asset);
+
+      const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`], {
+        TRUSTPOINT_TRUST_FILE: trustFile,
+      });
+
+      expect(result.code).toBe(EXIT.mismatch);
+      expect(result.stdout).toContain(
+        'assetHash is not what {hashVersion, trackID, owner, assetId, data} gives',
+      );
     });
 
     it('when an evidence metadata was changed, then the verdict is a mismatch', async () => {
@@ -531,7 +554,18 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       expect(result.code).toBe(EXIT.ok);
       expect(JSON.parse(result.stdout)).toMatchObject({
         verified: true,
-        evidences: [{ hash, verdict: 'anchored', detail: expect.stringContaining('no metadata') }],
+        evidences: [
+          {
+            hash,
+            verdict: 'anchored',
+            detail: expect.stringContaining('no metadata'),
+            // Without the metadata the owner named is the service's word only.
+            coverage: {
+              covered: ['assetHash', 'timestamp', 'hash'],
+              unverified: expect.arrayContaining(['trackID', 'userOwner', 'status']),
+            },
+          },
+        ],
       });
     });
 

@@ -1,9 +1,11 @@
 import type {
+  AssetHashCheck,
   CertificateVerdict,
   CertificateVerification,
   EvidencesVerdict,
   EvidencesVerification,
   EvidenceVerdict,
+  FieldCoverage,
   NodeAttempt,
   RevocationStatusCheck,
   TrustpointVerdict,
@@ -131,14 +133,45 @@ export function certificateText(result: CertificateVerification, keys: string | 
   return lines.join('\n');
 }
 
+const listed = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
+
+/** What a verdict proves of the fields shown: covered by the hash, read from the chain, or not. */
+function coverageText(coverage: FieldCoverage, covering: string): string {
+  return [
+    `covered by ${covering}: ${listed(coverage.covered)}`,
+    ...(coverage.fromChain.length === 0
+      ? []
+      : [`checked against the chain: ${listed(coverage.fromChain)}`]),
+    `NOT covered, claims of whoever gave the JSON (unverified): ${listed(coverage.unverified)}`,
+  ].join('; ');
+}
+
+function assetLines(asset: AssetHashCheck): string[] {
+  const rule = `{${asset.coverage.covered.join(', ')}}`;
+  return [
+    `Asset ${asset.assetId} (asset hash version ${String(asset.hashVersion)}): assetHash ${asset.matches ? `recomputed from ${rule}` : `is not what ${rule} gives (${asset.recomputed})`}`,
+    `  Asset fields: ${coverageText(asset.coverage, 'the assetHash')}`,
+  ];
+}
+
+/** One line per distinct coverage of the evidences (usually one for all). */
+function evidenceCoverageLines(evidences: EvidencesVerification['evidences']): string[] {
+  const texts = evidences.map((evidence) =>
+    coverageText(evidence.coverage, 'each evidence hash or its key'),
+  );
+  const distinct = [...new Set(texts)];
+  return distinct.map((text) =>
+    distinct.length === 1
+      ? `  Evidence fields: ${text}`
+      : `  Evidence fields (${String(texts.filter((other) => other === text).length)} of ${String(texts.length)}): ${text}`,
+  );
+}
+
 export function evidencesText(result: EvidencesVerification): string {
   const lines = [
     `Verdict: ${OVERALL[result.verdict]}`,
-    ...(result.asset === undefined
-      ? []
-      : [
-          `Asset ${result.asset.assetId}: assetHash ${result.asset.matches ? 'recomputed from {assetId, data}' : `is not what {assetId, data} gives (${result.asset.recomputed})`}`,
-        ]),
+    ...(result.asset === undefined ? [] : assetLines(result.asset)),
+    ...evidenceCoverageLines(result.evidences),
     table(result.evidences, [
       { title: 'Evidence', value: (row) => row.hash },
       { title: 'Network', value: (row) => row.networkId },
