@@ -18,6 +18,8 @@ type TrackSchemas = TrackComponents['schemas'];
 export type Certificate = CertSchemas['Certificate'];
 export type CertificatePage = CertSchemas['CertificateListResponse']['data'];
 export type CertificateVerification = CertSchemas['CertificateVerificationResponse']['data'];
+export type PostedCertificateVerification =
+  CertSchemas['PostedCertificateVerificationResponse']['data'];
 export type ContentCertificateBody = CertSchemas['ContentCertificateBody'];
 export type AssetCertificateBody = CertSchemas['AssetCertificateBody'];
 export type UrlCertificateBody = CertSchemas['UrlCertificateBody'];
@@ -357,6 +359,20 @@ export class CertificateApi {
           path: { type: options.by ?? 'certID', id },
           query: { networkId: options.networkId },
         },
+      }),
+    );
+    return answer.data.data;
+  }
+
+  /**
+   * POST /trustpoints/verification: the service checks a certificate JSON you hold (a copy saved
+   * at issuance, one handed to you) with the verifier every client runs, trusting its own
+   * registries. To trust nobody but yourself, run `verifier.verifyCertificate` with your own trust.
+   */
+  async verifyCertificateJson(certificate: unknown): Promise<PostedCertificateVerification> {
+    const answer = await succeeded(this.baseUrl, () =>
+      this.raw.POST('/trustpoints/verification', {
+        body: certificate as Record<string, never>,
       }),
     );
     return answer.data.data;

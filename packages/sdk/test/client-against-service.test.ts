@@ -10,6 +10,7 @@ import {
   TrustpointNotFoundError,
   TrustpointValidationError,
   type TrustpointClient,
+  verifier,
 } from '../src/index.js';
 import { servePage, startService } from './support/running-service.js';
 
@@ -158,7 +159,42 @@ describe('TrustpointClient against the running service', () => {
       const verification = await client.cert.verifyTrustpoints(created.record.certID);
 
       expect(revoked.metadata.map((trustpoint) => trustpoint.type)).toContain('Revocation');
-      expect(verification).toMatchObject({ certID: created.record.certID });
+      expect(verification).toMatchObject({ certID: created.record.certID, verdict: 'revoked' });
+    });
+
+    it('when the JSON saved at issuance is checked after a revocation, then the verifier with your trust and the service both find it revoked, with the chain time', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Kept', description: 'a copy kept', content: { order: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+      const saved = JSON.parse(JSON.stringify(created.record)) as unknown;
+      const chainUrl = service.embeddedChain?.url ?? '';
+      const document = verifier.readTrustDocument(
+        await (
+          await fetch(`${new URL(service.certApiUrl).origin}/.well-known/trustpoint.json`)
+        ).json(),
+      );
+      // This machine's own instance: its registries may belong to the development accounts.
+      const trust = verifier.trustOfDocument(document, { local: true });
+      const check = () =>
+        verifier.verifyCertificate({ certificate: saved, rpc: { '31337': [chainUrl] }, trust });
+      const before = await check();
+
+      await client.cert.revokeCertificate(created.record.certID, { networkId: NETWORK_ID });
+      const after = await check();
+      const byService = await client.cert.verifyCertificateJson(saved);
+      const trustingNobody = await verifier.verifyCertificate({
+        certificate: saved,
+        rpc: { '31337': [chainUrl] },
+      });
+
+      expect(before.verdict).toBe('verified');
+      expect(after).toMatchObject({ verdict: 'revoked', revoked: true });
+      expect(after.revocation?.recordedAt).toBeGreaterThan(0);
+      expect(byService).toMatchObject({ verdict: 'revoked', revoked: true });
+      expect(byService.revocation?.recordedAt).toBe(after.revocation?.recordedAt);
+      // No trust given, none assumed.
+      expect(trustingNobody.verdict).toBe('untrusted');
     });
 
     it('when the answer to a creation is lost on the way back, then the client retries with the same Idempotency-Key and gets the one certificate made', async () => {

@@ -17,7 +17,7 @@ export interface paths {
     put?: never;
     /**
      * Certify content, an asset, a file or a URL
-     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes.
+     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, the Evidence `trustPointHash`, covers certID, type, name, description, issuer, `issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, each content member and element through a salted RFC 9901 (SD-JWT) disclosure in `data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named `_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate.
      */
     post: operations['createCertificate'];
     delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * One certificate
-     * @description Public certificates are readable by anyone by certID (with `pin` when they have a PIN); private ones only by their issuer. A certificate the caller may not see is a 404. Wrong PINs are limited to 10 per certificate (from all addresses together) and 50 per client address (over all certificates) in a window of 1 hour that starts with the first attempt: once either is reached, every attempt with a PIN, the right one included, is a 429 with `Retry-After` until the window ends. The issuer, with a token, needs no PIN and is never limited by this.
+     * @description Public certificates are readable by anyone by certID (with `pin` when they have a PIN); private ones only by their issuer. A certificate the caller may not see is a 404. By `hash`, either the unsalted digest of the content or file (version 1 rule) or a version 2 certificate's `data.hash` finds it. Whoever may read a certificate gets all of it, `data.selectiveDisclosure` too: its disclosures hold the salts, and reveal nothing the whole content does not; a holder hands on a copy withholding fields (see `trustpoint withhold`). Wrong PINs are limited to 10 per certificate (from all addresses together) and 50 per client address (over all certificates) in a window of 1 hour that starts with the first attempt: once either is reached, every attempt with a PIN, the right one included, is a 429 with `Retry-After` until the window ends. The issuer, with a token, needs no PIN and is never limited by this.
      */
     get: operations['getCertificate'];
     put?: never;
@@ -110,6 +110,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/certificates/{type}/{id}/reanchor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-anchor a certificate under hash version 2
+     * @description Issuer only. A certificate made under version 1 (no `data.hashVersion`: its hash covers the content or the file only) gets a new Evidence trustpoint on `networkId` (the certificate's own network by default) anchoring the version 2 root over every shown field, for one credit; the answer comes once it is mined. The certificate then shows `hashVersion: 2`, its new `data.hash`, `selectiveDisclosure` and that Evidence; the earlier Evidence stays on chain, so copies saved before still verify (under version 1). Lookups by its unsalted digest and repeats (409) are unchanged. A certificate under version 2 already is returned with 200 and nothing spent. A revoked or signed certificate, or a URL certificate that recorded no sha256 of its bytes, is a 400.
+     */
+    post: operations['reanchorCertificate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/trustpoints/{type}/{id}': {
     parameters: {
       query?: never;
@@ -124,6 +144,26 @@ export interface paths {
     get: operations['verifyTrustpoints'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/trustpoints/verification': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a certificate JSON a holder has
+     * @description Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, possibly older than the stored record or changed): the service runs the same verifier as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with or without its response envelope), trusting only its own registries and asking only its own nodes. The hash is recomputed by the rules, the revocation found from the certID alone. No token needed; nothing is stored.
+     */
+    post: operations['verifyPostedCertificate'];
     delete?: never;
     options?: never;
     head?: never;
@@ -508,6 +548,13 @@ export interface components {
        * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
        */
       fileHash?: string;
+      /** @constant */
+      hashVersion?: 2;
+      issuerOrigin?: string;
+      selectiveDisclosure?: {
+        content: components['schemas']['JsonObject'];
+        disclosures: string[];
+      };
     };
     /** @description One trustpoint of the certificate. Anchored ones carry their transactionHash and are exactly what getTrustPoint(certID, timestamp) returns; pending ones are on their way. */
     Trustpoint: {
@@ -583,6 +630,13 @@ export interface components {
        * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
        */
       fileHash?: string;
+      /** @constant */
+      hashVersion?: 2;
+      issuerOrigin?: string;
+      selectiveDisclosure?: {
+        content: components['schemas']['JsonObject'];
+        disclosures: string[];
+      };
     };
     /** @description The members of CertificateAccess named by `fields` (all of them for `access`) */
     CertificateAccessFields: {
@@ -604,11 +658,18 @@ export interface components {
     };
     CertificateVerification: {
       certID: string;
-      /** @description Every trustpoint is on chain with the recorded hash and type */
+      /** @description The verdict is `verified`: every trustpoint is on chain with the recorded hash and type, and the certificate is neither revoked nor expired */
       verified: boolean;
       revoked: boolean;
       revokedAt?: number;
       trustpoints: components['schemas']['TrustpointVerification'][];
+      verdict: components['schemas']['CertificateVerdict'];
+      revocation?: components['schemas']['ProvenRevocation'];
+      status: components['schemas']['RevocationStatus'][];
+      expiry?: {
+        expires: number;
+        expired: boolean;
+      };
     };
     TrustpointVerification: {
       /** @enum {string} */
@@ -677,6 +738,97 @@ export interface components {
         /** @description Exactly as to type it (or as the explorer shows it) */
         value: string;
       }[];
+    };
+    /**
+     * @description The verdict every Trustpoint verifier gives (the CLI, the SDK, both pages), the first that applies: `mismatch` (a hash differs from the rules or the chain), `notFound` (a trustpoint is not on chain or not anchored yet), `unchecked` (no node answered, the chain could not date a record, a signature could not be checked), `untrusted` (in a registry the trust does not pin), `revoked` (a revocation proven on chain), `revocationUnchecked` (no status registry could be read for a network holding it), `expired`, `verified`
+     * @enum {string}
+     */
+    CertificateVerdict:
+      | 'mismatch'
+      | 'notFound'
+      | 'unchecked'
+      | 'untrusted'
+      | 'revoked'
+      | 'revocationUnchecked'
+      | 'expired'
+      | 'verified';
+    ProvenRevocation: {
+      /**
+       * @description EVM chain id
+       * @example 31337
+       */
+      networkId: number;
+      /** @description The Revocation trustpoint's timestamp */
+      timestamp: number;
+      /** @description When the chain recorded it: the time of its block */
+      recordedAt: number;
+    };
+    /** @description A network's answer to `revocationOf(certID)` of its status registry: the revocation status read from the certID alone, so a copy saved before its revocation finds it */
+    RevocationStatus: {
+      /**
+       * @description EVM chain id
+       * @example 31337
+       */
+      networkId: number;
+      /** @enum {string} */
+      outcome: 'notRevoked' | 'revoked' | 'unchecked';
+      statusRegistry?: string;
+      revocation?: {
+        timestamp: number;
+        recordedAt: number;
+      };
+      detail: string;
+    };
+    PostedCertificateVerificationResponse: {
+      statusCode: number;
+      message: string;
+      data: components['schemas']['PostedCertificateVerification'];
+    };
+    PostedCertificateVerification: {
+      certID: string;
+      /** @description The verdict is `verified` */
+      verified: boolean;
+      revoked: boolean;
+      verdict: components['schemas']['CertificateVerdict'];
+      revocation?: components['schemas']['ProvenRevocation'];
+      status: components['schemas']['RevocationStatus'][];
+      expiry?: {
+        expires: number;
+        expired: boolean;
+      };
+      /** @description `data.hash` as given, recomputed by the rules when it can be */
+      hash: {
+        given: string;
+        recomputed?: string;
+        matches: boolean;
+        detail: string;
+      } & {
+        [key: string]: unknown;
+      };
+      trustpoints: components['schemas']['PostedTrustpointVerification'][];
+    };
+    PostedTrustpointVerification: {
+      /** @enum {string} */
+      type: 'Evidence' | 'Revocation' | 'Signature';
+      networkId: number;
+      timestamp: number;
+      smartContract?: string;
+      transactionHash?: string;
+      trustPointHash: string;
+      expectedHash: string;
+      onChain?: {
+        hash: string;
+        /** @enum {string} */
+        type: 'Evidence' | 'Revocation' | 'Signature';
+      };
+      /** @description The block of the transaction that wrote the record */
+      chainTime?: {
+        blockNumber: number;
+        blockHash: string;
+        timestamp: number;
+      };
+      verdict: string;
+      detail: string;
     };
     Jwks: {
       keys: components['schemas']['PublicJwk'][];
@@ -980,7 +1132,7 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;
@@ -1206,7 +1358,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path: {
@@ -1405,7 +1557,7 @@ export interface operations {
         networkId: number;
       };
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path: {
@@ -1527,7 +1679,7 @@ export interface operations {
         networkId: number;
       };
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path: {
@@ -1549,6 +1701,136 @@ export interface operations {
         };
       };
       /** @description The signed certificate */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CertificateResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not Found Error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Out of Credits Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service Unavailable Error */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  reanchorCertificate: {
+    parameters: {
+      query?: {
+        networkId?: number;
+      };
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description What `id` is. certID finds public certificates of anyone; the others search only the caller's own certificates and need a token */
+        type: 'certID' | 'externalId' | 'fileHash' | 'hash';
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Already under hash version 2: the certificate as it is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CertificateResponse'];
+        };
+      };
+      /** @description The certificate under hash version 2 */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1725,6 +2007,68 @@ export interface operations {
         headers: {
           /** @description Seconds until PIN attempts are answered again (set on PIN limits) */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  verifyPostedCertificate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The verification */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostedCertificateVerificationResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -2017,7 +2361,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;
@@ -2487,7 +2831,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;

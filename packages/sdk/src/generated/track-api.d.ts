@@ -17,7 +17,7 @@ export interface paths {
     put?: never;
     /**
      * Create an asset and register its first evidence
-     * @description Spends one credit. `data` is immutable; `assetHash = doubleHash(JCS({assetId, data}))`. The first evidence has metadata `{}`. Answered once the evidence is mined (503 if the network does not mine it in time; nothing is kept then), or at once with it pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its batch was sent (it will be anchored).
+     * @description Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its `assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and `data`, so its evidences have seconds of their own, whoever else holds an asset with the same assetId and data. The first evidence has metadata `{}`. Answered once the evidence is mined (503 if the network does not mine it in time; nothing is kept then), or at once with it pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its batch was sent (it will be anchored).
      */
     post: operations['createAsset'];
     delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
     put?: never;
     /**
      * Register an evidence for an asset
-     * @description By the owner or a user the asset is shared with, who becomes its `userOwner` and spends one credit. The service gives each evidence of an assetHash its own second. Answered once mined (503 if not in time; nothing is kept then), or at once pending (202) with `Prefer: respond-async`, as for assets.
+     * @description By the owner or a user the asset is shared with, who becomes its `userOwner` and spends one credit. An asset holds one evidence per second: the service gives each evidence of an assetHash the next free second (now, or ahead of the clock under a burst, 429 past the margin). Answered once mined (503 if not in time; nothing is kept then), or at once pending (202) with `Prefer: respond-async`, as for assets.
      */
     post: operations['addEvidence'];
     delete?: never;
@@ -370,10 +370,14 @@ export interface components {
        */
       networkId?: number;
       /**
-       * @description SHA-256, 64 lowercase hexadecimal characters
+       * @description Half of each evidence's on-chain key (assetHash, timestamp in seconds), by the rule `hashVersion` names. Version 1 covers `assetId` and `data` only (assets of other users with the same assetId and data have the same assetHash); version 2 covers `hashVersion`, `trackID`, `owner`, `assetId` and `data`: `doubleHash(utf8("Trustpoint asset hash v2\n") ‖ JCS({hashVersion: 2, trackID, owner, assetId, data}))`, so every asset has keys of its own
        * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
        */
       assetHash?: string;
+      /** @description The rule of `assetHash`: 2 for every asset created since it exists, 1 for assets created before (they keep their hash and keep verifying) */
+      hashVersion?: 1 | 2;
+      /** @description The user who created the asset (`did:user:<sub>`); covered by `assetHash` from version 2 */
+      owner?: string;
       transactions?: {
         metadata: components['schemas']['JsonObject'];
         timestamp: number;
@@ -754,7 +758,7 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;
@@ -793,10 +797,14 @@ export interface operations {
                */
               networkId: number;
               /**
-               * @description SHA-256, 64 lowercase hexadecimal characters
+               * @description Half of each evidence's on-chain key (assetHash, timestamp in seconds), by the rule `hashVersion` names. Version 1 covers `assetId` and `data` only (assets of other users with the same assetId and data have the same assetHash); version 2 covers `hashVersion`, `trackID`, `owner`, `assetId` and `data`: `doubleHash(utf8("Trustpoint asset hash v2\n") ‖ JCS({hashVersion: 2, trackID, owner, assetId, data}))`, so every asset has keys of its own
                * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
                */
               assetHash: string;
+              /** @description The rule of `assetHash`: 2 for every asset created since it exists, 1 for assets created before (they keep their hash and keep verifying) */
+              hashVersion: 1 | 2;
+              /** @description The user who created the asset (`did:user:<sub>`); covered by `assetHash` from version 2 */
+              owner: string;
               transactions: {
                 metadata: components['schemas']['JsonObject'];
                 timestamp: number;
@@ -839,10 +847,14 @@ export interface operations {
                */
               networkId: number;
               /**
-               * @description SHA-256, 64 lowercase hexadecimal characters
+               * @description Half of each evidence's on-chain key (assetHash, timestamp in seconds), by the rule `hashVersion` names. Version 1 covers `assetId` and `data` only (assets of other users with the same assetId and data have the same assetHash); version 2 covers `hashVersion`, `trackID`, `owner`, `assetId` and `data`: `doubleHash(utf8("Trustpoint asset hash v2\n") ‖ JCS({hashVersion: 2, trackID, owner, assetId, data}))`, so every asset has keys of its own
                * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
                */
               assetHash: string;
+              /** @description The rule of `assetHash`: 2 for every asset created since it exists, 1 for assets created before (they keep their hash and keep verifying) */
+              hashVersion: 1 | 2;
+              /** @description The user who created the asset (`did:user:<sub>`); covered by `assetHash` from version 2 */
+              owner: string;
               transactions: {
                 metadata: components['schemas']['JsonObject'];
                 timestamp: number;
@@ -977,10 +989,14 @@ export interface operations {
                */
               networkId: number;
               /**
-               * @description SHA-256, 64 lowercase hexadecimal characters
+               * @description Half of each evidence's on-chain key (assetHash, timestamp in seconds), by the rule `hashVersion` names. Version 1 covers `assetId` and `data` only (assets of other users with the same assetId and data have the same assetHash); version 2 covers `hashVersion`, `trackID`, `owner`, `assetId` and `data`: `doubleHash(utf8("Trustpoint asset hash v2\n") ‖ JCS({hashVersion: 2, trackID, owner, assetId, data}))`, so every asset has keys of its own
                * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
                */
               assetHash: string;
+              /** @description The rule of `assetHash`: 2 for every asset created since it exists, 1 for assets created before (they keep their hash and keep verifying) */
+              hashVersion: 1 | 2;
+              /** @description The user who created the asset (`did:user:<sub>`); covered by `assetHash` from version 2 */
+              owner: string;
               transactions: {
                 metadata: components['schemas']['JsonObject'];
                 timestamp: number;
@@ -1062,7 +1078,7 @@ export interface operations {
       header?: {
         /** @description `respond-async`: answer 202 at once with the record pending, instead of waiting until it is anchored; `wait=N` (seconds, at most 600): wait up to N seconds for it (with `respond-async`, then 202 if still pending; without, the synchronous rules). Without a preference, the network's default applies. */
         prefer?: string;
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path: {
@@ -1676,7 +1692,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;
@@ -2146,7 +2162,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and are kept 24 hours by default (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
         'idempotency-key'?: string;
       };
       path?: never;
