@@ -131,6 +131,7 @@ export function createCertApp(options: CertApiOptions): Express {
         ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),
         ...(services.pinAttempts === undefined ? {} : { pinAttempts: services.pinAttempts }),
         webhooks: options.webhooks !== undefined,
+        idempotencyRetentionMs: idempotency.settings.retentionMs,
       }),
       title: 'Trustpoint certificate API',
     },
@@ -175,11 +176,12 @@ export function createCertApp(options: CertApiOptions): Express {
             {
               basePath: ADMIN_API_BASE_PATH,
               docs: {
-                document: adminApiDocument(
-                  options.supportContact === undefined
+                document: adminApiDocument({
+                  ...(options.supportContact === undefined
                     ? {}
-                    : { supportContact: options.supportContact },
-                ),
+                    : { supportContact: options.supportContact }),
+                  idempotencyRetentionMs: idempotency.settings.retentionMs,
+                }),
                 title: 'Trustpoint admin API',
               },
               routers: [
@@ -189,6 +191,7 @@ export function createCertApp(options: CertApiOptions): Express {
                   tokenSecret: options.jwtSecret,
                   networkIds: () => services.networks.list().map((network) => network.networkId),
                   now: services.now,
+                  idempotency,
                 }),
               ],
             },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,52 @@ describe('trustpoint certify <folder> against a running service', () => {
     expect(code).toBe(EXIT.ok);
     expect(summary).toMatchObject({ certified: 1, skipped: 1, failed: 0 });
     expect(new Set(summary?.files.map((file) => file.certID)).size).toBe(1);
+  });
+
+  it('when the answer to an upload is lost on the way, then the retry with its derived Idempotency-Key gets the certificate the upload made, not a 409 nor a second one', async () => {
+    // A relay to the service that cuts the first upload's connection once the answer starts.
+    const target = new URL(service.url);
+    let cut = false;
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), target.hostname);
+      let dropAnswer = false;
+      client.on('data', (chunk: Buffer) => {
+        if (!cut && chunk.toString('latin1').startsWith('POST /cert/v2/certificates')) {
+          cut = true;
+          dropAnswer = true;
+        }
+      });
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => {
+        if (dropAnswer) client.destroy();
+        else client.write(chunk);
+      });
+      upstream.on('end', () => client.end());
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end);
+      upstream.on('error', end);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayUrl = `http://127.0.0.1:${String((relay.address() as net.AddressInfo).port)}${target.pathname === '/' ? '' : target.pathname}`;
+    const folder = await folderOf({ 'lost.txt': `lost ${unique()}` });
+    try {
+      const result = await trustpoint(['certify', folder, '--url', relayUrl, '--json'], {
+        TRUSTPOINT_TOKEN: service.running.token,
+      });
+
+      expect(cut).toBe(true);
+      expect(result.code).toBe(EXIT.ok);
+      const summary = JSON.parse(result.stdout) as Summary;
+      expect(summary).toMatchObject({ certified: 1, skipped: 0, failed: 0 });
+      // The next run finds that very certificate by hash: there is one.
+      const again = await certify(folder);
+      expect(again.summary?.files[0]?.certID).toBe(summary.files[0]?.certID);
+    } finally {
+      relay.close();
+    }
   });
 
   it('when a certified file is verified with the CLI, then it matches the chain', async () => {

@@ -10,7 +10,9 @@ import { trustpointProcess, untilRunning, type RoleProcess } from './support/rol
 
 interface Answer {
   status: number;
-  body: { data?: { certID?: string; trackID?: string } };
+  body: {
+    data?: { certID?: string; trackID?: string; id?: string; key?: string; secret?: string };
+  };
 }
 
 // A creation killed mid-flight: the service SIGKILLs itself once the creation has committed and
@@ -45,6 +47,8 @@ describe.each(testBackends())('an Idempotency-Key retried after kill -9 on %s', 
       HEALTH_PORT: String(await freePort()),
       // A dead process's key is taken over a second after its last renewal.
       IDEMPOTENCY_KEY_LEASE_SECONDS: '1',
+      // Webhook endpoints on this host.
+      URL_FETCH_ALLOW: '127.0.0.1',
     };
     certApi = `http://127.0.0.1:${String(certPort)}/cert/v2`;
     trackApi = `http://127.0.0.1:${String(trackPort)}/track/v2`;
@@ -74,14 +78,19 @@ describe.each(testBackends())('an Idempotency-Key retried after kill -9 on %s', 
     });
     return { status: response.status, body: (await response.json()) as Answer['body'] };
   };
-  const get = async (url: string) => {
-    const token = await readLocalToken(dataDir);
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-    return (await response.json()) as {
-      data: {
-        certificates?: { certID: string }[];
-        assets?: { trackID: string; assetId: string }[];
-      };
+  const get = async (url: string, token?: string) => {
+    const bearer = token ?? (await readLocalToken(dataDir));
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${bearer}` } });
+    return {
+      status: response.status,
+      ...((await response.json()) as {
+        data: {
+          certificates?: { certID: string }[];
+          assets?: { trackID: string; assetId: string }[];
+          apiKeys?: { id: string; name: string }[];
+          endpoints?: { id: string }[];
+        };
+      }),
     };
   };
 
@@ -133,5 +142,46 @@ describe.each(testBackends())('an Idempotency-Key retried after kill -9 on %s', 
     expect([201, 202]).toContain(assetRetry.status);
     expect(assets.filter((listed) => listed.assetId === asset.assetId)).toHaveLength(1);
     expect(assets[0]?.trackID).toBe(assetRetry.body.data?.trackID);
+  }, 300_000);
+
+  it('when the service dies after committing an API key and then a webhook endpoint, before answering, then the key nobody received is revoked and a working one made, and the endpoint is answered with its secret, the same on every replay', async () => {
+    // Arrange: the service left running by the test before goes; each creation then kills it
+    running?.child.kill('SIGKILL');
+    await running?.exited;
+    const keyKey = randomUUID();
+    const keyName = `erp-${randomUUID()}`;
+    const endpointKey = randomUUID();
+    const endpoint = { url: 'http://127.0.0.1:9/hooks' };
+    const crashes = [
+      () => post(`${certApi}/api-keys`, keyKey, { name: keyName }),
+      () => post(`${certApi}/webhooks/endpoints`, endpointKey, endpoint),
+    ];
+    for (const create of crashes) {
+      const service = await serve({ TRUSTPOINT_TEST_KILL_AFTER_COMMIT: '1' });
+      await expect(create()).rejects.toThrow();
+      expect(await service.exited).toBeNull();
+      expect(service.child.signalCode).toBe('SIGKILL');
+    }
+
+    // Act: back up, the clients retry, then retry again
+    await serve();
+    const keyRetry = await post(`${certApi}/api-keys`, keyKey, { name: keyName });
+    const keyReplay = await post(`${certApi}/api-keys`, keyKey, { name: keyName });
+    const endpointRetry = await post(`${certApi}/webhooks/endpoints`, endpointKey, endpoint);
+    const endpointReplay = await post(`${certApi}/webhooks/endpoints`, endpointKey, endpoint);
+
+    // Assert: one active key of that name, the retry's, which works; the crashed one is revoked
+    expect(keyRetry.status).toBe(201);
+    expect(keyReplay.body).toEqual(keyRetry.body);
+    const activeKeys = (await get(`${certApi}/api-keys`)).data.apiKeys ?? [];
+    const named = activeKeys.filter((listed) => listed.name === keyName);
+    expect(named.map((listed) => listed.id)).toEqual([keyRetry.body.data?.id]);
+    expect((await get(`${certApi}/certificates`, keyRetry.body.data?.key)).status).toBe(200);
+    // One endpoint, answered with its signing secret again and again
+    expect(endpointRetry.status).toBe(201);
+    expect(endpointRetry.body.data?.secret).toMatch(/^whsec_/);
+    expect(endpointReplay.body.data?.secret).toBe(endpointRetry.body.data?.secret);
+    const endpoints = (await get(`${certApi}/webhooks/endpoints`)).data.endpoints ?? [];
+    expect(endpoints.map((listed) => listed.id)).toEqual([endpointRetry.body.data?.id]);
   }, 300_000);
 });

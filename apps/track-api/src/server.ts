@@ -83,6 +83,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
       document: trackApiDocument({
         ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),
         webhooks: options.webhooks !== undefined,
+        idempotencyRetentionMs: idempotency.settings.retentionMs,
       }),
       title: 'Trustpoint asset-tracking API',
     },

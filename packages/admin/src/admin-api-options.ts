@@ -1,4 +1,4 @@
-import type { AuthenticateOptions } from '@trustpoint/http';
+import type { AuthenticateOptions, IdempotencyKeys } from '@trustpoint/http';
 import type { Knex } from 'knex';
 
 /** What the admin API needs from the app that serves it. */
@@ -12,6 +12,8 @@ export interface AdminApiOptions {
   networkIds: () => readonly string[];
   /** Milliseconds since the epoch; a parameter so tests can pin time. */
   now?: () => number;
+  /** `Idempotency-Key` support on API key creation, when given (the serving API's keys). */
+  idempotency?: IdempotencyKeys | undefined;
 }
 
 export const ADMIN_API_BASE_PATH = '/admin/v1';

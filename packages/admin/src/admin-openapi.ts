@@ -1,5 +1,5 @@
 import { createErrorCatalogue, type ErrorCode } from '@trustpoint/domain';
-import { openApiErrorResponses } from '@trustpoint/http';
+import { idempotentOperation, openApiErrorResponses } from '@trustpoint/http';
 import { createApiKeyBodySchema } from '@trustpoint/identity';
 import type { z } from 'zod';
 import {
@@ -42,6 +42,8 @@ import {
 export interface AdminApiDocumentOptions {
   /** The support contact the error messages name, as the app's error catalogue has it. */
   supportContact?: string;
+  /** How long the app keeps `Idempotency-Key`s, for the document to state; 24 hours by default. */
+  idempotencyRetentionMs?: number;
 }
 
 const BEARER = 'bearerAuth';
@@ -239,19 +241,26 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
             ...errors('validation', 'notFound'),
           },
         }),
-        post: operation(TAGS.apiKeys, {
-          operationId: 'createUserApiKey',
-          summary: 'Create an API key for a user',
-          description:
-            'The key is in this answer only (only its SHA-256 is kept). A user has at most 20 ' +
-            'active keys (400 beyond). The admin is recorded as its creator.',
-          requestParams: { path: userIdParamsSchema },
-          requestBody: json(createApiKeyBodySchema),
-          responses: {
-            ...ok(201, 'Created', adminCreatedApiKeyResponse),
-            ...errors('validation', 'notFound'),
-          },
-        }),
+        post: idempotentOperation(
+          operation(TAGS.apiKeys, {
+            operationId: 'createUserApiKey',
+            summary: 'Create an API key for a user',
+            description:
+              'The key is in this answer only (only its SHA-256 is kept; a retry with the same ' +
+              '`Idempotency-Key` gets this answer again, kept sealed). A user has at most 20 ' +
+              'active keys (400 beyond). The admin is recorded as its creator. A retry after the ' +
+              'service died before answering revokes the key nobody received and makes another.',
+            requestParams: { path: userIdParamsSchema },
+            requestBody: json(createApiKeyBodySchema),
+            responses: {
+              ...ok(201, 'Created', adminCreatedApiKeyResponse),
+              ...errors('validation', 'notFound'),
+            },
+          }),
+          catalogue,
+          VALIDATION_EXAMPLE_ERRORS,
+          options.idempotencyRetentionMs,
+        ),
       },
       '/users/{id}/api-keys/{keyId}': {
         delete: operation(TAGS.apiKeys, {

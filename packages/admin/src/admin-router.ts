@@ -32,7 +32,10 @@ import {
 } from '@trustpoint/identity';
 import {
   authenticate,
+  commitIdempotentChange,
   currentUser,
+  idempotencyClaimOf,
+  idempotent,
   mintAccessToken,
   requestIdOf,
   sendSuccess,
@@ -344,7 +347,39 @@ export function adminRouter(options: AdminApiOptions): Router {
     });
   });
 
-  router.post('/users/:id/api-keys', async (req, res) => {
+  // A key is shown once: a creation whose answer was lost with its process cannot be answered
+  // again, so a retry with its Idempotency-Key revokes the key nobody received and makes another.
+  const keyCreation =
+    options.idempotency === undefined
+      ? []
+      : [
+          idempotent(options.idempotency, {
+            async recover(keyId, req, res) {
+              const { id } = validate(userIdParamsSchema, req.params, 'path');
+              const context = contextOf(res);
+              await knex.transaction(async (trx) => {
+                const revoked = await revokeApiKey(trx, {
+                  userId: id,
+                  id: keyId,
+                  revokedBy: context.actorId,
+                  at: new Date(now()),
+                });
+                if (revoked !== undefined) {
+                  await recordAudit(trx, [
+                    {
+                      ...context,
+                      action: 'api-key.revoke',
+                      target: `api-key:${keyId}`,
+                      changes: { userId: id, reason: 'its creation was never answered' },
+                    },
+                  ]);
+                }
+              });
+              return false;
+            },
+          }),
+        ];
+  router.post('/users/:id/api-keys', ...keyCreation, async (req, res) => {
     const { id } = validate(userIdParamsSchema, req.params, 'path');
     const body = validate(createApiKeyBodySchema, req.body, 'body');
     const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
@@ -368,6 +403,7 @@ export function adminRouter(options: AdminApiOptions): Router {
         expiresAt,
         createdBy: context.actorId,
       });
+      await commitIdempotentChange(trx, idempotencyClaimOf(res), made.apiKey.id);
       await recordAudit(trx, [
         {
           ...context,

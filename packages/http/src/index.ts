@@ -20,6 +20,7 @@ export {
   IDEMPOTENCY_KEY_HEADER,
   idempotencyClaimOf,
   idempotencyKeyHeaderSchema,
+  idempotencyKeyHeaderSchemaFor,
   idempotencyKeyOf,
   IdempotencyKeys,
   idempotent,

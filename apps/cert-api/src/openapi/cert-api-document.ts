@@ -54,6 +54,8 @@ export interface CertApiDocumentOptions {
   pinAttempts?: Partial<PinAttemptLimits>;
   /** Whether the app serves the webhook routes (`webhooks` in its options). */
   webhooks?: boolean;
+  /** How long the app keeps `Idempotency-Key`s, for the document to state; 24 hours by default. */
+  idempotencyRetentionMs?: number;
 }
 
 /** `3600000` as `1 hour`, `600000` as `10 minutes`. */
@@ -319,7 +321,12 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
   const errors = (...codes: ErrorCode[]): ZodOpenApiResponsesObject =>
     openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS);
   const idempotent = (operation: ZodOpenApiOperationObject) =>
-    idempotentOperation(operation, catalogue, VALIDATION_EXAMPLE_ERRORS);
+    idempotentOperation(
+      operation,
+      catalogue,
+      VALIDATION_EXAMPLE_ERRORS,
+      options.idempotencyRetentionMs,
+    );
   const authErrors: ErrorCode[] = [
     'missingToken',
     'expiredToken',

@@ -19,4 +19,8 @@ export {
   type IdempotentRouteOptions,
 } from './idempotent.js';
 export { jsonBodyDigest, requestFingerprint } from './request-fingerprint.js';
-export { idempotencyKeyHeaderSchema, idempotentOperation } from './openapi-idempotency.js';
+export {
+  idempotencyKeyHeaderSchema,
+  idempotencyKeyHeaderSchemaFor,
+  idempotentOperation,
+} from './openapi-idempotency.js';

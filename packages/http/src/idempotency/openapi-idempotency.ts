@@ -5,30 +5,40 @@ import { openApiErrorResponses } from '../openapi-error-responses.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency-key-header.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS } from './idempotency-settings.js';
 
-const RETENTION_HOURS = DEFAULT_IDEMPOTENCY_SETTINGS.retentionMs / 3_600_000;
+/**
+ * The `Idempotency-Key` request header of creating operations, stating how long keys are kept
+ * (the service's `IDEMPOTENCY_KEY_RETENTION_HOURS`, 24 hours by default).
+ */
+export function idempotencyKeyHeaderSchemaFor(
+  retentionMs: number = DEFAULT_IDEMPOTENCY_SETTINGS.retentionMs,
+) {
+  const hours = retentionMs / 3_600_000;
+  return z.object({
+    'idempotency-key': z
+      .string()
+      .min(1)
+      .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+      .optional()
+      .meta({
+        description:
+          'A key the client makes unique per request (a UUID), sent again unchanged with every ' +
+          'retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare ' +
+          'value or a quoted string). Keys belong to the caller and this service keeps them ' +
+          `${String(hours)} hour${hours === 1 ? '' : 's'} from their first request ` +
+          '(`IDEMPOTENCY_KEY_RETENTION_HOURS`). A ' +
+          'retry of the same request (method, path, query and body; for a file, the same parts ' +
+          'and bytes) gets the first answer again, status, body and `Location`, with ' +
+          '`Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered ' +
+          'again the same way; after a 5xx the key may be retried. The same key with another ' +
+          'request: 422; while the first request runs: 409 with `Retry-After`. ' +
+          `At most ${String(MAX_IDEMPOTENCY_KEY_LENGTH)} printable ASCII characters (400 otherwise).`,
+        example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
+      }),
+  });
+}
 
-/** The `Idempotency-Key` request header of creating operations. */
-export const idempotencyKeyHeaderSchema = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(MAX_IDEMPOTENCY_KEY_LENGTH)
-    .optional()
-    .meta({
-      description:
-        'A key the client makes unique per request (a UUID), sent again unchanged with every ' +
-        'retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare ' +
-        'value or a quoted string). Keys belong to the caller and are kept ' +
-        `${String(RETENTION_HOURS)} hours by default (\`IDEMPOTENCY_KEY_RETENTION_HOURS\`). A ` +
-        'retry of the same request (method, path, query and body; for a file, the same parts ' +
-        'and bytes) gets the first answer again, status, body and `Location`, with ' +
-        '`Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered ' +
-        'again the same way; after a 5xx the key may be retried. The same key with another ' +
-        'request: 422; while the first request runs: 409 with `Retry-After`. ' +
-        `At most ${String(MAX_IDEMPOTENCY_KEY_LENGTH)} printable ASCII characters (400 otherwise).`,
-      example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
-    }),
-});
+/** The `Idempotency-Key` request header with the default retention. */
+export const idempotencyKeyHeaderSchema = idempotencyKeyHeaderSchemaFor();
 
 /**
  * An operation that takes `Idempotency-Key`: the header beside its others, its 409 (key in use,
@@ -38,7 +48,10 @@ export function idempotentOperation(
   operation: ZodOpenApiOperationObject,
   catalogue: ErrorCatalogue,
   validationErrors: readonly FieldError[],
+  /** How long the service keeps keys, stated in the header's description; 24 hours by default. */
+  retentionMs?: number,
 ): ZodOpenApiOperationObject {
+  const headerSchema = idempotencyKeyHeaderSchemaFor(retentionMs);
   const added = openApiErrorResponses(
     catalogue,
     ['idempotencyKeyInUse', 'idempotencyKeyReused'],
@@ -79,12 +92,8 @@ export function idempotentOperation(
     requestParams: {
       ...operation.requestParams,
       header:
-        header === undefined
-          ? idempotencyKeyHeaderSchema
-          : (header as z.ZodObject).extend(idempotencyKeyHeaderSchema.shape),
+        header === undefined ? headerSchema : (header as z.ZodObject).extend(headerSchema.shape),
     },
-    responses: Object.fromEntries(
-      Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
-    ),
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
 }

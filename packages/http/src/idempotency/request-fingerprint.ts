@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@trustpoint/domain';
+import { canonicalJson, DomainError } from '@trustpoint/domain';
 import type { Request } from 'express';
 
 /**
@@ -20,9 +20,22 @@ export function requestFingerprint(req: Request, bodyDigest: string): string {
   );
 }
 
-/** The digest of a parsed JSON body (none: the empty string's). */
+/**
+ * The digest of a parsed JSON body (none: the empty string's). A body nested too deep to be
+ * serialized again (JSON.parse takes depths JSON.stringify cannot) is refused with 400, as the
+ * route's validation would refuse it, rather than failing with 500.
+ */
 export function jsonBodyDigest(body: unknown): string {
-  return body === undefined ? sha256('') : sha256(textOf(body));
+  if (body === undefined) return sha256('');
+  try {
+    return sha256(textOf(body));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new DomainError('validation', {
+      detail: 'a JSON body too deeply nested to identify its request',
+      errors: [{ field: 'body', error: 'Nested too deeply' }],
+    });
+  }
 }
 
 /**
