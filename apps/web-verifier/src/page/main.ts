@@ -188,7 +188,7 @@ async function verify(): Promise<void> {
   if (!isCertificate(json)) {
     const networks = service === undefined ? [] : await fetchNetworks(service);
     const verification = await verifyEvidence({ evidence: json, rpc, trust, timeoutMs: 10_000 });
-    renderEvidenceResult(result, verification, networks, help);
+    renderEvidenceResult(result, verification, networks, help, json);
     return;
   }
   const file = await hashChosenFile();

@@ -11,6 +11,7 @@ import type {
 } from '@trustpoint/verifier';
 import type { NetworkInfo } from './certificate-source.js';
 import { certificateDetails, contentOf, renderContent } from './certificate-details.js';
+import { evidenceSummaryRows } from './evidence-details.js';
 import { element } from './dom.js';
 import { renderHowToTrust, type TrustHelp } from './how-to-trust.js';
 
@@ -278,23 +279,14 @@ export function renderEvidenceResult(
   result: EvidencesVerification,
   networks: readonly NetworkInfo[],
   help: TrustHelp,
+  /** The asset or evidence JSON as given: the values of its covered and uncovered fields. */
+  evidence?: unknown,
 ): void {
   const parts = partsOf(section);
   if (parts === undefined) return;
   parts.verdict.dataset.verdict = result.verdict;
   parts.verdict.textContent = EVIDENCES_VERDICTS[result.verdict];
-  const rows: [string, string][] = [];
-  if (result.asset !== undefined) {
-    rows.push(['Asset', result.asset.assetId]);
-    rows.push([
-      'Asset hash check',
-      result.asset.matches
-        ? 'assetHash recomputed from {assetId, data}: matches'
-        : `assetHash recomputed from {assetId, data} is ${result.asset.recomputed}, not ${result.asset.assetHash}`,
-    ]);
-  }
-  rows.push(['Evidences', String(result.evidences.length)]);
-  fillSummary(parts.summary, rows);
+  fillSummary(parts.summary, evidenceSummaryRows(result, evidence));
   parts.content.hidden = true;
   const records: RecordRow[] = result.evidences.map((evidence) => ({
     label: 'Evidence',
