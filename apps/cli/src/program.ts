@@ -11,6 +11,7 @@ import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
 import { trustCommand } from './trust/trust-command.js';
 import { verifyCommands } from './verify/verify-command.js';
+import { withholdCommand } from './withhold/withhold-command.js';
 
 /** The `trustpoint` command and its subcommands, writing to `io`. */
 export function createProgram(io: Io): Command {
@@ -33,6 +34,7 @@ export function createProgram(io: Io): Command {
   initAdminCommand(program, io);
   adminCommand(program, io);
   verifyCommands(program, io);
+  withholdCommand(program, io);
   trustCommand(program, io);
   certifyCommand(program, io);
   reconcileCommand(program, io);

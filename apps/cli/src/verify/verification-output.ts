@@ -11,6 +11,7 @@ import type {
   TrustpointVerdict,
 } from '@trustpoint/verifier';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { coverageLines } from './certified-fields.js';
 import { table } from '../output.js';
 
 const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> = {
@@ -83,11 +84,17 @@ const failedNodes = (attempts: readonly NodeAttempt[]) =>
 const withAttempts = (detail: string, attempts: readonly NodeAttempt[]) =>
   attempts.length === 0 ? detail : `${detail}; ${failedNodes(attempts)}`;
 
-export function certificateText(result: CertificateVerification, keys: string | undefined): string {
+export function certificateText(
+  result: CertificateVerification,
+  keys: string | undefined,
+  /** The certificate as given: the values of the fields its hash does not cover are shown. */
+  certificate?: unknown,
+): string {
   const lines = [
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
     `Hash: ${result.hash.detail}${result.hash.matches ? ` (${result.hash.given})` : `; the certificate names ${result.hash.given}`}`,
+    ...coverageLines(certificate, result.hash),
     ...(result.expiry === undefined
       ? []
       : [

@@ -34,6 +34,7 @@ import {
   serviceOrigin,
   type ServiceOptions,
 } from './record-source.js';
+import { certifiedFields } from './certified-fields.js';
 import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
 import {
   fetchTrustDocument,
@@ -267,8 +268,9 @@ Examples:
         ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
       }).catch(asUsageError);
 
+      // `certified`: only what the hash covers; `claims`: what it shows without covering.
       io.stdout(
-        `${options.json ? JSON.stringify(result, null, 2) : certificateText(result, keys?.source)}\n`,
+        `${options.json ? JSON.stringify({ ...result, ...certifiedFields(certificate, result.hash) }, null, 2) : certificateText(result, keys?.source, certificate)}\n`,
       );
       const code = exitCodeOfVerdict(result.verdict);
       if (code !== 0) throw new CliError(`certificate ${result.verdict}`, code);

@@ -349,7 +349,7 @@ function checkCertificateHashV2(
     matches: fileHashMatches,
     detail: fileHashMatches
       ? `data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
-      : `the ${certificate.type === 'file' ? 'file' : "URL's bytes"} do not match the certificate: their sha256 is ${hashes.fileHash}`,
+      : `${certificate.type === 'file' ? 'the file does' : "the URL's bytes do"} not match the certificate: their sha256 is ${hashes.fileHash}`,
   };
 }
 
