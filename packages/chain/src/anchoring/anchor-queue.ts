@@ -194,6 +194,18 @@ export async function queuedBacklog(
   return { count: Number(row?.count ?? 0), oldestAgeMs: Number(row?.age_ms ?? 0) };
 }
 
+/** The next nonce this deployment would sign with on a network; undefined before its first batch. */
+export async function signerNextNonce(
+  knex: Knex,
+  networkId: string,
+  signer: string,
+): Promise<number | undefined> {
+  const row = await knex('signer_nonces')
+    .where({ network_id: networkId, signer })
+    .first<{ next_nonce: number | string } | undefined>('next_nonce');
+  return row === undefined ? undefined : Number(row.next_nonce);
+}
+
 export interface ClaimOptions {
   networkId: string;
   kind: RecordKind;

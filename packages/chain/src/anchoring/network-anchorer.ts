@@ -13,6 +13,7 @@ import {
   pendingBatches,
   queuedBacklog,
   settleBatch,
+  signerNextNonce,
   storeReplacement,
   type BatchTransaction,
   type PendingBatch,
@@ -114,6 +115,8 @@ export class NetworkAnchorer {
   #registrarBalance: { at: number; wei: Promise<bigint> } | undefined;
   #health: NetworkHealth;
   #healthCheckedAt = 0;
+  /** Whether a use of the registrar key by another deployment was reported and not yet over. */
+  #keySharedReported = false;
 
   constructor(input: {
     knex: Knex;
@@ -187,7 +190,10 @@ export class NetworkAnchorer {
         ? this.#timing.notReadyCheckMs
         : this.#timing.balanceCheckMs;
     // At start, then at intervals while idle; before every batch too (below).
-    if (sinceCheck >= checkEvery) await this.#checkBalance(1);
+    if (sinceCheck >= checkEvery) {
+      await this.#checkBalance(1);
+      await this.#checkKeyNotShared();
+    }
     if (this.#health.state === 'notReady') {
       return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#healthCheckedAt));
     }
@@ -258,6 +264,38 @@ export class NetworkAnchorer {
     }
     this.#events.health(this.#health);
     return ready;
+  }
+
+  /**
+   * Whether another deployment signs with this registrar key: the chain has mined transactions of
+   * the key at nonces this deployment never signed (every process of one deployment takes its
+   * nonces from the same `signer_nonces` row, so the chain can never be ahead of it otherwise).
+   * Their nonces collide with ours (batches are re-signed, records delayed) and `reconcile` then
+   * reports the other deployment's records as orphans. Told once at error level, with what to do,
+   * and again when it stops; anchoring goes on, realigning nonces as a crash recovery would.
+   */
+  async #checkKeyNotShared(): Promise<void> {
+    const signed = await signerNextNonce(this.#knex, this.#network.networkId, this.#wallet.address);
+    if (signed === undefined) return;
+    const mined = await this.#rpc.transactionCount(this.#wallet.address, 'latest');
+    const shared = mined > signed;
+    if (shared && !this.#keySharedReported) {
+      this.#logger.error(
+        {
+          networkId: this.#network.networkId,
+          registrar: this.#wallet.address,
+          minedNonce: mined,
+          signedUpTo: signed - 1,
+        },
+        "registrar key shared: another deployment (or a person) signs with this network's registrar key; its transactions take the nonces this deployment signs with and reconcile reports its records as orphans. Give every deployment a registrar key of its own (REGISTRAR_ROLE on the registries), or run the roles of one deployment on one database",
+      );
+    } else if (!shared && this.#keySharedReported) {
+      this.#logger.info(
+        { networkId: this.#network.networkId, registrar: this.#wallet.address },
+        'registrar key no longer used by another deployment',
+      );
+    }
+    this.#keySharedReported = shared;
   }
 
   async #settleStep(): Promise<number> {
