@@ -198,7 +198,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(result.verdict).toBe('verified');
     expect(result.rows).toEqual(['anchored']);
     await expect(page.locator('#summary').textContent()).resolves.toContain(
-      'data.hash and data.fileHash recomputed from the file',
+      'data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the file',
     );
     const transaction = await page
       .locator('#trustpoints a', { hasText: 'transaction' })
