@@ -152,8 +152,11 @@ describe.each(testBackends())('Caller text and JSON in assets and evidences on %
     expect(added.status).toBe(201);
     expect(canonicalJson(created.body.data.data)).toBe(data);
     expect(canonicalJson(read.body.data.data)).toBe(data);
+    // Version 2, written out by hand: the domain, then the canonical payload as sent.
     expect(created.body.data.assetHash).toBe(
-      doubleHashOfText(`{"assetId":"proto-1","data":${data}}`),
+      doubleHashOfText(
+        `Trustpoint asset hash v2\n{"assetId":"proto-1","data":${data},"hashVersion":2,"owner":${JSON.stringify(owner.did)},"trackID":${JSON.stringify(trackID)}}`,
+      ),
     );
     const evidence = added.body.data as { timestamp: number; userOwner: string; hash: string };
     expect(canonicalJson(added.body.data.metadata)).toBe(metadata);
