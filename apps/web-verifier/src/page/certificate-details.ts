@@ -8,29 +8,51 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const isoDate = (value: unknown): string | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? new Date(value).toISOString() : undefined;
 
-/** The certificate's own description of itself, as term and value pairs (claims of its issuer). */
-export function certificateDetails(certificate: unknown, now = Date.now()): [string, string][] {
+/** A shown field of `data` besides the content: its name (as the hash check names it), term and value. */
+export interface CertificateDetail {
+  field: string;
+  term: string;
+  value: string;
+}
+
+/** The certificate's own description of itself, each row with the `data` field it shows. */
+export function certificateDetailFields(
+  certificate: unknown,
+  now = Date.now(),
+): CertificateDetail[] {
   const root =
     isObject(certificate) && typeof certificate.statusCode === 'number'
       ? certificate.data
       : certificate;
   const data = isObject(root) && isObject(root.data) ? root.data : {};
-  const rows: [string, string][] = [];
-  const text = (term: string, value: unknown) => {
-    if (typeof value === 'string' && value !== '') rows.push([term, value]);
+  const rows: CertificateDetail[] = [];
+  const text = (field: string, term: string) => {
+    const value = data[field];
+    if (typeof value === 'string' && value !== '') rows.push({ field, term, value });
   };
-  text('Name', data.name);
-  text('Description', data.description);
-  text('Type', data.type);
-  text('File name', data.fileName);
-  text('Issuer (the service account that certified it)', data.issuer);
+  text('name', 'Name');
+  text('description', 'Description');
+  text('type', 'Type');
+  text('fileName', 'File name');
+  text('issuer', 'Issuer (the service account that certified it)');
   const issued = isoDate(data.issuedOn);
-  if (issued !== undefined) rows.push(['Issued on (as the service states)', issued]);
+  if (issued !== undefined) {
+    rows.push({ field: 'issuedOn', term: 'Issued on (as the service states)', value: issued });
+  }
   const expires = isoDate(data.expires);
   if (expires !== undefined && typeof data.expires === 'number') {
-    rows.push(['Expires', `${expires}${data.expires <= now ? ' (passed)' : ''}`]);
+    rows.push({
+      field: 'expires',
+      term: 'Expires',
+      value: `${expires}${data.expires <= now ? ' (passed)' : ''}`,
+    });
   }
   return rows;
+}
+
+/** The certificate's own description of itself, as term and value pairs (claims of its issuer). */
+export function certificateDetails(certificate: unknown, now = Date.now()): [string, string][] {
+  return certificateDetailFields(certificate, now).map(({ term, value }) => [term, value]);
 }
 
 /** The content as path and value rows: `order.lines[0].sku` → `A-1`. */
@@ -58,8 +80,27 @@ export function contentOf(certificate: unknown): unknown {
   return isObject(root) && isObject(root.data) ? root.data.content : undefined;
 }
 
+/** How the content table marks its rows. */
+export interface ContentMarks {
+  /** The hash does not cover the content (version 1 file and URL certificates): each row a claim. */
+  claims?: boolean;
+  /** What the holder withheld (version 2), each as a person reads it: a row each. */
+  withheld?: readonly string[];
+}
+
+/** An "unverified claim" badge, next to a value the anchored hash does not cover. */
+export function claimBadge(): HTMLElement {
+  const badge = element('span', 'unverified claim', 'badge claim');
+  badge.title = 'Not covered by the anchored hash: a claim of whoever gave you this JSON';
+  return badge;
+}
+
 /** Fills the content table, hidden when there is nothing to show. */
-export function renderContent(table: HTMLTableElement, content: unknown): void {
+export function renderContent(
+  table: HTMLTableElement,
+  content: unknown,
+  marks: ContentMarks = {},
+): void {
   const rows = contentRows(content);
   const body = table.tBodies[0] ?? table.createTBody();
   body.replaceChildren(
@@ -67,9 +108,24 @@ export function renderContent(table: HTMLTableElement, content: unknown): void {
       const row = element('tr');
       const head = element('th', path);
       head.scope = 'row';
-      row.append(head, element('td', value));
+      const cell = element('td', value);
+      if (marks.claims === true) {
+        row.dataset.coverage = 'claim';
+        cell.append(' ', claimBadge());
+      }
+      row.append(head, cell);
+      return row;
+    }),
+    ...(marks.withheld ?? []).map((field) => {
+      const row = element('tr');
+      row.dataset.coverage = 'withheld';
+      const head = element('th', field);
+      head.scope = 'row';
+      const cell = element('td');
+      cell.append(element('span', 'withheld by the holder', 'badge withheld'));
+      row.append(head, cell);
       return row;
     }),
   );
-  table.hidden = rows.length === 0;
+  table.hidden = body.rows.length === 0;
 }

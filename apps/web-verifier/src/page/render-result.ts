@@ -10,10 +10,17 @@ import type {
   TrustpointVerdict,
 } from '@trustpoint/verifier';
 import type { NetworkInfo } from './certificate-source.js';
-import { certificateDetails, contentOf, renderContent } from './certificate-details.js';
+import {
+  certificateDetailFields,
+  claimBadge,
+  contentOf,
+  renderContent,
+} from './certificate-details.js';
 import { evidenceSummaryRows } from './evidence-details.js';
 import { element } from './dom.js';
+import { coverageRows, coverageSentence, isClaim, withheldText } from './hash-coverage.js';
 import { renderHowToTrust, type TrustHelp } from './how-to-trust.js';
+import { renderWithhold, type WithholdParts } from './withhold-copy.js';
 
 const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
   verified: 'Verified: every trustpoint is on chain, in a registry you trust, and matches',
@@ -183,9 +190,24 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
 interface ResultParts {
   verdict: HTMLElement;
   howToTrust: HTMLElement;
+  /** What the anchored hash covers, in one sentence (certificates only). */
+  coverage: HTMLElement | null;
   summary: HTMLElement;
   content: HTMLTableElement;
   body: HTMLElement;
+  withhold: WithholdParts | undefined;
+}
+
+function withholdPartsOf(section: HTMLElement): WithholdParts | undefined {
+  const withhold = section.querySelector<HTMLElement>('#withhold');
+  const list = section.querySelector<HTMLUListElement>('#withhold-fields');
+  const none = section.querySelector<HTMLElement>('#withhold-none');
+  const button = section.querySelector<HTMLButtonElement>('#withhold-download');
+  const error = section.querySelector<HTMLElement>('#withhold-error');
+  if (withhold === null || list === null || none === null || button === null || error === null) {
+    return;
+  }
+  return { section: withhold, list, none, button, error };
 }
 
 function partsOf(section: HTMLElement): ResultParts | undefined {
@@ -196,12 +218,31 @@ function partsOf(section: HTMLElement): ResultParts | undefined {
   const body = section.querySelector<HTMLElement>('#trustpoints tbody');
   if (verdict === null || howToTrust === null || summary === null || content === null) return;
   if (body === null) return;
-  return { verdict, howToTrust, summary, content, body };
+  const coverage = section.querySelector<HTMLElement>('#coverage');
+  return {
+    verdict,
+    howToTrust,
+    coverage,
+    summary,
+    content,
+    body,
+    withhold: withholdPartsOf(section),
+  };
 }
 
-function fillSummary(summary: HTMLElement, rows: readonly [string, string][]): void {
+/** A summary row: term, value, and whether the value is a claim the anchored hash does not cover. */
+type SummaryRow = readonly [term: string, value: string, claim?: boolean];
+
+function fillSummary(summary: HTMLElement, rows: readonly SummaryRow[]): void {
   summary.replaceChildren(
-    ...rows.flatMap(([term, value]) => [element('dt', term), element('dd', value)]),
+    ...rows.flatMap(([term, value, claim]) => {
+      const definition = element('dd', value);
+      if (claim === true) {
+        definition.dataset.coverage = 'claim';
+        definition.append(' ', claimBadge());
+      }
+      return [element('dt', term), definition];
+    }),
   );
 }
 
@@ -216,11 +257,20 @@ export function renderCertificateResult(
   if (parts === undefined) return;
   parts.verdict.dataset.verdict = result.verdict;
   parts.verdict.textContent = CERTIFICATE_VERDICTS[result.verdict];
-  const rows: [string, string][] = [
-    ...certificateDetails(certificate),
+  const { hash } = result;
+  if (parts.coverage !== null) {
+    parts.coverage.dataset.version = String(hash.version);
+    parts.coverage.textContent = coverageSentence(hash);
+    parts.coverage.hidden = false;
+  }
+  const rows: SummaryRow[] = [
+    ...certificateDetailFields(certificate).map(
+      ({ field, term, value }) => [term, value, isClaim(hash, field)] as const,
+    ),
     ['certID', result.certID],
-    ['Certificate hash', result.hash.given],
-    ['Hash check', result.hash.detail],
+    ['Certificate hash', hash.given],
+    ['Hash check', hash.detail],
+    ...coverageRows(hash),
   ];
   if (result.hash.fileHash !== undefined) {
     rows.push(['File sha256', result.hash.fileHash.recomputed]);
@@ -232,7 +282,11 @@ export function renderCertificateResult(
     ]);
   }
   fillSummary(parts.summary, rows);
-  renderContent(parts.content, contentOf(certificate));
+  renderContent(parts.content, contentOf(certificate), {
+    claims: hash.unverified.includes('content'),
+    withheld: hash.withheld.map(withheldText),
+  });
+  if (parts.withhold !== undefined) renderWithhold(parts.withhold, certificate, hash);
   const records: RecordRow[] = result.trustpoints.map((trustpoint) => ({
     label: trustpoint.type,
     networkId: trustpoint.networkId,
@@ -288,6 +342,8 @@ export function renderEvidenceResult(
   parts.verdict.textContent = EVIDENCES_VERDICTS[result.verdict];
   fillSummary(parts.summary, evidenceSummaryRows(result, evidence));
   parts.content.hidden = true;
+  if (parts.coverage !== null) parts.coverage.hidden = true;
+  if (parts.withhold !== undefined) parts.withhold.section.hidden = true;
   const records: RecordRow[] = result.evidences.map((evidence) => ({
     label: 'Evidence',
     networkId: evidence.networkId,
