@@ -197,6 +197,133 @@ describe('TrustpointClient against the running service', () => {
       expect(trustingNobody.verdict).toBe('untrusted');
     });
 
+    describe('what the certificate hash covers (version 2)', () => {
+      const chainUrl = () => service.embeddedChain?.url ?? '';
+      /** This machine's own instance: its registries may belong to the development accounts. */
+      const trustOfService = async () =>
+        verifier.trustOfDocument(
+          verifier.readTrustDocument(
+            await (
+              await fetch(`${new URL(service.certApiUrl).origin}/.well-known/trustpoint.json`)
+            ).json(),
+          ),
+          { local: true },
+        );
+      const verifyWithOwnTrust = async (certificate: unknown) =>
+        verifier.verifyCertificate({
+          certificate,
+          rpc: { '31337': [chainUrl()] },
+          trust: await trustOfService(),
+        });
+      const diploma = async () =>
+        (
+          await client.cert.createContentCertificate(
+            {
+              name: 'Diploma',
+              description: 'Mathematics',
+              public: true,
+              content: {
+                student: { name: 'Ada', dateOfBirth: '1815-12-10', id: randomUUID() },
+                grades: ['A', 'B', 'A'],
+              },
+            },
+            { networkId: NETWORK_ID },
+          )
+        ).record;
+
+      it.each([
+        ['renamed', { name: 'Honorary doctorate' }],
+        ['re-described', { description: 'Physics' }],
+        ['re-issued by another issuer', { issuer: 'did:user:someone-else' }],
+        ['re-dated', { issuedOn: 946_684_800_000 }],
+      ])(
+        'when a copy of a new certificate is %s, then it is a mismatch with the verifier and with the service',
+        async (_, change) => {
+          const certificate = await diploma();
+          const copy = { ...certificate, data: { ...certificate.data, ...change } };
+
+          const genuine = await verifyWithOwnTrust(certificate);
+          const mine = await verifyWithOwnTrust(copy);
+          const byService = await client.cert.verifyCertificateJson(copy);
+
+          expect(genuine.verdict).toBe('verified');
+          expect(genuine.hash).toMatchObject({
+            version: 2,
+            matches: true,
+            covered: expect.arrayContaining([
+              'name',
+              'description',
+              'issuer',
+              'issuedOn',
+            ]) as unknown,
+          });
+          expect(mine.verdict).toBe('mismatch');
+          expect(mine.hash).toMatchObject({ version: 2, matches: false });
+          expect(mine.hash.detail).toContain('is not the version 2 root of the fields shown');
+          expect(byService.verdict).toBe('mismatch');
+          expect(byService.hash).toMatchObject({ matches: false, version: 2 });
+        },
+      );
+
+      it('when the holder withholds content fields, then the copy verifies with the verifier and the service, and both list what was withheld', async () => {
+        const certificate = await diploma();
+
+        const copy = verifier.withholdCertificateFields(certificate, [
+          ['content', 'student', 'dateOfBirth'],
+          ['content', 'grades', 1],
+        ]);
+        const mine = await verifyWithOwnTrust(copy);
+        const byService = await client.cert.verifyCertificateJson(copy);
+
+        expect(JSON.stringify(copy)).not.toContain('1815-12-10');
+        expect(copy.data.content).toEqual({
+          student: {
+            name: 'Ada',
+            id: (certificate.data.content as { student: { id: string } }).student.id,
+          },
+          grades: ['A', 'A'],
+        });
+        const withheld = [
+          {
+            kind: 'member',
+            objectPath: ['content', 'student'],
+            digest: expect.any(String) as unknown,
+          },
+          {
+            kind: 'element',
+            path: ['content', 'grades', 1],
+            digest: expect.any(String) as unknown,
+          },
+        ];
+        expect(mine.verdict).toBe('verified');
+        expect(mine.hash.withheld).toEqual(expect.arrayContaining(withheld));
+        expect(mine.hash.withheld).toHaveLength(2);
+        expect(byService.verdict).toBe('verified');
+        expect(byService.hash.withheld).toEqual(expect.arrayContaining(withheld));
+      });
+
+      it('when a copy drops a field that cannot be withheld, then the version 2 rule refuses it: a mismatch with the reason, with the verifier and the service', async () => {
+        const certificate = await diploma();
+        const { description: _description, ...withoutDescription } = certificate.data;
+        const copy = { ...certificate, data: withoutDescription };
+
+        const mine = await verifyWithOwnTrust(copy);
+        const byService = await client.cert.verifyCertificateJson(copy);
+
+        expect(() => verifier.withholdCertificateFields(certificate, [['description']])).toThrow(
+          verifier.SelectiveDisclosureError,
+        );
+        expect(mine.verdict).toBe('mismatch');
+        expect(mine.hash).toMatchObject({
+          version: 2,
+          matches: false,
+          refusal: 'invalidCertificate',
+        });
+        expect(byService.verdict).toBe('mismatch');
+        expect(byService.hash).toMatchObject({ matches: false, refusal: 'invalidCertificate' });
+      });
+    });
+
     it('when the answer to a creation is lost on the way back, then the client retries with the same Idempotency-Key and gets the one certificate made', async () => {
       // Arrange: a connection that drops the first answer after the service made the certificate
       const sent: string[] = [];
