@@ -145,6 +145,53 @@ describe.each(testBackends())(
       });
     });
 
+    describe('a service with two networks', () => {
+      let api: CertApiFixture;
+
+      beforeAll(async () => {
+        api = await startCertApi(backend, { secondNetwork: true });
+      }, 90_000);
+
+      afterAll(async () => {
+        await api.close();
+      });
+
+      it('when a certificate anchored on one network is revoked on another, then its status reaches the network holding its Evidence, and a copy saved at issuance is found revoked there', async () => {
+        const owner = await api.user({ networks: ['31337', '1337'] });
+        const saved = await api.certify(owner.token);
+        const second = api.secondNetwork;
+        if (second === undefined) throw new Error('a second network');
+
+        const revoked = await request(api.app)
+          .patch(`/cert/v2/certificates/certID/${saved.certID}/revoke?networkId=1337`)
+          .set('Authorization', `Bearer ${owner.token}`);
+        const result = await verifyCertificate({
+          certificate: saved,
+          rpc: { '31337': [api.chain.url] },
+          trust: trustOf(api, api.statusRegistry),
+        });
+        const statuses = await api.db
+          .knex('anchor_records')
+          .where({ kind: 'status' })
+          .select<{ network_id: string; status: string }[]>('network_id', 'status');
+
+        expect(revoked.status).toBe(200);
+        expect(
+          (revoked.body.data.metadata as { type: string; networkId: number }[]).map((item) => [
+            item.type,
+            item.networkId,
+          ]),
+        ).toEqual([
+          ['Evidence', 31337],
+          ['Revocation', 1337],
+        ]);
+        // Only the network holding the Evidence: the one a verifier of the copy asks.
+        expect(statuses).toEqual([{ network_id: '31337', status: 'anchored' }]);
+        expect(result).toMatchObject({ verdict: 'revoked', revoked: true });
+        expect(result.revocation?.networkId).toBe(31337);
+      }, 60_000);
+    });
+
     describe('a certificate revoked before its network wrote statuses', () => {
       let api: CertApiFixture;
 

@@ -40,6 +40,8 @@ import { request } from './checked-request.js';
 import type { PublishedFileStore } from '../../src/files/published-file-store.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
+/** The development chain's second account (funded by it): the second network's registrar. */
+const SECOND_DEV_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const NAMESPACE = 'trustpoint';
 
 /** A certificate API on a real database and a real local chain, with users made per test. */
@@ -50,6 +52,8 @@ export interface CertApiFixture {
   network: NetworkConfig;
   /** The deployment's status registry, even when `network` was configured without it. */
   statusRegistry: string;
+  /** The second network, when asked for (`secondNetwork`). */
+  secondNetwork: NetworkConfig | undefined;
   engine: AnchorEngine;
   /** The upload limit and the published files' directory (a fresh temporary one). */
   files: FilesSettings;
@@ -103,6 +107,8 @@ export async function startCertApi(
      * Mine as a real network does: a block every this many milliseconds (automine off, set once
      * the registries are deployed). Default: a block per transaction.
      */
+    /** Also run a second network (id 1337) on the same chain, with registries of its own. */
+    secondNetwork?: boolean;
     /** Configure the network without its status registry, as a deployment before revocation statuses. */
     withoutStatusRegistry?: boolean;
     intervalMiningMs?: number;
@@ -149,8 +155,30 @@ export async function startCertApi(
     explorerUrl: options.explorerUrl,
     batch: { maxSize: 100, maxWaitMs: 10 },
   };
+  // A second network on the same chain (network id 1337), with registries and a registrar of
+  // its own (the chain's second development account), for what spans networks.
+  let second: NetworkConfig | undefined;
+  if (options.secondNetwork === true) {
+    const secondProvider = new JsonRpcProvider(chain.url, undefined, {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    });
+    const secondDeployment = await deployTrustpoint(new Wallet(SECOND_DEV_KEY, secondProvider));
+    secondProvider.destroy();
+    second = {
+      ...network,
+      networkId: '1337',
+      name: 'second test network',
+      trustPointRegistry: secondDeployment.trustPointRegistry,
+      evidenceRepository: secondDeployment.evidenceRepository,
+      ...(secondDeployment.statusRegistry === undefined
+        ? {}
+        : { statusRegistry: secondDeployment.statusRegistry }),
+      signerKey: SECOND_DEV_KEY,
+    };
+  }
   const db = await openTestDatabase(backend);
-  const networks = new NetworkRegistry([network]);
+  const networks = new NetworkRegistry(second === undefined ? [network] : [network, second]);
   const logger = options.logger ?? pino({ level: 'silent' });
   const engine = new AnchorEngine(db.knex, networks, {
     logger,
@@ -214,6 +242,7 @@ export async function startCertApi(
     chain,
     network,
     statusRegistry: deployment.statusRegistry ?? '',
+    secondNetwork: second,
     engine,
     files,
     webhooks,
