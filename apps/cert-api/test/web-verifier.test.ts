@@ -1,18 +1,20 @@
 // The web verifier, end to end: served by the API, run in headless Chromium, checking certificates
 // made by the API against the real chain node, as a person would use it.
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { withholdCertificateFields } from '@trustpoint/verifier';
 import { WEB_VERIFIER_STANDALONE_FILE } from '@trustpoint/web-verifier';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
+import { anchoredVersion1Certificate } from './support/stored-certificate.js';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {
@@ -57,6 +59,26 @@ async function deployForgedRegistry(chainUrl: string, hash: string): Promise<str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A certificate answer as the API gives it: the certificate under `data`, its fields under `data.data`. */
+interface CertificateAnswer {
+  data: { certID: string; data: Record<string, unknown> };
+}
+
+/** A copy of a certificate answer with some shown fields changed, the rest as issued. */
+const changed = (
+  answer: CertificateAnswer,
+  fields: Record<string, unknown>,
+): CertificateAnswer => ({
+  ...answer,
+  data: { ...answer.data, data: { ...answer.data.data, ...fields } },
+});
+
+/** A copy of a certificate answer withholding content fields, as a holder makes it. */
+const withheld = (answer: CertificateAnswer, paths: (string | number)[][]): CertificateAnswer => ({
+  ...answer,
+  data: withholdCertificateFields(answer.data, paths),
+});
 
 /** A port nothing listens on: a node that is down. */
 async function closedPort(): Promise<number> {
@@ -317,6 +339,154 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     );
   });
 
+  /** The summary's value of a term, as the page shows it. */
+  const summaryValue = (page: Page, term: string) =>
+    page
+      .locator('#summary dt', { hasText: term })
+      .locator('xpath=following-sibling::dd[1]')
+      .textContent();
+
+  /** Verifies a certificate JSON given as a file on the page, and returns the verdict. */
+  const verifyJson = async (page: Page, name: string, json: unknown) => {
+    await page.setInputFiles('#certificate-file', await saved(name, JSON.stringify(json)));
+    await verifyBy(page);
+    return verdictOf(page);
+  };
+
+  it('when a new certificate is renamed or re-dated in a copy, then each copy is a mismatch, as the hash covers every shown field', async () => {
+    const certificate = (await certifyContent()) as unknown as CertificateAnswer;
+    const issuedOn = certificate.data.data.issuedOn as number;
+    const page = await openPage();
+
+    const genuine = await verifyJson(page, 'genuine.json', certificate);
+    const coverage = await page.locator('#coverage').textContent();
+    const renamed = await verifyJson(
+      page,
+      'renamed.json',
+      changed(certificate, { name: 'Forged' }),
+    );
+    const renamedDetail = await summaryValue(page, 'Hash check');
+    const redated = await verifyJson(
+      page,
+      're-dated.json',
+      changed(certificate, { issuedOn: issuedOn - 86_400_000 }),
+    );
+    await screenshot(page, 'redated-copy');
+
+    expect(genuine.verdict).toBe('verified');
+    expect(coverage).toContain('Hash version 2: the anchored hash covers every field shown');
+    expect(coverage).toContain('name');
+    expect(coverage).toContain('issuedOn');
+    expect(renamed.verdict).toBe('mismatch');
+    expect(renamedDetail).toContain('data.hash is not the version 2 root of the fields shown');
+    expect(redated.verdict).toBe('mismatch');
+    expect(redated.text).toContain('Mismatch');
+  });
+
+  it('when a copy withholds content fields, then it verifies and the page lists what was withheld', async () => {
+    const certificate = (await certifyContent({
+      content: { student: { name: 'Ada', dateOfBirth: '1815-12-10' }, grades: [5, 6, 4] },
+    })) as unknown as CertificateAnswer;
+    const copy = withheld(certificate, [
+      ['content', 'student', 'dateOfBirth'],
+      ['content', 'grades', 1],
+    ]);
+    const page = await openPage();
+
+    const result = await verifyJson(page, 'withheld.json', copy);
+    await screenshot(page, 'withheld-copy');
+
+    expect(result.verdict).toBe('verified');
+    await expect(summaryValue(page, 'Withheld by the holder')).resolves.toBe(
+      'a member of content.student; content.grades[1]',
+    );
+    await expect(page.locator('#coverage').textContent()).resolves.toContain(
+      'The holder withheld 2 content field(s)',
+    );
+    const content = await page.locator('#content').textContent();
+    expect(content).not.toContain('1815-12-10');
+    expect(content).not.toContain('6');
+    await expect(page.locator('#content tr[data-coverage="withheld"]').count()).resolves.toBe(2);
+  });
+
+  it('when the holder ticks content fields and downloads the copy, then it withholds them and verifies; fields that cannot be withheld have no box', async () => {
+    const certificate = (await certifyContent({
+      content: { student: { name: 'Ada', dateOfBirth: '1815-12-10' }, grade: 'A' },
+    })) as unknown as CertificateAnswer;
+    const page = await openPage();
+    await verifyJson(page, 'to-withhold.json', certificate);
+    const boxes = await page.locator('#withhold-fields label').allTextContents();
+
+    await page.click('#withhold-fields label:has-text("content.student.dateOfBirth")');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#withhold-download'),
+    ]);
+    const path = join(dir, 'downloaded-withheld.json');
+    await download.saveAs(path);
+    const copy = JSON.parse(await readFile(path, 'utf8')) as CertificateAnswer;
+    const result = await verifyJson(page, 'downloaded-withheld.json', copy);
+    await screenshot(page, 'withheld-download');
+
+    expect(boxes.map((text) => text.split(' ')[0])).toEqual(
+      expect.arrayContaining([
+        'content.student',
+        'content.student.name',
+        'content.student.dateOfBirth',
+        'content.grade',
+      ]),
+    );
+    expect(boxes.every((text) => text.startsWith('content.'))).toBe(true);
+    expect(download.suggestedFilename()).toBe('certificate-withheld.json');
+    expect(copy.data.data.content).toEqual({ student: { name: 'Ada' }, grade: 'A' });
+    expect(copy.data.data.hash).toBe(certificate.data.data.hash);
+    expect(result.verdict).toBe('verified');
+    await expect(summaryValue(page, 'Withheld by the holder')).resolves.toBe(
+      'a member of content.student',
+    );
+  });
+
+  it('when a version 1 certificate is verified, then it is verified with its coverage stated, and the name, description, issuer and dates it shows marked as unverified claims', async () => {
+    const owner = await api.user();
+    const certID = await anchoredVersion1Certificate(api.db.knex, api.engine, owner.id, {
+      student: 'Ada',
+      grade: 'A',
+    });
+    const response = await fetch(
+      `${base}/cert/v2/certificates/certID/${encodeURIComponent(certID)}`,
+      {
+        headers: { Authorization: `Bearer ${owner.token}` },
+      },
+    );
+    const certificate = (await response.json()) as CertificateAnswer;
+    const page = await openPage();
+
+    const result = await verifyJson(page, 'version-1.json', certificate);
+    await screenshot(page, 'version-1');
+
+    expect(result.verdict).toBe('verified');
+    const coverage = await page.locator('#coverage').textContent();
+    expect(coverage).toContain(
+      'Hash version 1 (an earlier rule): the anchored hash covers only the content.',
+    );
+    expect(coverage).toContain(
+      'The name, the description, the issuer and the issue date shown are NOT covered: unverified claims of whoever gave you this JSON.',
+    );
+    await expect(summaryValue(page, 'Covered by the hash (version 1)')).resolves.toBe('content');
+    await expect(
+      summaryValue(page, 'NOT covered, claims of whoever gave the JSON (unverified)'),
+    ).resolves.toBe('name, description, issuer, issuedOn');
+    const claims = await page.locator('#summary dd[data-coverage="claim"]').allTextContents();
+    expect(claims).toEqual([
+      'Diploma unverified claim',
+      'Made under version 1 unverified claim',
+      `did:user:${owner.id} unverified claim`,
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z unverified claim$/),
+    ]);
+    await expect(page.locator('#content tr[data-coverage="claim"]').count()).resolves.toBe(0);
+    await expect(page.locator('#withhold').isHidden()).resolves.toBe(true);
+  });
+
   it('when the standalone file is opened from disk on a certID link, then it proposes the link node, says untrusted until the user trusts the service, then verified; a later change of that service is reported', async () => {
     const { data } = await certifyContent();
     const link = new URLSearchParams({
@@ -368,6 +538,38 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
 
     await expect(later.locator('#trusted-list').textContent()).resolves.toContain('CHANGED');
     expect(afterChange.verdict).toBe('untrusted');
+  });
+
+  it('when the standalone file is given a certificate, then the holder downloads a copy withholding a ticked field, and that copy verifies there with it listed', async () => {
+    const certificate = (await certifyContent({
+      content: { patient: 'P-1', dateOfBirth: '1990-01-01' },
+    })) as unknown as CertificateAnswer;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString());
+    await page.locator('body[data-state="ready"]').waitFor();
+    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
+    await page.fill('#trust-origin', base);
+    await page.click('#trust-add');
+    await page.locator('#trusted-list', { hasText: base }).waitFor();
+
+    const original = await verifyJson(page, 'standalone-original.json', certificate);
+    await page.click('#withhold-fields label:has-text("content.dateOfBirth")');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#withhold-download'),
+    ]);
+    const path = join(dir, 'standalone-withheld.json');
+    await download.saveAs(path);
+    await page.setInputFiles('#certificate-file', path);
+    await verifyBy(page);
+    const copy = await verdictOf(page);
+    await screenshot(page, 'standalone-withheld');
+
+    expect(original.verdict).toBe('verified');
+    expect(copy.verdict).toBe('verified');
+    await expect(summaryValue(page, 'Withheld by the holder')).resolves.toBe('a member of content');
+    await expect(page.locator('#content').textContent()).resolves.not.toContain('1990-01-01');
   });
 
   it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {
