@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
+import { anchoredVersion1Certificate } from './support/stored-certificate.js';
 
 const run = promisify(execFile);
 
@@ -102,6 +103,28 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
     expect(text).toContain('Registry contract');
     expect(text).toContain('VERIFIED: every trustpoint is on chain');
     expect(text).toContain('Certified content');
+    expect(text).toContain('Hash version 2: what the anchored hash covers');
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'Every field shown here: certID, type, name, description, issuer, issuing origin, issue and expiry dates and the content.',
+    );
+  });
+
+  it('when the certificate was made under hash version 1, then its PDF says the name, description, issuer and dates are not covered by the anchored hash', async () => {
+    const owner = await api.user();
+    const certID = await anchoredVersion1Certificate(api.db.knex, api.engine, owner.id, {
+      course: 'Physics',
+    });
+
+    const response = await pdfOf(certID, '', { authorization: `Bearer ${owner.token}` });
+    const path = join(dir, 'certificate-version-1.pdf');
+    await writeFile(path, Buffer.from(await response.arrayBuffer()));
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+
+    expect(response.status).toBe(200);
+    expect(text).toContain('Hash version 1 (an earlier rule): what the anchored hash covers');
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'The anchored hash covers only the certified content. The name, description, issuer and dates shown here are not covered by the anchored hash',
+    );
   });
 
   it('when the certificate is revoked, then its PDF says so with the chain time of the revocation, and shows what it certifies', async () => {

@@ -144,6 +144,37 @@ const VERDICT_TEXT: Record<ServiceVerdict['verdict'], string> = {
   mismatch: 'MISMATCH: the certificate does not match the chain',
 };
 
+/**
+ * What the anchored hash covers, as `trustpoint verify` and the pages say it: version 2 every field
+ * this document shows; version 1 (no `data.hashVersion`) only the content or the file, the name,
+ * description, issuer and dates being claims the chain does not check.
+ */
+export function hashCoverageText(data: CertificateView['data']): { label: string; text: string } {
+  if (data.hashVersion === 2) {
+    const file = data.fileHash === undefined ? '' : ', the file SHA-256 (data.fileHash)';
+    return {
+      label: 'Hash version 2: what the anchored hash covers',
+      text:
+        `Every field shown here: certID, type, name, description, issuer, issuing origin, ` +
+        `issue and expiry dates${file} and the content. A copy with any of them changed does ` +
+        'not verify. A holder may hand on a copy withholding content fields; the rest still ' +
+        'verifies, and its verification lists what was withheld.',
+    };
+  }
+  const covered =
+    data.type === 'content' || data.type === 'asset'
+      ? 'only the certified content'
+      : `only the ${data.type === 'file' ? "file's" : "URL's"} bytes (data.fileHash)`;
+  const content = data.type === 'content' || data.type === 'asset' ? '' : ', the content';
+  return {
+    label: 'Hash version 1 (an earlier rule): what the anchored hash covers',
+    text:
+      `The anchored hash covers ${covered}. The name, description, issuer and dates${content} ` +
+      'shown here are not covered by the anchored hash: they are claims, not verified by the ' +
+      'chain. The issuer can re-anchor it under version 2, which covers every shown field.',
+  };
+}
+
 /** The certified content as `path: value` lines, paths as the JSON nests them. */
 function contentLines(value: unknown, path: string[] = []): string[] {
   if (Array.isArray(value)) {
@@ -213,6 +244,8 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   writer.field('Issuer', data.issuer, true);
   writer.field('Issued on', new Date(data.issuedOn).toISOString());
   writer.field('Certificate hash (data.hash)', data.hash, true);
+  const coverage = hashCoverageText(data);
+  writer.field(coverage.label, coverage.text);
   if (data.fileHash !== undefined)
     writer.field('File SHA-256 (data.fileHash)', data.fileHash, true);
   writer.field('Status', certificate.status);
