@@ -572,6 +572,31 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     await expect(page.locator('#content').textContent()).resolves.not.toContain('1990-01-01');
   });
 
+  it("when the standalone file is given a JSON saved at issuance of a certificate revoked since, then it finds the revocation from the certID in the trusted service's status registry", async () => {
+    const certificate = (await certifyContent()) as unknown as CertificateAnswer;
+    await call(
+      `/certificates/certID/${encodeURIComponent(certificate.data.certID)}/revoke?networkId=31337`,
+      { method: 'PATCH' },
+    );
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString());
+    await page.locator('body[data-state="ready"]').waitFor();
+    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
+    await page.fill('#trust-origin', base);
+    await page.click('#trust-add');
+    await page.locator('#trusted-list', { hasText: base }).waitFor();
+
+    const result = await verifyJson(page, 'standalone-saved-then-revoked.json', certificate);
+    await screenshot(page, 'standalone-revoked-saved-copy');
+
+    expect(result).toMatchObject({
+      verdict: 'revoked',
+      rows: ['anchored'],
+      status: ['statusRevoked'],
+    });
+  });
+
   it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {
     const { data } = await certifyContent();
     const certificate = (await call(

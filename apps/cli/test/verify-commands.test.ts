@@ -365,6 +365,38 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.revocation.recordedAt % 1000).toBe(0);
   });
 
+  it('when the certificate has expired, then it matches and is trusted, but EXPIRED (exit 13), and a revocation outranks it (exit 9)', async () => {
+    const expiring = (expires: number) =>
+      api(
+        '/certificates?type=content&networkId=31337',
+        json({
+          name: 'Permit',
+          description: 'valid for a moment',
+          public: true,
+          expires,
+          content: { permit: randomUUID() },
+        }),
+      );
+    const past = Date.now() - 60_000;
+    const expired = await saved('expired.json', await expiring(past));
+    const revokedExpired = await expiring(past);
+    await api(
+      `/certificates/certID/${encodeURIComponent(String(revokedExpired.data.certID))}/revoke?networkId=31337`,
+      { method: 'PATCH' },
+    );
+
+    const result = await verify([expired, '--rpc', `31337=${chainUrl}`]);
+    const both = await verify([
+      await saved('revoked-expired.json', revokedExpired),
+      '--rpc',
+      `31337=${chainUrl}`,
+    ]);
+
+    expect(result.code).toBe(EXIT.expired);
+    expect(result.stdout).toContain('EXPIRED');
+    expect(both.code).toBe(EXIT.revoked);
+  });
+
   it('when no status registry is trusted for the network, or the one pinned does not answer, then the revocation is not checked (exit 14), never verified', async () => {
     const path = await saved('status-unknown.json', await createContentCertificate());
     const withoutStatus = await localTrustFile(service, { statusRegistry: null });
