@@ -20,6 +20,7 @@ import { tokenValidity } from './migrations/0019-token-validity.js';
 import { revocationStatusRecords } from './migrations/0020-revocation-status-records.js';
 import { idempotencyKeys } from './migrations/0021-idempotency-keys.js';
 import { certificateHashVersion } from './migrations/0022-certificate-hash-version.js';
+import { apiKeyScopes } from './migrations/0023-api-key-scopes.js';
 import { assetHashVersion } from './migrations/0024-asset-hash-version.js';
 import type { Migration } from './migrations/migration.js';
 
@@ -46,6 +47,7 @@ export const migrations: readonly Migration[] = [
   revocationStatusRecords,
   idempotencyKeys,
   certificateHashVersion,
+  apiKeyScopes,
   assetHashVersion,
 ];
 

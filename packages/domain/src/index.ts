@@ -49,6 +49,9 @@ export * from './errors/error-catalogue.js';
 export * from './errors/to-error-body.js';
 export * from './errors/validation-error-body.js';
 
+// Credentials' scopes
+export * from './scopes/api-scope.js';
+
 // Trustpoint types
 export * from './trustpoint/trustpoint-type.js';
 

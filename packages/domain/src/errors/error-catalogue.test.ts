@@ -59,6 +59,11 @@ describe('error catalogue', () => {
         'The request payload exceeds the configured limit',
       ],
       adminRequired: [403, 'Forbidden Error', 'This operation requires an administrator'],
+      insufficientScope: [
+        403,
+        'Forbidden Error',
+        'The credential does not have the scope this operation requires',
+      ],
       alreadyExists: [
         409,
         'Conflict Error',
@@ -115,11 +120,11 @@ describe('error catalogue', () => {
     expect(DEFAULT_SUPPORT_CONTACT).toBe('the support team');
   });
 
-  it('when counting messages per status, then 401 has four, 403 four (three of spec 7.2, one for admins) and 409 five (two of spec 7.2, one for assetId, one for admin ids, one for an Idempotency-Key in use)', () => {
+  it('when counting messages per status, then 401 has four, 403 five (three of spec 7.2, one for admins, one for a missing scope) and 409 five (two of spec 7.2, one for assetId, one for admin ids, one for an Idempotency-Key in use)', () => {
     const count = (status: number) =>
       ERROR_CODES.filter((code) => defaultErrorCatalogue[code].statusCode === status).length;
 
-    expect([count(401), count(403), count(409)]).toEqual([4, 4, 5]);
+    expect([count(401), count(403), count(409)]).toEqual([4, 5, 5]);
   });
 
   it('when an entry is read, then its type is the one of its status, but for the conflicts that are not about certificates', () => {

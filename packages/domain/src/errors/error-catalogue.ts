@@ -55,6 +55,14 @@ const ENTRIES = {
     status: 403,
     message: () => 'This certificate requires a PIN, please provide it',
   },
+  /**
+   * The credential (an API key, or a token exchanged for one) lacks the scope the operation
+   * requires; the body's `errors[0]` names it (`field: "scope"`).
+   */
+  insufficientScope: {
+    status: 403,
+    message: () => 'The credential does not have the scope this operation requires',
+  },
   adminRequired: {
     status: 403,
     message: () => 'This operation requires an administrator',
