@@ -13,7 +13,12 @@ import {
   type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
-import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
+import {
+  accountRouter,
+  Identities,
+  identityRouter,
+  type OidcIssuerConfig,
+} from '@trustpoint/identity';
 import { trustOfDocument } from '@trustpoint/verifier';
 import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { TrustDocument } from '@trustpoint/domain';
@@ -165,6 +170,7 @@ export function createCertApp(options: CertApiOptions): Express {
         ? []
         : [webVerifierRouter({ nodes: () => services.networks.list() })]),
       identityRouter({ identities: tokens, auth, idempotency }),
+      accountRouter({ knex: services.knex, auth }),
       ...(options.webhooks === undefined
         ? []
         : [webhooksRouter(services.knex, options.webhooks, auth, idempotency)]),

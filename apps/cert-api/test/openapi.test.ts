@@ -100,6 +100,7 @@ describe('the certificate API document', () => {
       'Utils',
       'Webhooks',
       'API Keys and Tokens',
+      'Account',
     ]);
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: {
@@ -136,6 +137,30 @@ describe('the certificate API document', () => {
         }
       }
     }
+  });
+
+  it('when an operation takes a bearer token, then it names the scope it requires, in its security and its 403', () => {
+    const bearerOperations = operations.filter(({ operation }) =>
+      (operation.security ?? []).some((requirement) => 'bearerAuth' in requirement),
+    );
+
+    expect(bearerOperations.length).toBeGreaterThan(15);
+    for (const { path, method, operation } of bearerOperations) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const scope = (operation as { 'x-required-scope'?: string })['x-required-scope'];
+      expect(['read', 'certify', 'keys', 'webhooks'], where).toContain(scope);
+      for (const requirement of operation.security ?? []) {
+        if ('bearerAuth' in requirement) expect(requirement.bearerAuth, where).toEqual([scope]);
+      }
+      const examples = operation.responses['403']?.content?.['application/json']?.examples;
+      expect(examples?.insufficientScope?.value, where).toMatchObject({ statusCode: 403 });
+    }
+    const scopeOf = (path: string, method: (typeof METHODS)[number]) =>
+      (document.paths[path]?.[method] as { 'x-required-scope'?: string })['x-required-scope'];
+    expect(scopeOf('/certificates', 'post')).toBe('certify');
+    expect(scopeOf('/certificates', 'get')).toBe('read');
+    expect(scopeOf('/account', 'get')).toBe('read');
+    expect(scopeOf('/api-keys', 'get')).toBe('keys');
   });
 
   it('when a path has parameters, then each operation declares exactly those, as required', () => {

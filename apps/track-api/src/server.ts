@@ -11,7 +11,12 @@ import {
   type IdempotencySettings,
   type TrustProxy,
 } from '@trustpoint/http';
-import { Identities, identityRouter, type OidcIssuerConfig } from '@trustpoint/identity';
+import {
+  accountRouter,
+  Identities,
+  identityRouter,
+  type OidcIssuerConfig,
+} from '@trustpoint/identity';
 import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
@@ -93,6 +98,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
       evidencesRouter(services, auth),
       networksRouter(() => networkSummaries(services.networks.list())),
       identityRouter({ identities: tokens, auth, idempotency }),
+      accountRouter({ knex: services.knex, auth }),
       ...(options.webhooks === undefined
         ? []
         : [webhooksRouter(services.knex, options.webhooks, auth, idempotency)]),

@@ -5,7 +5,12 @@ import {
   type AuthenticateOptions,
 } from '@trustpoint/http';
 import pino from 'pino';
-import { apiKeysRouter, Identities, tokenEndpointRouter } from '@trustpoint/identity';
+import {
+  accountRouter,
+  apiKeysRouter,
+  Identities,
+  tokenEndpointRouter,
+} from '@trustpoint/identity';
 import { webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +79,7 @@ describe('the OpenAPI document', () => {
           identities: new Identities({ knex: services.knex, jwtSecret: 'unused' }),
         }),
       ),
+      ...routesOf(accountRouter({ knex: services.knex, auth })),
     ];
 
     // Act
@@ -104,14 +110,33 @@ describe('the OpenAPI document', () => {
         item as Record<string, { operationId?: string; security?: unknown; responses: object }>,
       ),
     );
+    // Every operation with a token names the scope it requires, in its security and its 403.
+    const scopes: Record<string, string> = {
+      createAsset: 'track',
+      addEvidence: 'track',
+      shareAsset: 'track',
+      unshareAsset: 'track',
+      listAssets: 'read',
+      getAsset: 'read',
+      listAssetShares: 'read',
+      verifyEvidence: 'read',
+      getAccount: 'read',
+      listAccountCreditMovements: 'read',
+    };
     for (const operation of operations) {
       const security: Record<string, unknown> = {
         listNetworks: [],
         issueClientCredentialsToken: [{ clientBasic: [] }, {}],
       };
-      expect(operation.security).toEqual(
-        security[operation.operationId ?? ''] ?? [{ bearerAuth: [] }],
-      );
+      const id = operation.operationId ?? '';
+      const scope =
+        scopes[id] ??
+        (/ApiKey/.test(id) ? 'keys' : /Webhook|Redeliver|Deliver/.test(id) ? 'webhooks' : '');
+      expect(operation.security, id).toEqual(security[id] ?? [{ bearerAuth: [scope] }]);
+      if (security[id] === undefined) {
+        expect((operation as { 'x-required-scope'?: string })['x-required-scope'], id).toBe(scope);
+        expect(JSON.stringify(operation.responses), id).toContain('"insufficientScope"');
+      }
     }
     const create = JSON.stringify(document.paths?.['/assets']?.post?.responses);
     expect(create).toContain('The provided assetId is already registered');

@@ -1,5 +1,5 @@
 import { createErrorCatalogue, type ErrorCode } from '@trustpoint/domain';
-import { idempotentOperation, openApiErrorResponses } from '@trustpoint/http';
+import { idempotentOperation, openApiErrorResponses, scopedOperation } from '@trustpoint/http';
 import { createApiKeyBodySchema } from '@trustpoint/identity';
 import type { z } from 'zod';
 import {
@@ -78,11 +78,14 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
     required,
     content: { 'application/json': { schema } },
   });
-  const operation = (tag: string, op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
-    tags: [tag],
-    security: [{ [BEARER]: [] }],
-    ...op,
-  });
+  // Every operation needs the `admin` scope of an administrator's API key (or a token from one).
+  const operation = (tag: string, op: ZodOpenApiOperationObject): ZodOpenApiOperationObject =>
+    scopedOperation(
+      { tags: [tag], security: [{ [BEARER]: [] }], ...op },
+      'admin',
+      catalogue,
+      VALIDATION_EXAMPLE_ERRORS,
+    );
 
   return createDocument({
     openapi: '3.1.0',
@@ -92,7 +95,8 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
       description:
         'Users, plans, credits, tokens, the audit log and the anchor records of a Trustpoint ' +
         'service. Every operation ' +
-        'needs the token of a user with the `admin` role (403 `Forbidden Error` otherwise) and ' +
+        'needs the token of a user with the `admin` role (403 `Forbidden Error` otherwise), ' +
+        'and with an API key (or a token exchanged for one) the `admin` scope, and ' +
         'writes its changes to the audit log with the admin and the request id (`X-Request-Id`). ' +
         'Successes answer `{statusCode, message, data}`; errors `{statusCode, type, message, errors?}`.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
@@ -248,7 +252,9 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
             description:
               'The key is in this answer only (only its SHA-256 is kept; a retry with the same ' +
               '`Idempotency-Key` gets this answer again, kept sealed). A user has at most 20 ' +
-              'active keys (400 beyond). The admin is recorded as its creator. A retry after the ' +
+              'active keys (400 beyond). `scopes` sets what it may do (every scope by default); ' +
+              "it has no parent: the administrator's own credential does not bound it. " +
+              'The admin is recorded as its creator. A retry after the ' +
               'service died before answering revokes the key nobody received and makes another.',
             requestParams: { path: userIdParamsSchema },
             requestBody: json(createApiKeyBodySchema),
@@ -267,8 +273,9 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
           operationId: 'revokeUserApiKey',
           summary: "Revoke a user's API key",
           description:
-            'Refused from the next request on, with the tokens made from it. Revoking again ' +
-            'changes nothing.',
+            'Refused from the next request on, with the tokens made from it and every key made ' +
+            'with it (its children, theirs, ...), revoked in the same transaction. Revoking ' +
+            'again changes nothing.',
           requestParams: { path: userApiKeyParamsSchema },
           responses: {
             ...ok(200, 'The key, revoked', adminApiKeyResponse),

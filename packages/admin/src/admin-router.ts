@@ -18,7 +18,7 @@ import {
   type Queryable,
   type UserAccount,
 } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { API_SCOPES, DomainError } from '@trustpoint/domain';
 import {
   apiKeyView,
   countActiveApiKeys,
@@ -32,6 +32,7 @@ import {
 } from '@trustpoint/identity';
 import {
   authenticate,
+  requireScope,
   commitIdempotentChange,
   currentUser,
   idempotencyClaimOf,
@@ -106,7 +107,8 @@ export function adminRouter(options: AdminApiOptions): Router {
   const { knex } = options;
   const now = options.now ?? Date.now;
   const router = Router();
-  router.use(authenticate(options.auth), requireAdmin);
+  // An administrator's API key (or a token from one) needs the `admin` scope too.
+  router.use(authenticate(options.auth), requireAdmin, requireScope('admin'));
 
   const requireNetworks = (networkIds: readonly string[]) => {
     const configured = new Set(options.networkIds());
@@ -397,11 +399,14 @@ export function adminRouter(options: AdminApiOptions): Router {
           `A user has at most ${String(DEFAULT_MAX_API_KEYS_PER_USER)} active API keys; revoke one first`,
         );
       }
+      // An administrator's key for a user has no parent: it is the user's, bounded by nothing
+      // of the administrator's. Every scope unless the body names some.
       const made = await createApiKey(trx, {
         userId: id,
         name: body.name,
         expiresAt,
         createdBy: context.actorId,
+        scopes: body.scopes ?? API_SCOPES,
       });
       await commitIdempotentChange(trx, idempotencyClaimOf(res), made.apiKey.id);
       await recordAudit(trx, [
@@ -413,6 +418,7 @@ export function adminRouter(options: AdminApiOptions): Router {
             userId: id,
             name: made.apiKey.name,
             expiresAt: expiresAt?.toISOString() ?? null,
+            scopes: made.apiKey.scopes,
           },
         },
       ]);
@@ -445,7 +451,10 @@ export function adminRouter(options: AdminApiOptions): Router {
           ...context,
           action: 'api-key.revoke',
           target: `api-key:${keyId}`,
-          changes: { userId: id },
+          changes: {
+            userId: id,
+            ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+          },
         },
       ]);
       return revoked;

@@ -583,10 +583,46 @@ describe.each(testBackends())('admin API on %s', (backend) => {
         expect.objectContaining({
           action: 'api-key.create',
           actorId: admin.id,
-          changes: { userId: other.id, name: 'import job', expiresAt: null },
+          changes: {
+            userId: other.id,
+            name: 'import job',
+            expiresAt: null,
+            scopes: ['read', 'certify', 'track', 'keys', 'webhooks', 'admin'],
+          },
         }),
       ]);
       expect(JSON.stringify(entries)).not.toContain(key);
+    });
+
+    it("when an admin creates a user's key with scopes, then it shows them, and without the admin scope it cannot use the admin API", async () => {
+      // Arrange
+      const other = await api.givenUser({ role: 'admin' });
+
+      // Act
+      const created = await request(api.app)
+        .post(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'reader', scopes: ['read', 'keys'] });
+      const { key } = body(created).data as { key: string };
+      const listed = await request(api.app)
+        .get(at(`/users/${other.id}/api-keys`))
+        .set(admin.auth);
+      const used = await request(api.app).get(at('/plans')).set('Authorization', `Bearer ${key}`);
+
+      // Assert
+      expect(created.status).toBe(201);
+      expect(body(created).data).toMatchObject({ scopes: ['read', 'keys'], parentKeyId: null });
+      expect(body(listed).data).toMatchObject({ apiKeys: [{ scopes: ['read', 'keys'] }] });
+      expect(used.status).toBe(403);
+      expect(body(used)).toMatchObject({
+        type: 'Forbidden Error',
+        errors: [
+          {
+            field: 'scope',
+            error: 'This operation requires the scope "admin"; the credential has "read keys"',
+          },
+        ],
+      });
     });
 
     it("when an admin revokes a user's key, then it is refused at once, and revoking again records nothing", async () => {

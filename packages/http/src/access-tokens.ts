@@ -1,6 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 
-import type { BearerTokens } from './bearer-tokens.js';
+import type { BearerTokens, Credential } from './bearer-tokens.js';
 import {
   verifyAccessToken,
   type TokenVerification,
@@ -59,5 +59,16 @@ export class AccessTokens implements BearerTokens {
   /** The user id of a valid token; otherwise rejects with the 401 DomainError that says why. */
   async subject(token: string): Promise<string> {
     return (await this.verify(token)).subject;
+  }
+
+  /** The user, scopes (full access without a `scope` claim) and expiry of a valid token. */
+  async credential(token: string): Promise<Credential> {
+    const verified = await this.verify(token);
+    return {
+      subject: verified.subject,
+      scopes: verified.scopes,
+      apiKeyId: verified.clientId,
+      expiresAt: new Date(verified.expiresAt * 1_000),
+    };
   }
 }

@@ -3,8 +3,9 @@ import { DomainError } from '@trustpoint/domain';
 import type { Request, RequestHandler, Response } from 'express';
 
 import { bearerToken } from './bearer-token.js';
-import { requestSubject, type BearerTokens } from './bearer-tokens.js';
+import { requestCredential, type BearerTokens } from './bearer-tokens.js';
 import { setCurrentUser } from './current-user.js';
+import { setCurrentCredential } from './require-scope.js';
 import { tokenIssuedBefore } from './token-issued-before.js';
 
 export interface AuthenticateOptions {
@@ -22,8 +23,8 @@ type Authenticator = (req: Request, res: Response) => Promise<void>;
 function authenticator(options: AuthenticateOptions): Authenticator {
   return async (req, res) => {
     const token = bearerToken(req.headers.authorization);
-    const userId = await requestSubject(req, options.tokens, token);
-    const user = await options.findUser(userId);
+    const credential = await requestCredential(req, options.tokens, token);
+    const user = await options.findUser(credential.subject);
     if (user === undefined) {
       throw new DomainError('wrongCredentials', { detail: 'token subject is not a known user' });
     }
@@ -34,11 +35,13 @@ function authenticator(options: AuthenticateOptions): Authenticator {
       });
     }
     setCurrentUser(res, user);
+    setCurrentCredential(res, credential);
   };
 }
 
 /**
- * Requires `Authorization: Bearer <token>` and puts the caller on `res.locals` (`currentUser(res)`).
+ * Requires `Authorization: Bearer <token>` and puts the caller on `res.locals` (`currentUser(res)`,
+ * and its credential's scopes for `requireScope`: `currentCredential(res)`).
  * Failures are thrown as DomainErrors, so the error handler writes the 401.
  */
 export function authenticate(options: AuthenticateOptions): RequestHandler {

@@ -47,8 +47,9 @@ export type { ApiDocsOptions } from './api-docs.js';
 export { authenticate, optionalAuthenticate } from './authenticate.js';
 export type { AuthenticateOptions } from './authenticate.js';
 export { bearerToken, bearerTokenIfAny } from './bearer-token.js';
-export { requestSubject } from './bearer-tokens.js';
-export type { BearerTokens } from './bearer-tokens.js';
+export { requestCredential, requestSubject } from './bearer-tokens.js';
+export type { BearerTokens, Credential } from './bearer-tokens.js';
+export { currentCredential, requireScope } from './require-scope.js';
 export { clientAddress } from './client-address.js';
 export { currentUser, optionalCurrentUser } from './current-user.js';
 export { errorHandler } from './error-handler.js';
@@ -60,6 +61,7 @@ export { trustDocumentRouter } from './trust-document-route.js';
 export { notFoundHandler } from './not-found-handler.js';
 export { acceptedResponse, preferHeaderSchema } from './openapi-acknowledgement.js';
 export { openApiErrorResponses } from './openapi-error-responses.js';
+export { REQUIRED_SCOPE_EXTENSION, scopedOperation } from './openapi-scope.js';
 export {
   isAllowedAddress,
   isNonPublicAddressRefusal,

@@ -1,4 +1,5 @@
 import { createSecretKey } from 'node:crypto';
+import { scopeParameter, type ApiScope } from '@trustpoint/domain';
 import { SignJWT } from 'jose';
 
 import { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-settings.js';
@@ -10,6 +11,8 @@ export interface AccessTokenClaims {
   ttlSeconds: number;
   /** The client it is issued to (`client_id`, RFC 9068): an API key's id. */
   clientId?: string;
+  /** What it may do (the `scope` claim, RFC 9068); every scope when absent. */
+  scopes?: readonly ApiScope[];
 }
 
 /**
@@ -19,7 +22,10 @@ export interface AccessTokenClaims {
  */
 export async function mintAccessToken(secret: string, claims: AccessTokenClaims): Promise<string> {
   const now = Math.floor(Date.now() / 1_000);
-  return new SignJWT(claims.clientId === undefined ? {} : { client_id: claims.clientId })
+  return new SignJWT({
+    ...(claims.clientId === undefined ? {} : { client_id: claims.clientId }),
+    ...(claims.scopes === undefined ? {} : { scope: scopeParameter(claims.scopes) }),
+  })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
     .setSubject(claims.subject)
     .setIssuer(TOKEN_ISSUER)

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, parseScopeParameter, type ApiScope } from '@trustpoint/domain';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 
 import { TOKEN_ALGORITHM } from './token-settings.js';
@@ -20,6 +20,8 @@ export interface VerifiedToken {
    * client-credentials endpoint: the API key it was exchanged for.
    */
   clientId?: string;
+  /** What the token may do (its `scope` claim, RFC 9068); undefined without one: full access. */
+  scopes?: ApiScope[];
 }
 
 /**
@@ -47,12 +49,25 @@ export async function verifyAccessToken(
     }
     throw new DomainError('invalidToken', { detail: 'access token rejected', cause: error });
   }
-  const { sub, exp, client_id: clientId } = payload;
+  const { sub, exp, client_id: clientId, scope } = payload;
   if (typeof sub !== 'string' || sub === '' || typeof exp !== 'number') {
     throw new DomainError('invalidToken', { detail: 'access token has no subject or expiry' });
   }
   if (clientId !== undefined && typeof clientId !== 'string') {
     throw new DomainError('invalidToken', { detail: 'access token has a malformed client_id' });
   }
-  return { subject: sub, expiresAt: exp, ...(clientId === undefined ? {} : { clientId }) };
+  let scopes: ApiScope[] | undefined;
+  if (scope !== undefined) {
+    const parsed = typeof scope === 'string' ? parseScopeParameter(scope) : undefined;
+    if (parsed?.ok !== true) {
+      throw new DomainError('invalidToken', { detail: 'access token has a malformed scope' });
+    }
+    scopes = parsed.scopes;
+  }
+  return {
+    subject: sub,
+    expiresAt: exp,
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(scopes === undefined ? {} : { scopes }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '@trustpoint/db';
+import { API_SCOPES, parseScopeParameter, scopeParameter, type ApiScope } from '@trustpoint/domain';
 
 import { apiKeyDigest, generateApiKey } from './api-key-format.js';
 
@@ -17,6 +18,10 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   revokedBy: string | null;
+  /** What the key (and every token exchanged for it) may do. */
+  scopes: ApiScope[];
+  /** The key it was made with, whose scopes and expiry bound it and whose revocation ends it. */
+  parentKeyId: string | null;
 }
 
 export interface NewApiKey {
@@ -24,6 +29,9 @@ export interface NewApiKey {
   name: string;
   expiresAt?: Date | null | undefined;
   createdBy?: string | null | undefined;
+  /** Every scope when absent. */
+  scopes?: readonly ApiScope[] | undefined;
+  parentKeyId?: string | null | undefined;
 }
 
 interface ApiKeyRow {
@@ -36,6 +44,8 @@ interface ApiKeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   revoked_by: string | null;
+  scope: string;
+  parent_key_id: string | null;
 }
 
 const COLUMNS = [
@@ -48,6 +58,8 @@ const COLUMNS = [
   'last_used_at',
   'revoked_at',
   'revoked_by',
+  'scope',
+  'parent_key_id',
 ];
 
 /**
@@ -55,6 +67,14 @@ const COLUMNS = [
  * costs one write a minute, not one per request.
  */
 export const LAST_USED_PRECISION_MS = 60_000;
+
+function scopesOf(row: ApiKeyRow): ApiScope[] {
+  const parsed = parseScopeParameter(row.scope);
+  // The table's check admits only known scopes.
+  if (!parsed.ok)
+    throw new Error(`API key ${row.id} has unknown scopes ${parsed.unknown.join(' ')}`);
+  return parsed.scopes;
+}
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -68,6 +88,8 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
     revokedBy: row.revoked_by,
+    scopes: scopesOf(row),
+    parentKeyId: row.parent_key_id,
   };
 }
 
@@ -88,6 +110,8 @@ export async function createApiKey(
       secret_hash: apiKeyDigest(key),
       created_by: apiKey.createdBy ?? null,
       expires_at: apiKey.expiresAt ?? null,
+      scope: scopeParameter(apiKey.scopes ?? API_SCOPES),
+      parent_key_id: apiKey.parentKeyId ?? null,
     })
     .returning<ApiKeyRow[]>(COLUMNS);
   if (row === undefined) throw new Error('inserting an API key returned no row');
@@ -148,19 +172,34 @@ export async function findApiKey(
 }
 
 /**
- * Revokes the user's key, at once for every process on this database: each use of a key (and of a
- * token exchanged for it) reads its row. Revoking a revoked key keeps the first revocation.
- * Undefined when the user has no such key.
+ * Revokes the user's key and every key made with it (its children, theirs, ...), in one
+ * statement, at once for every process on this database: each use of a key (and of a token
+ * exchanged for it) reads its row. Revoking a revoked key keeps the first revocation, and still
+ * revokes descendants that are not. Undefined when the user has no such key; `descendants` are
+ * the ids of the keys this call revoked beside it.
  */
 export async function revokeApiKey(
   db: Queryable,
   revocation: { userId: string; id: string; revokedBy?: string | null | undefined; at?: Date },
-): Promise<ApiKey | undefined> {
-  await db('api_keys')
-    .where({ id: revocation.id, user_id: revocation.userId })
-    .whereNull('revoked_at')
-    .update({ revoked_at: revocation.at ?? new Date(), revoked_by: revocation.revokedBy ?? null });
-  return findApiKey(db, revocation.userId, revocation.id);
+): Promise<(ApiKey & { descendants: string[] }) | undefined> {
+  // After every creation of the user's keys in flight (they hold this lock), so that the tree
+  // read below holds every child made with a key of it.
+  await lockUserKeys(db, revocation.userId);
+  const result = await db.raw<{ rows: { id: string }[] }>(
+    `with recursive tree as (
+       select id from api_keys where id = ? and user_id = ?
+       union
+       select child.id from api_keys child join tree on child.parent_key_id = tree.id
+     )
+     update api_keys set revoked_at = ?, revoked_by = ?
+      where id in (select id from tree) and revoked_at is null
+     returning id`,
+    [revocation.id, revocation.userId, revocation.at ?? new Date(), revocation.revokedBy ?? null],
+  );
+  const apiKey = await findApiKey(db, revocation.userId, revocation.id);
+  if (apiKey === undefined) return undefined;
+  const descendants = result.rows.map((row) => row.id).filter((id) => id !== revocation.id);
+  return { ...apiKey, descendants: descendants.sort() };
 }
 
 /** What a presented key or key id turns out to be. */

@@ -1,7 +1,8 @@
 import { constraintViolation, recordAudit, type Queryable } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { API_SCOPES, DomainError, scopesBeyond } from '@trustpoint/domain';
 import {
   commitIdempotentChange,
+  type Credential,
   idempotencyClaimOf,
   idempotent,
   requestIdOf,
@@ -12,6 +13,7 @@ import {
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 
 import {
+  apiKeyById,
   countActiveApiKeys,
   createApiKey,
   findApiKey,
@@ -37,6 +39,12 @@ export interface ApiKeysRouterOptions {
   owner: (req: Request, res: Response) => string;
   /** Who is acting, recorded as a key's creator or revoker. */
   actor: (req: Request, res: Response) => string;
+  /**
+   * The credential a new key is made with, which bounds it: the key cannot have scopes it lacks,
+   * and when it is an API key (or a token exchanged for one) the new key is its child, expiring no
+   * later and revoked with it. Undefined (an administrator's keys for a user): unbounded.
+   */
+  creator?: (req: Request, res: Response) => Credential | undefined;
   /** Revoked keys in lists too (for administrators); off by default. */
   listRevoked?: boolean;
   maxKeysPerUser?: number;
@@ -55,6 +63,8 @@ export function apiKeyView(apiKey: ApiKey) {
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+    scopes: apiKey.scopes,
+    parentKeyId: apiKey.parentKeyId,
   };
 }
 
@@ -100,6 +110,19 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
       throw refused('body.expiresAt', 'Must be in the future');
     }
     const userId = options.owner(req, res);
+    const creator = options.creator?.(req, res);
+    const scopes = body.scopes ?? creator?.scopes ?? API_SCOPES;
+    const beyond = scopesBeyond(scopes, creator?.scopes);
+    if (beyond.length > 0) {
+      throw new DomainError('insufficientScope', {
+        detail: `a key cannot be wider than its creator (${beyond.join(' ')})`,
+        hint: {
+          field: 'body.scopes',
+          error: `A key cannot have scopes the credential making it lacks: ${beyond.join(', ')}`,
+        },
+      });
+    }
+    const parentKeyId = creator?.apiKeyId ?? null;
     let created;
     try {
       const actorId = options.actor(req, res);
@@ -113,11 +136,26 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
             `A user has at most ${String(maxKeys)} active API keys; revoke one first`,
           );
         }
+        // Read under the user's lock, which revocations take too: a parent revoked meanwhile
+        // refuses its child rather than leaving it behind.
+        const parent =
+          parentKeyId === null ? undefined : await apiKeyById(trx, parentKeyId, new Date(now()));
+        if (parent !== undefined && parent.status !== 'active') {
+          throw new DomainError('invalidToken', {
+            detail: `API key ${parentKeyId} is ${parent.status}`,
+          });
+        }
+        const parentExpiry = parent?.status === 'active' ? parent.apiKey.expiresAt : null;
         const made = await createApiKey(trx, {
           userId,
           name: body.name,
-          expiresAt,
+          expiresAt:
+            parentExpiry === null || (expiresAt !== null && expiresAt <= parentExpiry)
+              ? expiresAt
+              : parentExpiry,
           createdBy: actorId,
+          scopes,
+          parentKeyId,
         });
         await commitIdempotentChange(trx, idempotencyClaimOf(res), made.apiKey.id);
         await recordAudit(trx, [
@@ -129,7 +167,9 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
             changes: {
               userId,
               name: made.apiKey.name,
-              expiresAt: expiresAt?.toISOString() ?? null,
+              expiresAt: made.apiKey.expiresAt?.toISOString() ?? null,
+              scopes: made.apiKey.scopes,
+              parentKeyId,
             },
           },
         ]);
@@ -183,7 +223,10 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
             requestId: requestIdOf(res),
             action: 'api-key.revoke',
             target: `api-key:${keyId}`,
-            changes: { userId },
+            changes: {
+              userId,
+              ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+            },
           },
         ]);
       }

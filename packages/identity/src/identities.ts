@@ -1,11 +1,12 @@
 import { findUser, type Queryable } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, type ApiScope } from '@trustpoint/domain';
 import {
   AccessTokens,
   mintAccessToken,
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
   type BearerTokens,
+  type Credential,
 } from '@trustpoint/http';
 import { decodeJwt } from 'jose';
 
@@ -38,12 +39,15 @@ export type ApiKeyCheck =
   | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' | 'expired' };
 
 /**
- * Every kind of bearer token an API accepts, behind one `subject(token)`:
- * - the service's own JWTs (launcher, admin CLI), remembered once verified (`AccessTokens`);
- * - JWTs from the client-credentials endpoint, the same kind with a `client_id`: the API key they
- *   were exchanged for is read on every use, so revoking it ends them at once;
- * - API keys themselves (`tp_live_...`), looked up by digest on every use (no cache);
- * - JWTs of the configured OpenID Connect providers, routed by their `iss`.
+ * Every kind of bearer token an API accepts, behind one `credential(token)`:
+ * - the service's own JWTs (launcher, admin CLI), remembered once verified (`AccessTokens`): full
+ *   access unless they carry a `scope` claim;
+ * - JWTs from the client-credentials endpoint, the same kind with a `client_id` and `scope`: the
+ *   API key they were exchanged for is read on every use, so revoking it ends them at once, and
+ *   they may do what both the token's scope and the key allow;
+ * - API keys themselves (`tp_live_...`), looked up by digest on every use (no cache), with their
+ *   scopes;
+ * - JWTs of the configured OpenID Connect providers, routed by their `iss` (`OidcIssuer`).
  * Failures are the spec's 401s: invalid or expired token; an unknown user is left to
  * `authenticate`'s user lookup ("User credentials are wrong"), which also refuses disabled users.
  */
@@ -74,20 +78,33 @@ export class Identities implements BearerTokens {
   }
 
   async subject(token: string): Promise<string> {
-    if (looksLikeApiKey(token)) return this.#apiKeySubject(token);
+    return (await this.credential(token)).subject;
+  }
+
+  async credential(token: string): Promise<Credential> {
+    if (looksLikeApiKey(token)) return this.#apiKeyCredential(token);
     const issuer = this.#issuers.size === 0 ? undefined : this.#externalIssuerOf(token);
-    if (issuer !== undefined) return this.#externalSubject(issuer, token);
+    if (issuer !== undefined) return this.#externalCredential(issuer, token);
     const verified = await this.#own.verify(token);
-    if (verified.clientId !== undefined) {
-      const key = await apiKeyById(this.knex, verified.clientId, new Date(this.#now()));
-      // The key was revoked, has expired or changed hands since the token was issued.
-      if (key.status !== 'active' || key.apiKey.userId !== verified.subject) {
-        throw new DomainError('invalidToken', {
-          detail: `API key ${verified.clientId} is ${key.status}`,
-        });
-      }
+    const expiresAt = new Date(verified.expiresAt * 1_000);
+    if (verified.clientId === undefined) {
+      return { subject: verified.subject, scopes: verified.scopes, expiresAt };
     }
-    return verified.subject;
+    const key = await apiKeyById(this.knex, verified.clientId, new Date(this.#now()));
+    // The key was revoked, has expired or changed hands since the token was issued.
+    if (key.status !== 'active' || key.apiKey.userId !== verified.subject) {
+      throw new DomainError('invalidToken', {
+        detail: `API key ${verified.clientId} is ${key.status}`,
+      });
+    }
+    const granted = verified.scopes ?? key.apiKey.scopes;
+    return {
+      subject: verified.subject,
+      // Never more than the key holds now, whatever the token says.
+      scopes: granted.filter((scope) => key.apiKey.scopes.includes(scope)),
+      apiKeyId: key.apiKey.id,
+      expiresAt,
+    };
   }
 
   /** Checks an API key as a client credential (`clientId`, when given, must be its id). */
@@ -116,10 +133,14 @@ export class Identities implements BearerTokens {
   }
 
   /**
-   * A token for the key's user, bound to the key (`client_id`): it lives 15 minutes, or until the
+   * A token for the key's user, bound to the key (`client_id`) and to `scopes` (the key's unless
+   * narrowed; the caller checks they are the key's or fewer): it lives 15 minutes, or until the
    * key expires if that is sooner.
    */
-  async mintClientToken(apiKey: ApiKey): Promise<{ accessToken: string; expiresIn: number }> {
+  async mintClientToken(
+    apiKey: ApiKey,
+    scopes: readonly ApiScope[] = apiKey.scopes,
+  ): Promise<{ accessToken: string; expiresIn: number }> {
     const untilExpiry =
       apiKey.expiresAt === null
         ? Infinity
@@ -129,13 +150,21 @@ export class Identities implements BearerTokens {
       subject: apiKey.userId,
       ttlSeconds: expiresIn,
       clientId: apiKey.id,
+      scopes,
     });
     return { accessToken, expiresIn };
   }
 
-  async #apiKeySubject(key: string): Promise<string> {
+  async #apiKeyCredential(key: string): Promise<Credential> {
     const check = await this.checkApiKey(key);
-    if (check.ok) return check.apiKey.userId;
+    if (check.ok) {
+      return {
+        subject: check.apiKey.userId,
+        scopes: check.apiKey.scopes,
+        apiKeyId: check.apiKey.id,
+        expiresAt: check.apiKey.expiresAt,
+      };
+    }
     if (check.reason === 'expired') {
       throw new DomainError('expiredToken', { detail: 'API key expired' });
     }
@@ -153,14 +182,14 @@ export class Identities implements BearerTokens {
     return typeof iss === 'string' ? this.#issuers.get(iss) : undefined;
   }
 
-  async #externalSubject(issuer: OidcIssuer, token: string): Promise<string> {
-    const userId = await issuer.userId(token);
+  async #externalCredential(issuer: OidcIssuer, token: string): Promise<Credential> {
+    const { userId, scopes, expiresAt } = await issuer.verify(token);
     const { provision } = issuer.config;
     if (provision !== undefined && !this.#knownUsers.has(userId)) {
       await provisionUser(this.knex, userId, provision, issuer.config.issuer);
       if (this.#knownUsers.size >= KNOWN_USERS_KEPT) this.#knownUsers.clear();
       this.#knownUsers.add(userId);
     }
-    return userId;
+    return { subject: userId, scopes, expiresAt };
   }
 }

@@ -1,4 +1,4 @@
-import { errorBodySchema, type ErrorCode } from '@trustpoint/domain';
+import { errorBodySchema, type ApiScope, type ErrorCode } from '@trustpoint/domain';
 import { z } from 'zod';
 import type {
   oas31,
@@ -31,6 +31,8 @@ export interface IdentityPathsOptions {
   errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
   /** Documents `Idempotency-Key` on the creating operation (the API's `idempotentOperation`). */
   idempotent?: (operation: ZodOpenApiOperationObject) => ZodOpenApiOperationObject;
+  /** Documents the scope an operation requires (the API's `scopedOperation`). */
+  scoped: (operation: ZodOpenApiOperationObject, scope: ApiScope) => ZodOpenApiOperationObject;
 }
 
 /** Name of the security scheme of the token endpoint (HTTP Basic with the key id and the key). */
@@ -57,6 +59,7 @@ export const IDENTITY_TAG_DESCRIPTION =
 const OAUTH_ERRORS =
   'Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; ' +
   'no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), ' +
+  '`invalid_scope` (400; a scope the key lacks, or that this service does not know), ' +
   '`invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired ' +
   `key, or a client_id that is not the key's). After ${String(DEFAULT_TOKEN_FAILURES_PER_MINUTE)} ` +
   'failed requests in a minute from one address, or naming one client_id, further failing ' +
@@ -66,11 +69,9 @@ const OAUTH_ERRORS =
 /** The identity operations, for the documents of both APIs. */
 export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObject {
   const auth = ['missingToken', 'expiredToken', 'invalidToken', 'wrongCredentials'] as const;
-  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
-    tags: [options.tag],
-    security: options.security,
-    ...op,
-  });
+  // Every operation on keys needs the `keys` scope, reads included: keys are credentials.
+  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject =>
+    options.scoped({ tags: [options.tag], security: options.security, ...op }, 'keys');
   const oauthError = (description: string) => ({
     description,
     content: { 'application/json': { schema: oauthErrorSchema } },
@@ -84,7 +85,10 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
           description:
             'The answer carries the key, shown only here: the service keeps its SHA-256 only. ' +
             `Send it as \`Authorization: Bearer ${API_KEY_PREFIX}...\`, or exchange it at ` +
-            `\`${TOKEN_ENDPOINT_PATH}\` for a short-lived token. A user has at most 20 active keys.`,
+            `\`${TOKEN_ENDPOINT_PATH}\` for a short-lived token. A user has at most 20 active keys. ` +
+            'A key made with an API key (or a token exchanged for one) is its child: it has no ' +
+            'scope the parent lacks (403 `insufficientScope` naming them), expires no later, and ' +
+            'is revoked with it.',
           requestBody: {
             required: true,
             content: { 'application/json': { schema: createApiKeyBodySchema } },
@@ -129,7 +133,8 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
         summary: 'Revoke an API key',
         description:
           'At once, in every process of the service: the next request with the key, or with a ' +
-          'token exchanged for it, is a 401 "Token is invalid".',
+          'token exchanged for it, is a 401 "Token is invalid". Every key made with it (its ' +
+          'children, theirs, ...) is revoked with it, in the same transaction.',
         requestParams: { path: apiKeyIdParamsSchema },
         responses: {
           200: {
@@ -149,7 +154,9 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
           'RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and ' +
           'the API key as client secret, by HTTP Basic or in the form (one way only). The token ' +
           `is a JWT for \`Authorization: Bearer\` that lives ${String(CLIENT_TOKEN_TTL_SECONDS / 60)} ` +
-          'minutes (less when the key expires sooner) and ends when the key is revoked. ' +
+          'minutes (less when the key expires sooner) and ends when the key is revoked. `scope` ' +
+          "narrows it to some of the key's scopes (all of them by default); the token's `scope` " +
+          'claim and the answer name those granted. ' +
           OAUTH_ERRORS,
         security: [{ [CLIENT_BASIC_SCHEME]: [] }, {}],
         requestBody: {
@@ -164,7 +171,7 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
           },
           400: {
             description:
-              '`invalid_request` or `unsupported_grant_type`; a request the APIs cannot read at ' +
+              '`invalid_request`, `unsupported_grant_type` or `invalid_scope`; a request the APIs cannot read at ' +
               'all (an undecodable target, a JSON body that is not JSON, a body that does not ' +
               'decompress) is refused before the endpoint, with their error body',
             content: {

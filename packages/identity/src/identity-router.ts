@@ -1,6 +1,8 @@
 import {
   authenticate,
+  currentCredential,
   currentUser,
+  requireScope,
   type AuthenticateOptions,
   type IdempotencyKeys,
 } from '@trustpoint/http';
@@ -31,9 +33,11 @@ export function identityRouter(options: IdentityRouterOptions): Router {
   router.use(
     apiKeysRouter({
       knex: options.identities.knex,
-      guard: authenticate(options.auth),
+      // Every operation on keys needs the `keys` scope, reads included: keys are credentials.
+      guard: [authenticate(options.auth), requireScope('keys')],
       owner: (_req, res) => currentUser(res).id,
       actor: (_req, res) => currentUser(res).id,
+      creator: (_req, res) => currentCredential(res),
       ...(options.maxKeysPerUser === undefined ? {} : { maxKeysPerUser: options.maxKeysPerUser }),
       ...(options.now === undefined ? {} : { now: options.now }),
       idempotency: options.idempotency,

@@ -1,4 +1,4 @@
-import { successEnvelopeSchema, textSchema } from '@trustpoint/domain';
+import { apiScopeSchema, successEnvelopeSchema, textSchema } from '@trustpoint/domain';
 import { z } from 'zod';
 
 import { CLIENT_TOKEN_TTL_SECONDS } from './identities.js';
@@ -14,7 +14,24 @@ export const createApiKeyBodySchema = z
     expiresAt: z.iso
       .datetime({ offset: true })
       .optional()
-      .meta({ description: 'When the key stops working (in the future); never when absent' }),
+      .meta({
+        description:
+          'When the key stops working (in the future); never when absent. A key made with an ' +
+          'API key (or a token exchanged for one) expires no later than that key: a later or ' +
+          'absent expiry becomes its.',
+      }),
+    scopes: z
+      .array(apiScopeSchema)
+      .min(1)
+      .max(10)
+      .optional()
+      .meta({
+        description:
+          'What the key may do. Default: the scopes of the credential making it (every scope ' +
+          'for a user token). Never more than those: a scope the credential lacks is a 403 ' +
+          '`insufficientScope` naming it (field `body.scopes`).',
+        example: ['read', 'certify'],
+      }),
   })
   .meta({ id: 'CreateApiKeyBody' });
 
@@ -44,6 +61,17 @@ export const apiKeyViewSchema = z
       .nullable()
       .meta({ description: 'Last successful use, to the minute' }),
     revokedAt: z.iso.datetime().nullable(),
+    scopes: z
+      .array(apiScopeSchema)
+      .meta({ description: 'What the key, and every token exchanged for it, may do' }),
+    parentKeyId: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The key it was made with (by that key or a token exchanged for it): it expires no ' +
+          'later than that key, has no scope that key lacks, and is revoked with it',
+      }),
   })
   .meta({ id: 'ApiKey' });
 
@@ -82,7 +110,13 @@ export const tokenRequestSchema = z
       .meta({ description: 'The API key; or HTTP Basic password' }),
     scope: textSchema()
       .optional()
-      .meta({ description: 'Ignored: a token may do what its user may' }),
+      .meta({
+        description:
+          "The scopes the token is for, space-separated (RFC 6749 3.3): some of the key's " +
+          "(`read`, `certify`, `track`, `keys`, `webhooks`, `admin`). Default: all the key's. " +
+          'A scope the key lacks, or no scope of this service, is `invalid_scope`.',
+        example: 'read certify',
+      }),
   })
   .meta({ id: 'ClientCredentialsTokenRequest' });
 
@@ -97,6 +131,10 @@ export const tokenResponseSchema = z
         description: `Seconds it lives: ${String(CLIENT_TOKEN_TTL_SECONDS)}, or less when the key expires sooner`,
         example: CLIENT_TOKEN_TTL_SECONDS,
       }),
+    scope: z.string().meta({
+      description: 'The scopes the token was granted, space-separated (its `scope` claim too)',
+      example: 'read certify',
+    }),
   })
   .meta({ id: 'ClientCredentialsTokenResponse' });
 
@@ -104,6 +142,7 @@ export const OAUTH_ERROR_CODES = [
   'invalid_request',
   'invalid_client',
   'unsupported_grant_type',
+  'invalid_scope',
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 

@@ -1,6 +1,10 @@
 // Public API of @trustpoint/identity: who is calling, by API key, client-credentials token or a
 // token of an external OpenID Connect provider.
 
+export { ACCOUNT_TAG_DESCRIPTION, accountPaths } from './account-openapi.js';
+export type { AccountPathsOptions } from './account-openapi.js';
+export { ACCOUNT_PATH, accountRouter } from './account-router.js';
+export { accountSchema, accountCreditMovementSchema } from './account-schemas.js';
 export {
   API_KEY_PREFIX,
   apiKeyDigest,

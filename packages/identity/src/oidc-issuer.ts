@@ -1,4 +1,4 @@
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, isApiScope, sortedScopes, type ApiScope } from '@trustpoint/domain';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
 import type { OidcIssuerConfig } from './oidc-issuer-config.js';
@@ -19,6 +19,17 @@ export interface OidcKeyFetchOptions {
 /** The provider's discovery document or keys cannot be had: 503, the service's problem. */
 function providerUnavailable(detail: string, cause?: unknown): DomainError {
   return new DomainError('identityProviderUnavailable', { detail, cause });
+}
+
+/** The scopes of this service a provider's token names; undefined when it names none. */
+function scopesOfClaims(payload: JWTPayload): ApiScope[] | undefined {
+  const words = [payload.scope, payload.scp].flatMap((claim) => {
+    if (typeof claim === 'string') return claim.split(' ');
+    if (Array.isArray(claim)) return claim.filter((word) => typeof word === 'string');
+    return [];
+  });
+  const scopes = sortedScopes(words.filter(isApiScope));
+  return scopes.length === 0 ? undefined : scopes;
 }
 
 /** Failures of jose that are about reaching the provider, not about the token. */
@@ -54,6 +65,19 @@ export class OidcIssuer {
 
   /** The Trustpoint user id a valid token of this issuer names (prefix + the user claim). */
   async userId(token: string): Promise<string> {
+    return (await this.verify(token)).userId;
+  }
+
+  /**
+   * What a valid token of this issuer stands for: the user id (prefix + the user claim), its
+   * scopes and expiry. The scopes are those of this service its `scope` claim names (RFC 9068: a
+   * space-separated string; `scp` as a string or an array, as some providers write it); a token
+   * whose claim names none of them (`openid profile`, the provider's own) or has none keeps full
+   * access, as before scopes: the audience is what admits a provider's token here at all.
+   */
+  async verify(
+    token: string,
+  ): Promise<{ userId: string; scopes: ApiScope[] | undefined; expiresAt: Date }> {
     const keys = await this.#keySet();
     let payload: JWTPayload;
     try {
@@ -78,7 +102,12 @@ export class OidcIssuer {
         detail: `provider token has no string claim ${this.config.userClaim}`,
       });
     }
-    return `${this.config.userIdPrefix}${value}`;
+    return {
+      userId: `${this.config.userIdPrefix}${value}`,
+      scopes: scopesOfClaims(payload),
+      // `exp` is required above.
+      expiresAt: new Date((payload.exp ?? 0) * 1_000),
+    };
   }
 
   /**

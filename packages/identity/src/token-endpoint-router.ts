@@ -1,4 +1,4 @@
-import { textProblem } from '@trustpoint/domain';
+import { parseScopeParameter, scopeParameter, scopesBeyond, textProblem } from '@trustpoint/domain';
 import { clientAddress, TooManyRequestsError } from '@trustpoint/http';
 import express, { Router, type Request, type Response } from 'express';
 
@@ -48,7 +48,7 @@ function field(body: unknown, name: string): string | undefined {
 
 /** What a token request comes to, before the failure budget has its say. */
 type TokenOutcome =
-  | { ok: true; accessToken: string; expiresIn: number }
+  | { ok: true; accessToken: string; expiresIn: number; scope: string }
   | { ok: false; status: 400 | 401; error: OAuthErrorCode; description: string };
 
 const refusal = (status: 400 | 401, error: OAuthErrorCode, description: string): TokenOutcome => ({
@@ -123,7 +123,26 @@ async function tokenOutcome(req: Request, identities: Identities): Promise<Token
   const check = await identities.checkClientCredentials(credentials.clientId, credentials.secret);
   // One answer for every failure: which check failed is no business of a guesser.
   if (!check.ok) return refusal(401, 'invalid_client', 'Client authentication failed');
-  return { ok: true, ...(await identities.mintClientToken(check.apiKey)) };
+  // RFC 6749 3.3: the scopes asked for, some of the key's; all the key's when none is asked for.
+  const asked = field(req.body, 'scope');
+  let scopes = check.apiKey.scopes;
+  if (asked !== undefined) {
+    const parsed = parseScopeParameter(asked);
+    if (!parsed.ok) {
+      return refusal(400, 'invalid_scope', `Unknown scope: ${parsed.unknown.join(' ')}`);
+    }
+    const beyond = scopesBeyond(parsed.scopes, check.apiKey.scopes);
+    if (beyond.length > 0) {
+      return refusal(400, 'invalid_scope', `The key does not have the scope: ${beyond.join(' ')}`);
+    }
+    if (parsed.scopes.length === 0) return refusal(400, 'invalid_scope', 'scope is empty');
+    scopes = parsed.scopes;
+  }
+  return {
+    ok: true,
+    ...(await identities.mintClientToken(check.apiKey, scopes)),
+    scope: scopeParameter(scopes),
+  };
 }
 
 /**
@@ -156,6 +175,7 @@ export function tokenEndpointRouter(options: TokenEndpointOptions): Router {
           access_token: outcome.accessToken,
           token_type: 'Bearer',
           expires_in: outcome.expiresIn,
+          scope: outcome.scope,
         });
         return;
       }

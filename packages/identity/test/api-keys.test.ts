@@ -222,7 +222,17 @@ describe.each(testBackends())('API keys on %s', (backend) => {
     });
     expect(entries.map((entry) => [entry.action, entry.actorId, entry.changes])).toEqual([
       ['api-key.revoke', alice.id, { userId: alice.id }],
-      ['api-key.create', alice.id, { userId: alice.id, name: 'import job', expiresAt: null }],
+      [
+        'api-key.create',
+        alice.id,
+        {
+          userId: alice.id,
+          name: 'import job',
+          expiresAt: null,
+          scopes: ['read', 'certify', 'track', 'keys', 'webhooks', 'admin'],
+          parentKeyId: null,
+        },
+      ],
     ]);
     expect(entries[0]?.requestId).toBe('revoke-key-1');
     expect(JSON.stringify(entries)).not.toContain(created.key);

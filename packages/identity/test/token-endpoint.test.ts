@@ -58,8 +58,13 @@ describe.each(testBackends())('the client-credentials token endpoint on %s', (ba
       access_token: expect.any(String) as string,
       token_type: 'Bearer',
       expires_in: 900,
+      scope: 'read certify track keys webhooks admin',
     });
-    expect(decodeJwt(answer.access_token)).toMatchObject({ sub: userId, client_id: id });
+    expect(decodeJwt(answer.access_token)).toMatchObject({
+      sub: userId,
+      client_id: id,
+      scope: 'read certify track keys webhooks admin',
+    });
     const call = await me(answer.access_token);
     expect(call.status).toBe(200);
     expect(call.body).toMatchObject({ data: { id: userId } });
@@ -73,10 +78,11 @@ describe.each(testBackends())('the client-credentials token endpoint on %s', (ba
     const response = await request(app)
       .post(TOKEN_PATH)
       .type('form')
-      .send({ grant_type: 'client_credentials', client_id: id, client_secret: key, scope: 'x' });
+      .send({ grant_type: 'client_credentials', client_id: id, client_secret: key, scope: 'read' });
 
     // Assert
     expect(response.status).toBe(200);
+    expect((response.body as { scope: string }).scope).toBe('read');
     expect((await me((response.body as TokenAnswer).access_token)).status).toBe(200);
   });
 

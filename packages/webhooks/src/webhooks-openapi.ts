@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@trustpoint/domain';
+import type { ApiScope, ErrorCode } from '@trustpoint/domain';
 import type {
   oas31,
   ZodOpenApiOperationObject,
@@ -27,6 +27,8 @@ export interface WebhookPathsOptions {
   errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
   /** Documents `Idempotency-Key` on the creating operation (the API's `idempotentOperation`). */
   idempotent?: (operation: ZodOpenApiOperationObject) => ZodOpenApiOperationObject;
+  /** Documents the scope an operation requires (the API's `scopedOperation`). */
+  scoped: (operation: ZodOpenApiOperationObject, scope: ApiScope) => ZodOpenApiOperationObject;
 }
 
 export const WEBHOOKS_TAG_DESCRIPTION =
@@ -44,11 +46,9 @@ const DELIVERY =
 /** The webhook operations, for the documents of both APIs. */
 export function webhookPaths(options: WebhookPathsOptions): ZodOpenApiPathsObject {
   const auth = ['missingToken', 'expiredToken', 'invalidToken', 'wrongCredentials'] as const;
-  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
-    tags: [options.tag],
-    security: options.security,
-    ...op,
-  });
+  // Every operation needs the `webhooks` scope, reads included.
+  const operation = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject =>
+    options.scoped({ tags: [options.tag], security: options.security, ...op }, 'webhooks');
   return {
     [WEBHOOK_ENDPOINTS_PATH]: {
       post: (options.idempotent ?? ((op: ZodOpenApiOperationObject) => op))(

@@ -3,6 +3,7 @@ import { recordAudit, type NewAuditEntry, type Queryable } from '@trustpoint/db'
 import { DomainError } from '@trustpoint/domain';
 import {
   authenticate,
+  requireScope,
   commitIdempotentChange,
   currentUser,
   idempotencyClaimOf,
@@ -84,7 +85,8 @@ export function webhooksRouter(
 ): Router {
   const router = Router();
   const maxEndpoints = settings.maxEndpointsPerUser ?? DEFAULT_MAX_ENDPOINTS_PER_USER;
-  router.use(WEBHOOK_ENDPOINTS_PATH, authenticate(auth));
+  // Every operation needs the `webhooks` scope, reads included.
+  router.use(WEBHOOK_ENDPOINTS_PATH, authenticate(auth), requireScope('webhooks'));
 
   const ownEndpoint = async (userId: string, id: string) => {
     const endpoint = await findEndpoint(knex, userId, id);

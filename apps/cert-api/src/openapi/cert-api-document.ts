@@ -14,6 +14,7 @@ import {
   reanchorQuerySchema,
   successEnvelopeSchema,
   urlCertificateBodySchema,
+  type ApiScope,
   type ErrorCode,
 } from '@trustpoint/domain';
 import {
@@ -22,10 +23,13 @@ import {
   idempotentOperation,
   openApiErrorResponses,
   preferHeaderSchema,
+  scopedOperation,
 } from '@trustpoint/http';
 import {
   BEARER_TOKENS_DESCRIPTION,
   IDENTITY_SECURITY_SCHEMES,
+  ACCOUNT_TAG_DESCRIPTION,
+  accountPaths,
   IDENTITY_TAG_DESCRIPTION,
   identityPaths,
 } from '@trustpoint/identity';
@@ -91,6 +95,7 @@ const TAGS = {
   utils: 'Utils',
   webhooks: 'Webhooks',
   identity: 'API Keys and Tokens',
+  account: 'Account',
 } as const;
 
 /** What a 400 looks like: one `errors[]` entry per problem, named by where it was found. */
@@ -327,6 +332,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       VALIDATION_EXAMPLE_ERRORS,
       options.idempotencyRetentionMs,
     );
+  const scoped = (operation: ZodOpenApiOperationObject, scope: ApiScope) =>
+    scopedOperation(operation, scope, catalogue, VALIDATION_EXAMPLE_ERRORS);
   const authErrors: ErrorCode[] = [
     'missingToken',
     'expiredToken',
@@ -712,6 +719,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         ? [{ name: TAGS.webhooks, description: WEBHOOKS_TAG_DESCRIPTION }]
         : []),
       { name: TAGS.identity, description: IDENTITY_TAG_DESCRIPTION },
+      { name: TAGS.account, description: ACCOUNT_TAG_DESCRIPTION },
     ],
     components: {
       securitySchemes: {
@@ -725,24 +733,46 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       },
     },
     paths: {
-      '/certificates': { post: idempotent(createCertificate), get: listCertificates },
-      '/certificates/{type}/{id}': {
-        get: getCertificate,
-        patch: idempotent(changeCertificateAccess),
+      '/certificates': {
+        post: idempotent(scoped(createCertificate, 'certify')),
+        get: scoped(listCertificates, 'read'),
       },
-      '/certificates/{type}/{id}/pdf': { get: getCertificatePdf },
-      '/certificates/{type}/{id}/revoke': { patch: idempotent(revokeCertificate) },
-      '/certificates/{type}/{id}/signature': { post: idempotent(signCertificate) },
-      '/certificates/{type}/{id}/reanchor': { post: idempotent(reanchorCertificate) },
-      '/trustpoints/{type}/{id}': { get: verifyTrustpoints },
+      '/certificates/{type}/{id}': {
+        get: scoped(getCertificate, 'read'),
+        patch: idempotent(scoped(changeCertificateAccess, 'certify')),
+      },
+      '/certificates/{type}/{id}/pdf': { get: scoped(getCertificatePdf, 'read') },
+      '/certificates/{type}/{id}/revoke': {
+        patch: idempotent(scoped(revokeCertificate, 'certify')),
+      },
+      '/certificates/{type}/{id}/signature': {
+        post: idempotent(scoped(signCertificate, 'certify')),
+      },
+      '/certificates/{type}/{id}/reanchor': {
+        post: idempotent(scoped(reanchorCertificate, 'certify')),
+      },
+      '/trustpoints/{type}/{id}': { get: scoped(verifyTrustpoints, 'read') },
       '/trustpoints/verification': { post: verifyPostedCertificate },
       '/files/{fileHash}': { get: getPublishedFile },
       '/.well-known/jwks.json': { get: getJwks },
       '/networks': { get: networksOperation({ tag: TAGS.utils, errors: errors() }) },
       ...(options.webhooks === true
-        ? webhookPaths({ tag: TAGS.webhooks, security: AUTHENTICATED, errors, idempotent })
+        ? webhookPaths({
+            tag: TAGS.webhooks,
+            security: AUTHENTICATED,
+            errors,
+            idempotent,
+            scoped,
+          })
         : {}),
-      ...identityPaths({ tag: TAGS.identity, security: AUTHENTICATED, errors, idempotent }),
+      ...accountPaths({ tag: TAGS.account, security: AUTHENTICATED, errors, scoped }),
+      ...identityPaths({
+        tag: TAGS.identity,
+        security: AUTHENTICATED,
+        errors,
+        idempotent,
+        scoped,
+      }),
     },
   });
 }

@@ -17,6 +17,7 @@ import {
   optionalAuthenticate,
   optionalCurrentUser,
   requestIdOf,
+  requireScope,
   sendSuccess,
   validate,
   type AuthenticateOptions,
@@ -81,6 +82,10 @@ export function certificatesRouter(
   keys: IdempotencyKeys,
 ): Router {
   const router = Router();
+  // Before `idempotent`: a credential without the scope leaves no key behind. A public read
+  // needs no token, but a token sent must hold `read`.
+  const certify = requireScope('certify');
+  const read = requireScope('read');
 
   const creation = idempotent(keys, {
     multipart: true,
@@ -91,7 +96,7 @@ export function certificatesRouter(
       return true;
     },
   });
-  router.post('/certificates', authenticate(auth), creation, async (req, res) => {
+  router.post('/certificates', authenticate(auth), certify, creation, async (req, res) => {
     const query = validate(createCertificateQuerySchema, req.query, 'query');
     if (query.type === 'file' || query.type === 'url') {
       const create = query.type === 'file' ? createCertificateFromUpload : createCertificateFromUrl;
@@ -110,7 +115,7 @@ export function certificatesRouter(
     answerCreated(req, res, record);
   });
 
-  router.get('/certificates', authenticate(auth), async (req, res) => {
+  router.get('/certificates', authenticate(auth), read, async (req, res) => {
     const query = validate(certificateListQuerySchema, req.query, 'query');
     const page = await listUserCertificates(services, currentUser(res).id, query);
     sendSuccess(
@@ -121,7 +126,7 @@ export function certificatesRouter(
     );
   });
 
-  router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
+  router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), read, async (req, res) => {
     const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
     const { pin } = validate(pinQuerySchema, req.query, 'query');
     const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
@@ -131,45 +136,51 @@ export function certificatesRouter(
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
   });
 
-  router.get('/certificates/:lookup/:id/pdf', optionalAuthenticate(auth), async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-      pin,
-      address: clientAddress(req),
-    });
-    const view = certificateView(record);
-    // The web verifier of the configured public origin, never one built from the request's Host
-    // header: a printed QR code must not send its reader wherever a request said it came from.
-    const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
-    // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
-    const checkedAt = services.now();
-    const verdict = serviceVerdictOf(
-      await verifyCertificateJson(
-        services,
-        view,
-        trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
-      ),
-    );
-    const pdf = await certificatePdf({
-      certificate: view,
-      verifyUrl,
-      verification: { verdict, checkedAt },
-    });
-    const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
-    res
-      .status(200)
-      .type('application/pdf')
-      .set('Content-Disposition', `attachment; filename="${name}"`)
-      .set('Cache-Control', 'private, no-store')
-      .send(Buffer.from(pdf));
-  });
+  router.get(
+    '/certificates/:lookup/:id/pdf',
+    optionalAuthenticate(auth),
+    read,
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { pin } = validate(pinQuerySchema, req.query, 'query');
+      const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+        pin,
+        address: clientAddress(req),
+      });
+      const view = certificateView(record);
+      // The web verifier of the configured public origin, never one built from the request's Host
+      // header: a printed QR code must not send its reader wherever a request said it came from.
+      const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
+      // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
+      const checkedAt = services.now();
+      const verdict = serviceVerdictOf(
+        await verifyCertificateJson(
+          services,
+          view,
+          trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
+        ),
+      );
+      const pdf = await certificatePdf({
+        certificate: view,
+        verifyUrl,
+        verification: { verdict, checkedAt },
+      });
+      const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
+      res
+        .status(200)
+        .type('application/pdf')
+        .set('Content-Disposition', `attachment; filename="${name}"`)
+        .set('Cache-Control', 'private, no-store')
+        .send(Buffer.from(pdf));
+    },
+  );
 
   // Changing access and revoking are idempotent by themselves (the same request again makes the
   // same change, or none): the key only replays the first answer.
   router.patch(
     '/certificates/:lookup/:id',
     authenticate(auth),
+    certify,
     idempotent(keys),
     async (req, res) => {
       const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
@@ -189,6 +200,7 @@ export function certificatesRouter(
   router.patch(
     '/certificates/:lookup/:id/revoke',
     authenticate(auth),
+    certify,
     idempotent(keys),
     async (req, res) => {
       const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
@@ -216,6 +228,7 @@ export function certificatesRouter(
   router.post(
     '/certificates/:lookup/:id/signature',
     authenticate(auth),
+    certify,
     signing,
     async (req, res) => {
       const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
@@ -250,6 +263,7 @@ export function certificatesRouter(
   router.post(
     '/certificates/:lookup/:id/reanchor',
     authenticate(auth),
+    certify,
     reanchoring,
     async (req, res) => {
       const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');

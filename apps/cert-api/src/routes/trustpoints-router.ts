@@ -3,6 +3,7 @@ import { DomainError } from '@trustpoint/domain';
 import {
   clientAddress,
   optionalAuthenticate,
+  requireScope,
   optionalCurrentUser,
   sendSuccess,
   validate,
@@ -33,21 +34,26 @@ export function trustpointsRouter(
     trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
 ): Router {
   const router = Router();
-  router.get('/trustpoints/:lookup/:id', optionalAuthenticate(auth), async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-      pin,
-      address: clientAddress(req),
-    });
-    const verification = await verifyCertificate(services, record, await trust());
-    sendSuccess(
-      res,
-      200,
-      verification.verified ? 'Certificate verified' : 'Certificate not verified',
-      verification,
-    );
-  });
+  router.get(
+    '/trustpoints/:lookup/:id',
+    optionalAuthenticate(auth),
+    requireScope('read'),
+    async (req, res) => {
+      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { pin } = validate(pinQuerySchema, req.query, 'query');
+      const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+        pin,
+        address: clientAddress(req),
+      });
+      const verification = await verifyCertificate(services, record, await trust());
+      sendSuccess(
+        res,
+        200,
+        verification.verified ? 'Certificate verified' : 'Certificate not verified',
+        verification,
+      );
+    },
+  );
   router.post('/trustpoints/verification', async (req, res) => {
     const body: unknown = req.body;
     let result;

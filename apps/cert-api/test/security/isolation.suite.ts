@@ -188,6 +188,39 @@ const CERT_CASES: readonly IsolationCase<CertWorld>[] = [
         .post(`${path}/signature?networkId=31337`)
         .set('Authorization', other(world)),
   ),
+  everyLookup(
+    'POST /certificates/{type}/{id}/reanchor',
+    "the other user cannot re-anchor the owner's certificate by any lookup",
+    (world, path) =>
+      request(world.app)
+        .post(`${path}/reanchor?networkId=31337`)
+        .set('Authorization', other(world)),
+  ),
+  {
+    operation: 'POST /trustpoints/verification',
+    name: "a posted copy of the owner's private certificate gets the same verdict whoever posts it, and shows nothing the copy does not hold",
+    async run(world) {
+      const certificate = await ownerCertificate(world);
+      const copy = (
+        await request(world.app)
+          .get(`${BASE}/certificates/certID/${encodeURIComponent(certificate.certID)}`)
+          .set('Authorization', `Bearer ${world.owner.token}`)
+      ).body.data as unknown;
+      const post = (authorization?: string) => {
+        const call = request(world.app).post(`${BASE}/trustpoints/verification`).send(copy);
+        return authorization === undefined ? call : call.set('Authorization', authorization);
+      };
+      const before = await world.digest();
+      const [owners, theirs, anonymous] = await Promise.all([
+        post(`Bearer ${world.owner.token}`),
+        post(other(world)),
+        post(),
+      ]);
+      expect(theirs.status).toBe(owners.status);
+      expect(anonymous.body).toEqual(theirs.body);
+      expect(await world.digest()).toBe(before);
+    },
+  },
   {
     operation: 'GET /trustpoints/{type}/{id}',
     name: "the other user cannot verify the owner's private certificate as its owner, by any lookup",

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 
 import { isolationSuite } from './isolation.suite.js';
 import { limitsSuite } from './limits.suite.js';
+import { scopesSuite } from './scopes.suite.js';
 import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
 import { tokensSuite } from './tokens.suite.js';
 import { unstorableTextSuite } from './unstorable-text.suite.js';
@@ -26,4 +27,5 @@ describe.each(testBackends())('security of the certificate API on %s', (backend)
   isolationSuite(get);
   limitsSuite(get);
   unstorableTextSuite(get);
+  scopesSuite(get);
 });

@@ -7,6 +7,7 @@ import {
   createErrorCatalogue,
   successEnvelopeSchema,
   transactionSchema,
+  type ApiScope,
   type ErrorCode,
 } from '@trustpoint/domain';
 import {
@@ -15,10 +16,13 @@ import {
   idempotentOperation,
   openApiErrorResponses,
   preferHeaderSchema,
+  scopedOperation,
 } from '@trustpoint/http';
 import {
   BEARER_TOKENS_DESCRIPTION,
   IDENTITY_SECURITY_SCHEMES,
+  ACCOUNT_TAG_DESCRIPTION,
+  accountPaths,
   IDENTITY_TAG_DESCRIPTION,
   identityPaths,
 } from '@trustpoint/identity';
@@ -49,6 +53,7 @@ export interface TrackApiDocumentOptions {
 const TAG = 'Asset Tracking';
 const WEBHOOKS_TAG = 'Webhooks';
 const IDENTITY_TAG = 'API Keys and Tokens';
+const ACCOUNT_TAG = 'Account';
 const UTILS_TAG = 'Utils';
 const BEARER = 'bearerAuth';
 const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
@@ -99,6 +104,8 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     security: AUTHENTICATED,
     ...op,
   });
+  const scoped = (op: ZodOpenApiOperationObject, scope: ApiScope) =>
+    scopedOperation(op, scope, catalogue, VALIDATION_EXAMPLE_ERRORS);
   const idempotent = (op: ZodOpenApiOperationObject) =>
     idempotentOperation(op, catalogue, VALIDATION_EXAMPLE_ERRORS, options.idempotencyRetentionMs);
 
@@ -129,6 +136,7 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
         ? [{ name: WEBHOOKS_TAG, description: WEBHOOKS_TAG_DESCRIPTION }]
         : []),
       { name: IDENTITY_TAG, description: IDENTITY_TAG_DESCRIPTION },
+      { name: ACCOUNT_TAG, description: ACCOUNT_TAG_DESCRIPTION },
     ],
     components: {
       securitySchemes: {
@@ -144,130 +152,154 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
     paths: {
       '/assets': {
         post: idempotent(
-          operation({
-            operationId: 'createAsset',
-            summary: 'Create an asset and register its first evidence',
-            description:
-              'Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its ' +
-              '`assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and ' +
-              '`data`, so its evidences have seconds of their own, whoever else holds an asset ' +
-              'with the same assetId and data. ' +
-              'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
-              'the network does not mine it in time; nothing is kept then), or at once with it ' +
-              'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
-              'batch was sent (it will be anchored).',
-            requestParams: { header: preferHeaderSchema },
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: createAssetBodySchema } },
-            },
-            responses: {
-              ...success(201, 'Asset created', assetSchema),
-              ...acceptedResponse(
-                'Asset accepted and stored, its first evidence pending; follow it at `Location`',
-                successEnvelopeSchema(assetSchema),
-                'Asset accepted, anchoring pending',
-                undefined,
-              ),
-              ...errors(
-                'providerNotInPlan',
-                'assetIdAlreadyRegistered',
-                'payloadTooLarge',
-                'outOfCredits',
-                'networkUnavailable',
-              ),
-            },
-          }),
+          scoped(
+            operation({
+              operationId: 'createAsset',
+              summary: 'Create an asset and register its first evidence',
+              description:
+                'Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its ' +
+                '`assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and ' +
+                '`data`, so its evidences have seconds of their own, whoever else holds an asset ' +
+                'with the same assetId and data. ' +
+                'The first evidence has metadata `{}`. Answered once the evidence is mined (503 if ' +
+                'the network does not mine it in time; nothing is kept then), or at once with it ' +
+                'pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its ' +
+                'batch was sent (it will be anchored).',
+              requestParams: { header: preferHeaderSchema },
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: createAssetBodySchema } },
+              },
+              responses: {
+                ...success(201, 'Asset created', assetSchema),
+                ...acceptedResponse(
+                  'Asset accepted and stored, its first evidence pending; follow it at `Location`',
+                  successEnvelopeSchema(assetSchema),
+                  'Asset accepted, anchoring pending',
+                  undefined,
+                ),
+                ...errors(
+                  'providerNotInPlan',
+                  'assetIdAlreadyRegistered',
+                  'payloadTooLarge',
+                  'outOfCredits',
+                  'networkUnavailable',
+                ),
+              },
+            }),
+            'track',
+          ),
         ),
-        get: operation({
-          operationId: 'listAssets',
-          summary: "The caller's assets and those shared with them",
-          description:
-            'Each asset is whole unless `fields` names the members to return; then each holds ' +
-            'only those (see AssetFields).',
-          requestParams: { query: assetListQuerySchema },
-          responses: { ...success(200, 'A page of assets', assetPageSchema), ...errors() },
-        }),
+        get: scoped(
+          operation({
+            operationId: 'listAssets',
+            summary: "The caller's assets and those shared with them",
+            description:
+              'Each asset is whole unless `fields` names the members to return; then each holds ' +
+              'only those (see AssetFields).',
+            requestParams: { query: assetListQuerySchema },
+            responses: { ...success(200, 'A page of assets', assetPageSchema), ...errors() },
+          }),
+          'read',
+        ),
       },
       '/assets/{trackID}': {
-        get: operation({
-          operationId: 'getAsset',
-          summary: 'One asset with its transactions, oldest first',
-          requestParams: { path: trackIdParamsSchema },
-          responses: { ...success(200, 'The asset', assetSchema), ...errors('notFound') },
-        }),
+        get: scoped(
+          operation({
+            operationId: 'getAsset',
+            summary: 'One asset with its transactions, oldest first',
+            requestParams: { path: trackIdParamsSchema },
+            responses: { ...success(200, 'The asset', assetSchema), ...errors('notFound') },
+          }),
+          'read',
+        ),
       },
       '/assets/{trackID}/transactions': {
         post: idempotent(
-          operation({
-            operationId: 'addEvidence',
-            summary: 'Register an evidence for an asset',
-            description:
-              'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
-              'spends one credit. An asset holds one evidence per second: the service gives each ' +
-              'evidence of an assetHash the next free second (now, or ahead of the clock under a ' +
-              'burst, 429 past the margin). ' +
-              'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
-              'pending (202) with `Prefer: respond-async`, as for assets.',
-            requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: addEvidenceBodySchema } },
-            },
-            responses: {
-              ...success(201, 'Evidence registered', transactionSchema),
-              ...acceptedResponse(
-                'Evidence accepted and stored, pending; follow it at `Location` (its asset)',
-                successEnvelopeSchema(transactionSchema),
-                'Evidence accepted, anchoring pending',
-                undefined,
-              ),
-              ...errors(
-                'notFound',
-                'providerNotInPlan',
-                'payloadTooLarge',
-                'outOfCredits',
-                'networkUnavailable',
-              ),
-            },
-          }),
+          scoped(
+            operation({
+              operationId: 'addEvidence',
+              summary: 'Register an evidence for an asset',
+              description:
+                'By the owner or a user the asset is shared with, who becomes its `userOwner` and ' +
+                'spends one credit. An asset holds one evidence per second: the service gives each ' +
+                'evidence of an assetHash the next free second (now, or ahead of the clock under a ' +
+                'burst, 429 past the margin). ' +
+                'Answered once mined (503 if not in time; nothing is kept then), or at once ' +
+                'pending (202) with `Prefer: respond-async`, as for assets.',
+              requestParams: { path: trackIdParamsSchema, header: preferHeaderSchema },
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: addEvidenceBodySchema } },
+              },
+              responses: {
+                ...success(201, 'Evidence registered', transactionSchema),
+                ...acceptedResponse(
+                  'Evidence accepted and stored, pending; follow it at `Location` (its asset)',
+                  successEnvelopeSchema(transactionSchema),
+                  'Evidence accepted, anchoring pending',
+                  undefined,
+                ),
+                ...errors(
+                  'notFound',
+                  'providerNotInPlan',
+                  'payloadTooLarge',
+                  'outOfCredits',
+                  'networkUnavailable',
+                ),
+              },
+            }),
+            'track',
+          ),
         ),
       },
       '/assets/{trackID}/shares': {
-        get: operation({
-          operationId: 'listAssetShares',
-          summary: 'Who the asset is shared with (owner only)',
-          requestParams: { path: trackIdParamsSchema },
-          responses: { ...success(200, 'The shares', assetSharesSchema), ...errors('notFound') },
-        }),
+        get: scoped(
+          operation({
+            operationId: 'listAssetShares',
+            summary: 'Who the asset is shared with (owner only)',
+            requestParams: { path: trackIdParamsSchema },
+            responses: { ...success(200, 'The shares', assetSharesSchema), ...errors('notFound') },
+          }),
+          'read',
+        ),
       },
       '/assets/{trackID}/shares/{userDid}': {
-        put: operation({
-          operationId: 'shareAsset',
-          summary: 'Let a user read the asset and add evidences (owner only)',
-          requestParams: { path: shareParamsSchema },
-          responses: { ...success(200, 'Shared', assetSharesSchema), ...errors('notFound') },
-        }),
-        delete: operation({
-          operationId: 'unshareAsset',
-          summary: 'Withdraw a share (owner only)',
-          requestParams: { path: shareParamsSchema },
-          responses: {
-            ...success(200, 'Share withdrawn', assetSharesSchema),
-            ...errors('notFound'),
-          },
-        }),
+        put: scoped(
+          operation({
+            operationId: 'shareAsset',
+            summary: 'Let a user read the asset and add evidences (owner only)',
+            requestParams: { path: shareParamsSchema },
+            responses: { ...success(200, 'Shared', assetSharesSchema), ...errors('notFound') },
+          }),
+          'track',
+        ),
+        delete: scoped(
+          operation({
+            operationId: 'unshareAsset',
+            summary: 'Withdraw a share (owner only)',
+            requestParams: { path: shareParamsSchema },
+            responses: {
+              ...success(200, 'Share withdrawn', assetSharesSchema),
+              ...errors('notFound'),
+            },
+          }),
+          'track',
+        ),
       },
       '/evidences/{id}': {
-        get: operation({
-          operationId: 'verifyEvidence',
-          summary: 'Verify an evidence on chain by its hash (verification method 1)',
-          requestParams: { path: evidenceParamsSchema },
-          responses: {
-            ...success(200, 'The verification', evidencesVerificationSchema),
-            ...errors('notFound'),
-          },
-        }),
+        get: scoped(
+          operation({
+            operationId: 'verifyEvidence',
+            summary: 'Verify an evidence on chain by its hash (verification method 1)',
+            requestParams: { path: evidenceParamsSchema },
+            responses: {
+              ...success(200, 'The verification', evidencesVerificationSchema),
+              ...errors('notFound'),
+            },
+          }),
+          'read',
+        ),
       },
       '/networks': {
         get: networksOperation({
@@ -282,13 +314,21 @@ export function trackApiDocument(options: TrackApiDocumentOptions = {}): oas31.O
             errors: (...codes) =>
               openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
             idempotent,
+            scoped,
           })
         : {}),
+      ...accountPaths({
+        tag: ACCOUNT_TAG,
+        security: AUTHENTICATED,
+        errors: (...codes) => openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
+        scoped,
+      }),
       ...identityPaths({
         tag: IDENTITY_TAG,
         security: AUTHENTICATED,
         errors: (...codes) => openApiErrorResponses(catalogue, codes, VALIDATION_EXAMPLE_ERRORS),
         idempotent,
+        scoped,
       }),
     },
   });

@@ -15,6 +15,7 @@ import {
   idempotencyClaimOf,
   idempotent,
   requestIdOf,
+  requireScope,
   sendSuccess,
   validate,
   type AuthenticateOptions,
@@ -79,6 +80,9 @@ export function assetsRouter(
 ): Router {
   const router = Router();
   router.use('/assets', authenticate(auth));
+  // Before `idempotent`: a credential without the scope leaves no key behind.
+  const track = requireScope('track');
+  const read = requireScope('read');
 
   const assetCreation = idempotent(keys, {
     async recover(trackId, req, res) {
@@ -88,7 +92,7 @@ export function assetsRouter(
       return true;
     },
   });
-  router.post('/assets', assetCreation, async (req, res) => {
+  router.post('/assets', track, assetCreation, async (req, res) => {
     const body = validate(createAssetBodySchema, req.body, 'body');
     const acknowledgement = acknowledgementFor(req, services.networks.get(String(body.networkId)));
     const asset = await createAsset(
@@ -102,7 +106,7 @@ export function assetsRouter(
     answerAssetCreated(req, res, assetView(asset));
   });
 
-  router.get('/assets', async (req, res) => {
+  router.get('/assets', read, async (req, res) => {
     const query = validate(assetListQuerySchema, req.query, 'query');
     const page = await listReadableAssets(services, currentUser(res).id, query);
     sendSuccess(
@@ -113,7 +117,7 @@ export function assetsRouter(
     );
   });
 
-  router.get('/assets/:trackID', async (req, res) => {
+  router.get('/assets/:trackID', read, async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const asset = await getReadableAsset(services, currentUser(res), trackID);
     sendSuccess(res, 200, 'Asset retrieved successfully', assetView(asset));
@@ -132,7 +136,7 @@ export function assetsRouter(
       return true;
     },
   });
-  router.post('/assets/:trackID/transactions', evidenceAddition, async (req, res) => {
+  router.post('/assets/:trackID/transactions', track, evidenceAddition, async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const body = validate(addEvidenceBodySchema, req.body, 'body');
     const transaction = await addEvidence(
@@ -147,13 +151,13 @@ export function assetsRouter(
     answerEvidenceAdded(req, res, trackID, transaction);
   });
 
-  router.get('/assets/:trackID/shares', async (req, res) => {
+  router.get('/assets/:trackID/shares', read, async (req, res) => {
     const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
     const shares = await getAssetShares(services, currentUser(res), trackID);
     sendSuccess(res, 200, 'Asset shares retrieved successfully', shares);
   });
 
-  router.put('/assets/:trackID/shares/:userDid', async (req, res) => {
+  router.put('/assets/:trackID/shares/:userDid', track, async (req, res) => {
     const { trackID, userDid } = validate(shareParamsSchema, req.params, 'path');
     const shares = await shareAssetWith(
       services,
@@ -165,7 +169,7 @@ export function assetsRouter(
     sendSuccess(res, 200, 'Asset shared successfully', shares);
   });
 
-  router.delete('/assets/:trackID/shares/:userDid', async (req, res) => {
+  router.delete('/assets/:trackID/shares/:userDid', track, async (req, res) => {
     const { trackID, userDid } = validate(shareParamsSchema, req.params, 'path');
     const shares = await unshareAssetWith(
       services,

@@ -1,6 +1,7 @@
 import {
   authenticate,
   currentUser,
+  requireScope,
   sendSuccess,
   validate,
   type AuthenticateOptions,
@@ -13,7 +14,7 @@ import { evidenceParamsSchema } from './track-params.js';
 /** GET /evidences/{id}: the service verifies an evidence (by its hash) on chain. */
 export function evidencesRouter(services: TrackServices, auth: AuthenticateOptions): Router {
   const router = Router();
-  router.get('/evidences/:id', authenticate(auth), async (req, res) => {
+  router.get('/evidences/:id', authenticate(auth), requireScope('read'), async (req, res) => {
     const { id } = validate(evidenceParamsSchema, req.params, 'path');
     const verification = await verifyEvidence(services, currentUser(res), id);
     sendSuccess(

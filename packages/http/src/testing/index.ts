@@ -17,6 +17,8 @@ export {
   SHARED_ISOLATION_CASES,
 } from './isolation-cases.js';
 export type { IsolationCase, IsolationWorld, Party } from './isolation-cases.js';
+export { checkEveryOperationScope, requiredScopeOf } from './scope-cases.js';
+export type { ScopeCheckWorld } from './scope-cases.js';
 export type { TokenCaseContextInput } from './token-case-context.js';
 export type {
   AuthenticationMessage,

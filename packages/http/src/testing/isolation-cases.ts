@@ -309,6 +309,49 @@ export const SHARED_ISOLATION_CASES: readonly IsolationCase[] = [
     },
   },
   {
+    operation: 'GET /account',
+    name: "each user's account is their own: the other user sees their id, never the owner's",
+    async run(world) {
+      const read = (party: Party) =>
+        world
+          .request(world.app)
+          .get(`${world.basePath}/account`)
+          .set('Authorization', bearer(party));
+      const [mine, theirs] = await Promise.all([read(world.owner), read(world.other)]);
+      const idOf = (response: supertest.Response) =>
+        (response.body as { data?: { userId?: string } }).data?.userId;
+      if (idOf(mine) !== world.owner.id || idOf(theirs) !== world.other.id) {
+        throw new Error(`accounts mixed up: ${JSON.stringify([mine.body, theirs.body])}`);
+      }
+      if (JSON.stringify(theirs.body).includes(world.owner.id)) {
+        throw new Error("the other user's account names the owner");
+      }
+    },
+  },
+  {
+    operation: 'GET /account/credit-movements',
+    name: "the other user's credit movements hold none of the owner's",
+    async run(world) {
+      const read = (party: Party) =>
+        world
+          .request(world.app)
+          .get(`${world.basePath}/account/credit-movements?limit=100`)
+          .set('Authorization', bearer(party));
+      const ids = (response: supertest.Response) =>
+        ((response.body as { data?: { movements?: { id: number }[] } }).data?.movements ?? []).map(
+          (movement) => movement.id,
+        );
+      const [mine, theirs] = await Promise.all([read(world.owner), read(world.other)]);
+      if (mine.status !== 200 || theirs.status !== 200) {
+        throw new Error(`expected 200s, got ${String(mine.status)} ${String(theirs.status)}`);
+      }
+      const owners = new Set(ids(mine));
+      if (ids(theirs).some((id) => owners.has(id))) {
+        throw new Error("the other user's list holds the owner's movements");
+      }
+    },
+  },
+  {
     operation: 'GET /networks',
     name: 'the network list is the same for every caller (no user data in it)',
     async run(world) {
