@@ -353,7 +353,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     return verdictOf(page);
   };
 
-  it('when a new certificate is renamed or re-dated in a copy, then each copy is a mismatch, as the hash covers every shown field', async () => {
+  it('when a new certificate is renamed, re-described, re-issued or re-dated in a copy, then each copy is a mismatch, as the hash covers every shown field', async () => {
     const certificate = (await certifyContent()) as unknown as CertificateAnswer;
     const issuedOn = certificate.data.data.issuedOn as number;
     const page = await openPage();
@@ -372,7 +372,19 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       changed(certificate, { issuedOn: issuedOn - 86_400_000 }),
     );
     await screenshot(page, 'redated-copy');
+    const redescribed = await verifyJson(
+      page,
+      're-described.json',
+      changed(certificate, { description: 'Forged description' }),
+    );
+    const reissued = await verifyJson(
+      page,
+      're-issued.json',
+      changed(certificate, { issuer: 'did:user:university-x' }),
+    );
 
+    expect(redescribed.verdict).toBe('mismatch');
+    expect(reissued.verdict).toBe('mismatch');
     expect(genuine.verdict).toBe('verified');
     expect(coverage).toContain('Hash version 2: the anchored hash covers every field shown');
     expect(coverage).toContain('name');
@@ -572,7 +584,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     await expect(page.locator('#content').textContent()).resolves.not.toContain('1990-01-01');
   });
 
-  it("when the standalone file is given a JSON saved at issuance of a certificate revoked since, then it finds the revocation from the certID in the trusted service's status registry", async () => {
+  it("when the standalone file is given a JSON saved at issuance of a certificate revoked since, then it finds the revocation from the certID in the trusted service's status registry; a renamed copy is a mismatch", async () => {
     const certificate = (await certifyContent()) as unknown as CertificateAnswer;
     await call(
       `/certificates/certID/${encodeURIComponent(certificate.data.certID)}/revoke?networkId=31337`,
@@ -589,7 +601,13 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
 
     const result = await verifyJson(page, 'standalone-saved-then-revoked.json', certificate);
     await screenshot(page, 'standalone-revoked-saved-copy');
+    const renamed = await verifyJson(
+      page,
+      'standalone-renamed.json',
+      changed(certificate, { name: 'Forged' }),
+    );
 
+    expect(renamed.verdict).toBe('mismatch');
     expect(result).toMatchObject({
       verdict: 'revoked',
       rows: ['anchored'],
