@@ -50,6 +50,13 @@ export type EvidenceVerification =
   TrackOperations['verifyEvidence']['responses'][200]['content']['application/json']['data'];
 export type TrackNetworks =
   TrackOperations['listNetworks']['responses'][200]['content']['application/json'];
+/** The caller's account: credits, plan and networks, the credential's scopes and expiry. */
+export type Account = CertSchemas['Account'];
+export type CreditMovementPage =
+  CertOperations['listAccountCreditMovements']['responses'][200]['content']['application/json']['data'];
+export type CreditMovementQuery = NonNullable<
+  CertOperations['listAccountCreditMovements']['parameters']['query']
+>;
 export type { CertSchemas, TrackSchemas };
 
 export interface TrustpointClientOptions {
@@ -403,6 +410,19 @@ export class CertificateApi {
   async getJwks(): Promise<Jwks> {
     return (await succeeded(this.baseUrl, () => this.raw.GET('/.well-known/jwks.json'))).data;
   }
+
+  /** GET /account: the caller's credits, plan and networks, and what the credential may do. */
+  async getAccount(): Promise<Account> {
+    return (await succeeded(this.baseUrl, () => this.raw.GET('/account'))).data.data;
+  }
+
+  /** GET /account/credit-movements: a page of the ledger of the caller's credits. */
+  async listCreditMovements(query: CreditMovementQuery = {}): Promise<CreditMovementPage> {
+    const answer = await succeeded(this.baseUrl, () =>
+      this.raw.GET('/account/credit-movements', { params: { query } }),
+    );
+    return answer.data.data;
+  }
 }
 
 /** The asset-tracking API (`/track/v2`): friendly methods, and `raw` for every operation. */
@@ -490,6 +510,11 @@ export class TrackingApi {
   /** GET /networks. */
   async listNetworks(): Promise<TrackNetworks> {
     return (await succeeded(this.baseUrl, () => this.raw.GET('/networks'))).data;
+  }
+
+  /** GET /account: the same account as `cert.getAccount()`, from the tracking API. */
+  async getAccount(): Promise<Account> {
+    return (await succeeded(this.baseUrl, () => this.raw.GET('/account'))).data.data;
   }
 }
 

@@ -406,6 +406,30 @@ describe('TrustpointClient against the running service', () => {
     });
   });
 
+  describe('the account', () => {
+    it('when the caller reads their account, then it shows their credits, plan, networks and full scopes, from either API', async () => {
+      // Act
+      const account = await client.cert.getAccount();
+      const fromTrack = await client.track.getAccount();
+      const movements = await client.cert.listCreditMovements({ limit: 5 });
+
+      // Assert
+      expect(account.credits).toEqual(expect.any(Number));
+      expect(account.plan.networkIds).toContain(String(NETWORK_ID));
+      expect(account.credential.scopes).toEqual([
+        'read',
+        'certify',
+        'track',
+        'keys',
+        'webhooks',
+        'admin',
+      ]);
+      expect(fromTrack.userId).toBe(account.userId);
+      expect(movements.balance).toBe(account.credits);
+      expect(movements.pagination).toMatchObject({ offset: 0, limit: 5 });
+    });
+  });
+
   describe('typed errors', () => {
     it('when the token is wrong, then a TrustpointAuthenticationError (401)', async () => {
       const stranger = createTrustpointClient({

@@ -11,13 +11,13 @@ export interface paths {
     };
     /**
      * The caller's certificates, a page at a time
-     * @description Each certificate is whole unless `fields` names the fields to return; then each holds only those (see CertificateFields), e.g. `fields=certID,data.name` answers `{certID, data: {name}}` items.
+     * @description Each certificate is whole unless `fields` names the fields to return; then each holds only those (see CertificateFields), e.g. `fields=certID,data.name` answers `{certID, data: {name}}` items. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listCertificates'];
     put?: never;
     /**
      * Certify content, an asset, a file or a URL
-     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, the Evidence `trustPointHash`, covers certID, type, name, description, issuer, `issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, each content member and element through a salted RFC 9901 (SD-JWT) disclosure in `data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named `_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate.
+     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, the Evidence `trustPointHash`, covers certID, type, name, description, issuer, `issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, each content member and element through a salted RFC 9901 (SD-JWT) disclosure in `data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named `_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createCertificate'];
     delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * One certificate
-     * @description Public certificates are readable by anyone by certID (with `pin` when they have a PIN); private ones only by their issuer. A certificate the caller may not see is a 404. By `hash`, either the unsalted digest of the content or file (version 1 rule) or a version 2 certificate's `data.hash` finds it. Whoever may read a certificate gets all of it, `data.selectiveDisclosure` too: its disclosures hold the salts, and reveal nothing the whole content does not; a holder hands on a copy withholding fields (see `trustpoint withhold`). Wrong PINs are limited to 10 per certificate (from all addresses together) and 50 per client address (over all certificates) in a window of 1 hour that starts with the first attempt: once either is reached, every attempt with a PIN, the right one included, is a 429 with `Retry-After` until the window ends. The issuer, with a token, needs no PIN and is never limited by this.
+     * @description Public certificates are readable by anyone by certID (with `pin` when they have a PIN); private ones only by their issuer. A certificate the caller may not see is a 404. By `hash`, either the unsalted digest of the content or file (version 1 rule) or a version 2 certificate's `data.hash` finds it. Whoever may read a certificate gets all of it, `data.selectiveDisclosure` too: its disclosures hold the salts, and reveal nothing the whole content does not; a holder hands on a copy withholding fields (see `trustpoint withhold`). Wrong PINs are limited to 10 per certificate (from all addresses together) and 50 per client address (over all certificates) in a window of 1 hour that starts with the first attempt: once either is reached, every attempt with a PIN, the right one included, is a 429 with `Retry-After` until the window ends. The issuer, with a token, needs no PIN and is never limited by this. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['getCertificate'];
     put?: never;
@@ -45,7 +45,7 @@ export interface paths {
     head?: never;
     /**
      * Change who may read a certificate
-     * @description Sets `public`, `certificatePin` or `externalId`; `null` removes a PIN or an externalId.
+     * @description Sets `public`, `certificatePin` or `externalId`; `null` removes a PIN or an externalId. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     patch: operations['changeCertificateAccess'];
     trace?: never;
@@ -59,7 +59,7 @@ export interface paths {
     };
     /**
      * One certificate as a PDF
-     * @description The same access rules as reading the certificate. A PDF with its fields, every trustpoint and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on it. The PDF proves nothing by itself: the verifier checks the chain.
+     * @description The same access rules as reading the certificate. A PDF with its fields, every trustpoint and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on it. The PDF proves nothing by itself: the verifier checks the chain. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['getCertificatePdf'];
     put?: never;
@@ -85,7 +85,7 @@ export interface paths {
     head?: never;
     /**
      * Revoke a certificate
-     * @description Anchors a Revocation trustpoint on `networkId` and marks the certificate revoked.
+     * @description Anchors a Revocation trustpoint on `networkId` and marks the certificate revoked. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     patch: operations['revokeCertificate'];
     trace?: never;
@@ -101,7 +101,7 @@ export interface paths {
     put?: never;
     /**
      * Sign a certificate with the service's key
-     * @description Qualified users only. Signs the certificate (compact JWS, verifiable with the keys at `/.well-known/jwks.json`) and anchors a Signature trustpoint holding its double hash; the JWS is returned in that trustpoint's `signature`. A repeated request returns the first signature with 200.
+     * @description Qualified users only. Signs the certificate (compact JWS, verifiable with the keys at `/.well-known/jwks.json`) and anchors a Signature trustpoint holding its double hash; the JWS is returned in that trustpoint's `signature`. A repeated request returns the first signature with 200. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['signCertificate'];
     delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
     put?: never;
     /**
      * Re-anchor a certificate under hash version 2
-     * @description Issuer only. A certificate made under version 1 (no `data.hashVersion`: its hash covers the content or the file only) gets a new Evidence trustpoint on `networkId` (the certificate's own network by default) anchoring the version 2 root over every shown field, for one credit; the answer comes once it is mined. The certificate then shows `hashVersion: 2`, its new `data.hash`, `selectiveDisclosure` and that Evidence; the earlier Evidence stays on chain, so copies saved before still verify (under version 1). Lookups by its unsalted digest and repeats (409) are unchanged. A certificate under version 2 already is returned with 200 and nothing spent. A revoked or signed certificate, or a URL certificate that recorded no sha256 of its bytes, is a 400.
+     * @description Issuer only. A certificate made under version 1 (no `data.hashVersion`: its hash covers the content or the file only) gets a new Evidence trustpoint on `networkId` (the certificate's own network by default) anchoring the version 2 root over every shown field, for one credit; the answer comes once it is mined. The certificate then shows `hashVersion: 2`, its new `data.hash`, `selectiveDisclosure` and that Evidence; the earlier Evidence stays on chain, so copies saved before still verify (under version 1). Lookups by its unsalted digest and repeats (409) are unchanged. A certificate under version 2 already is returned with 200 and nothing spent. A revoked or signed certificate, or a URL certificate that recorded no sha256 of its bytes, is a 400. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['reanchorCertificate'];
     delete?: never;
@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * Verify a certificate's trustpoints on chain
-     * @description Verification method 1: reads every trustpoint of the certificate on its network and reports, per trustpoint, whether hash and type match, plus the revoked status. Who may verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs count against the same limits.
+     * @description Verification method 1: reads every trustpoint of the certificate on its network and reports, per trustpoint, whether hash and type match, plus the revoked status. Who may verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs count against the same limits. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['verifyTrustpoints'];
     put?: never;
@@ -237,12 +237,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's webhook endpoints */
+    /**
+     * The caller's webhook endpoints
+     * @description Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['listWebhookEndpoints'];
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description The answer carries the signing secret (`whsec_...`), shown only here. The URL must be http or https, without credentials, at a public address (private, loopback and link-local addresses are refused unless the operator allows them), at most 2048 characters; a user has at most a configured number of endpoints (10 by default). Each event is POSTed as `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the event id: the same on every retry, for deduplication), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). A 2xx answer delivers it; anything else, a timeout or no connection is retried with exponential backoff for a day. Redirects are not followed.
+     * @description The answer carries the signing secret (`whsec_...`), shown only here. The URL must be http or https, without credentials, at a public address (private, loopback and link-local addresses are refused unless the operator allows them), at most 2048 characters; a user has at most a configured number of endpoints (10 by default). Each event is POSTed as `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the event id: the same on every retry, for deduplication), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). A 2xx answer delivers it; anything else, a timeout or no connection is retried with exponential backoff for a day. Redirects are not followed. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -258,13 +261,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller’s webhook endpoints */
+    /**
+     * One of the caller’s webhook endpoints
+     * @description Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['getWebhookEndpoint'];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint
-     * @description Its pending deliveries and its log go with it.
+     * @description Its pending deliveries and its log go with it. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     delete: operations['deleteWebhookEndpoint'];
     options?: never;
@@ -281,7 +287,7 @@ export interface paths {
     };
     /**
      * The delivery log of an endpoint
-     * @description Its last delivery attempts, newest first: when, the HTTP status or the error, how long it took, and where the delivery of that event stands now.
+     * @description Its last delivery attempts, newest first: when, the HTTP status or the error, how long it took, and where the delivery of that event stands now. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listWebhookDeliveryAttempts'];
     put?: never;
@@ -303,9 +309,49 @@ export interface paths {
     put?: never;
     /**
      * Deliver an event to an endpoint again
-     * @description Any event of the caller (its id is the `webhook-id` of its deliveries and is in the log), delivered or not, even one the endpoint did not receive; it is sent as soon as a worker is free, with a new day of retries.
+     * @description Any event of the caller (its id is the `webhook-id` of its deliveries and is in the log), delivered or not, even one the endpoint did not receive; it is sent as soon as a worker is free, with a new day of retries. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['redeliverWebhookEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's account
+     * @description Credits left, the plan and the networks it allows, and what the credential of this request may do (its scopes) and until when. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account/credit-movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The ledger of the caller's credits
+     * @description Every change of the balance but the spending of single credits: the starting balance, an administrator's grants and sets, refunds for records never delivered; newest first by default. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['listAccountCreditMovements'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -321,13 +367,13 @@ export interface paths {
     };
     /**
      * The caller's API keys
-     * @description Keys not revoked, newest first, never the keys themselves.
+     * @description Keys not revoked, newest first, never the keys themselves. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listApiKeys'];
     put?: never;
     /**
      * Make an API key
-     * @description The answer carries the key, shown only here: the service keeps its SHA-256 only. Send it as `Authorization: Bearer tp_live_...`, or exchange it at `/oauth/token` for a short-lived token. A user has at most 20 active keys.
+     * @description The answer carries the key, shown only here: the service keeps its SHA-256 only. Send it as `Authorization: Bearer tp_live_...`, or exchange it at `/oauth/token` for a short-lived token. A user has at most 20 active keys. A key made with an API key (or a token exchanged for one) is its child: it has no scope the parent lacks (403 `insufficientScope` naming them), expires no later, and is revoked with it. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createApiKey'];
     delete?: never;
@@ -343,13 +389,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller’s API keys */
+    /**
+     * One of the caller’s API keys
+     * @description Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['getApiKey'];
     put?: never;
     post?: never;
     /**
      * Revoke an API key
-     * @description At once, in every process of the service: the next request with the key, or with a token exchanged for it, is a 401 "Token is invalid".
+     * @description At once, in every process of the service: the next request with the key, or with a token exchanged for it, is a 401 "Token is invalid". Every key made with it (its children, theirs, ...) is revoked with it, in the same transaction. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     delete: operations['revokeApiKey'];
     options?: never;
@@ -368,7 +417,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange an API key for an access token (OAuth 2.0 client credentials)
-     * @description RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and the API key as client secret, by HTTP Basic or in the form (one way only). The token is a JWT for `Authorization: Bearer` that lives 15 minutes (less when the key expires sooner) and ends when the key is revoked. Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), `invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired key, or a client_id that is not the key's). After 20 failed requests in a minute from one address, or naming one client_id, further failing requests of either are answered 429 (with `Retry-After`) until the minute ends; a valid credential is always granted, whatever others' failures.
+     * @description RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and the API key as client secret, by HTTP Basic or in the form (one way only). The token is a JWT for `Authorization: Bearer` that lives 15 minutes (less when the key expires sooner) and ends when the key is revoked. `scope` narrows it to some of the key's scopes (all of them by default); the token's `scope` claim and the answer name those granted. Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), `invalid_scope` (400; a scope the key lacks, or that this service does not know), `invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired key, or a client_id that is not the key's). After 20 failed requests in a minute from one address, or naming one client_id, further failing requests of either are answered 429 (with `Retry-After`) until the minute ends; a valid credential is always granted, whatever others' failures.
      */
     post: operations['issueClientCredentialsToken'];
     delete?: never;
@@ -467,10 +516,23 @@ export interface components {
       name: string;
       /**
        * Format: date-time
-       * @description When the key stops working (in the future); never when absent
+       * @description When the key stops working (in the future); never when absent. A key made with an API key (or a token exchanged for one) expires no later than that key: a later or absent expiry becomes its.
        */
       expiresAt?: string;
+      /**
+       * @description What the key may do. Default: the scopes of the credential making it (every scope for a user token). Never more than those: a scope the credential lacks is a 403 `insufficientScope` naming it (field `body.scopes`).
+       * @example [
+       *       "read",
+       *       "certify"
+       *     ]
+       */
+      scopes?: components['schemas']['ApiScope'][];
     };
+    /**
+     * @description What a credential may do: `read` (reads of your own data), `certify` (certificates), `track` (assets and evidences), `keys` (API keys), `webhooks` (webhook endpoints), `admin` (the admin API, administrators only)
+     * @enum {string}
+     */
+    ApiScope: 'read' | 'certify' | 'track' | 'keys' | 'webhooks' | 'admin';
     ClientCredentialsTokenRequest: {
       /**
        * @description Must be `client_credentials`
@@ -481,7 +543,10 @@ export interface components {
       client_id?: string;
       /** @description The API key; or HTTP Basic password */
       client_secret?: string;
-      /** @description Ignored: a token may do what its user may */
+      /**
+       * @description The scopes the token is for, space-separated (RFC 6749 3.3): some of the key's (`read`, `certify`, `track`, `keys`, `webhooks`, `admin`). Default: all the key's. A scope the key lacks, or no scope of this service, is `invalid_scope`.
+       * @example read certify
+       */
       scope?: string;
     };
     CertificateResponse: {
@@ -961,6 +1026,62 @@ export interface components {
       /** @constant */
       status: 'pending';
     };
+    AccountResponse: {
+      statusCode: number;
+      message: string;
+      data: components['schemas']['Account'];
+    };
+    Account: {
+      userId: string;
+      /** @description As certificates name their issuer: `did:user:<id>` */
+      userDid: string;
+      displayName: string;
+      /** @description May request qualified signatures */
+      qualified: boolean;
+      /** @description Credits left: one per anchored record */
+      credits: number;
+      plan: components['schemas']['AccountPlan'];
+      credential: components['schemas']['AccountCredential'];
+    };
+    AccountPlan: {
+      id: string;
+      name: string;
+      /** @description The networks the caller may anchor on (`networkId`) */
+      networkIds: string[];
+    };
+    AccountCredential: {
+      /** @description What this request's credential may do: an API key's scopes, those a token was narrowed to at the token endpoint, or every scope for a token without a `scope` */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The API key behind the credential (the key, or the key a token came from) */
+      apiKeyId: string | null;
+      /** @description When the credential stops working (a key's expiry, a token's); null: never */
+      expiresAt: string | null;
+    };
+    AccountCreditMovementsResponse: {
+      statusCode: number;
+      message: string;
+      data: {
+        balance: number;
+        movements: components['schemas']['AccountCreditMovement'][];
+        pagination: components['schemas']['Pagination'];
+      };
+    };
+    AccountCreditMovement: {
+      id: number;
+      /**
+       * @description `initial` (the starting balance), `grant` and `set` (by an administrator), `refund` (a credit given back for a record never delivered)
+       * @enum {string}
+       */
+      kind: 'initial' | 'grant' | 'set' | 'refund';
+      /** @description The signed change of the balance */
+      amount: number;
+      balanceAfter: number;
+      reason: string | null;
+      /** @description The request that made it (`X-Request-Id`), when one did */
+      requestId: string | null;
+      /** Format: date-time */
+      at: string;
+    };
     CreatedApiKeyResponse: {
       statusCode: number;
       message: string;
@@ -983,6 +1104,10 @@ export interface components {
       /** @description Last successful use, to the minute */
       lastUsedAt: string | null;
       revokedAt: string | null;
+      /** @description What the key, and every token exchanged for it, may do */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The key it was made with (by that key or a token exchanged for it): it expires no later than that key, has no scope that key lacks, and is revoked with it */
+      parentKeyId: string | null;
       /**
        * @description The key, shown only in this answer (only its SHA-256 is kept): `tp_live_` + id + secret + checksum
        * @example tp_live_3Fq8ZbK0aT1xW9dLr2VnP6sQy4HcJm7Ek1Bu5Zo8Xa3Gt0Rf2N
@@ -1013,6 +1138,10 @@ export interface components {
       /** @description Last successful use, to the minute */
       lastUsedAt: string | null;
       revokedAt: string | null;
+      /** @description What the key, and every token exchanged for it, may do */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The key it was made with (by that key or a token exchanged for it): it expires no later than that key, has no scope that key lacks, and is revoked with it */
+      parentKeyId: string | null;
     };
     ApiKeyResponse: {
       statusCode: number;
@@ -1029,11 +1158,16 @@ export interface components {
        * @example 900
        */
       expires_in: number;
+      /**
+       * @description The scopes the token was granted, space-separated (its `scope` claim too)
+       * @example read certify
+       */
+      scope: string;
     };
     /** @description RFC 6749 section 5.2 */
     OAuthError: {
       /** @enum {string} */
-      error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+      error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
       error_description?: string;
     };
   };
@@ -1084,6 +1218,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1394,6 +1537,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2328,6 +2480,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
         headers: {
@@ -2393,6 +2554,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2488,6 +2658,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -2558,6 +2737,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2645,6 +2833,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -2724,8 +2921,169 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAccountCreditMovements: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of movements */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountCreditMovementsResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2798,6 +3156,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
         headers: {
@@ -2863,6 +3230,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2958,6 +3334,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -3035,6 +3420,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -3096,7 +3490,7 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsTokenResponse'];
         };
       };
-      /** @description `invalid_request` or `unsupported_grant_type`; a request the APIs cannot read at all (an undecodable target, a JSON body that is not JSON, a body that does not decompress) is refused before the endpoint, with their error body */
+      /** @description `invalid_request`, `unsupported_grant_type` or `invalid_scope`; a request the APIs cannot read at all (an undecodable target, a JSON body that is not JSON, a body that does not decompress) is refused before the endpoint, with their error body */
       400: {
         headers: {
           [name: string]: unknown;

@@ -11,13 +11,13 @@ export interface paths {
     };
     /**
      * The caller's assets and those shared with them
-     * @description Each asset is whole unless `fields` names the members to return; then each holds only those (see AssetFields).
+     * @description Each asset is whole unless `fields` names the members to return; then each holds only those (see AssetFields). Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listAssets'];
     put?: never;
     /**
      * Create an asset and register its first evidence
-     * @description Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its `assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and `data`, so its evidences have seconds of their own, whoever else holds an asset with the same assetId and data. The first evidence has metadata `{}`. Answered once the evidence is mined (503 if the network does not mine it in time; nothing is kept then), or at once with it pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its batch was sent (it will be anchored).
+     * @description Spends one credit. `data` is immutable. The asset gets `hashVersion` 2: its `assetHash` covers its new `trackID`, its `owner` (the caller), `assetId` and `data`, so its evidences have seconds of their own, whoever else holds an asset with the same assetId and data. The first evidence has metadata `{}`. Answered once the evidence is mined (503 if the network does not mine it in time; nothing is kept then), or at once with it pending (202) with `Prefer: respond-async`; 202 too when the wait ended after its batch was sent (it will be anchored). Requires the scope `track` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createAsset'];
     delete?: never;
@@ -33,7 +33,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One asset with its transactions, oldest first */
+    /**
+     * One asset with its transactions, oldest first
+     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['getAsset'];
     put?: never;
     post?: never;
@@ -54,7 +57,7 @@ export interface paths {
     put?: never;
     /**
      * Register an evidence for an asset
-     * @description By the owner or a user the asset is shared with, who becomes its `userOwner` and spends one credit. An asset holds one evidence per second: the service gives each evidence of an assetHash the next free second (now, or ahead of the clock under a burst, 429 past the margin). Answered once mined (503 if not in time; nothing is kept then), or at once pending (202) with `Prefer: respond-async`, as for assets.
+     * @description By the owner or a user the asset is shared with, who becomes its `userOwner` and spends one credit. An asset holds one evidence per second: the service gives each evidence of an assetHash the next free second (now, or ahead of the clock under a burst, 429 past the margin). Answered once mined (503 if not in time; nothing is kept then), or at once pending (202) with `Prefer: respond-async`, as for assets. Requires the scope `track` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['addEvidence'];
     delete?: never;
@@ -70,7 +73,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Who the asset is shared with (owner only) */
+    /**
+     * Who the asset is shared with (owner only)
+     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['listAssetShares'];
     put?: never;
     post?: never;
@@ -88,10 +94,16 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Let a user read the asset and add evidences (owner only) */
+    /**
+     * Let a user read the asset and add evidences (owner only)
+     * @description Requires the scope `track` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     put: operations['shareAsset'];
     post?: never;
-    /** Withdraw a share (owner only) */
+    /**
+     * Withdraw a share (owner only)
+     * @description Requires the scope `track` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     delete: operations['unshareAsset'];
     options?: never;
     head?: never;
@@ -105,7 +117,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Verify an evidence on chain by its hash (verification method 1) */
+    /**
+     * Verify an evidence on chain by its hash (verification method 1)
+     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['verifyEvidence'];
     put?: never;
     post?: never;
@@ -142,12 +157,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's webhook endpoints */
+    /**
+     * The caller's webhook endpoints
+     * @description Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['listWebhookEndpoints'];
     put?: never;
     /**
      * Register a webhook endpoint
-     * @description The answer carries the signing secret (`whsec_...`), shown only here. The URL must be http or https, without credentials, at a public address (private, loopback and link-local addresses are refused unless the operator allows them), at most 2048 characters; a user has at most a configured number of endpoints (10 by default). Each event is POSTed as `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the event id: the same on every retry, for deduplication), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). A 2xx answer delivers it; anything else, a timeout or no connection is retried with exponential backoff for a day. Redirects are not followed.
+     * @description The answer carries the signing secret (`whsec_...`), shown only here. The URL must be http or https, without credentials, at a public address (private, loopback and link-local addresses are refused unless the operator allows them), at most 2048 characters; a user has at most a configured number of endpoints (10 by default). Each event is POSTed as `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id` (the event id: the same on every retry, for deduplication), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). A 2xx answer delivers it; anything else, a timeout or no connection is retried with exponential backoff for a day. Redirects are not followed. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -163,13 +181,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller’s webhook endpoints */
+    /**
+     * One of the caller’s webhook endpoints
+     * @description Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['getWebhookEndpoint'];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint
-     * @description Its pending deliveries and its log go with it.
+     * @description Its pending deliveries and its log go with it. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     delete: operations['deleteWebhookEndpoint'];
     options?: never;
@@ -186,7 +207,7 @@ export interface paths {
     };
     /**
      * The delivery log of an endpoint
-     * @description Its last delivery attempts, newest first: when, the HTTP status or the error, how long it took, and where the delivery of that event stands now.
+     * @description Its last delivery attempts, newest first: when, the HTTP status or the error, how long it took, and where the delivery of that event stands now. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listWebhookDeliveryAttempts'];
     put?: never;
@@ -208,9 +229,49 @@ export interface paths {
     put?: never;
     /**
      * Deliver an event to an endpoint again
-     * @description Any event of the caller (its id is the `webhook-id` of its deliveries and is in the log), delivered or not, even one the endpoint did not receive; it is sent as soon as a worker is free, with a new day of retries.
+     * @description Any event of the caller (its id is the `webhook-id` of its deliveries and is in the log), delivered or not, even one the endpoint did not receive; it is sent as soon as a worker is free, with a new day of retries. Requires the scope `webhooks` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['redeliverWebhookEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's account
+     * @description Credits left, the plan and the networks it allows, and what the credential of this request may do (its scopes) and until when. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/account/credit-movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The ledger of the caller's credits
+     * @description Every change of the balance but the spending of single credits: the starting balance, an administrator's grants and sets, refunds for records never delivered; newest first by default. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['listAccountCreditMovements'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -226,13 +287,13 @@ export interface paths {
     };
     /**
      * The caller's API keys
-     * @description Keys not revoked, newest first, never the keys themselves.
+     * @description Keys not revoked, newest first, never the keys themselves. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listApiKeys'];
     put?: never;
     /**
      * Make an API key
-     * @description The answer carries the key, shown only here: the service keeps its SHA-256 only. Send it as `Authorization: Bearer tp_live_...`, or exchange it at `/oauth/token` for a short-lived token. A user has at most 20 active keys.
+     * @description The answer carries the key, shown only here: the service keeps its SHA-256 only. Send it as `Authorization: Bearer tp_live_...`, or exchange it at `/oauth/token` for a short-lived token. A user has at most 20 active keys. A key made with an API key (or a token exchanged for one) is its child: it has no scope the parent lacks (403 `insufficientScope` naming them), expires no later, and is revoked with it. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createApiKey'];
     delete?: never;
@@ -248,13 +309,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller’s API keys */
+    /**
+     * One of the caller’s API keys
+     * @description Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
     get: operations['getApiKey'];
     put?: never;
     post?: never;
     /**
      * Revoke an API key
-     * @description At once, in every process of the service: the next request with the key, or with a token exchanged for it, is a 401 "Token is invalid".
+     * @description At once, in every process of the service: the next request with the key, or with a token exchanged for it, is a 401 "Token is invalid". Every key made with it (its children, theirs, ...) is revoked with it, in the same transaction. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     delete: operations['revokeApiKey'];
     options?: never;
@@ -273,7 +337,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange an API key for an access token (OAuth 2.0 client credentials)
-     * @description RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and the API key as client secret, by HTTP Basic or in the form (one way only). The token is a JWT for `Authorization: Bearer` that lives 15 minutes (less when the key expires sooner) and ends when the key is revoked. Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), `invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired key, or a client_id that is not the key's). After 20 failed requests in a minute from one address, or naming one client_id, further failing requests of either are answered 429 (with `Retry-After`) until the minute ends; a valid credential is always granted, whatever others' failures.
+     * @description RFC 6749 section 4.4: `grant_type=client_credentials`, the key id as client id and the API key as client secret, by HTTP Basic or in the form (one way only). The token is a JWT for `Authorization: Bearer` that lives 15 minutes (less when the key expires sooner) and ends when the key is revoked. `scope` narrows it to some of the key's scopes (all of them by default); the token's `scope` claim and the answer name those granted. Errors are RFC 6749 section 5.2 bodies `{error, error_description}`: `invalid_request` (400; no `grant_type`, not a form, credentials sent two ways), `unsupported_grant_type` (400), `invalid_scope` (400; a scope the key lacks, or that this service does not know), `invalid_client` (401 with `WWW-Authenticate: Basic`; missing, unknown, revoked or expired key, or a client_id that is not the key's). After 20 failed requests in a minute from one address, or naming one client_id, further failing requests of either are answered 429 (with `Retry-After`) until the minute ends; a valid credential is always granted, whatever others' failures.
      */
     post: operations['issueClientCredentialsToken'];
     delete?: never;
@@ -327,10 +391,23 @@ export interface components {
       name: string;
       /**
        * Format: date-time
-       * @description When the key stops working (in the future); never when absent
+       * @description When the key stops working (in the future); never when absent. A key made with an API key (or a token exchanged for one) expires no later than that key: a later or absent expiry becomes its.
        */
       expiresAt?: string;
+      /**
+       * @description What the key may do. Default: the scopes of the credential making it (every scope for a user token). Never more than those: a scope the credential lacks is a 403 `insufficientScope` naming it (field `body.scopes`).
+       * @example [
+       *       "read",
+       *       "certify"
+       *     ]
+       */
+      scopes?: components['schemas']['ApiScope'][];
     };
+    /**
+     * @description What a credential may do: `read` (reads of your own data), `certify` (certificates), `track` (assets and evidences), `keys` (API keys), `webhooks` (webhook endpoints), `admin` (the admin API, administrators only)
+     * @enum {string}
+     */
+    ApiScope: 'read' | 'certify' | 'track' | 'keys' | 'webhooks' | 'admin';
     ClientCredentialsTokenRequest: {
       /**
        * @description Must be `client_credentials`
@@ -341,7 +418,10 @@ export interface components {
       client_id?: string;
       /** @description The API key; or HTTP Basic password */
       client_secret?: string;
-      /** @description Ignored: a token may do what its user may */
+      /**
+       * @description The scopes the token is for, space-separated (RFC 6749 3.3): some of the key's (`read`, `certify`, `track`, `keys`, `webhooks`, `admin`). Default: all the key's. A scope the key lacks, or no scope of this service, is `invalid_scope`.
+       * @example read certify
+       */
       scope?: string;
     };
     /** @description Every error response (spec 7.1); `errors` on 400 only */
@@ -593,6 +673,62 @@ export interface components {
       /** @constant */
       status: 'pending';
     };
+    AccountResponse: {
+      statusCode: number;
+      message: string;
+      data: components['schemas']['Account'];
+    };
+    Account: {
+      userId: string;
+      /** @description As certificates name their issuer: `did:user:<id>` */
+      userDid: string;
+      displayName: string;
+      /** @description May request qualified signatures */
+      qualified: boolean;
+      /** @description Credits left: one per anchored record */
+      credits: number;
+      plan: components['schemas']['AccountPlan'];
+      credential: components['schemas']['AccountCredential'];
+    };
+    AccountPlan: {
+      id: string;
+      name: string;
+      /** @description The networks the caller may anchor on (`networkId`) */
+      networkIds: string[];
+    };
+    AccountCredential: {
+      /** @description What this request's credential may do: an API key's scopes, those a token was narrowed to at the token endpoint, or every scope for a token without a `scope` */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The API key behind the credential (the key, or the key a token came from) */
+      apiKeyId: string | null;
+      /** @description When the credential stops working (a key's expiry, a token's); null: never */
+      expiresAt: string | null;
+    };
+    AccountCreditMovementsResponse: {
+      statusCode: number;
+      message: string;
+      data: {
+        balance: number;
+        movements: components['schemas']['AccountCreditMovement'][];
+        pagination: components['schemas']['Pagination'];
+      };
+    };
+    AccountCreditMovement: {
+      id: number;
+      /**
+       * @description `initial` (the starting balance), `grant` and `set` (by an administrator), `refund` (a credit given back for a record never delivered)
+       * @enum {string}
+       */
+      kind: 'initial' | 'grant' | 'set' | 'refund';
+      /** @description The signed change of the balance */
+      amount: number;
+      balanceAfter: number;
+      reason: string | null;
+      /** @description The request that made it (`X-Request-Id`), when one did */
+      requestId: string | null;
+      /** Format: date-time */
+      at: string;
+    };
     CreatedApiKeyResponse: {
       statusCode: number;
       message: string;
@@ -615,6 +751,10 @@ export interface components {
       /** @description Last successful use, to the minute */
       lastUsedAt: string | null;
       revokedAt: string | null;
+      /** @description What the key, and every token exchanged for it, may do */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The key it was made with (by that key or a token exchanged for it): it expires no later than that key, has no scope that key lacks, and is revoked with it */
+      parentKeyId: string | null;
       /**
        * @description The key, shown only in this answer (only its SHA-256 is kept): `tp_live_` + id + secret + checksum
        * @example tp_live_3Fq8ZbK0aT1xW9dLr2VnP6sQy4HcJm7Ek1Bu5Zo8Xa3Gt0Rf2N
@@ -645,6 +785,10 @@ export interface components {
       /** @description Last successful use, to the minute */
       lastUsedAt: string | null;
       revokedAt: string | null;
+      /** @description What the key, and every token exchanged for it, may do */
+      scopes: components['schemas']['ApiScope'][];
+      /** @description The key it was made with (by that key or a token exchanged for it): it expires no later than that key, has no scope that key lacks, and is revoked with it */
+      parentKeyId: string | null;
     };
     ApiKeyResponse: {
       statusCode: number;
@@ -661,11 +805,16 @@ export interface components {
        * @example 900
        */
       expires_in: number;
+      /**
+       * @description The scopes the token was granted, space-separated (its `scope` claim too)
+       * @example read certify
+       */
+      scope: string;
     };
     /** @description RFC 6749 section 5.2 */
     OAuthError: {
       /** @enum {string} */
-      error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+      error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
       error_description?: string;
     };
   };
@@ -716,6 +865,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1034,6 +1192,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -1286,6 +1453,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -1360,6 +1536,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1448,6 +1633,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -1522,6 +1716,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1659,6 +1862,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
         headers: {
@@ -1724,6 +1936,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1819,6 +2040,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -1889,6 +2119,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1976,6 +2215,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -2055,8 +2303,169 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAccountCreditMovements: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of movements */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountCreditMovementsResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2129,6 +2538,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Payload Too Large Error */
       413: {
         headers: {
@@ -2194,6 +2612,15 @@ export interface operations {
       };
       /** @description Authentication Error */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2289,6 +2716,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -2366,6 +2802,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Not Found Error */
       404: {
         headers: {
@@ -2427,7 +2872,7 @@ export interface operations {
           'application/json': components['schemas']['ClientCredentialsTokenResponse'];
         };
       };
-      /** @description `invalid_request` or `unsupported_grant_type`; a request the APIs cannot read at all (an undecodable target, a JSON body that is not JSON, a body that does not decompress) is refused before the endpoint, with their error body */
+      /** @description `invalid_request`, `unsupported_grant_type` or `invalid_scope`; a request the APIs cannot read at all (an undecodable target, a JSON body that is not JSON, a body that does not decompress) is refused before the endpoint, with their error body */
       400: {
         headers: {
           [name: string]: unknown;
