@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { accountCommand } from './account/account-command.js';
 import { adminCommand } from './admin/admin-command.js';
 import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
@@ -37,6 +38,7 @@ export function createProgram(io: Io): Command {
   withholdCommand(program, io);
   trustCommand(program, io);
   certifyCommand(program, io);
+  accountCommand(program, io);
   reconcileCommand(program, io);
   return program;
 }

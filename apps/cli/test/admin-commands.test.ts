@@ -283,6 +283,43 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
     expect(badDate.code).toBe(EXIT.usage);
   });
 
+  it('when an admin makes a customer a read-only key, then trustpoint account shows its scopes, credits and movements, and the key cannot certify', async () => {
+    const id = unique('reader');
+    await admin(['users', 'create', id, '--name', 'Reader', '--plan', 'local', '--credits', '7']);
+    await admin(['credits', 'grant', id, '3', '--reason', 'welcome']);
+
+    const created = await admin(['keys', 'create', id, '--name', 'dashboard', '--scopes', 'read']);
+    const key = created.stdout.trim().split('\n').at(-1) ?? '';
+    const account = await trustpoint(['account', '--url', service.url, '--json'], {
+      TRUSTPOINT_TOKEN: key,
+    });
+    const shown = await trustpoint(['account', '--url', service.url], { TRUSTPOINT_TOKEN: key });
+    const certified = await fetch(
+      `${service.running.certApiUrl}/certificates?type=content&networkId=31337`,
+      {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Refused', description: '', content: { n: 1 } }),
+      },
+    );
+    const badScope = await admin(['keys', 'create', id, '--name', 'x', '--scopes', 'read,all']);
+
+    expect(created.code).toBe(EXIT.ok);
+    expect(created.stdout).toMatch(/│ scopes\s+│ read\s/);
+    expect(account.code).toBe(EXIT.ok);
+    const answer = JSON.parse(account.stdout) as {
+      account: { userId: string; credits: number; credential: { scopes: string[] } };
+      movements: { kind: string; amount: number; reason: string | null }[];
+    };
+    expect(answer.account).toMatchObject({ userId: id, credits: 10 });
+    expect(answer.account.credential.scopes).toEqual(['read']);
+    expect(answer.movements[0]).toMatchObject({ kind: 'grant', amount: 3, reason: 'welcome' });
+    expect(shown.code).toBe(EXIT.ok);
+    expect(shown.stdout).toContain('welcome');
+    expect(certified.status).toBe(403);
+    expect(badScope.code).toBe(EXIT.usage);
+  });
+
   it('when --json is asked and the service refuses, then stderr holds its error body as JSON', async () => {
     const result = await admin(['users', 'show', unique('nobody'), '--json']);
 

@@ -62,4 +62,8 @@ export interface ApiKey {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** What the key may do: read, certify, track, keys, webhooks, admin. */
+  scopes: string[];
+  /** The key it was made with (bounding its scopes and expiry), or null. */
+  parentKeyId: string | null;
 }

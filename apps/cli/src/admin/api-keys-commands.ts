@@ -12,7 +12,23 @@ const keyFields = (key: ApiKey): [string, unknown][] => [
   ['expires', key.expiresAt ?? 'never'],
   ['last used', key.lastUsedAt],
   ['revoked', key.revokedAt],
+  ['scopes', key.scopes.join(' ')],
+  ['parent key', key.parentKeyId],
 ];
+
+const SCOPES = ['read', 'certify', 'track', 'keys', 'webhooks', 'admin'];
+
+/** `--scopes read,certify` (or space-separated) as the list the service takes. */
+function scopeList(value: string): string[] {
+  const scopes = value.split(/[\s,]+/).filter((scope) => scope !== '');
+  const unknown = scopes.filter((scope) => !SCOPES.includes(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw usageError(
+      `--scopes takes some of ${SCOPES.join(', ')}${unknown.length > 0 ? `; not ${unknown.join(', ')}` : ''}`,
+    );
+  }
+  return [...new Set(scopes)];
+}
 
 /** `--expires-at` as the ISO 8601 instant the service takes. */
 function instant(value: string): string {
@@ -42,6 +58,8 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
             { title: 'name', value: (key) => key.name },
             { title: 'created', value: (key) => key.createdAt },
             { title: 'expires', value: (key) => key.expiresAt ?? 'never' },
+            { title: 'scopes', value: (key) => key.scopes.join(' ') },
+            { title: 'parent', value: (key) => key.parentKeyId },
             { title: 'last used', value: (key) => key.lastUsedAt },
             { title: 'revoked', value: (key) => key.revokedAt },
           ]),
@@ -55,14 +73,19 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     .argument('<userId>')
     .requiredOption('--name <name>', 'what the key is for, e.g. "billing server"')
     .option('--expires-at <date>', 'when it stops working (ISO 8601); never by default')
+    .option(
+      '--scopes <scopes>',
+      `what it may do, comma-separated: some of ${SCOPES.join(', ')}; all by default`,
+    )
     .action(
-      action<[string], { name: string; expiresAt?: string }>(
+      action<[string], { name: string; expiresAt?: string; scopes?: string }>(
         async (client, [userId], options): Promise<Output> => {
           const created = await client.post<ApiKey & { key: string }>(
             `/users/${encodeURIComponent(userId)}/api-keys`,
             {
               name: options.name,
               ...(options.expiresAt === undefined ? {} : { expiresAt: instant(options.expiresAt) }),
+              ...(options.scopes === undefined ? {} : { scopes: scopeList(options.scopes) }),
             },
           );
           return {
