@@ -74,6 +74,35 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     expect(missingClaim.body).toEqual(authenticationError('Token is invalid'));
   });
 
+  it("when the token's scope names scopes of this service, then it is narrowed to them (`scp` too); one naming none keeps full access", async () => {
+    // Arrange: the key routes need the `keys` scope.
+    const { app, prefix } = apiTrusting();
+    await newUser(db.knex, `${prefix}machine-client`);
+    const keys = (token: string) =>
+      request(app).get(`${BASE}/api-keys`).set('Authorization', `Bearer ${token}`);
+    const reader = await provider.token({ audience: AUDIENCE, scope: 'api read' });
+    const profileOnly = await provider.token({ audience: AUDIENCE, scope: 'api' });
+    const readerScp = await provider.token({ audience: AUDIENCE, claims: { scp: 'read' } });
+
+    // Act
+    const narrowed = await keys(reader);
+    const full = await keys(profileOnly);
+    const scp = await keys(readerScp);
+
+    // Assert
+    expect(narrowed.status).toBe(403);
+    expect(narrowed.body).toMatchObject({
+      errors: [
+        {
+          field: 'scope',
+          error: 'This operation requires the scope "keys"; the credential has "read"',
+        },
+      ],
+    });
+    expect(full.status).toBe(200);
+    expect(scp.status).toBe(403);
+  });
+
   it('when the token is for another audience, then 401 "Token is invalid"', async () => {
     // Arrange
     const { app, prefix } = apiTrusting();

@@ -13,6 +13,8 @@ export interface TokenRequest {
   ttlSeconds?: number;
   /** Extra claims in the token, e.g. a user name. */
   claims?: Record<string, string>;
+  /** The scopes asked for and granted (the token's `scope`); `api` by default. */
+  scope?: string;
 }
 
 export interface OidcTestProvider {
@@ -76,7 +78,7 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
           defaultResource: () => next.audience,
           useGrantedResource: () => true,
           getResourceServerInfo: () => ({
-            scope: 'api',
+            scope: next.scope ?? 'api',
             audience: next.audience,
             accessTokenFormat: 'jwt',
             accessTokenTTL: next.ttlSeconds ?? 300,
@@ -101,7 +103,7 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
         body: new URLSearchParams({
           grant_type: 'client_credentials',
           resource: request.audience,
-          scope: 'api',
+          scope: request.scope ?? 'api',
         }).toString(),
       });
       const body = (await response.json()) as { access_token?: string };
