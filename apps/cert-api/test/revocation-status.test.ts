@@ -113,7 +113,7 @@ describe.each(testBackends())(
         expect(result).toMatchObject({ verdict: 'revocationUnchecked', verified: false });
       });
 
-      it('when the posted JSON is not a certificate, then 400 in the error body and nothing else', async () => {
+      it('when the posted JSON is not a certificate, holds unstorable text or nests too deeply, then 400 in the error body and nothing else', async () => {
         const answers = await Promise.all(
           [{}, { certID: 7 }, [], 'text', { certID: 'x', data: {}, metadata: [] }].map((body) =>
             request(api.app)
@@ -123,7 +123,21 @@ describe.each(testBackends())(
           ),
         );
 
-        for (const answer of answers) {
+        const deep = `{"certID":"x","data":{"content":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}}`;
+        const odd = await Promise.all(
+          [
+            deep,
+            '{"certID":"did:trustpoint:certid:a\\u0000b","data":{},"metadata":[]}',
+            '{"\\ud800":1}',
+          ].map((body) =>
+            request(api.app)
+              .post('/cert/v2/trustpoints/verification')
+              .set('Content-Type', 'application/json')
+              .send(body),
+          ),
+        );
+
+        for (const answer of [...answers, ...odd]) {
           expect(answer.status).toBe(400);
           expect(answer.body).toMatchObject({ statusCode: 400, type: expect.any(String) });
         }

@@ -179,7 +179,7 @@ describe('trustpoint certify <folder> against a running service', () => {
     );
 
     expect(verified.code).toBe(EXIT.ok);
-    expect(verified.stdout).toContain('recomputed from the file');
+    expect(verified.stdout).toContain('data.fileHash from the file');
   });
 
   it('when the folder does not exist, then it is a usage error', async () => {

@@ -1,5 +1,5 @@
 import { listRegistriesInUse } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, textProblem } from '@trustpoint/domain';
 import {
   clientAddress,
   optionalAuthenticate,
@@ -20,6 +20,32 @@ import {
   verifyCertificateJson,
 } from '../certificates/verify-certificate.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
+
+/**
+ * The first string (a member name or a value) of a JSON value the shared text rule refuses. Walked
+ * with a stack of its own, not by recursion: a body nested 100,000 deep is a refusal, not a crash.
+ */
+function firstUnstorableText(
+  value: unknown,
+  path: string,
+): { field: string; error: string } | undefined {
+  const pending: [unknown, string][] = [[value, path]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, at] = next;
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem !== undefined) return { field: at, error: problem };
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        const inKey = textProblem(key);
+        const childPath = Array.isArray(item) ? `${at}[${key}]` : `${at}.${key}`;
+        if (inKey !== undefined) return { field: childPath, error: inKey };
+        pending.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
+}
 
 /**
  * GET /trustpoints/{type}/{id}: the service verifies a stored certificate's trustpoints on chain.
@@ -56,14 +82,28 @@ export function trustpointsRouter(
   );
   router.post('/trustpoints/verification', async (req, res) => {
     const body: unknown = req.body;
+    // The shared text rule, as for every body the APIs take: nothing unstorable is even hashed.
+    const unstorable = firstUnstorableText(body, 'body');
+    if (unstorable !== undefined) {
+      throw new DomainError('validation', {
+        detail: 'the body is not a certificate JSON',
+        errors: [unstorable],
+      });
+    }
     let result;
     try {
       result = await verifyCertificateJson(services, body, await trust());
     } catch (error) {
-      if (!(error instanceof VerifierInputError)) throw error;
+      // A JSON nested deeper than the rules' recursion goes is no certificate either.
+      if (!(error instanceof VerifierInputError) && !(error instanceof RangeError)) throw error;
       throw new DomainError('validation', {
         detail: 'the body is not a certificate JSON',
-        errors: [{ field: 'body', error: error.message }],
+        errors: [
+          {
+            field: 'body',
+            error: error instanceof RangeError ? 'nested too deeply' : error.message,
+          },
+        ],
       });
     }
     sendSuccess(

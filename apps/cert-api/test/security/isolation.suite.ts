@@ -205,7 +205,7 @@ const CERT_CASES: readonly IsolationCase<CertWorld>[] = [
         await request(world.app)
           .get(`${BASE}/certificates/certID/${encodeURIComponent(certificate.certID)}`)
           .set('Authorization', `Bearer ${world.owner.token}`)
-      ).body.data as unknown;
+      ).body.data as object;
       const post = (authorization?: string) => {
         const call = request(world.app).post(`${BASE}/trustpoints/verification`).send(copy);
         return authorization === undefined ? call : call.set('Authorization', authorization);
