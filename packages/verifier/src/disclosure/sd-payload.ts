@@ -139,7 +139,14 @@ export function unpackDisclosures(
       );
     }
   }
-  return { claims, disclosed: reader.disclosed, withheld: reader.withheld };
+  // `_sd` arrays are in digest order, which the salts make random: the list is sorted so that the
+  // same copy always reads the same (members before elements, then by path).
+  const place = (field: WithheldField) =>
+    `${field.kind === 'member' ? '0' : '1'}${JSON.stringify(field.kind === 'member' ? field.objectPath : field.path)}`;
+  const withheld = [...reader.withheld].sort((a, b) =>
+    place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0,
+  );
+  return { claims, disclosed: reader.disclosed, withheld };
 }
 
 class PayloadReader {
