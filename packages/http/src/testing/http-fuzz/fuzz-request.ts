@@ -336,11 +336,13 @@ function framed(
     case 'lengthNotANumber':
       return { headers: [['Content-Length', `+${length}`]], bytes: body, endAfterWriting: false };
     case 'chunkedNotChunked':
-      // Without a body the server waits for the first chunk: the client gives up instead.
+      // Without a body the server waits for the first chunk, and a body of hex digits alone (a
+      // JSON number such as 1e400) reads as a chunk size whose line has not ended yet: the server
+      // waits for the rest, as it must, so the client gives up instead.
       return {
         headers: [['Transfer-Encoding', 'chunked']],
         bytes: body,
-        endAfterWriting: body.length === 0,
+        endAfterWriting: /^[0-9A-Fa-f]*$/.test(body.toString('latin1')),
       };
     case 'gzipChunked':
       return {
