@@ -150,14 +150,7 @@ export async function lookUpRecord<Found extends { found: true }>(
   }
   // Nodes answer only once they proved to be on the pinned chain (the record's pin, else any pin
   // of the network): a node of another chain with the same id could answer anything.
-  const chain = pin?.network ?? pins[0];
-  const attempts: NodeAttempt[] = [];
-  const checkedNodes: string[] = [];
-  for (const url of urls) {
-    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
-    if (refused === undefined) checkedNodes.push(url);
-    else attempts.push({ url, error: refused });
-  }
+  const { checkedNodes, attempts } = await provenNodes(urls, pin?.network ?? pins[0], context);
   if (checkedNodes.length === 0) {
     const detail = `no node proved to be on network ${String(networkId)}`;
     return { outcome: 'unreachable', detail, more: { attempts } };
@@ -183,6 +176,26 @@ export async function lookUpRecord<Found extends { found: true }>(
     registryTrust,
     checkedNodes: [read.node, ...checkedNodes.filter((url) => url !== read.node)],
   };
+}
+
+/**
+ * The nodes, in the order given, that prove to be on the pinned chain (`eth_chainId` and the
+ * genesis block's hash), and why the others were refused. Without a pinned chain (nothing pins
+ * the network) every node is kept: what they answer is then never more than untrusted.
+ */
+export async function provenNodes(
+  urls: readonly string[],
+  chain: PinnedNetwork | undefined,
+  context: LookupContext,
+): Promise<{ checkedNodes: string[]; attempts: NodeAttempt[] }> {
+  const attempts: NodeAttempt[] = [];
+  const checkedNodes: string[] = [];
+  for (const url of urls) {
+    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
+    if (refused === undefined) checkedNodes.push(url);
+    else attempts.push({ url, error: refused });
+  }
+  return { checkedNodes, attempts };
 }
 
 /**

@@ -5,7 +5,7 @@ import {
 } from '../chain/revocation-status-lookup.js';
 import type { NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { networkPins, type PinnedNetwork } from '../trust/trust.js';
-import { readOnChain, type LookupContext } from './on-chain-read.js';
+import { provenNodes, readOnChain, type LookupContext } from './on-chain-read.js';
 import { rpcUrlsFor } from './rpc-urls.js';
 
 /**
@@ -112,13 +112,7 @@ async function readStatus(
   urls: readonly string[],
   context: LookupContext,
 ): Promise<{ status?: RevocationStatus; node?: string; attempts: NodeAttempt[] }> {
-  const attempts: NodeAttempt[] = [];
-  const checkedNodes: string[] = [];
-  for (const url of urls) {
-    const refused = await context.identity.check(url, network);
-    if (refused === undefined) checkedNodes.push(url);
-    else attempts.push({ url, error: refused });
-  }
+  const { checkedNodes, attempts } = await provenNodes(urls, network, context);
   if (checkedNodes.length === 0) return { attempts };
   const read = await readOnChain(
     checkedNodes,
