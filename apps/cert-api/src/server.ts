@@ -19,13 +19,13 @@ import {
   identityRouter,
   type OidcIssuerConfig,
 } from '@trustpoint/identity';
-import { trustOfDocument } from '@trustpoint/verifier';
 import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { TrustDocument } from '@trustpoint/domain';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificates/certificate-services.js';
 import { pinAttemptLimits } from './certificates/pin-attempt-limits.js';
+import { serviceTrust } from './certificates/verify-certificate.js';
 import { certApiDocument } from './openapi/cert-api-document.js';
 import { certificatesRouter } from './routes/certificates-router.js';
 import { filesRouter } from './routes/files-router.js';
@@ -123,6 +123,7 @@ export function createCertApp(options: CertApiOptions): Express {
     sealer: options.idempotencySealer ?? createSecretSealer(randomBytes(32)),
     now: services.now,
   });
+  const trust = serviceTrust(services, options.trustDocument);
   return createApiApp({
     root: [
       ...(options.observability === undefined
@@ -151,18 +152,9 @@ export function createCertApp(options: CertApiOptions): Express {
           return typeof publicUrl === 'string' ? publicUrl : publicUrl();
         },
         idempotency,
+        trust,
       ),
-      trustpointsRouter(
-        services,
-        auth,
-        options.trustDocument === undefined
-          ? undefined
-          : async () => {
-              const own = await (options.trustDocument as () => Promise<TrustDocument>)();
-              // The service's own registries, including a local chain's development accounts.
-              return trustOfDocument(own, { local: true });
-            },
-      ),
+      trustpointsRouter(services, auth, trust),
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),

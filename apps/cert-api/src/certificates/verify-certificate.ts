@@ -1,12 +1,19 @@
 import { RecordReader, type NetworkConfig, type TrustPointRead } from '@trustpoint/chain';
-import type { CertificateRecord, RegistryInUse, TrustpointRecord } from '@trustpoint/db';
+import {
+  listRegistriesInUse,
+  type CertificateRecord,
+  type RegistryInUse,
+  type TrustpointRecord,
+} from '@trustpoint/db';
 import {
   trustPointExplorerVerification,
   trustPointTypeName,
   type ExplorerVerification,
+  type TrustDocument,
   type TrustPointTypeName,
 } from '@trustpoint/domain';
 import {
+  trustOfDocument,
   verifyCertificate as verifyWithVerifier,
   type CertificateVerdict,
   type CertificateVerification as VerifierResult,
@@ -154,6 +161,22 @@ export function trustOfNetworks(
 }
 
 /**
+ * The trust the service verifies with, for every route that does (method 1, a posted copy, the
+ * PDF): its published trust document when it has one (genesis hashes, every registry it used),
+ * else its networks' registries and the ones its records name; always as its own (local).
+ */
+export function serviceTrust(
+  services: CertificateServices,
+  trustDocument: (() => Promise<TrustDocument>) | undefined,
+): () => Promise<Trust> {
+  if (trustDocument !== undefined) {
+    return async () => trustOfDocument(await trustDocument(), { local: true });
+  }
+  return async () =>
+    trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex));
+}
+
+/**
  * A certificate JSON (the stored one, or a holder's copy posted to the service) through the same
  * verifier every other Trustpoint verifier runs, asking the service's own nodes and trusting the
  * service's own registries. The result names no node: a node URL may carry an API key.
@@ -201,7 +224,7 @@ export function serviceVerdictOf(result: VerifierResult): ServiceVerdict {
 export async function verifyCertificate(
   services: CertificateServices,
   record: CertificateRecord,
-  trust: Trust = trustOfNetworks(services.networks.list()),
+  trust: Trust,
 ): Promise<CertificateVerification> {
   const verdict = verifyCertificateJson(services, certificateView(record), trust).then(
     serviceVerdictOf,

@@ -5,7 +5,8 @@ import {
   networkQuerySchema,
   reanchorQuerySchema,
 } from '@trustpoint/domain';
-import { findCertificate, listRegistriesInUse, type CertificateRecord } from '@trustpoint/db';
+import { findCertificate, type CertificateRecord } from '@trustpoint/db';
+import type { Trust } from '@trustpoint/verifier';
 import {
   acknowledge,
   acknowledgementFor,
@@ -27,11 +28,7 @@ import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { certificatePdf } from '../certificates/certificate-pdf.js';
-import {
-  serviceVerdictOf,
-  trustOfNetworks,
-  verifyCertificateJson,
-} from '../certificates/verify-certificate.js';
+import { serviceVerdictOf, verifyCertificateJson } from '../certificates/verify-certificate.js';
 import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
 import { createCertificate } from '../certificates/create-certificate.js';
@@ -80,6 +77,8 @@ export function certificatesRouter(
   /** The service's public origin, where the PDF's QR code sends its reader. */
   publicUrl: () => string,
   keys: IdempotencyKeys,
+  /** The service's own trust (`serviceTrust`), for the verdict its PDFs print. */
+  trust: () => Promise<Trust>,
 ): Router {
   const router = Router();
   // Before `idempotent`: a credential without the scope leaves no key behind. A public read
@@ -153,13 +152,7 @@ export function certificatesRouter(
       const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
       // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
       const checkedAt = services.now();
-      const verdict = serviceVerdictOf(
-        await verifyCertificateJson(
-          services,
-          view,
-          trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
-        ),
-      );
+      const verdict = serviceVerdictOf(await verifyCertificateJson(services, view, await trust()));
       const pdf = await certificatePdf({
         certificate: view,
         verifyUrl,

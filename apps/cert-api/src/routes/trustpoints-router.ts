@@ -1,4 +1,3 @@
-import { listRegistriesInUse } from '@trustpoint/db';
 import { DomainError, textProblem } from '@trustpoint/domain';
 import {
   clientAddress,
@@ -15,7 +14,6 @@ import type { CertificateServices } from '../certificates/certificate-services.j
 import { getCertificate } from '../certificates/get-certificate.js';
 import {
   serviceVerdictOf,
-  trustOfNetworks,
   verifyCertificate,
   verifyCertificateJson,
 } from '../certificates/verify-certificate.js';
@@ -56,8 +54,8 @@ function firstUnstorableText(
 export function trustpointsRouter(
   services: CertificateServices,
   auth: AuthenticateOptions,
-  trust: () => Promise<Trust> = async () =>
-    trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex)),
+  /** The service's own trust (`serviceTrust`). */
+  trust: () => Promise<Trust>,
 ): Router {
   const router = Router();
   router.get(
