@@ -210,14 +210,20 @@ export function certificatesRouter(
     },
   );
 
-  const signing = idempotent(keys, {
-    async recover(certId, _req, res) {
-      const record = await ownCertificate(services, res, certId);
-      if (record === undefined) return false;
-      sendSuccess(res, 201, 'Certificate signed successfully', certificateView(record));
-      return true;
-    },
-  });
+  /**
+   * The key of a change to an existing certificate: a retry after a crash between the commit and
+   * the answer is answered with the certificate as it now is, as the first request would have been.
+   */
+  const changingOwn = (message: string) =>
+    idempotent(keys, {
+      async recover(certId, _req, res) {
+        const record = await ownCertificate(services, res, certId);
+        if (record === undefined) return false;
+        sendSuccess(res, 201, message, certificateView(record));
+        return true;
+      },
+    });
+  const signing = changingOwn('Certificate signed successfully');
   router.post(
     '/certificates/:lookup/:id/signature',
     authenticate(auth),
@@ -245,14 +251,7 @@ export function certificatesRouter(
     },
   );
 
-  const reanchoring = idempotent(keys, {
-    async recover(certId, _req, res) {
-      const record = await ownCertificate(services, res, certId);
-      if (record === undefined) return false;
-      sendSuccess(res, 201, 'Certificate re-anchored successfully', certificateView(record));
-      return true;
-    },
-  });
+  const reanchoring = changingOwn('Certificate re-anchored successfully');
   router.post(
     '/certificates/:lookup/:id/reanchor',
     authenticate(auth),
