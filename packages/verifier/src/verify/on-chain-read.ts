@@ -1,63 +1,23 @@
-import { UnexpectedEthCallResponseError } from '../chain/unexpected-eth-call-response-error.js';
-import { askNodes, type JsonRpcOptions, type NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { NodeIdentityCheck } from '../rpc/node-identity.js';
+import type { PublicChain } from '../rpc/public-endpoints.js';
 import { DevelopmentAccountCheck } from '../trust/development-accounts.js';
 import { announcedSuccessors } from '../trust/registry-successors.js';
 import {
-  findRegistryPin,
   networkPins,
   type PinnedNetwork,
   type PinnedRegistry,
   type RegistryKind,
   type Trust,
 } from '../trust/trust.js';
-import { rpcUrlsFor, type RpcUrls } from './rpc-urls.js';
-
-/**
- * One lookup sent to the trusted nodes in turn. A node that fails or answers something that is
- * neither the record nor the not-found revert (a node of another chain, no contract at the
- * address, a rate limit) is skipped: the next may know better. Only the first usable answer counts.
- */
-export type OnChainRead<Found> =
-  | { outcome: 'found'; value: Found; node: string; attempts: NodeAttempt[] }
-  | { outcome: 'notFound'; node: string; attempts: NodeAttempt[] }
-  | { outcome: 'unreachable'; attempts: NodeAttempt[] }
-  | { outcome: 'unexpected'; attempts: NodeAttempt[] };
-
-export async function readOnChain<Found extends { found: true }>(
-  urls: readonly string[],
-  request: unknown,
-  decode: (reply: unknown) => Found | { found: false },
-  options: JsonRpcOptions,
-): Promise<OnChainRead<Found>> {
-  const answer = await askNodes(urls, request, markUnexpected(decode), options);
-  if (!answer.answered) {
-    // Every node failed: unexpected if at least one answered but not usably, else unreachable.
-    const unexpected = answer.attempts.some((attempt) =>
-      attempt.error.startsWith(UNEXPECTED_PREFIX),
-    );
-    return { outcome: unexpected ? 'unexpected' : 'unreachable', attempts: answer.attempts };
-  }
-  const { value, url, attempts } = answer;
-  if (!value.found) return { outcome: 'notFound', node: url, attempts };
-  return { outcome: 'found', value, node: url, attempts };
-}
-
-const UNEXPECTED_PREFIX = 'unexpected reply: ';
-
-/** Wraps a decoder so that its refusals are told apart from transport failures in the attempts. */
-export function markUnexpected<T>(decode: (reply: unknown) => T): (reply: unknown) => T {
-  return (reply) => {
-    try {
-      return decode(reply);
-    } catch (error) {
-      if (error instanceof UnexpectedEthCallResponseError) {
-        throw new Error(`${UNEXPECTED_PREFIX}${error.message}`);
-      }
-      throw error;
-    }
-  };
-}
+import {
+  enoughOperators,
+  nodesOnChain,
+  readThrough,
+  type EndpointAnswer,
+  type ProvenNodeSet,
+} from './node-reads.js';
+import type { RpcUrls } from './rpc-urls.js';
 
 /** Where a record is looked up, and how its answers name it. */
 export interface RecordTarget {
@@ -78,12 +38,21 @@ export interface RecordTarget {
 export interface LookupContext extends JsonRpcOptions {
   rpc: RpcUrls;
   trust?: Trust | undefined;
+  /**
+   * Public endpoints of well-known chains, asked for a pinned network the user gave no node for;
+   * their answers count only when two of different operators agree. None unless given.
+   */
+  publicEndpoints?: readonly PublicChain[] | undefined;
   identity: NodeIdentityCheck;
   developmentAccounts: DevelopmentAccountCheck;
 }
 
 export function lookupContext(
-  options: JsonRpcOptions & { rpc: RpcUrls; trust?: Trust | undefined },
+  options: JsonRpcOptions & {
+    rpc: RpcUrls;
+    trust?: Trust | undefined;
+    publicEndpoints?: readonly PublicChain[] | undefined;
+  },
 ): LookupContext {
   return {
     ...options,
@@ -100,22 +69,28 @@ export type RegistryTrust =
 /**
  * The lookup of one record before any hash is compared: the record the nodes hold (with whether
  * its registry is trusted), or the verdict that ends its check (not anchored yet, no node, not
- * found). A registry nobody pinned is still read, so that the verdict can say what it holds, but
- * such a record is never more than `untrusted`.
+ * found, public endpoints that disagree). A registry nobody pinned is still read, so that the
+ * verdict can say what it holds, but such a record is never more than `untrusted`.
  */
 export type RecordLookup<Found> =
   | {
       outcome: 'found';
       value: Found;
-      answered: { node: string; attempts: NodeAttempt[] };
+      /** `nodes`: the public endpoints whose answers agreed, when the user gave no node. */
+      answered: { node: string; nodes?: string[]; attempts: NodeAttempt[] };
       registryTrust: RegistryTrust;
-      /** The nodes that proved to be on the pinned chain, the answering one first. */
-      checkedNodes: string[];
+      /** The nodes that proved to be on the pinned chain, the answering ones first. */
+      checkedNodes: ProvenNodeSet;
     }
   | {
-      outcome: 'pending' | 'unreachable' | 'unexpected' | 'notFound';
+      outcome: 'pending' | 'unreachable' | 'unexpected' | 'notFound' | 'disagreement';
       detail: string;
-      more: { node?: string; attempts?: NodeAttempt[] };
+      more: {
+        node?: string;
+        nodes?: string[];
+        answers?: EndpointAnswer[];
+        attempts?: NodeAttempt[];
+      };
     };
 
 export async function lookUpRecord<Found extends { found: true }>(
@@ -130,97 +105,171 @@ export async function lookUpRecord<Found extends { found: true }>(
     return { outcome: 'pending', detail, more: {} };
   }
   const pins = networkPins(context.trust, networkId);
-  const urls = rpcUrlsFor(context.rpc, networkId);
-  const pin =
-    findRegistryPin(context.trust, networkId, target.registryKind, smartContract) ??
-    (await announcedPin(pins, target.registryKind, smartContract, urls, context));
-  const registryTrust: RegistryTrust =
-    pin !== undefined
-      ? { trusted: true, ...pin }
-      : {
-          trusted: false,
-          reason:
-            pins.length === 0
-              ? `nothing you trust pins network ${String(networkId)}: the ${target.contract} ${smartContract} is named only by the ${target.holder}`
-              : `the ${target.contract} ${smartContract} is not one that ${[...new Set(pins.map((p) => p.pinnedBy))].join(' or ')} pins for network ${String(networkId)}`,
-        };
-  if (urls.length === 0) {
-    const detail = `no JSON-RPC URL given for network ${String(networkId)}`;
-    return { outcome: 'unreachable', detail, more: {} };
+  // Every pin naming the registry: two instances pinned on this machine may have deployed at the
+  // same addresses on two chains of one chain id, and the record is on one of them only.
+  const named = pins.flatMap((network) =>
+    network.registries
+      .filter(
+        (registry) =>
+          registry.kind === target.registryKind &&
+          registry.address.toLowerCase() === smartContract.toLowerCase(),
+      )
+      .map((registry) => ({ network, registry })),
+  );
+  const announced =
+    named.length > 0
+      ? undefined
+      : await announcedPin(pins, target.registryKind, smartContract, networkId, context);
+  const candidates = named.length > 0 ? named : announced === undefined ? [] : [announced];
+  if (candidates.length === 0) {
+    const reason =
+      pins.length === 0
+        ? `nothing you trust pins network ${String(networkId)}: the ${target.contract} ${smartContract} is named only by the ${target.holder}`
+        : `the ${target.contract} ${smartContract} is not one that ${[...new Set(pins.map((p) => p.pinnedBy))].join(' or ')} pins for network ${String(networkId)}`;
+    const { lookup } = await lookUpOn(
+      pins[0],
+      { trusted: false, reason },
+      target,
+      request(smartContract),
+      decode,
+      context,
+    );
+    return lookup;
   }
-  // Nodes answer only once they proved to be on the pinned chain (the record's pin, else any pin
-  // of the network): a node of another chain with the same id could answer anything.
-  const { checkedNodes, attempts } = await provenNodes(urls, pin?.network ?? pins[0], context);
-  if (checkedNodes.length === 0) {
-    const detail = `no node proved to be on network ${String(networkId)}`;
-    return { outcome: 'unreachable', detail, more: { attempts } };
+  // The first pin whose chain holds the record; else what the first one whose nodes answered says.
+  let answered: RecordLookup<Found> | undefined;
+  let first: RecordLookup<Found> | undefined;
+  for (const pin of candidates) {
+    const { lookup, reached } = await lookUpOn(
+      pin.network,
+      { trusted: true, ...pin },
+      target,
+      request(smartContract),
+      decode,
+      context,
+    );
+    if (lookup.outcome === 'found') return lookup;
+    first ??= lookup;
+    if (reached) answered ??= lookup;
   }
-  const read = await readOnChain(checkedNodes, request(smartContract), decode, context);
-  const allAttempts = [...attempts, ...read.attempts];
-  if (read.outcome === 'unreachable' || read.outcome === 'unexpected') {
-    const detail =
-      read.outcome === 'unreachable'
-        ? 'no node answered'
-        : 'the nodes answered with neither a record nor the not-found revert';
-    return { outcome: read.outcome, detail, more: { attempts: allAttempts } };
-  }
-  const answered = { node: read.node, attempts: allAttempts };
-  if (read.outcome === 'notFound') {
-    const detail = `no record for ${target.key} on this contract`;
-    return { outcome: 'notFound', detail, more: answered };
-  }
-  return {
-    outcome: 'found',
-    value: read.value,
-    answered,
-    registryTrust,
-    checkedNodes: [read.node, ...checkedNodes.filter((url) => url !== read.node)],
-  };
+  return (answered ?? first) as RecordLookup<Found>;
 }
 
 /**
- * The nodes, in the order given, that prove to be on the pinned chain (`eth_chainId` and the
- * genesis block's hash), and why the others were refused. Without a pinned chain (nothing pins
- * the network) every node is kept: what they answer is then never more than untrusted.
+ * Reads the record through the nodes that prove to be on `chain` (the registry's pin, else any
+ * pin of the network): a node of another chain with the same id could answer anything.
+ * `reached`: whether a node proved to be on that chain.
  */
-export async function provenNodes(
-  urls: readonly string[],
+async function lookUpOn<Found extends { found: true }>(
   chain: PinnedNetwork | undefined,
+  registryTrust: RegistryTrust,
+  target: RecordTarget,
+  request: unknown,
+  decode: (reply: unknown) => Found | { found: false },
   context: LookupContext,
-): Promise<{ checkedNodes: string[]; attempts: NodeAttempt[] }> {
-  const attempts: NodeAttempt[] = [];
-  const checkedNodes: string[] = [];
-  for (const url of urls) {
-    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
-    if (refused === undefined) checkedNodes.push(url);
-    else attempts.push({ url, error: refused });
+): Promise<{ lookup: RecordLookup<Found>; reached: boolean }> {
+  const { networkId } = target;
+  const nodes = await nodesOnChain(networkId, chain, context);
+  if (nodes.nobody !== undefined) {
+    return { lookup: { outcome: 'unreachable', detail: nodes.nobody, more: {} }, reached: false };
   }
-  return { checkedNodes, attempts };
+  if (nodes.urls.length === 0) {
+    const which =
+      nodes.publicChain === undefined ? '' : ` (public endpoints of ${nodes.publicChain.name})`;
+    return {
+      lookup: {
+        outcome: 'unreachable',
+        detail: `no node proved to be on network ${String(networkId)}${which}`,
+        more: { attempts: nodes.attempts },
+      },
+      reached: false,
+    };
+  }
+  const read = await readThrough(nodes, request, decode, context);
+  const attempts = [...nodes.attempts, ...read.attempts];
+  const done = (lookup: RecordLookup<Found>) => ({ lookup, reached: true });
+  switch (read.outcome) {
+    case 'unreachable':
+      return done({
+        outcome: 'unreachable',
+        detail: read.detail ?? 'no node answered',
+        more: { attempts },
+      });
+    case 'unexpected':
+      return done({
+        outcome: 'unexpected',
+        detail: 'the nodes answered with neither a record nor the not-found revert',
+        more: { attempts },
+      });
+    case 'disagreement':
+      return done({
+        outcome: 'disagreement',
+        detail: read.detail,
+        more: { answers: read.answers, attempts },
+      });
+    case 'notFound': {
+      const agreed = read.nodes === undefined ? '' : ` (${read.nodes.join(' and ')} agree)`;
+      return done({
+        outcome: 'notFound',
+        detail: `no record for ${target.key} on this contract${agreed}`,
+        more: {
+          node: read.node,
+          ...(read.nodes === undefined ? {} : { nodes: read.nodes }),
+          attempts,
+        },
+      });
+    }
+    case 'found':
+      return done({
+        outcome: 'found',
+        value: read.value,
+        answered: {
+          node: read.node,
+          ...(read.nodes === undefined ? {} : { nodes: read.nodes }),
+          attempts,
+        },
+        registryTrust,
+        // Later reads (the receipt, the registry's roles) go to the nodes that answered first;
+        // public endpoints: to those that agreed, which must agree again.
+        checkedNodes: {
+          ...nodes,
+          urls: read.nodes ?? [read.node, ...nodes.urls.filter((url) => url !== read.node)],
+          attempts: [],
+        },
+      });
+  }
 }
 
 /**
  * A registry no pin names, trusted because a pinned registry of the same kind announced it on
  * chain as its next generation (directly or through announced successors): how a service moves
  * to a new registry without its users pinning again. Asked through nodes that prove to be on the
- * pinned chain only.
+ * pinned chain only; public endpoints must all name it, two operators at least.
  */
 async function announcedPin(
   pins: readonly PinnedNetwork[],
   kind: RegistryKind,
   address: string,
-  urls: readonly string[],
+  networkId: number | string,
   context: LookupContext,
 ): Promise<{ network: PinnedNetwork; registry: PinnedRegistry } | undefined> {
   for (const network of pins) {
-    for (const registry of network.registries) {
-      if (registry.kind !== kind) continue;
-      for (const url of urls) {
-        if ((await context.identity.check(url, network)) !== undefined) continue;
-        const successors = await announcedSuccessors(url, registry.address, context);
-        if (successors.includes(address.toLowerCase())) {
-          return { network, registry: { kind, address } };
-        }
-        break;
+    const pinned = network.registries.filter((registry) => registry.kind === kind);
+    if (pinned.length === 0) continue;
+    const nodes = await nodesOnChain(networkId, network, context);
+    const [firstNode] = nodes.urls;
+    if (firstNode === undefined) continue;
+    for (const registry of pinned) {
+      const lists =
+        nodes.publicChain === undefined
+          ? [await announcedSuccessors(firstNode, registry.address, context)]
+          : enoughOperators(nodes.publicChain, nodes.urls)
+            ? await Promise.all(
+                nodes.urls.map((url) => announcedSuccessors(url, registry.address, context)),
+              )
+            : [];
+      if (lists.length > 0 && lists.every((list) => list.includes(address.toLowerCase()))) {
+        return { network, registry: { kind, address } };
       }
     }
   }

@@ -1,5 +1,7 @@
-import { findRecordWrite, type RecordToFind } from '../chain/record-write.js';
+import { findRecordWrite, type RecordToFind, type RecordWrite } from '../chain/record-write.js';
+import { PUBLIC_ENDPOINT_QUORUM } from '../rpc/public-endpoints.js';
 import { isInRange } from '../trust/trust.js';
+import { enoughOperators, type ProvenNodeSet } from './node-reads.js';
 import type { LookupContext, RegistryTrust } from './on-chain-read.js';
 
 /** When the chain says a record was written: its block, by the chain's own clock. */
@@ -15,25 +17,28 @@ export interface ChainTime {
 /**
  * What stands behind a record found on chain with the expected hash: whether the registry is
  * trusted (pinned, not a development account's, written within its trusted blocks) and when it
- * was written. `trusted` is the only standing a verified verdict accepts.
+ * was written. `trusted` is the only standing a verified verdict accepts. Read through public
+ * endpoints, the receipt must be told alike by two operators (`disagreement` otherwise).
  */
 export type RecordStanding =
   | { standing: 'trusted'; chainTime: ChainTime; pinnedBy: string }
   | { standing: 'untrusted'; detail: string; chainTime?: ChainTime }
   | { standing: 'untimed'; detail: string }
-  | { standing: 'unreachable'; detail: string };
+  | { standing: 'unreachable'; detail: string }
+  | { standing: 'disagreement'; detail: string };
 
 export async function establishStanding(
   record: RecordToFind,
   transactionHash: string | undefined,
   registryTrust: RegistryTrust,
-  checkedNodes: readonly string[],
+  checkedNodes: ProvenNodeSet,
   context: LookupContext,
 ): Promise<RecordStanding> {
   const write =
     transactionHash === undefined
       ? undefined
-      : await findRecordWrite(checkedNodes, transactionHash, record, context);
+      : await findWrite(checkedNodes, transactionHash, record, context);
+  if (write?.outcome === 'disagreement') return { standing: 'disagreement', detail: write.detail };
   const chainTime: ChainTime | undefined =
     write?.outcome === 'written'
       ? {
@@ -71,7 +76,7 @@ export async function establishStanding(
     };
   }
   if (network.local !== true) {
-    const holder = await context.developmentAccounts.holder(write.node, registry.address);
+    const holder = await developmentHolder(checkedNodes, write.node, registry.address, context);
     if (holder !== undefined) {
       return {
         standing: 'untrusted',
@@ -84,13 +89,78 @@ export async function establishStanding(
 }
 
 /**
+ * The receipt of the record's transaction: from the first node that gives it; through public
+ * endpoints, from every endpoint that agreed on the record, which must tell the same block.
+ */
+async function findWrite(
+  nodes: ProvenNodeSet,
+  transactionHash: string,
+  record: RecordToFind,
+  context: LookupContext,
+): Promise<RecordWrite | { outcome: 'disagreement'; detail: string }> {
+  const chain = nodes.publicChain;
+  if (chain === undefined) return findRecordWrite(nodes.urls, transactionHash, record, context);
+  const writes = await Promise.all(
+    nodes.urls.map((url) => findRecordWrite([url], transactionHash, record, context)),
+  );
+  const told = writes.flatMap((write, index) =>
+    write.outcome === 'unreachable' ? [] : [{ url: nodes.urls[index] ?? '', write }],
+  );
+  const said = ({ write }: (typeof told)[number]) =>
+    write.outcome === 'written'
+      ? `block ${String(write.blockNumber)} (${write.blockHash}) at ${new Date(write.blockTime * 1000).toISOString()}`
+      : write.detail;
+  if (new Set(told.map(said)).size > 1) {
+    return {
+      outcome: 'disagreement',
+      detail: `the public endpoints of ${chain.name} tell different receipts of ${transactionHash}, so none is believed: ${told.map((one) => `${one.url}: ${said(one)}`).join('; ')}`,
+    };
+  }
+  const [first] = told;
+  if (
+    first === undefined ||
+    !enoughOperators(
+      chain,
+      told.map(({ url }) => url),
+    )
+  ) {
+    const failed = writes.flatMap((write) =>
+      write.outcome === 'unreachable' ? [write.detail] : [],
+    );
+    return {
+      outcome: 'unreachable',
+      detail: `fewer than ${String(PUBLIC_ENDPOINT_QUORUM)} operators' public endpoints of ${chain.name} gave the receipt${failed.length === 0 ? '' : ` (${failed.join('; ')})`}`,
+    };
+  }
+  return first.write;
+}
+
+/**
+ * A development account holding the registry, as the node that answered says; through public
+ * endpoints, as any of those that agreed says (one hiding it is not believed).
+ */
+async function developmentHolder(
+  nodes: ProvenNodeSet,
+  answered: string,
+  registry: string,
+  context: LookupContext,
+): Promise<string | undefined> {
+  const urls = nodes.publicChain === undefined ? [answered] : nodes.urls;
+  for (const url of urls) {
+    const holder = await context.developmentAccounts.holder(url, registry);
+    if (holder !== undefined) return holder;
+  }
+  return undefined;
+}
+
+/**
  * What a standing means for a record's verdict: the verdict that ends its check (with the chain's
  * time when known), or, for a trusted record, what its verification gains: the chain's time and
  * whom the registry is trusted through. The same for trustpoints and evidences.
  */
 export type StandingOutcome =
   | {
-      verdict: 'unreachable' | 'untimed' | 'untrusted';
+      verdict: 'unreachable' | 'untimed' | 'untrusted' | 'disagreement';
       detail: string;
       more: { chainTime?: ChainTime };
     }
@@ -100,6 +170,7 @@ export function standingOutcome(standing: RecordStanding): StandingOutcome {
   switch (standing.standing) {
     case 'unreachable':
     case 'untimed':
+    case 'disagreement':
       return { verdict: standing.standing, detail: standing.detail, more: {} };
     case 'untrusted':
       return {

@@ -4,8 +4,10 @@ import {
   type RevocationStatus,
 } from '../chain/revocation-status-lookup.js';
 import type { NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import { publicChainFor } from '../rpc/public-endpoints.js';
 import { networkPins, type PinnedNetwork } from '../trust/trust.js';
-import { provenNodes, readOnChain, type LookupContext } from './on-chain-read.js';
+import { nodesOnChain, readThrough } from './node-reads.js';
+import type { LookupContext } from './on-chain-read.js';
 import { rpcUrlsFor } from './rpc-urls.js';
 
 /**
@@ -15,7 +17,8 @@ import { rpcUrlsFor } from './rpc-urls.js';
  * - `notRevoked`: a trusted status registry answered that no revocation is recorded;
  * - `revoked`: it holds a revocation, recorded at `revocation.recordedAt` by the chain's clock;
  * - `unchecked`: nothing you trust pins a status registry for the network, no node proved to be
- *   on it, or the contract did not answer as a status registry: the revocation was not checked.
+ *   on it, the contract did not answer as a status registry, or the public endpoints asked in the
+ *   absence of your own nodes disagreed: the revocation was not checked.
  */
 export interface RevocationStatusCheck {
   networkId: number;
@@ -26,6 +29,8 @@ export interface RevocationStatusCheck {
   trustedThrough?: string;
   /** The node whose answer was used. */
   node?: string;
+  /** Public endpoints (you gave no node for the network): those whose answers agreed. */
+  nodes?: string[];
   /** The revocation: its claimed timestamp (ms) and the chain's time it was recorded (ms). */
   revocation?: { timestamp: number; recordedAt: number };
   /** Nodes and registries asked before, and why their answer was not used. */
@@ -39,6 +44,8 @@ export interface RevocationStatusCheck {
  * (those of `preferredPin`, the source that trusts the certificate's Evidence, first). A
  * revocation in any of them counts; "not revoked" counts only from a registry whose nodes proved
  * to be on the pinned chain and that no development account holds (unless this machine pinned it).
+ * Without a node of yours for the network, public endpoints of its chain (when given) are asked,
+ * and an answer counts only when two of different operators agree.
  */
 export async function checkRevocationStatus(
   certId: string,
@@ -67,20 +74,27 @@ export async function checkRevocationStatus(
         : `${[...new Set(pins.map((pin) => pin.pinnedBy))].join(' and ')} pin${pins.length === 1 ? 's' : ''} no status registry for network ${String(networkId)}`,
     );
   }
-  const urls = rpcUrlsFor(context.rpc, networkId);
-  if (urls.length === 0) return unchecked(`no JSON-RPC URL given for network ${String(networkId)}`);
+  if (
+    rpcUrlsFor(context.rpc, networkId).length === 0 &&
+    !sources.some(({ network }) => publicChainFor(context.publicEndpoints, network) !== undefined)
+  ) {
+    return unchecked(`no JSON-RPC URL given for network ${String(networkId)}`);
+  }
 
   const attempts: NodeAttempt[] = [];
+  let problem: string | undefined;
   let notRevoked: RevocationStatusCheck | undefined;
   for (const { network, address } of sources) {
-    const answer = await readStatus(certId, network, address, urls, context);
+    const answer = await readStatus(certId, network, address, context);
     attempts.push(...answer.attempts);
+    problem ??= answer.problem;
     if (answer.status === undefined) continue;
     const found = {
       networkId,
       statusRegistry: address,
       trustedThrough: network.pinnedBy,
       node: answer.node,
+      ...(answer.nodes === undefined ? {} : { nodes: answer.nodes }),
     };
     if (answer.status.revoked) {
       const { timestamp, recordedAt } = answer.status;
@@ -100,22 +114,32 @@ export async function checkRevocationStatus(
     };
   }
   return notRevoked === undefined
-    ? unchecked('no trusted status registry could be read', attempts)
+    ? unchecked(problem ?? 'no trusted status registry could be read', attempts)
     : { ...notRevoked, attempts };
 }
 
-/** One status registry's answer through the nodes that prove to be on its pinned chain. */
+/**
+ * One status registry's answer through the nodes that prove to be on its pinned chain (public
+ * endpoints: two operators agreeing; `problem` says how they differed, or that too few answered).
+ */
 async function readStatus(
   certId: string,
   network: PinnedNetwork,
   address: string,
-  urls: readonly string[],
   context: LookupContext,
-): Promise<{ status?: RevocationStatus; node?: string; attempts: NodeAttempt[] }> {
-  const { checkedNodes, attempts } = await provenNodes(urls, network, context);
-  if (checkedNodes.length === 0) return { attempts };
-  const read = await readOnChain(
-    checkedNodes,
+): Promise<{
+  status?: RevocationStatus;
+  node?: string;
+  nodes?: string[];
+  attempts: NodeAttempt[];
+  /** Why public endpoints gave no answer that counts (they disagreed, or too few answered). */
+  problem?: string;
+}> {
+  const nodes = await nodesOnChain(network.networkId, network, context);
+  const attempts = [...nodes.attempts];
+  if (nodes.urls.length === 0) return { attempts };
+  const read = await readThrough(
+    nodes,
     revocationOfRequest({ statusRegistry: address, certId }),
     decodeRevocationOfResponse,
     context,
@@ -123,16 +147,27 @@ async function readStatus(
   attempts.push(
     ...read.attempts.map((attempt) => ({ ...attempt, error: `${address}: ${attempt.error}` })),
   );
+  if (read.outcome === 'disagreement' || (read.outcome === 'unreachable' && read.detail)) {
+    return { attempts, problem: `the status registry ${address}: ${read.detail ?? ''}` };
+  }
   if (read.outcome !== 'found') return { attempts };
   if (network.local !== true) {
-    const holder = await context.developmentAccounts.holder(read.node, address);
-    if (holder !== undefined) {
-      attempts.push({
-        url: read.node,
-        error: `${address}: held by the well-known development account ${holder}, whose key anybody has`,
-      });
-      return { attempts };
+    // Through public endpoints, any of those that agreed naming a development account counts.
+    for (const url of read.nodes ?? [read.node]) {
+      const holder = await context.developmentAccounts.holder(url, address);
+      if (holder !== undefined) {
+        attempts.push({
+          url,
+          error: `${address}: held by the well-known development account ${holder}, whose key anybody has`,
+        });
+        return { attempts };
+      }
     }
   }
-  return { status: read.value, node: read.node, attempts };
+  return {
+    status: read.value,
+    node: read.node,
+    ...(read.nodes === undefined ? {} : { nodes: read.nodes }),
+    attempts,
+  };
 }

@@ -14,6 +14,7 @@ import { hashFileBytes, type FileHashes } from '../hashing/file-hasher.js';
 import { isHashHex } from '../hashing/hash-hex.js';
 import { revocationTrustPointHash } from '../hashing/trustpoint-hash.js';
 import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import type { PublicChain } from '../rpc/public-endpoints.js';
 import {
   qualifiedSignatureTrustPointHash,
   verifyQualifiedSignature,
@@ -23,6 +24,7 @@ import { TRUST_POINT_TYPE_NAMES, type TrustPointTypeName } from '../trustpoint-t
 import { trustPointKey } from '../chain/record-key.js';
 import { TRUST_POINT_TYPE_CODES } from '../trustpoint-type.js';
 import type { Trust } from '../trust/trust.js';
+import type { EndpointAnswer } from './node-reads.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import { checkRevocationStatus, type RevocationStatusCheck } from './revocation-status.js';
@@ -54,7 +56,9 @@ import type { RpcUrls } from './rpc-urls.js';
  * - `untimed`: on chain as the rules say, but the transaction it names did not write it, so the
  *   chain cannot date it;
  * - `unreachable`: no node answered (or none proved to be on the pinned chain); `unexpected`:
- *   nodes answered, but not with a record or the not-found revert (no contract at the address).
+ *   nodes answered, but not with a record or the not-found revert (no contract at the address);
+ * - `disagreement`: you gave no node for the network and the public endpoints asked instead
+ *   answered differently (the record, or its receipt): none is believed.
  */
 export type TrustpointVerdict =
   | 'anchored'
@@ -68,7 +72,8 @@ export type TrustpointVerdict =
   | 'untrusted'
   | 'untimed'
   | 'unreachable'
-  | 'unexpected';
+  | 'unexpected'
+  | 'disagreement';
 
 export interface TrustpointVerification {
   type: TrustPointTypeName;
@@ -84,6 +89,10 @@ export interface TrustpointVerification {
   onChain?: { hash: string; type: TrustPointTypeName };
   /** The node whose answer was used. */
   node?: string;
+  /** Public endpoints (you gave no node for the network): every one whose answer agreed. */
+  nodes?: string[];
+  /** Public endpoints that disagreed: what each answered. */
+  answers?: EndpointAnswer[];
   /** When the chain wrote it: the block of the transaction that wrote this record. */
   chainTime?: ChainTime;
   /** Who the registry is trusted through (`you`, or a service origin), when it is. */
@@ -131,7 +140,8 @@ export interface CertificateHashCheck {
 /**
  * The certificate's verdict, the first that applies in this order: `mismatch` (a hash differs, a
  * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
- * `unchecked` (no node answered, a time or a signature could not be checked), `untrusted` (on
+ * `unchecked` (no node answered, public endpoints disagreed, a time or a signature could not be
+ * checked), `untrusted` (on
  * chain, but in a registry you do not trust), `revoked` (a revocation proven on chain: in a
  * trusted status registry, or a Revocation trustpoint the JSON lists), `revocationUnchecked` (no
  * revocation found, but the status of a network holding its Evidence could not be read), `expired`,
@@ -193,6 +203,12 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
   file?: Uint8Array | FileHashes;
   /** The nodes to ask, per network id. */
   rpc: RpcUrls;
+  /**
+   * Public endpoints of well-known chains (`PUBLIC_CHAINS`, or your own list), asked only for a
+   * network `rpc` gives no node for; a record counts only when two of different operators agree.
+   * None by default.
+   */
+  publicEndpoints?: readonly PublicChain[];
   /** Public keys of the service's qualified signatures (`/.well-known/jwks.json`). */
   jwks?: JSONWebKeySet;
   /**
@@ -552,7 +568,7 @@ function overallVerdict(
   if (!hash.matches || has('mismatch', 'signatureInvalid')) return 'mismatch';
   if (trustpoints.length === 0 || has('notFound', 'pending')) return 'notFound';
   if (
-    has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked') ||
+    has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked', 'disagreement') ||
     !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence')
   ) {
     return 'unchecked';

@@ -9,8 +9,10 @@ import {
 } from '../hashing/asset-hash-v2.js';
 import { evidenceHash } from '../hashing/track-hash.js';
 import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import type { PublicChain } from '../rpc/public-endpoints.js';
 import { evidenceKey } from '../chain/record-key.js';
 import type { Trust } from '../trust/trust.js';
+import type { EndpointAnswer } from './node-reads.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import {
@@ -29,7 +31,7 @@ import type { RpcUrls } from './rpc-urls.js';
 /**
  * Verdict on one evidence: `anchored` (on chain with the hash the rules give, in a trusted
  * repository), `mismatch`, `notFound` (revert `0x09cea733`), `pending`, `untrusted`, `untimed`,
- * `unreachable` or `unexpected` (as for trustpoints).
+ * `unreachable`, `unexpected` or `disagreement` (as for trustpoints).
  */
 export type EvidenceVerdict =
   | 'anchored'
@@ -39,7 +41,8 @@ export type EvidenceVerdict =
   | 'untrusted'
   | 'untimed'
   | 'unreachable'
-  | 'unexpected';
+  | 'unexpected'
+  | 'disagreement';
 
 /**
  * What a verdict proves of the fields a JSON shows, and what it does not. `covered`: recomputed
@@ -68,6 +71,10 @@ export interface EvidenceVerification {
   coverage: FieldCoverage;
   onChain?: { hash: string };
   node?: string;
+  /** Public endpoints (you gave no node for the network): every one whose answer agreed. */
+  nodes?: string[];
+  /** Public endpoints that disagreed: what each answered. */
+  answers?: EndpointAnswer[];
   /** When the chain wrote it: the block of the transaction that wrote this record. */
   chainTime?: ChainTime;
   /** Who the repository is trusted through (`you`, or a service origin), when it is. */
@@ -108,6 +115,8 @@ export interface VerifyEvidenceInput extends JsonRpcOptions {
    */
   evidence: unknown;
   rpc: RpcUrls;
+  /** Public endpoints of well-known chains, for a network `rpc` names no node for (as for certificates). */
+  publicEndpoints?: readonly PublicChain[];
   /** The networks and repositories you trust; a record in any other is at best `untrusted`. */
   trust?: Trust;
 }
@@ -351,7 +360,7 @@ export async function verifyEvidence(input: VerifyEvidenceInput): Promise<Eviden
       ? 'mismatch'
       : evidences.length === 0 || has('notFound', 'pending')
         ? 'notFound'
-        : has('unreachable', 'unexpected', 'untimed')
+        : has('unreachable', 'unexpected', 'untimed', 'disagreement')
           ? 'unchecked'
           : has('untrusted')
             ? 'untrusted'

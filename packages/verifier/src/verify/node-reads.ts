@@ -1,0 +1,226 @@
+import { UnexpectedEthCallResponseError } from '../chain/unexpected-eth-call-response-error.js';
+import { askNodes, type JsonRpcOptions, type NodeAttempt } from '../rpc/json-rpc-nodes.js';
+import {
+  PUBLIC_ENDPOINT_QUORUM,
+  publicChainFor,
+  type PublicChain,
+} from '../rpc/public-endpoints.js';
+import type { PinnedNetwork } from '../trust/trust.js';
+import type { LookupContext } from './on-chain-read.js';
+import { rpcUrlsFor } from './rpc-urls.js';
+
+/**
+ * One lookup sent to the trusted nodes in turn. A node that fails or answers something that is
+ * neither the record nor the not-found revert (a node of another chain, no contract at the
+ * address, a rate limit) is skipped: the next may know better. Only the first usable answer counts.
+ */
+export type OnChainRead<Found> =
+  | { outcome: 'found'; value: Found; node: string; attempts: NodeAttempt[] }
+  | { outcome: 'notFound'; node: string; attempts: NodeAttempt[] }
+  | { outcome: 'unreachable'; attempts: NodeAttempt[] }
+  | { outcome: 'unexpected'; attempts: NodeAttempt[] };
+
+export async function readOnChain<Found extends { found: true }>(
+  urls: readonly string[],
+  request: unknown,
+  decode: (reply: unknown) => Found | { found: false },
+  options: JsonRpcOptions,
+): Promise<OnChainRead<Found>> {
+  const answer = await askNodes(urls, request, markUnexpected(decode), options);
+  if (!answer.answered) {
+    // Every node failed: unexpected if at least one answered but not usably, else unreachable.
+    const unexpected = answer.attempts.some((attempt) =>
+      attempt.error.startsWith(UNEXPECTED_PREFIX),
+    );
+    return { outcome: unexpected ? 'unexpected' : 'unreachable', attempts: answer.attempts };
+  }
+  const { value, url, attempts } = answer;
+  if (!value.found) return { outcome: 'notFound', node: url, attempts };
+  return { outcome: 'found', value, node: url, attempts };
+}
+
+const UNEXPECTED_PREFIX = 'unexpected reply: ';
+
+/** Wraps a decoder so that its refusals are told apart from transport failures in the attempts. */
+export function markUnexpected<T>(decode: (reply: unknown) => T): (reply: unknown) => T {
+  return (reply) => {
+    try {
+      return decode(reply);
+    } catch (error) {
+      if (error instanceof UnexpectedEthCallResponseError) {
+        throw new Error(`${UNEXPECTED_PREFIX}${error.message}`);
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * The nodes, in the order given, that prove to be on the pinned chain (`eth_chainId` and the
+ * genesis block's hash), and why the others were refused. Without a pinned chain (nothing pins
+ * the network) every node is kept: what they answer is then never more than untrusted.
+ */
+export async function provenNodes(
+  urls: readonly string[],
+  chain: Pick<PinnedNetwork, 'chainId' | 'genesisHash'> | undefined,
+  context: LookupContext,
+): Promise<{ checkedNodes: string[]; attempts: NodeAttempt[] }> {
+  const attempts: NodeAttempt[] = [];
+  const checkedNodes: string[] = [];
+  for (const url of urls) {
+    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
+    if (refused === undefined) checkedNodes.push(url);
+    else attempts.push({ url, error: refused });
+  }
+  return { checkedNodes, attempts };
+}
+
+/**
+ * Who answers for one chain in a verification, once proven to be on it:
+ * - the user's nodes for the network (the first usable answer counts), whenever they gave any;
+ * - else, when the pinned chain is a well-known public one and the caller passed public
+ *   endpoints, those endpoints: an answer counts only when two of different operators agree.
+ */
+export interface ProvenNodeSet {
+  /** The nodes that proved to be on the chain, in the order they are asked. */
+  urls: readonly string[];
+  /** Set when these are public endpoints of that chain (the user gave no node for the network). */
+  publicChain?: PublicChain;
+  /** Nodes refused (another chain), and why. */
+  attempts: NodeAttempt[];
+  /** Why nobody was asked, when no node was given and no public endpoint is known. */
+  nobody?: string;
+}
+
+export async function nodesOnChain(
+  networkId: number | string,
+  chain: PinnedNetwork | undefined,
+  context: LookupContext,
+): Promise<ProvenNodeSet> {
+  const own = rpcUrlsFor(context.rpc, networkId);
+  if (own.length > 0) {
+    const { checkedNodes, attempts } = await provenNodes(own, chain, context);
+    return { urls: checkedNodes, attempts };
+  }
+  // Public endpoints only for a pinned chain: a network nothing pins is never more than
+  // untrusted, and a well-known chain is recognised by the pin's chain id and genesis.
+  const publicChain =
+    chain === undefined ? undefined : publicChainFor(context.publicEndpoints, chain);
+  if (publicChain === undefined) {
+    const known =
+      context.publicEndpoints === undefined
+        ? ''
+        : ', and no public endpoint is known for its chain';
+    return {
+      urls: [],
+      attempts: [],
+      nobody: `no JSON-RPC URL given for network ${String(networkId)}${known}`,
+    };
+  }
+  const { checkedNodes, attempts } = await provenNodes(
+    publicChain.endpoints.map((endpoint) => endpoint.url),
+    publicChain,
+    context,
+  );
+  return { urls: checkedNodes, publicChain, attempts };
+}
+
+/** What one public endpoint answered, as a person reads it. */
+export interface EndpointAnswer {
+  node: string;
+  answer: string;
+}
+
+/**
+ * A read through a node set: as `OnChainRead` for the user's nodes; for public endpoints, found or
+ * not found only when at least two of different operators answered alike (`nodes` names them),
+ * `disagreement` when two answered differently (nothing is picked), `unreachable` when fewer than
+ * two answered usably.
+ */
+export type NodesRead<Found> =
+  | { outcome: 'found'; value: Found; node: string; nodes?: string[]; attempts: NodeAttempt[] }
+  | { outcome: 'notFound'; node: string; nodes?: string[]; attempts: NodeAttempt[] }
+  | { outcome: 'unreachable'; attempts: NodeAttempt[]; detail?: string }
+  | { outcome: 'unexpected'; attempts: NodeAttempt[] }
+  | {
+      outcome: 'disagreement';
+      answers: EndpointAnswer[];
+      attempts: NodeAttempt[];
+      detail: string;
+    };
+
+export function readThrough<Found extends { found: true }>(
+  nodes: ProvenNodeSet,
+  request: unknown,
+  decode: (reply: unknown) => Found | { found: false },
+  options: JsonRpcOptions,
+): Promise<NodesRead<Found>> {
+  return nodes.publicChain === undefined
+    ? readOnChain(nodes.urls, request, decode, options)
+    : readByAgreement(nodes.urls, nodes.publicChain, request, decode, options);
+}
+
+/** The operator of a public endpoint of `chain`: endpoints of one operator count once. */
+export const operatorOf = (chain: PublicChain, url: string): string =>
+  chain.endpoints.find((endpoint) => endpoint.url === url)?.operator ?? url;
+
+/** Whether the endpoints are of enough different operators for their agreement to count. */
+export const enoughOperators = (chain: PublicChain, urls: readonly string[]): boolean =>
+  new Set(urls.map((url) => operatorOf(chain, url))).size >= PUBLIC_ENDPOINT_QUORUM;
+
+const answerKey = (value: unknown): string =>
+  JSON.stringify(value, (_key, part: unknown) =>
+    typeof part === 'bigint' ? part.toString() : part,
+  );
+
+/** A decoded answer in a few words: `not found`, or its fields. */
+export function describeAnswer(value: { found: boolean }): string {
+  if (!value.found) return 'not found';
+  return Object.entries(value)
+    .filter(([name]) => name !== 'found')
+    .map(([name, part]) => `${name} ${String(part)}`)
+    .join(', ');
+}
+
+/**
+ * Asks every proven public endpoint at once and compares the answers: one endpoint could lie,
+ * so none counts alone, and two that differ end the read rather than one being picked.
+ */
+async function readByAgreement<Found extends { found: true }>(
+  urls: readonly string[],
+  chain: PublicChain,
+  request: unknown,
+  decode: (reply: unknown) => Found | { found: false },
+  options: JsonRpcOptions,
+): Promise<NodesRead<Found>> {
+  const replies = await Promise.all(
+    urls.map((url) => askNodes([url], request, markUnexpected(decode), options)),
+  );
+  const attempts: NodeAttempt[] = [];
+  const usable: { url: string; value: Found | { found: false } }[] = [];
+  for (const reply of replies) {
+    if (reply.answered) usable.push({ url: reply.url, value: reply.value });
+    else attempts.push(...reply.attempts);
+  }
+  const answers = usable.map(({ url, value }) => ({ node: url, answer: describeAnswer(value) }));
+  if (new Set(usable.map(({ value }) => answerKey(value))).size > 1) {
+    return {
+      outcome: 'disagreement',
+      answers,
+      attempts,
+      detail: `the public endpoints of ${chain.name} disagree, so none is believed: ${answers.map(({ node, answer }) => `${node} answered ${answer}`).join('; ')}`,
+    };
+  }
+  const agreed = usable.map(({ url }) => url);
+  const [first] = usable;
+  if (first === undefined || !enoughOperators(chain, agreed)) {
+    return {
+      outcome: 'unreachable',
+      attempts,
+      detail: `${first === undefined ? 'no public endpoint' : `only ${agreed.join(' and ')}, of one operator,`} of ${chain.name} proven to be on the chain answered: the answers of at least ${String(PUBLIC_ENDPOINT_QUORUM)} operators must agree`,
+    };
+  }
+  return first.value.found
+    ? { outcome: 'found', value: first.value, node: first.url, nodes: agreed, attempts }
+    : { outcome: 'notFound', node: first.url, nodes: agreed, attempts };
+}
