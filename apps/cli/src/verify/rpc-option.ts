@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
 import { usageError } from '../cli-error.js';
 
-/** The local chain `trustpoint start` runs, asked for network 31337 when no URL names it. */
+/**
+ * The default port of the local chain `trustpoint start` runs: asked for network 31337 only when
+ * nothing names a node for it (`trustpoint start` pins its own chain's node, on whatever port it
+ * runs, so this is a last guess).
+ */
 export const LOCAL_CHAIN = { networkId: '31337', url: 'http://127.0.0.1:8545' } as const;
 
 /** Collects repeated `--rpc` values in order. */
@@ -11,12 +15,14 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 /**
  * `--rpc URL` (any network) or `--rpc <networkId>=URL`, repeatable, tried in the given order;
  * `TRUSTPOINT_RPC` holds the same, comma-separated, and counts only when no `--rpc` is given.
- * The embedded chain's node is added for network 31337 when nothing else names it.
+ * The embedded chain's default node is added for network 31337 when nothing else names it, unless
+ * `guessLocalChain` is false (public endpoints given for that chain: they are asked instead).
  */
 export function rpcUrlsOf(
   values: readonly string[],
   env: NodeJS.ProcessEnv,
   fromFile: readonly { networkId: string; url: string }[] = [],
+  guessLocalChain = true,
 ): RpcUrls {
   const given =
     values.length > 0
@@ -39,7 +45,11 @@ export function rpcUrlsOf(
     assertHttpUrl(url, `${networkId}=${url}`);
     (urls[networkId] ??= []).push(url);
   }
-  if (urls[LOCAL_CHAIN.networkId] === undefined && urls[ANY_NETWORK] === undefined) {
+  if (
+    guessLocalChain &&
+    urls[LOCAL_CHAIN.networkId] === undefined &&
+    urls[ANY_NETWORK] === undefined
+  ) {
     urls[LOCAL_CHAIN.networkId] = [LOCAL_CHAIN.url];
   }
   return urls;

@@ -27,6 +27,7 @@ const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> =
   untimed: 'time not proven',
   unreachable: 'node unreachable',
   unexpected: 'unexpected node answer',
+  disagreement: 'PUBLIC ENDPOINTS DISAGREE',
 };
 
 const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
@@ -35,7 +36,7 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   mismatch: 'MISMATCH: something differs from the rules or the chain',
   notFound: 'NOT FOUND: a record is not on chain',
   unchecked:
-    'NOT CHECKED: a node did not answer, the chain could not date a record, or a signature could not be checked',
+    'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, or a signature could not be checked',
   untrusted:
     'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
   expired: 'EXPIRED: it matches the chain and is trusted, but its expiry date has passed',
@@ -77,6 +78,10 @@ const chainTimeOf = (row: { chainTime?: { timestamp: number; blockNumber: number
     ? undefined
     : `${new Date(row.chainTime.timestamp).toISOString()} (block ${String(row.chainTime.blockNumber)})`;
 
+/** The node that answered; public endpoints: every one whose answer agreed. */
+const nodesOf = (row: { node?: string; nodes?: string[] }) =>
+  row.nodes === undefined ? row.node : `${row.nodes.join(' + ')} (public, agreed)`;
+
 /** A failed node in one line: the next one was asked. */
 const failedNodes = (attempts: readonly NodeAttempt[]) =>
   attempts.map((attempt) => `${attempt.url} failed (${attempt.error})`).join('; ');
@@ -114,7 +119,7 @@ export function certificateText(
       { title: 'Registry', value: (row) => row.smartContract },
       { title: 'Trusted through', value: (row) => row.trustedThrough },
       { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
-      { title: 'Node', value: (row) => row.node },
+      { title: 'Node', value: nodesOf },
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
     ]),
     ...(result.status.length === 0
@@ -132,7 +137,7 @@ export function certificateText(
             },
             { title: 'Status registry', value: (row) => row.statusRegistry },
             { title: 'Trusted through', value: (row) => row.trustedThrough },
-            { title: 'Node', value: (row) => row.node },
+            { title: 'Node', value: nodesOf },
             { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
           ]),
         ]),
@@ -187,7 +192,7 @@ export function evidencesText(result: EvidencesVerification): string {
       { title: 'Repository', value: (row) => row.smartContract },
       { title: 'Trusted through', value: (row) => row.trustedThrough },
       { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },
-      { title: 'Node', value: (row) => row.node },
+      { title: 'Node', value: nodesOf },
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
     ]),
   ];

@@ -13,6 +13,7 @@ import {
   VerifierInputError,
   type FileHashes,
   type JSONWebKeySet,
+  type PublicChain,
   type Trust,
 } from '@trustpoint/verifier';
 import type { Command } from 'commander';
@@ -35,6 +36,7 @@ import {
   type ServiceOptions,
 } from './record-source.js';
 import { certifiedFields } from './certified-fields.js';
+import { publicEndpointsOf } from './public-endpoints-option.js';
 import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
 import {
   fetchTrustDocument,
@@ -51,6 +53,7 @@ interface VerifyOptions extends ServiceOptions {
   contract?: string[];
   statusContract?: string[];
   issuer?: string[];
+  publicEndpoints?: string | boolean;
   jwks?: string;
   json: boolean;
 }
@@ -60,6 +63,7 @@ interface VerifyEvidenceOptions {
   networks?: string;
   contract?: string[];
   issuer?: string[];
+  publicEndpoints?: string | boolean;
   trackUrl?: string;
   token?: string;
   json: boolean;
@@ -69,7 +73,10 @@ const CERT_API_PATH = '/cert/v2';
 const CERT_ID = /^did:[a-z0-9]+:certid:[^/?#\s]+$/;
 const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 
-const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated; default ${LOCAL_CHAIN.networkId}=${LOCAL_CHAIN.url}, the local chain)`;
+const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated); the nodes pinned with the origins you trust come after them (trustpoint start pins its own chain's, on whatever port it runs); when nothing names a node for ${LOCAL_CHAIN.networkId}, ${LOCAL_CHAIN.url} is asked`;
+
+const PUBLIC_ENDPOINTS_HELP =
+  'for a network you give no node for, ask public endpoints of well-known chains (Ethereum, Sepolia, Polygon PoS, Arbitrum One, Base, OP Mainnet): a record counts only when endpoints of two operators, each proven on the pinned chain, agree; a file replaces the built-in list ({"chains": [{"name", "chainId", "genesisHash", "endpoints": [{"url", "operator"}]}]})';
 
 const NETWORKS_HELP =
   'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository", "statusRegistry"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
@@ -95,19 +102,31 @@ async function trustedNetworks(
     contract?: string[];
     statusContract?: string[];
     issuer?: string[];
+    publicEndpoints?: string | boolean;
   },
   io: Io,
   registry: 'trustPointRegistry' | 'evidenceRepository',
-): Promise<{ rpc: ReturnType<typeof rpcUrlsOf>; trust: Trust }> {
+): Promise<{
+  rpc: ReturnType<typeof rpcUrlsOf>;
+  trust: Trust;
+  publicEndpoints?: readonly PublicChain[];
+}> {
   const fromFile = options.networks === undefined ? [] : await readNetworksFile(options.networks);
   const trustFile = await readTrustFile(trustFilePath(io.env));
   const pinned = trustOfFile(trustFile);
-  const rpc = rpcUrlsOf(options.rpc ?? [], io.env, [
-    ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
-    ...Object.entries(pinned.rpc).flatMap(([networkId, urls]) =>
-      urls.map((url) => ({ networkId, url })),
-    ),
-  ]);
+  const publicEndpoints = await publicEndpointsOf(options.publicEndpoints);
+  const rpc = rpcUrlsOf(
+    options.rpc ?? [],
+    io.env,
+    [
+      ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
+      ...Object.entries(pinned.rpc).flatMap(([networkId, urls]) =>
+        urls.map((url) => ({ networkId, url })),
+      ),
+    ],
+    // Public endpoints given for the local chain's id are asked instead of guessing its port.
+    !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN.networkId),
+  );
   const contracts = trustedContractsOf(
     options.contract ?? [],
     fromFile.map((network) => ({ networkId: network.networkId, address: network[registry] })),
@@ -140,6 +159,7 @@ async function trustedNetworks(
   }
   return {
     rpc,
+    ...(publicEndpoints === undefined ? {} : { publicEndpoints }),
     trust: combineTrust(
       pinned.trust,
       ...issuers,
@@ -153,7 +173,9 @@ async function trustedNetworks(
 
 const TRUST_NOTE = `
 Only the nodes given with --rpc (or --networks, or pinned with an origin) are asked, with a raw eth_call,
-and each must prove it is on the pinned chain (chain id and genesis block). A registry is trusted only
+and each must prove it is on the pinned chain (chain id and genesis block). With --public-endpoints, a
+network you give no node for is read from public endpoints of its chain instead, and an answer counts
+only when endpoints of two operators agree (PUBLIC ENDPOINTS DISAGREE otherwise). A registry is trusted only
 when you pinned it (--contract, --networks) or an origin you trust publishes it (trustpoint trust add,
 --issuer): never because the certificate names it. Times are the chain's (the block that wrote the record).
 Whether a certificate was revoked is read from its certID alone in the status registry of each network
@@ -220,6 +242,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option('--status-contract <networkId=address>', STATUS_CONTRACT_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
+    .option('--public-endpoints [file]', PUBLIC_ENDPOINTS_HELP)
     .option(
       '--url <url>',
       "the service's origin, only to read the certificate by its certID and the signature keys (env TRUSTPOINT_URL; default http://127.0.0.1:$CERT_API_PORT or :8080)",
@@ -289,6 +312,7 @@ Examples:
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
+    .option('--public-endpoints [file]', PUBLIC_ENDPOINTS_HELP)
     .option(
       '--track-url <url>',
       "the tracking API's origin, only to read the record (env TRUSTPOINT_TRACK_URL; default http://127.0.0.1:$TRACK_API_PORT or :8081)",
