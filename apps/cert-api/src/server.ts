@@ -21,6 +21,7 @@ import {
 } from '@trustpoint/identity';
 import { createSecretSealer, webhooksRouter, type WebhookSettings } from '@trustpoint/webhooks';
 import type { TrustDocument } from '@trustpoint/domain';
+import type { PublicChain } from '@trustpoint/verifier';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CertificateServices } from './certificates/certificate-services.js';
@@ -58,6 +59,12 @@ export interface CertApiOptions {
   admin?: boolean;
   /** Serves the web verifier (static files) at `/cert/v2/verify/`. Default true. */
   webVerifier?: boolean;
+  /**
+   * The public endpoints of well-known chains the web verifier may ask for a network its user
+   * lists no node for (`TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS`); the verifier's `PUBLIC_CHAINS`
+   * by default, none when empty.
+   */
+  verifierPublicEndpoints?: readonly PublicChain[] | (() => readonly PublicChain[]);
   /** Origins whose pages may read the public routes (`CORS_ORIGINS`); default any (`*`). */
   corsOrigins?: CorsOrigins;
   /** How long `Idempotency-Key`s are kept and held; `DEFAULT_IDEMPOTENCY_SETTINGS` by default. */
@@ -103,6 +110,11 @@ function issuingServices({ services, publicUrl }: CertApiOptions): CertificateSe
     new URL(typeof publicUrl === 'string' ? publicUrl : publicUrl()).origin;
   return { ...services, issuerOrigin };
 }
+
+const verifierEndpointsOption = (
+  given: CertApiOptions['verifierPublicEndpoints'],
+): { publicEndpoints?: () => readonly PublicChain[] } =>
+  given === undefined ? {} : { publicEndpoints: typeof given === 'function' ? given : () => given };
 
 /** The certificate API as an Express app, mounted at /cert/v2; `listen` is the caller's. */
 export function createCertApp(options: CertApiOptions): Express {
@@ -160,7 +172,12 @@ export function createCertApp(options: CertApiOptions): Express {
       networksRouter(() => networkSummaries(services.networks.list())),
       ...(options.webVerifier === false
         ? []
-        : [webVerifierRouter({ nodes: () => services.networks.list() })]),
+        : [
+            webVerifierRouter({
+              nodes: () => services.networks.list(),
+              ...verifierEndpointsOption(options.verifierPublicEndpoints),
+            }),
+          ]),
       identityRouter({ identities: tokens, auth, idempotency }),
       accountRouter({ knex: services.knex, auth }),
       ...(options.webhooks === undefined
@@ -209,6 +226,8 @@ export { DEFAULT_MAX_FILE_BYTES, type FilesSettings } from './files/files-settin
 export type { PublishedFileStore } from './files/published-file-store.js';
 export { s3FileStore, s3ClientOf, type S3FileStoreSettings } from './files/s3-file-store.js';
 export { s3SettingsFromEnv } from './files/s3-settings-from-env.js';
+export { verifierPublicEndpointsFromEnv } from './routes/verifier-public-endpoints-from-env.js';
+export type { PublicChain } from '@trustpoint/verifier';
 export {
   DEFAULT_URL_FETCH_SETTINGS,
   type UrlFetchSettings,

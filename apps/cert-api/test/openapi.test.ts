@@ -330,11 +330,12 @@ describe.each(testBackends())('the certificate API and its document on %s', (bac
 
   it('when the routes of the app are listed, then each is documented with its method, and only those', () => {
     // Arrange: the documentation's own routes are not operations of the API, nor the web
-    // verifier's file naming a local instance's nodes to its own page.
+    // verifier's files naming a local instance's nodes and the public endpoints to its own page.
     const docsRoutes = [
       'get /cert/v2/openapi.json',
       'get /cert/v2/docs',
       'get /cert/v2/verify/local-nodes.json',
+      'get /cert/v2/verify/public-endpoints.json',
     ];
 
     // Act

@@ -6,8 +6,10 @@ import {
   publicSigningKeyOf,
   type JWK,
   type PinAttemptLimits,
+  type PublicChain,
   type S3FileStoreSettings,
   s3SettingsFromEnv,
+  verifierPublicEndpointsFromEnv,
 } from '@trustpoint/cert-api';
 import { DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS } from '@trustpoint/db';
 import {
@@ -117,6 +119,12 @@ export interface LauncherConfig {
    * retry takes over the key of a request whose process died about that long after.
    */
   idempotency: IdempotencySettings;
+  /**
+   * The public endpoints of well-known chains the web verifier may ask for a network its user
+   * lists no node for (`TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS`: a JSON file, or `none`); the
+   * verifier's built-in list when undefined.
+   */
+  verifierPublicEndpoints?: readonly PublicChain[] | undefined;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -289,6 +297,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
       'EVIDENCE_MAX_AHEAD_SECONDS',
     ),
     filesS3: s3SettingsFromEnv(env),
+    verifierPublicEndpoints: verifierPublicEndpointsFromEnv(env),
     idempotency: {
       retentionMs:
         positiveInteger(

@@ -133,6 +133,9 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
     ...apiOptions(parts),
     trustDocument: trustDocumentOf(parts),
     publicUrl: parts.config.publicUrl,
+    ...(parts.config.verifierPublicEndpoints === undefined
+      ? {}
+      : { verifierPublicEndpoints: parts.config.verifierPublicEndpoints }),
     services: {
       knex: database.knex,
       engine,

@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLauncherConfig } from '../src/launcher-config.js';
 
@@ -244,5 +247,52 @@ describe('readLauncherConfig: secrets shared by every process', () => {
     expect(() =>
       readLauncherConfig({ TRUSTPOINT_PIN_KEY: `${Buffer.alloc(32).toString('base64')}!` }),
     ).toThrow(/TRUSTPOINT_PIN_KEY/);
+  });
+});
+
+describe('readLauncherConfig: the web verifier public endpoints', () => {
+  const chains = {
+    chains: [
+      {
+        name: 'Stand-in chain',
+        chainId: 31337,
+        genesisHash: `0x${'6e'.repeat(32)}`,
+        endpoints: [
+          { url: 'http://127.0.0.1:18545', operator: 'A' },
+          { url: 'http://127.0.0.1:28545', operator: 'B' },
+        ],
+      },
+    ],
+  };
+  const file = (content: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'trustpoint-endpoints-')), 'endpoints.json');
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('when TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS is unset, then the page keeps the built-in list; none, then it asks none', () => {
+    expect(readLauncherConfig({}).verifierPublicEndpoints).toBeUndefined();
+    expect(
+      readLauncherConfig({ TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: 'none' }).verifierPublicEndpoints,
+    ).toEqual([]);
+  });
+
+  it('when it names a file of chains, then they are read', () => {
+    const config = readLauncherConfig({
+      TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: file(JSON.stringify(chains)),
+    });
+
+    expect(config.verifierPublicEndpoints).toEqual(chains.chains);
+  });
+
+  it('when the file is missing or not such a list, then the start stops naming the setting and the fault', () => {
+    const bad = file(JSON.stringify({ chains: [{ ...chains.chains[0], genesisHash: '0x12' }] }));
+
+    expect(() =>
+      readLauncherConfig({ TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: '/nonexistent/endpoints.json' }),
+    ).toThrow(/^TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: \/nonexistent\/endpoints.json: ENOENT/);
+    expect(() => readLauncherConfig({ TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: bad })).toThrow(
+      `TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: ${bad}: $.chains[0].genesisHash must be 0x and 64 hex characters`,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { PUBLIC_CHAINS, type PublicChain } from '@trustpoint/verifier';
 import { WEB_VERIFIER_CSP, WEB_VERIFIER_DIRECTORY } from '@trustpoint/web-verifier';
 import express, { Router, type Request } from 'express';
 
@@ -14,6 +15,12 @@ export interface WebVerifierRouterOptions {
   directory?: string;
   /** The service's networks, for the nodes of a local instance (see `local-nodes.json`). */
   nodes?: () => readonly ConfiguredNode[];
+  /**
+   * The public endpoints of well-known chains the page may ask for a network its user lists no
+   * node for (see `public-endpoints.json`); the verifier's `PUBLIC_CHAINS` by default, none when
+   * empty.
+   */
+  publicEndpoints?: () => readonly PublicChain[];
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -56,6 +63,10 @@ function isLocalRequest(req: Request): boolean {
  * `npm start` on whatever port it runs). The trust document names no node by design; this answers
  * only loopback nodes, and only to a request made on this machine, so a public service never tells
  * its internal node to anyone. Anything else gets `{"nodes": {}}`.
+ *
+ * GET /verify/public-endpoints.json: `{"chains": [...]}`, the public endpoints of well-known
+ * chains this page may ask (two operators must agree) when its user lists no node for a network:
+ * the operator's setting, else the verifier's built-in list. Public knowledge, answered to anyone.
  */
 export function webVerifierRouter(options: WebVerifierRouterOptions = {}): Router {
   const router = Router();
@@ -76,6 +87,10 @@ export function webVerifierRouter(options: WebVerifierRouterOptions = {}): Route
     }
     res.set('cache-control', 'no-store');
     res.status(200).json({ nodes });
+  });
+  router.get(`${WEB_VERIFIER_PATH}/public-endpoints.json`, securityHeaders, (_req, res) => {
+    res.set('cache-control', 'no-cache');
+    res.status(200).json({ chains: options.publicEndpoints?.() ?? PUBLIC_CHAINS });
   });
   router.use(
     WEB_VERIFIER_PATH,

@@ -20,6 +20,7 @@ import { createUser, listRegistriesInUse, savePlan, type DatabaseBackend } from 
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
 import { mintAccessToken } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
+import type { PublicChain } from '@trustpoint/verifier';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import pino, { type Logger } from 'pino';
@@ -125,6 +126,8 @@ export async function startCertApi(
      * does; a function when the origin is known only once the test listens. None by default.
      */
     publicOrigin?: string | (() => string);
+    /** The public endpoints the web verifier may ask (read at each request); the built-in list by default. */
+    verifierPublicEndpoints?: () => readonly PublicChain[];
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -221,6 +224,9 @@ export async function startCertApi(
       idempotencySealer,
       ...(trustDocument === undefined ? {} : { trustDocument }),
       ...(options.oidcIssuers === undefined ? {} : { oidcIssuers: options.oidcIssuers }),
+      ...(options.verifierPublicEndpoints === undefined
+        ? {}
+        : { verifierPublicEndpoints: options.verifierPublicEndpoints }),
       services: {
         knex: db.knex,
         engine,

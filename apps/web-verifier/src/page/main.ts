@@ -20,11 +20,18 @@ import { showNodeProposals, type NodeProposal } from './node-proposals.js';
 import { readPageLink } from './page-link.js';
 import type { TrustHelp } from './how-to-trust.js';
 import { renderCertificateResult, renderEvidenceResult } from './render-result.js';
+import {
+  loadPublicChains,
+  rememberPublicChoice,
+  savedPublicChoice,
+  showPublicChains,
+} from './public-endpoints.js';
 import { parseRpcText, rememberRpcText, rpcLinesOf, savedRpcText } from './rpc-settings.js';
 import { fetchTrustDocument, isLoopbackOrigin } from './trusted-origins.js';
 import { TrustedServices } from './trusted-services.js';
 
 type KeySet = NonNullable<Parameters<typeof verifyCertificate>[0]['jwks']>;
+type PublicChains = NonNullable<Parameters<typeof verifyCertificate>[0]['publicEndpoints']>;
 
 const form = byId('verify-form', HTMLFormElement);
 const certificateInput = byId('certificate-file', HTMLInputElement);
@@ -33,6 +40,8 @@ const certIdInput = byId('cert-id', HTMLInputElement);
 const serviceInput = byId('service-url', HTMLInputElement);
 const rpcInput = byId('rpc-urls', HTMLTextAreaElement);
 const proposalList = byId('node-proposals', HTMLUListElement);
+const publicToggle = byId('use-public-endpoints', HTMLInputElement);
+const publicChainsLine = byId('public-chains', HTMLElement);
 const button = byId('verify', HTMLButtonElement);
 const progressLine = byId('progress-line', HTMLElement);
 const progress = byId('hash-progress', HTMLProgressElement);
@@ -55,6 +64,12 @@ certIdInput.value = link.certID ?? '';
 serviceInput.value = link.service ?? servingApiBase(location);
 const savedNodes = savedRpcText();
 rpcInput.value = savedNodes ?? '';
+publicToggle.checked = savedPublicChoice();
+publicToggle.addEventListener('change', () => {
+  rememberPublicChoice(publicToggle.checked);
+});
+/** Public endpoints of well-known chains: the served page's setting, else the built-in list. */
+let publicChains: PublicChains = [];
 
 function showError(message: string): void {
   errorLine.textContent = message;
@@ -68,6 +83,8 @@ function showError(message: string): void {
  */
 async function prepare(): Promise<void> {
   const proposals: NodeProposal[] = [];
+  publicChains = await loadPublicChains(servedOrigin === undefined ? undefined : location.href);
+  showPublicChains(publicChainsLine, publicChains);
   if (servedOrigin !== undefined) {
     const local = isLoopbackOrigin(servedOrigin);
     const [own, instanceNodes] = await Promise.all([
@@ -139,9 +156,12 @@ const isCertificate = (json: unknown): boolean => {
 
 async function verify(): Promise<void> {
   const rpc = parseRpcText(rpcInput.value);
-  if (Object.keys(rpc).length === 0) {
+  // Your nodes come first and are never replaced: public endpoints only for a network you list none for.
+  const publicEndpoints =
+    publicToggle.checked && publicChains.length > 0 ? publicChains : undefined;
+  if (Object.keys(rpc).length === 0 && publicEndpoints === undefined) {
     throw new Error(
-      'List at least one node you trust (networkId=URL): the chain is read from your nodes only',
+      'List at least one node you trust (networkId=URL), or let the page ask public endpoints of well-known chains',
     );
   }
   rememberRpcText(rpcInput.value);
@@ -187,7 +207,13 @@ async function verify(): Promise<void> {
   const trust = services.trust();
   if (!isCertificate(json)) {
     const networks = service === undefined ? [] : await fetchNetworks(service);
-    const verification = await verifyEvidence({ evidence: json, rpc, trust, timeoutMs: 10_000 });
+    const verification = await verifyEvidence({
+      evidence: json,
+      rpc,
+      trust,
+      timeoutMs: 10_000,
+      ...(publicEndpoints === undefined ? {} : { publicEndpoints }),
+    });
     renderEvidenceResult(result, verification, networks, help, json);
     return;
   }
@@ -202,6 +228,7 @@ async function verify(): Promise<void> {
     rpc,
     trust,
     timeoutMs: 10_000,
+    ...(publicEndpoints === undefined ? {} : { publicEndpoints }),
     ...(file === undefined ? {} : { file }),
     ...(jwks === undefined ? {} : { jwks: jwks as KeySet }),
   });

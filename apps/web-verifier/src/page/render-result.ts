@@ -33,7 +33,7 @@ const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
   mismatch: 'Mismatch: the file or the certificate does not match the chain',
   notFound: 'Not on chain: a trustpoint was not found (or is not anchored yet)',
   unchecked:
-    'Not checked: no node you trust answered for every trustpoint, or the chain could not date one',
+    'Not checked: no node you trust answered for every trustpoint, public endpoints disagreed, or the chain could not date one',
 };
 
 const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {
@@ -42,7 +42,8 @@ const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {
     'Not trusted: it matches the chain, but in a repository that no service you trust publishes',
   mismatch: 'Mismatch: the evidence or the asset does not match the chain',
   notFound: 'Not on chain: an evidence was not found (or is not anchored yet)',
-  unchecked: 'Not checked: no node you trust answered for every evidence',
+  unchecked:
+    'Not checked: no node you trust answered for every evidence, or public endpoints disagreed',
 };
 
 /** A revocation status read from the certID alone, as its table row's verdict. */
@@ -70,6 +71,7 @@ const RECORD_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict | StatusVerdic
   untimed: 'not dated by the chain',
   unreachable: 'node unreachable',
   unexpected: 'unexpected answer',
+  disagreement: 'public endpoints disagree',
 };
 
 /** One record on chain (a trustpoint or an evidence), as the table shows it. */
@@ -83,6 +85,8 @@ interface RecordRow {
   chainTime?: ChainTime | undefined;
   trustedThrough?: string | undefined;
   node?: string | undefined;
+  /** Public endpoints (no node of the user's for the network): those whose answers agreed. */
+  nodes?: string[] | undefined;
   attempts: readonly NodeAttempt[];
   verdict: TrustpointVerdict | EvidenceVerdict | StatusVerdict;
   detail: string;
@@ -178,7 +182,18 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
   if (record.trustedThrough !== undefined) {
     detail.append(element('br'), `Trusted through ${record.trustedThrough}`);
   }
-  if (record.node !== undefined) detail.append(element('br'), `Answered by ${record.node}`);
+  if (record.nodes !== undefined) {
+    detail.append(
+      element('br'),
+      element(
+        'span',
+        `Answered alike by ${record.nodes.join(' and ')} (public endpoints)`,
+        'nodes',
+      ),
+    );
+  } else if (record.node !== undefined) {
+    detail.append(element('br'), `Answered by ${record.node}`);
+  }
   for (const attempt of record.attempts) {
     detail.append(element('br'), `${attempt.url} failed: ${attempt.error}`);
   }
@@ -296,6 +311,7 @@ export function renderCertificateResult(
     chainTime: trustpoint.chainTime,
     trustedThrough: trustpoint.trustedThrough,
     node: trustpoint.node,
+    nodes: trustpoint.nodes,
     attempts: trustpoint.attempts,
     verdict: trustpoint.verdict,
     detail: trustpoint.detail,
@@ -318,6 +334,7 @@ export function renderCertificateResult(
             },
       trustedThrough: check.trustedThrough,
       node: check.node,
+      nodes: check.nodes,
       attempts: check.attempts,
       verdict: STATUS_VERDICTS[check.outcome],
       detail: check.detail,
@@ -353,6 +370,7 @@ export function renderEvidenceResult(
     chainTime: evidence.chainTime,
     trustedThrough: evidence.trustedThrough,
     node: evidence.node,
+    nodes: evidence.nodes,
     attempts: evidence.attempts,
     verdict: evidence.verdict,
     detail: evidence.detail,

@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One JSON-RPC call as the relay sees it, and the node's reply to it. */
+export interface RelayedCall {
+  method: string;
+  params: unknown[];
+}
+export interface RelayedReply {
+  result?: unknown;
+  error?: unknown;
+}
+
+export interface JsonRpcRelay {
+  url: string;
+  close(): Promise<void>;
+}
+
+const readBody = async (request: IncomingMessage): Promise<string> => {
+  let body = '';
+  for await (const chunk of request) body += (chunk as Buffer).toString();
+  return body;
+};
+
+/**
+ * A JSON-RPC endpoint of its own in front of a real node: what a public endpoint is, here on this
+ * machine (public endpoints cannot be reached from a test). It passes every call to `target`, and
+ * `change` may alter a reply, as an endpoint that lies would. Answers pages of any origin.
+ */
+export async function startJsonRpcRelay(
+  target: string,
+  change: (call: RelayedCall, reply: RelayedReply) => RelayedReply = (_call, reply) => reply,
+): Promise<JsonRpcRelay> {
+  const server = createServer((request, response) => {
+    const cors = { 'access-control-allow-origin': '*' };
+    if (request.method === 'OPTIONS') {
+      response
+        .writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': 'content-type',
+        })
+        .end();
+      return;
+    }
+    void (async () => {
+      const body = await readBody(request);
+      const call = JSON.parse(body) as RelayedCall & { id: unknown };
+      const answer = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const reply = (await answer.json()) as RelayedReply & { id: unknown; jsonrpc: string };
+      const { result, error } = change(call, reply);
+      response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: call.id,
+          ...(error === undefined ? { result } : { error }),
+        }),
+      );
+    })().catch(() => {
+      response.writeHead(502, cors).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** `getTrustPoint(string,uint256)`: a lying endpoint answers its calls with another record. */
+export const GET_TRUST_POINT_SELECTOR = '0x4a532653';
+
+/** The ABI encoding of `getTrustPoint`'s outputs `(string hash, uint8 type)`: an Evidence of `hash`. */
+export function evidenceAnswer(hash: string): string {
+  const word = (value: number) => value.toString(16).padStart(64, '0');
+  return `0x${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex')}`;
+}
