@@ -44,6 +44,11 @@ export const EXIT = {
    * be read (no status registry pinned for a network holding it, or it did not answer).
    */
   revocationUnchecked: 14,
+  /**
+   * verify: it matches the chain in a registry you trust, but the certificate names an issuing
+   * origin you do not trust (or one that does not publish that registry).
+   */
+  issuerUntrusted: 15,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -67,8 +72,11 @@ Exit codes:
  13  verify: it matches and is trusted, but EXPIRED
  14  verify: it matches and is trusted, but REVOCATION NOT CHECKED (no status registry pinned for a
      network holding it, or none answered)
+ 15  verify: it matches a registry you trust, but the ISSUER is NOT TRUSTED (the certificate names an
+     issuing origin you do not trust, or one that does not publish that registry; trust it with
+     \`trustpoint trust add <origin>\`)
 Verdicts, the first that applies: mismatch (7), not found (8), not checked (10), not trusted (12),
-revoked (9), revocation not checked (14), expired (13), verified (0).`;
+issuer not trusted (15), revoked (9), revocation not checked (14), expired (13), verified (0).`;
 
 /** The exit code of an HTTP error status from the service. */
 export function exitCodeOfStatus(status: number): ExitCode {

@@ -126,6 +126,49 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.stdout).toContain('VERIFIED');
     expect(result.stdout).toContain('anchored, matches');
     expect(result.stdout).toContain(chainUrl);
+    expect(result.stdout).toContain(
+      `Issued by: ${service.url}, account ${(certificate.data.data as { issuer: string }).issuer}: an origin you trust`,
+    );
+  });
+
+  it('when its registries are trusted through another origin but not the one the certificate names, then the issuer is not trusted (exit 15), the origin shown with how to trust it, and --issuer verifies it', async () => {
+    const certificate = await createContentCertificate();
+    const path = await saved('other-origin.json', certificate);
+    // A service sharing this one's registries: what it pins is trusted, this origin is not.
+    const sharing = await localTrustFile(service, { origin: 'http://127.0.0.1:1' });
+
+    const text = await trustpoint(['verify', path], { TRUSTPOINT_TRUST_FILE: sharing });
+    const asJson = await trustpoint(['verify', path, '--json'], { TRUSTPOINT_TRUST_FILE: sharing });
+    const trusting = await trustpoint(['verify', path, '--issuer', service.url], {
+      TRUSTPOINT_TRUST_FILE: sharing,
+    });
+
+    expect(text.code).toBe(EXIT.issuerUntrusted);
+    expect(text.stdout).toContain('ISSUER NOT TRUSTED');
+    expect(text.stdout).toContain(`Issued by: ${service.url}, account did:user:`);
+    expect(text.stdout).toContain(`you do not trust ${service.url}`);
+    expect(text.stdout).toContain(`trustpoint trust add ${service.url}`);
+    expect(text.stderr).toContain('certificate issuerUntrusted');
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      verdict: 'issuerUntrusted',
+      verified: false,
+      trustpoints: [{ verdict: 'anchored', trustedThrough: 'http://127.0.0.1:1' }],
+      issuer: {
+        origin: service.url,
+        originTrusted: false,
+        outcome: 'untrusted',
+        covered: true,
+        // The service's loopback http origin: never read because a certificate names it.
+        registry: {
+          outcome: 'notRead',
+          detail:
+            'not read: an http, loopback or private origin named in a certificate is never fetched',
+        },
+      },
+    });
+    expect(trusting.code).toBe(EXIT.ok);
+    expect(trusting.stdout).toContain(`Issued by: ${service.url}`);
+    expect(trusting.stdout).toContain('an origin you trust');
   });
 
   it('when only a certID is given, then the certificate is read from the service and checked on the node given', async () => {

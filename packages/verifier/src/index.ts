@@ -43,6 +43,7 @@ export * from './trust/development-accounts.js';
 export * from './trust/registry-successors.js';
 export * from './trust/trust.js';
 export * from './trust/trust-document.js';
+export * from './trust/published-trust-document.js';
 
 // Verification
 export * from './chain/record-write.js';
@@ -55,6 +56,7 @@ export * from './verify/revocation-status.js';
 export * from './verify/node-reads.js';
 export * from './verify/on-chain-read.js';
 export * from './verify/record-input.js';
+export * from './verify/issuer-check.js';
 export * from './verify/rpc-urls.js';
 export * from './verify/verify-certificate.js';
 export * from './verify/verify-evidence.js';

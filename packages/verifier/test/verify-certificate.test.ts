@@ -186,11 +186,16 @@ describe('verifyCertificate', () => {
       access: { public: true },
       status: 'anchored',
     };
+    // The issuing origin trusted, as `trustpoint trust add https://trustpoint.example` pins it.
+    const originTrust: Trust = {
+      networks: [{ ...pinned, pinnedBy: 'https://trustpoint.example' }],
+      origins: ['https://trustpoint.example'],
+    };
     const verify = (copy: unknown) =>
       verifyCertificate({
         certificate: copy,
         rpc,
-        trust,
+        trust: originTrust,
         now: ISSUED_ON + 1000,
         fetch: fetchOf(nodeWith([[ISSUED_ON + 1, v2.hash, 0]])),
       });

@@ -6,6 +6,7 @@ import type {
   EvidencesVerification,
   EvidenceVerdict,
   FieldCoverage,
+  IssuerCheck,
   NodeAttempt,
   RevocationStatusCheck,
   TrustpointVerdict,
@@ -39,6 +40,8 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
     'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, or a signature could not be checked',
   untrusted:
     'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
+  issuerUntrusted:
+    'ISSUER NOT TRUSTED: valid on chain in a registry you trust, but issued at an origin you do not trust (see Issued by)',
   expired: 'EXPIRED: it matches the chain and is trusted, but its expiry date has passed',
   revocationUnchecked:
     'REVOCATION NOT CHECKED: it matches the chain and is trusted, but whether it was revoked could not be read (no status registry pinned, or none answered)',
@@ -69,7 +72,45 @@ export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict
       return EXIT.expired;
     case 'revocationUnchecked':
       return EXIT.revocationUnchecked;
+    case 'issuerUntrusted':
+      return EXIT.issuerUntrusted;
   }
+}
+
+/**
+ * Who issued the certificate, shown before anything else: the origin it names (lowercase,
+ * punycode) with the account, whether you trust it, and how to trust it when you do not.
+ */
+export function issuerLines(issuer: IssuerCheck): string[] {
+  const claim = issuer.covered ? '' : ' (a claim: the version 1 hash does not cover it)';
+  if (issuer.origin === undefined) {
+    return [
+      issuer.outcome === 'noOrigin'
+        ? `Issued by: account ${issuer.account}${claim}; the certificate names no issuing origin, so the registry alone is checked`
+        : `Issued by: account ${issuer.account}, at ${JSON.stringify(issuer.given)}: NOT TRUSTED (not an http(s) origin)`,
+    ];
+  }
+  const written =
+    issuer.given === undefined
+      ? ''
+      : ` (written ${JSON.stringify(issuer.given)} in the certificate)`;
+  const head = `Issued by: ${issuer.origin}${written}, account ${issuer.account}`;
+  const registry =
+    issuer.registry === undefined
+      ? []
+      : [
+          `  Its ${issuer.registry.document === 'pinned' ? 'pinned' : 'published'} document: ${issuer.registry.detail}`,
+        ];
+  if (issuer.outcome === 'trusted') {
+    return [`${head}: an origin you trust`, ...registry];
+  }
+  return [
+    `${head}: ISSUER NOT TRUSTED (${issuer.originTrusted === true ? `${issuer.origin} does not publish the registry it is recorded in` : `you do not trust ${issuer.origin}`})`,
+    ...registry,
+    issuer.originTrusted === true
+      ? `  If ${issuer.origin} moved to a new registry, pin its document again: trustpoint trust add ${issuer.origin}`
+      : `  If you trust ${issuer.origin} to issue this: trustpoint trust add ${issuer.origin} (or --issuer ${issuer.origin} for one run)`,
+  ];
 }
 
 /** The chain's time of a record, and whom its registry is trusted through. */
@@ -98,6 +139,7 @@ export function certificateText(
   const lines = [
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
+    ...issuerLines(result.issuer),
     `Hash: ${result.hash.detail}${result.hash.matches ? ` (${result.hash.given})` : `; the certificate names ${result.hash.given}`}`,
     ...coverageLines(certificate, result.hash),
     ...(result.expiry === undefined

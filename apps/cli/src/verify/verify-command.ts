@@ -53,6 +53,7 @@ interface VerifyOptions extends ServiceOptions {
   contract?: string[];
   statusContract?: string[];
   issuer?: string[];
+  issuerDocument: boolean;
   publicEndpoints?: string | boolean;
   jwks?: string;
   json: boolean;
@@ -86,6 +87,9 @@ const CONTRACT_HELP =
 
 const STATUS_CONTRACT_HELP =
   'a status registry you trust, <networkId>=<0x address>, repeatable: where a revocation is read from the certID alone (an origin you trust publishes its own)';
+
+const ISSUER_DOCUMENT_HELP =
+  "do not read the trust document of an issuing origin you do not trust (read by default, only for https origins with public names, to say whether it publishes the certificate's registry; it never makes the origin trusted)";
 
 const ISSUER_HELP =
   'a service origin you trust for this run (https://...): its published trust document pins its registries; `trustpoint trust add <origin>` keeps it';
@@ -178,6 +182,9 @@ network you give no node for is read from public endpoints of its chain instead,
 only when endpoints of two operators agree (PUBLIC ENDPOINTS DISAGREE otherwise). A registry is trusted only
 when you pinned it (--contract, --networks) or an origin you trust publishes it (trustpoint trust add,
 --issuer): never because the certificate names it. Times are the chain's (the block that wrote the record).
+A certificate that names its issuing origin is VERIFIED only when you trust that origin (trustpoint trust
+add, --issuer) and it publishes the registry; otherwise ISSUER NOT TRUSTED (exit 15), with the origin.
+An http, loopback or private origin named in a certificate is never fetched.
 Whether a certificate was revoked is read from its certID alone in the status registry of each network
 holding it (pinned with --status-contract or --networks, or published by an origin you trust), so a copy
 saved before its revocation is found revoked; without one the verdict is REVOCATION NOT CHECKED.
@@ -242,6 +249,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option('--status-contract <networkId=address>', STATUS_CONTRACT_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
+    .option('--no-issuer-document', ISSUER_DOCUMENT_HELP)
     .option('--public-endpoints [file]', PUBLIC_ENDPOINTS_HELP)
     .option(
       '--url <url>',
@@ -289,6 +297,7 @@ Examples:
         ...(file === undefined ? {} : { file }),
         ...trusted,
         ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
+        readIssuerDocument: options.issuerDocument,
       }).catch(asUsageError);
 
       // `certified`: only what the hash covers; `claims`: what it shows without covering.

@@ -111,18 +111,25 @@ export async function localTrustFile(
     withNodes?: boolean;
     /** Replace the published status registry by this address, or drop it (null). */
     statusRegistry?: string | null;
+    /**
+     * Pin the document as another origin's (a service sharing these registries): the registries
+     * are trusted, the service's own origin is not.
+     */
+    origin?: string;
   } = {},
 ): Promise<string> {
   const path = join(service.dataDir, `trust-${randomUUID()}.json`);
   const chainUrl = service.running.embeddedChain?.url;
   const published = await fetchTrustDocument(service.url);
   const { statusRegistry } = options;
+  const republished =
+    options.origin === undefined ? published : { ...published, origin: options.origin };
   const document =
     statusRegistry === undefined
-      ? published
+      ? republished
       : {
-          ...published,
-          networks: published.networks.map((network) => ({
+          ...republished,
+          networks: republished.networks.map((network) => ({
             ...network,
             registries: [
               ...network.registries.filter((registry) => registry.kind !== 'statusRegistry'),

@@ -108,9 +108,13 @@ export function readTrustDocument(json: unknown): TrustDocument {
   };
 }
 
-/** The trust a document gives, once its origin is trusted. */
+/**
+ * The trust a document gives, once its origin is trusted: its networks and registries, and its
+ * origin as an issuer (certificates naming it can be verified).
+ */
 export function trustOfDocument(document: TrustDocument, options: { local?: boolean } = {}): Trust {
   return {
+    origins: [document.origin],
     networks: document.networks.map((network): PinnedNetwork => ({
       networkId: network.networkId,
       chainId: network.chainId,

@@ -48,6 +48,12 @@ export interface PinnedNetwork {
 /** Everything a verifier trusts. The SDK takes it as an argument and reads no default file. */
 export interface Trust {
   networks: readonly PinnedNetwork[];
+  /**
+   * The service origins you trust as issuers (normalised: `normalizeOrigin`). A certificate that
+   * names its issuing origin (`data.issuerOrigin`) is `verified` only when that origin is one of
+   * these and publishes the registry it is recorded in; `trustOfDocument` adds its document's.
+   */
+  origins?: readonly string[];
 }
 
 export const NO_TRUST: Trust = { networks: [] };
@@ -83,9 +89,21 @@ export function isInRange(registry: PinnedRegistry, blockNumber: number): boolea
   );
 }
 
-/** Merges trusts: every network of each, in order. */
+/** Merges trusts: every network and every origin of each, in order. */
 export function combineTrust(...trusts: readonly (Trust | undefined)[]): Trust {
-  return { networks: trusts.flatMap((trust) => trust?.networks ?? []) };
+  const origins = [...new Set(trusts.flatMap((trust) => trust?.origins ?? []))];
+  return {
+    networks: trusts.flatMap((trust) => trust?.networks ?? []),
+    ...(origins.length === 0 ? {} : { origins }),
+  };
+}
+
+/**
+ * Origins trusted as issuers without a document of theirs (a service trusting its own origin):
+ * their certificates can be verified only in registries pinned by them (`pinnedBy`).
+ */
+export function trustOfOrigins(origins: readonly string[]): Trust {
+  return { networks: [], origins };
 }
 
 /**

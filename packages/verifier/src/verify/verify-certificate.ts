@@ -28,6 +28,7 @@ import type { EndpointAnswer } from './node-reads.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import { checkRevocationStatus, type RevocationStatusCheck } from './revocation-status.js';
+import { checkIssuer, type IssuerCheck } from './issuer-check.js';
 import {
   field,
   isJsonObject,
@@ -142,7 +143,9 @@ export interface CertificateHashCheck {
  * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
  * `unchecked` (no node answered, public endpoints disagreed, a time or a signature could not be
  * checked), `untrusted` (on
- * chain, but in a registry you do not trust), `revoked` (a revocation proven on chain: in a
+ * chain, but in a registry you do not trust), `issuerUntrusted` (valid in a registry you trust,
+ * but the certificate names an issuing origin you do not trust, or one that does not publish that
+ * registry), `revoked` (a revocation proven on chain: in a
  * trusted status registry, or a Revocation trustpoint the JSON lists), `revocationUnchecked` (no
  * revocation found, but the status of a network holding its Evidence could not be read), `expired`,
  * `verified`. A proven revocation outranks a status that could not be read elsewhere: the
@@ -153,6 +156,7 @@ export type CertificateVerdict =
   | 'notFound'
   | 'unchecked'
   | 'untrusted'
+  | 'issuerUntrusted'
   | 'revoked'
   | 'revocationUnchecked'
   | 'expired'
@@ -164,6 +168,7 @@ export const CERTIFICATE_VERDICT_PRECEDENCE: readonly CertificateVerdict[] = [
   'notFound',
   'unchecked',
   'untrusted',
+  'issuerUntrusted',
   'revoked',
   'revocationUnchecked',
   'expired',
@@ -190,6 +195,8 @@ export interface CertificateVerification {
   /** `data.expires` when the certificate has one (milliseconds), and whether it has passed. */
   expiry?: { expires: number; expired: boolean };
   hash: CertificateHashCheck;
+  /** Who issued it: the account, and the origin the certificate names, whether you trust it. */
+  issuer: IssuerCheck;
   trustpoints: TrustpointVerification[];
 }
 
@@ -216,6 +223,12 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
    * trust). A record in any other registry is at best `untrusted`, whatever the certificate names.
    */
   trust?: Trust;
+  /**
+   * Read the trust document of an issuing origin you do not trust, to say whether it publishes the
+   * registry the certificate is recorded in (shown, never trusted). Only https origins with public
+   * names are ever read; default false.
+   */
+  readIssuerDocument?: boolean;
   /** The time expiry is judged at (ms); now by default. */
   now?: number;
 }
@@ -229,6 +242,8 @@ interface CertificateInput {
   json: Record<string, unknown>;
   content: JsonObject;
   issuer: string;
+  /** `data.issuerOrigin` as given (version 2 covers it). */
+  issuerOrigin: string | undefined;
   issuedOn: number;
   hash: string;
   fileHash: string | undefined;
@@ -264,6 +279,8 @@ export function readCertificate(json: unknown): CertificateInput {
     json: certificate,
     content: optionalField(data, 'content', isJsonObject, 'an object', '$.data') ?? {},
     issuer: field(data, 'issuer', isString, 'a string', '$.data'),
+    // Read as given: the version 2 rule refuses a malformed one, version 1 ignores it.
+    issuerOrigin: isString(data.issuerOrigin) ? data.issuerOrigin : undefined,
     issuedOn: field(data, 'issuedOn', isSafeInteger, 'an integer', '$.data'),
     hash: field(data, 'hash', isHash, '64 lowercase hex characters', '$.data'),
     fileHash: optionalField(data, 'fileHash', isHash, '64 lowercase hex characters', '$.data'),
@@ -560,6 +577,7 @@ async function verifyTrustpoint(
 function overallVerdict(
   hash: CertificateHashCheck,
   trustpoints: readonly TrustpointVerification[],
+  issuer: IssuerCheck,
   status: readonly RevocationStatusCheck[],
   expired: boolean,
 ): CertificateVerdict {
@@ -574,6 +592,7 @@ function overallVerdict(
     return 'unchecked';
   }
   if (has('untrusted')) return 'untrusted';
+  if (issuer.outcome === 'untrusted') return 'issuerUntrusted';
   if (has('revoked') || status.some((check) => check.outcome === 'revoked')) return 'revoked';
   if (status.some((check) => check.outcome === 'unchecked')) return 'revocationUnchecked';
   return expired ? 'expired' : 'verified';
@@ -636,7 +655,28 @@ export async function verifyCertificate(
     certificate.expires === undefined
       ? undefined
       : { expires: certificate.expires, expired: (input.now ?? Date.now()) >= certificate.expires };
-  const verdict = overallVerdict(hash, trustpoints, status, expiry?.expired ?? false);
+  const issuer = await checkIssuer({
+    account: certificate.issuer,
+    // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.
+    issuerOrigin: hash.version === 2 ? certificate.issuerOrigin : undefined,
+    covered: hash.version === 2 && hash.matches,
+    recordedIn: trustpoints.flatMap((trustpoint) =>
+      trustpoint.type === 'Evidence' && trustpoint.smartContract !== undefined
+        ? [
+            {
+              networkId: trustpoint.networkId,
+              smartContract: trustpoint.smartContract,
+              trustedThrough: trustpoint.trustedThrough,
+            },
+          ]
+        : [],
+    ),
+    trust: input.trust,
+    readIssuerDocument: input.readIssuerDocument === true && hash.matches,
+    ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
+    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+  });
+  const verdict = overallVerdict(hash, trustpoints, issuer, status, expiry?.expired ?? false);
   const revocation = revocationOf(trustpoints, status);
   return {
     certID: certificate.certID,
@@ -647,6 +687,7 @@ export async function verifyCertificate(
     status,
     ...(expiry === undefined ? {} : { expiry }),
     hash,
+    issuer,
     trustpoints,
   };
 }

@@ -1,0 +1,219 @@
+import type { JsonRpcOptions } from '../rpc/json-rpc-nodes.js';
+import { fetchPublishedTrustDocument } from '../trust/published-trust-document.js';
+import {
+  isFetchableNamedOrigin,
+  normalizeOrigin,
+  type TrustDocument,
+} from '../trust/trust-document.js';
+import { findRegistryPin, type Trust } from '../trust/trust.js';
+
+/**
+ * Who issued a certificate, as far as a verifier can tell: the issuing account (`data.issuer`) and,
+ * when the certificate names one, the service origin it was issued at (`data.issuerOrigin`, which
+ * the version 2 hash covers). The operator of a registry is not the issuer of every record in it;
+ * a certificate naming an origin is `verified` only when you trust that origin and it publishes
+ * the registry the certificate is recorded in.
+ */
+export interface IssuerCheck {
+  /** `data.issuer`: the issuing account, `did:user:...` of its origin. */
+  account: string;
+  /** The anchored hash covers the account and origin (version 2); version 1 shows them as claims. */
+  covered: boolean;
+  /**
+   * The issuing origin the certificate names, normalised (scheme, lowercase host in punycode,
+   * port). Absent when it names none (version 1, or a service without a public origin): then
+   * registry trust alone decides the verdict.
+   */
+  origin?: string;
+  /** `data.issuerOrigin` as written, when that is not its normalised form (or no origin at all). */
+  given?: string;
+  /** Whether the origin is one you trust (`Trust.origins`). */
+  originTrusted?: boolean;
+  /** Whether the origin's trust document lists the registry of each Evidence. */
+  registry?: IssuerRegistryCheck;
+  /**
+   * `noOrigin`: the certificate names no origin; `trusted`: you trust its origin, which publishes
+   * the registry it is recorded in; `untrusted`: otherwise, and the verdict is at best
+   * `issuerUntrusted`.
+   */
+  outcome: 'noOrigin' | 'trusted' | 'untrusted';
+  /** One sentence for a person. */
+  detail: string;
+}
+
+export interface IssuerRegistryCheck {
+  /**
+   * `listed`: the document lists the registry of every Evidence (on its network); `notListed`: of
+   * one at least, it does not; `notRead`: no document was read (`detail` says why).
+   */
+  outcome: 'listed' | 'notListed' | 'notRead';
+  /** `pinned`: the document you pinned when you trusted the origin; `published`: read now. */
+  document?: 'pinned' | 'published';
+  detail: string;
+}
+
+/** A registry an Evidence of the certificate is recorded in. */
+export interface RecordedIn {
+  networkId: number;
+  smartContract: string;
+  /** Who the registry is trusted through, when it is. */
+  trustedThrough?: string | undefined;
+}
+
+export interface IssuerCheckInput extends JsonRpcOptions {
+  account: string;
+  /** `data.issuerOrigin` when the hash covers it (version 2); undefined otherwise. */
+  issuerOrigin: string | undefined;
+  covered: boolean;
+  recordedIn: readonly RecordedIn[];
+  trust: Trust | undefined;
+  /** Read the document of an origin you do not trust (https and public names only). */
+  readIssuerDocument: boolean;
+}
+
+const registryText = (records: readonly RecordedIn[]) =>
+  records.map((record) => `${record.smartContract} on network ${String(record.networkId)}`);
+
+export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck> {
+  const { account, covered } = input;
+  const claim = covered ? '' : ' (a claim: the version 1 hash does not cover it)';
+  if (input.issuerOrigin === undefined) {
+    return {
+      account,
+      covered,
+      outcome: 'noOrigin',
+      detail: `issued by the account ${account}${claim}; the certificate names no issuing origin, so the registry alone is checked`,
+    };
+  }
+  const origin = normalizeOrigin(input.issuerOrigin);
+  if (origin === undefined) {
+    return {
+      account,
+      covered,
+      given: input.issuerOrigin,
+      originTrusted: false,
+      outcome: 'untrusted',
+      detail: `the certificate names ${JSON.stringify(input.issuerOrigin)} as its issuing origin, which is not an http(s) origin: nothing can make it trusted`,
+    };
+  }
+  const base = {
+    account,
+    covered,
+    origin,
+    ...(origin === input.issuerOrigin ? {} : { given: input.issuerOrigin }),
+  };
+  const trusted = (input.trust?.origins ?? []).some((known) => normalizeOrigin(known) === origin);
+  const records = input.recordedIn;
+  if (trusted) {
+    if (records.length === 0) {
+      return {
+        ...base,
+        originTrusted: true,
+        outcome: 'trusted',
+        detail: `issued by ${account} of ${origin}, an origin you trust`,
+      };
+    }
+    const unlisted = records.filter((record) => !pinnedBy(input.trust, origin, record));
+    const registry: IssuerRegistryCheck =
+      unlisted.length === 0
+        ? {
+            outcome: 'listed',
+            document: 'pinned',
+            detail: `recorded in a registry that ${origin} publishes`,
+          }
+        : {
+            outcome: 'notListed',
+            document: 'pinned',
+            detail: `${origin} does not publish ${registryText(unlisted).join(', ')}`,
+          };
+    return {
+      ...base,
+      originTrusted: true,
+      registry,
+      outcome: unlisted.length === 0 ? 'trusted' : 'untrusted',
+      detail:
+        unlisted.length === 0
+          ? `issued by ${account} of ${origin}, an origin you trust, and recorded in a registry it publishes`
+          : `issued by ${account} of ${origin}, an origin you trust, but recorded in a registry it does not publish (${registryText(unlisted).join(', ')}): it may be another service claiming to be ${origin}`,
+    };
+  }
+  const registry = await publishedRegistryCheck(origin, records, input);
+  return {
+    ...base,
+    originTrusted: false,
+    registry,
+    outcome: 'untrusted',
+    detail: `issued by ${account} of ${origin}, which you do not trust${registry.outcome === 'listed' ? `; recorded in a registry that ${origin} publishes (its document, read now)` : ''}`,
+  };
+}
+
+/** Whether a registry is pinned through the origin's own pinned document. */
+function pinnedBy(trust: Trust | undefined, origin: string, record: RecordedIn): boolean {
+  if (record.trustedThrough === origin) return true;
+  const ofOrigin = (trust?.networks ?? []).filter((network) => network.pinnedBy === origin);
+  return (
+    findRegistryPin(
+      { networks: ofOrigin },
+      record.networkId,
+      'trustPointRegistry',
+      record.smartContract,
+    ) !== undefined
+  );
+}
+
+/**
+ * For an origin you do not trust: what its published document says of the registries, when the
+ * caller allows reading it and it may be read at all. An http, loopback or private origin a
+ * certificate names is never fetched: a certificate must not make its verifier call into a
+ * network of its choosing.
+ */
+async function publishedRegistryCheck(
+  origin: string,
+  records: readonly RecordedIn[],
+  input: IssuerCheckInput,
+): Promise<IssuerRegistryCheck> {
+  if (!isFetchableNamedOrigin(origin)) {
+    return {
+      outcome: 'notRead',
+      detail: `not read: an http, loopback or private origin named in a certificate is never fetched`,
+    };
+  }
+  if (!input.readIssuerDocument) {
+    return { outcome: 'notRead', detail: 'not read: reading it was not allowed' };
+  }
+  if (records.length === 0) {
+    return { outcome: 'notRead', detail: 'not read: no Evidence names a registry' };
+  }
+  let document: TrustDocument;
+  try {
+    document = await fetchPublishedTrustDocument(origin, input);
+  } catch (error) {
+    return {
+      outcome: 'notRead',
+      detail: `not read: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const unlisted = records.filter(
+    (record) =>
+      !document.networks.some(
+        (network) =>
+          network.networkId === String(record.networkId) &&
+          network.registries.some(
+            (registry) =>
+              registry.kind === 'trustPointRegistry' &&
+              registry.address.toLowerCase() === record.smartContract.toLowerCase(),
+          ),
+      ),
+  );
+  return unlisted.length === 0
+    ? {
+        outcome: 'listed',
+        document: 'published',
+        detail: `recorded in a registry that ${origin} (${document.name}) publishes, as its document says now; trust ${origin} to count it`,
+      }
+    : {
+        outcome: 'notListed',
+        document: 'published',
+        detail: `${origin} (${document.name}) does not publish ${registryText(unlisted).join(', ')}`,
+      };
+}
