@@ -197,6 +197,56 @@ describe('TrustpointClient against the running service', () => {
       expect(trustingNobody.verdict).toBe('untrusted');
     });
 
+    it('when the registries are pinned but not the origin the certificate names, then the verifier says issuer not trusted, and the service, trusting its own origin, names it and verifies', async () => {
+      const created = await client.cert.createContentCertificate(
+        { name: 'Diploma', description: 'issued here', content: { student: randomUUID() } },
+        { networkId: NETWORK_ID },
+      );
+      const document = verifier.readTrustDocument(
+        await (
+          await fetch(`${new URL(service.certApiUrl).origin}/.well-known/trustpoint.json`)
+        ).json(),
+      );
+      // The service's configured public origin, which its certificates name.
+      const { origin } = document;
+      expect(created.record.data.issuerOrigin).toBe(origin);
+      const ofService = verifier.trustOfDocument(document, { local: true });
+      // The same registries, pinned by you (as --contract does): no origin is trusted.
+      const registriesOnly: verifier.Trust = {
+        networks: ofService.networks.map((network) => ({ ...network, pinnedBy: 'you' })),
+      };
+      const check = (trust: verifier.Trust) =>
+        verifier.verifyCertificate({
+          certificate: created.record,
+          rpc: { '31337': [service.embeddedChain?.url ?? ''] },
+          trust,
+          readIssuerDocument: true,
+        });
+
+      const pinnedOnly = await check(registriesOnly);
+      const trusting = await check(ofService);
+      const byService = await client.cert.verifyCertificateJson(created.record);
+      const stored = await client.cert.verifyTrustpoints(created.record.certID);
+
+      expect(pinnedOnly.verdict).toBe('issuerUntrusted');
+      expect(pinnedOnly.issuer).toMatchObject({
+        origin,
+        originTrusted: false,
+        outcome: 'untrusted',
+      });
+      expect(trusting.verdict).toBe('verified');
+      expect(trusting.issuer).toMatchObject({ origin, originTrusted: true, outcome: 'trusted' });
+      for (const answer of [byService, stored]) {
+        expect(answer.verdict).toBe('verified');
+        expect(answer.issuer).toMatchObject({
+          account: created.record.data.issuer,
+          origin,
+          originTrusted: true,
+          outcome: 'trusted',
+        });
+      }
+    });
+
     describe('what the certificate hash covers (version 2)', () => {
       const chainUrl = () => service.embeddedChain?.url ?? '';
       /** This machine's own instance: its registries may belong to the development accounts. */

@@ -139,6 +139,8 @@ const VERDICT_TEXT: Record<ServiceVerdict['verdict'], string> = {
   expired: 'EXPIRED: it matches the chain, but its expiry date has passed',
   revocationUnchecked: 'REVOCATION NOT CHECKED: whether it was revoked could not be read',
   untrusted: 'NOT TRUSTED: on chain, but not in a registry the service publishes',
+  issuerUntrusted:
+    'ISSUER NOT TRUSTED: valid on chain, but issued at another origin than this service',
   unchecked: 'NOT CHECKED: a node did not answer, or the chain could not date a record',
   notFound: 'NOT ON CHAIN: a trustpoint is not on chain (or not anchored yet)',
   mismatch: 'MISMATCH: the certificate does not match the chain',
@@ -173,6 +175,19 @@ export function hashCoverageText(data: CertificateView['data']): { label: string
       'shown here are not covered by the anchored hash: they are claims, not verified by the ' +
       'chain. The issuer can re-anchor it under version 2, which covers every shown field.',
   };
+}
+
+/** Who issued it, as the service's verifier found it (the CLI's "Issued by" line). */
+function issuerText(issuer: ServiceVerdict['issuer']): string {
+  if (issuer.origin === undefined) {
+    return `the account ${issuer.account}; the certificate names no issuing origin`;
+  }
+  if (issuer.outcome === 'trusted') {
+    return `${issuer.origin} (this service), account ${issuer.account}`;
+  }
+  return issuer.originTrusted === true
+    ? `${issuer.origin} (this service), account ${issuer.account}: NOT in a registry it publishes`
+    : `${issuer.origin}, account ${issuer.account}: NOT this service's origin, which alone it trusts`;
 }
 
 /** The certified content as `path: value` lines, paths as the JSON nests them. */
@@ -241,7 +256,8 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   const data = certificate.data;
   writer.field('certID', certificate.certID, true);
   writer.field('Type', data.type);
-  writer.field('Issuer', data.issuer, true);
+  writer.field('Issuer (account)', data.issuer, true);
+  if (data.issuerOrigin !== undefined) writer.field('Issued at (origin)', data.issuerOrigin, true);
   writer.field('Issued on', new Date(data.issuedOn).toISOString());
   writer.field('Certificate hash (data.hash)', data.hash, true);
   const coverage = hashCoverageText(data);
@@ -255,6 +271,7 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
       `Verified by the service at ${new Date(checkedAt).toISOString()}`,
       VERDICT_TEXT[verdict.verdict],
     );
+    writer.field('Issued by', issuerText(verdict.issuer));
     if (verdict.revocation !== undefined) {
       writer.field(
         'Revoked',

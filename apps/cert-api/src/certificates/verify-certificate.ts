@@ -17,6 +17,7 @@ import {
   verifyCertificate as verifyWithVerifier,
   type CertificateVerdict,
   type CertificateVerification as VerifierResult,
+  type IssuerCheck,
   type RevocationStatusCheck,
   type Trust,
 } from '@trustpoint/verifier';
@@ -72,6 +73,12 @@ export interface ServiceVerdict {
   /** Each network holding an Evidence: its status registry's answer for the certID alone. */
   status: ServiceRevocationStatus[];
   expiry?: { expires: number; expired: boolean };
+  /**
+   * Who issued it: the account and the origin the certificate names. The service trusts its own
+   * origin only, and never reads the document of another: a posted certificate must not make the
+   * service call an address of its choosing.
+   */
+  issuer: IssuerCheck;
 }
 
 export interface CertificateVerification extends ServiceVerdict {
@@ -133,14 +140,17 @@ function checkOf(
 /**
  * What the service trusts when it verifies: its own networks, each with the registries it anchors
  * in, the ones its stored records name (earlier generations) and its status registry, pinned as
- * this machine's own (its registries may be held by the development accounts of a local chain).
- * The trust document, when published, is used instead: it adds the genesis hashes.
+ * this machine's own (its registries may be held by the development accounts of a local chain),
+ * and its own issuing origin, when it has one. The trust document, when published, is used
+ * instead: it adds the genesis hashes.
  */
 export function trustOfNetworks(
   networks: readonly NetworkConfig[],
   inUse: readonly RegistryInUse[] = [],
+  origin?: string,
 ): Trust {
   return {
+    ...(origin === undefined ? {} : { origins: [origin] }),
     networks: networks.map((network) => ({
       networkId: network.networkId,
       chainId: network.chainId,
@@ -154,7 +164,7 @@ export function trustOfNetworks(
           .filter((registry) => registry.networkId === network.networkId)
           .map(({ kind, address }) => ({ kind, address })),
       ],
-      pinnedBy: 'this service',
+      pinnedBy: origin ?? 'this service',
       local: true,
     })),
   };
@@ -173,7 +183,11 @@ export function serviceTrust(
     return async () => trustOfDocument(await trustDocument(), { local: true });
   }
   return async () =>
-    trustOfNetworks(services.networks.list(), await listRegistriesInUse(services.knex));
+    trustOfNetworks(
+      services.networks.list(),
+      await listRegistriesInUse(services.knex),
+      services.issuerOrigin?.(),
+    );
 }
 
 /**
@@ -211,6 +225,7 @@ export function serviceVerdictOf(result: VerifierResult): ServiceVerdict {
       detail: check.detail,
     })),
     ...(result.expiry === undefined ? {} : { expiry: result.expiry }),
+    issuer: result.issuer,
   };
 }
 

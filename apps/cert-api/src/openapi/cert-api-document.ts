@@ -597,9 +597,11 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     summary: "Verify a certificate's trustpoints on chain",
     description:
       'Verification method 1: reads every trustpoint of the certificate on its network and ' +
-      'reports, per trustpoint, whether hash and type match, plus the revoked status. Who may ' +
-      'verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs ' +
-      'count against the same limits.',
+      'reports, per trustpoint, whether hash and type match, plus the revoked status, and ' +
+      '`issuer`: the issuing account and the origin the certificate names (the service trusts ' +
+      'its own origin only: another is `issuerUntrusted`, and its document is never read). Who ' +
+      'may verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong ' +
+      'PINs count against the same limits.',
     security: OPTIONAL_AUTHENTICATION,
     requestParams: { path: lookupPathSchema, query: pinQuerySchema },
     responses: {
@@ -624,7 +626,9 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       'as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with ' +
       'or without its response envelope), trusting only its own registries and asking only its ' +
       'own nodes. The hash is recomputed by the rules, the revocation found from the certID ' +
-      'alone. No token needed; nothing is stored.',
+      'alone. `issuer` names the issuing account and origin: a certificate naming another ' +
+      'origin than this service is `issuerUntrusted`, and that origin is never contacted. No ' +
+      'token needed; nothing is stored.',
     security: PUBLIC,
     requestBody: {
       required: true,

@@ -19,7 +19,10 @@ const verdictSchema = z.enum(CERTIFICATE_VERDICT_PRECEDENCE).meta({
     'applies: `mismatch` (a hash differs from the rules or the chain), `notFound` (a trustpoint ' +
     'is not on chain or not anchored yet), `unchecked` (no node answered, the chain could not ' +
     'date a record, a signature could not be checked), `untrusted` (in a registry the trust does ' +
-    'not pin), `revoked` (a revocation proven on chain), `revocationUnchecked` (no status ' +
+    'not pin), `issuerUntrusted` (valid in a trusted registry, but the certificate names an ' +
+    'issuing origin that is not trusted, or one that does not publish that registry: the ' +
+    'service trusts its own origin only), `revoked` (a revocation proven on chain), ' +
+    '`revocationUnchecked` (no status ' +
     'registry could be read for a network holding it), `expired`, `verified`',
 });
 
@@ -48,6 +51,54 @@ const revocationStatusSchema = z
     description:
       "A network's answer to `revocationOf(certID)` of its status registry: the revocation " +
       'status read from the certID alone, so a copy saved before its revocation finds it',
+  });
+
+const issuerSchema = z
+  .object({
+    account: z.string().meta({ description: '`data.issuer`: the issuing account, `did:user:...`' }),
+    covered: z.boolean().meta({
+      description:
+        'The anchored hash covers the account and origin (version 2); version 1 shows them as claims',
+    }),
+    origin: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          '`data.issuerOrigin` normalised (scheme, lowercase host in punycode, port); absent when ' +
+          'the certificate names none, and registry trust alone decides',
+      }),
+    given: z.string().optional().meta({
+      description: '`data.issuerOrigin` as written, when that is not its normalised form',
+    }),
+    originTrusted: z.boolean().optional().meta({
+      description: 'Whether the origin is trusted: the service trusts its own origin only',
+    }),
+    registry: z
+      .object({
+        outcome: z.enum(['listed', 'notListed', 'notRead']),
+        document: z.enum(['pinned', 'published']).optional(),
+        detail: z.string(),
+      })
+      .optional()
+      .meta({
+        description:
+          "Whether the origin's trust document lists the registry of each Evidence. The service " +
+          "reads no other origin's document (`notRead`)",
+      }),
+    outcome: z.enum(['noOrigin', 'trusted', 'untrusted']).meta({
+      description:
+        '`noOrigin`: the certificate names no issuing origin; `trusted`: a trusted origin that ' +
+        'publishes the registry it is recorded in; `untrusted`: otherwise (verdict ' +
+        '`issuerUntrusted` at best)',
+    }),
+    detail: z.string(),
+  })
+  .meta({
+    id: 'CertificateIssuer',
+    description:
+      'Who issued the certificate: the account, and the origin it names (the operator of a ' +
+      'registry is not the issuer of every record in it)',
   });
 
 const trustpointVerificationSchema = z
@@ -105,6 +156,7 @@ export const certificateVerificationSchema = z
     revocation: revocationSchema.optional(),
     status: z.array(revocationStatusSchema),
     expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
+    issuer: issuerSchema,
   })
   .meta({ id: 'CertificateVerification' });
 
@@ -118,6 +170,7 @@ export const postedCertificateVerificationSchema = z
     revocation: revocationSchema.optional(),
     status: z.array(revocationStatusSchema),
     expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
+    issuer: issuerSchema,
     hash: z
       .object({
         given: z.string(),

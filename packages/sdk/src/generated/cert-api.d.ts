@@ -735,6 +735,7 @@ export interface components {
         expires: number;
         expired: boolean;
       };
+      issuer: components['schemas']['CertificateIssuer'];
     };
     TrustpointVerification: {
       /** @enum {string} */
@@ -805,7 +806,7 @@ export interface components {
       }[];
     };
     /**
-     * @description The verdict every Trustpoint verifier gives (the CLI, the SDK, both pages), the first that applies: `mismatch` (a hash differs from the rules or the chain), `notFound` (a trustpoint is not on chain or not anchored yet), `unchecked` (no node answered, the chain could not date a record, a signature could not be checked), `untrusted` (in a registry the trust does not pin), `revoked` (a revocation proven on chain), `revocationUnchecked` (no status registry could be read for a network holding it), `expired`, `verified`
+     * @description The verdict every Trustpoint verifier gives (the CLI, the SDK, both pages), the first that applies: `mismatch` (a hash differs from the rules or the chain), `notFound` (a trustpoint is not on chain or not anchored yet), `unchecked` (no node answered, the chain could not date a record, a signature could not be checked), `untrusted` (in a registry the trust does not pin), `issuerUntrusted` (valid in a trusted registry, but the certificate names an issuing origin that is not trusted, or one that does not publish that registry: the service trusts its own origin only), `revoked` (a revocation proven on chain), `revocationUnchecked` (no status registry could be read for a network holding it), `expired`, `verified`
      * @enum {string}
      */
     CertificateVerdict:
@@ -813,6 +814,7 @@ export interface components {
       | 'notFound'
       | 'unchecked'
       | 'untrusted'
+      | 'issuerUntrusted'
       | 'revoked'
       | 'revocationUnchecked'
       | 'expired'
@@ -844,6 +846,33 @@ export interface components {
       };
       detail: string;
     };
+    /** @description Who issued the certificate: the account, and the origin it names (the operator of a registry is not the issuer of every record in it) */
+    CertificateIssuer: {
+      /** @description `data.issuer`: the issuing account, `did:user:...` */
+      account: string;
+      /** @description The anchored hash covers the account and origin (version 2); version 1 shows them as claims */
+      covered: boolean;
+      /** @description `data.issuerOrigin` normalised (scheme, lowercase host in punycode, port); absent when the certificate names none, and registry trust alone decides */
+      origin?: string;
+      /** @description `data.issuerOrigin` as written, when that is not its normalised form */
+      given?: string;
+      /** @description Whether the origin is trusted: the service trusts its own origin only */
+      originTrusted?: boolean;
+      /** @description Whether the origin's trust document lists the registry of each Evidence. The service reads no other origin's document (`notRead`) */
+      registry?: {
+        /** @enum {string} */
+        outcome: 'listed' | 'notListed' | 'notRead';
+        /** @enum {string} */
+        document?: 'pinned' | 'published';
+        detail: string;
+      };
+      /**
+       * @description `noOrigin`: the certificate names no issuing origin; `trusted`: a trusted origin that publishes the registry it is recorded in; `untrusted`: otherwise (verdict `issuerUntrusted` at best)
+       * @enum {string}
+       */
+      outcome: 'noOrigin' | 'trusted' | 'untrusted';
+      detail: string;
+    };
     PostedCertificateVerificationResponse: {
       statusCode: number;
       message: string;
@@ -861,6 +890,7 @@ export interface components {
         expires: number;
         expired: boolean;
       };
+      issuer: components['schemas']['CertificateIssuer'];
       /** @description `data.hash` as given, recomputed by the rules when it can be */
       hash: {
         given: string;
