@@ -198,6 +198,17 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     };
   };
 
+  /** The computed background colour of an element, as the user sees it. */
+  const backgroundOf = (page: Page, selector: string) =>
+    page.locator(selector).evaluate(
+      (node) =>
+        (
+          globalThis as unknown as {
+            getComputedStyle(node: unknown): { backgroundColor: string };
+          }
+        ).getComputedStyle(node).backgroundColor,
+    );
+
   const screenshot = (page: Page, name: string) =>
     page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
@@ -219,6 +230,12 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
 
     expect(result.verdict).toBe('verified');
     expect(result.rows).toEqual(['anchored']);
+    // Who issued it, first: this service's origin, which the served page trusts.
+    await expect(page.locator('#issuer').getAttribute('data-issuer')).resolves.toBe('trusted');
+    await expect(page.locator('#issuer .issuer-origin').textContent()).resolves.toBe(base);
+    await expect(page.locator('#issuer').textContent()).resolves.toContain(
+      'A service you trust, and the certificate is recorded in a registry it publishes.',
+    );
     await expect(page.locator('#summary').textContent()).resolves.toContain(
       'data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the file',
     );
@@ -613,6 +630,62 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       rows: ['anchored'],
       status: ['statusRevoked'],
     });
+  });
+
+  it('when the standalone file trusts the registries through another origin than the one the certificate names, then it is valid with the issuer not trusted, that origin shown in its own colour and never contacted, until the user trusts it', async () => {
+    const certificate = (await certifyContent()) as unknown as CertificateAnswer;
+    const published = (await (await fetch(`${base}/.well-known/trustpoint.json`)).json()) as {
+      origin: string;
+    };
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const standalone = pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString();
+    await page.goto(standalone);
+    await page.locator('body[data-state="ready"]').waitFor();
+    // A service sharing this one's registries was trusted before: its document, its origin.
+    await page.evaluate(
+      (document) => {
+        const { localStorage } = globalThis as unknown as { localStorage: PageStorage };
+        localStorage.setItem(
+          'trustpoint-verifier:trusted-origins',
+          JSON.stringify({ origins: [{ document, pinnedAt: '2026-01-01T00:00:00.000Z' }] }),
+        );
+      },
+      { ...published, origin: 'http://127.0.0.1:1' },
+    );
+    await page.reload();
+    await page.locator('body[data-state="ready"]').waitFor();
+    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
+
+    const untrusted = await verifyJson(page, 'other-origin.json', certificate);
+    await screenshot(page, 'issuer-untrusted');
+    const issuer = page.locator('#issuer');
+    const issuerText = await issuer.textContent();
+    const colours = {
+      verdict: await backgroundOf(page, '#verdict'),
+      issuer: await backgroundOf(page, '#issuer'),
+    };
+    const trustButtons = await page.locator('#issuer button').count();
+    await page.fill('#trust-origin', base);
+    await page.click('#trust-add');
+    await page.locator('#trusted-list', { hasText: base }).waitFor();
+    await verifyBy(page);
+    const trusted = await verdictOf(page);
+
+    expect(untrusted.verdict).toBe('issuerUntrusted');
+    expect(untrusted.rows).toEqual(['anchored']);
+    expect(untrusted.text).toContain('Issuer not trusted');
+    expect(issuerText).toContain(`Issued by ${base}`);
+    expect(issuerText).toContain(`you do not trust ${base}`);
+    expect(issuerText).toContain(String(certificate.data.data.issuer));
+    // A loopback http origin named in a certificate: never contacted, so no one-click trust.
+    expect(issuerText).toContain('never contacts because a certificate names it');
+    expect(trustButtons).toBe(0);
+    // Its own colour (orange), not the registry's purple nor the verdict green.
+    expect(colours.verdict).toBe('rgb(255, 237, 213)');
+    expect(colours.issuer).toBe('rgb(255, 237, 213)');
+    expect(trusted.verdict).toBe('verified');
+    await expect(issuer.getAttribute('data-issuer')).resolves.toBe('trusted');
   });
 
   it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {

@@ -229,6 +229,9 @@ async function verify(): Promise<void> {
     trust,
     timeoutMs: 10_000,
     ...(publicEndpoints === undefined ? {} : { publicEndpoints }),
+    // Says whether an https issuing origin you do not trust publishes the registry (shown, never
+    // trusted); an http, loopback or private one is never contacted.
+    readIssuerDocument: true,
     ...(file === undefined ? {} : { file }),
     ...(jwks === undefined ? {} : { jwks: jwks as KeySet }),
   });

@@ -20,12 +20,15 @@ import { evidenceSummaryRows } from './evidence-details.js';
 import { element } from './dom.js';
 import { coverageRows, coverageSentence, isClaim, withheldText } from './hash-coverage.js';
 import { renderHowToTrust, type TrustHelp } from './how-to-trust.js';
+import { renderIssuer } from './issuer-box.js';
 import { renderWithhold, type WithholdParts } from './withhold-copy.js';
 
 const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
   verified: 'Verified: every trustpoint is on chain, in a registry you trust, and matches',
   untrusted:
     'Not trusted: it matches the chain, but in a registry that no service you trust publishes',
+  issuerUntrusted:
+    'Issuer not trusted: valid on chain, in a registry you trust, but issued at an origin you do not trust',
   revoked: 'Revoked: the certificate matches the chain, and its issuer revoked it',
   expired: 'Expired: the certificate matches the chain, and its expiry date has passed',
   revocationUnchecked:
@@ -272,6 +275,8 @@ export function renderCertificateResult(
   if (parts === undefined) return;
   parts.verdict.dataset.verdict = result.verdict;
   parts.verdict.textContent = CERTIFICATE_VERDICTS[result.verdict];
+  const issuerBox = section.querySelector<HTMLElement>('#issuer');
+  if (issuerBox !== null) renderIssuer(issuerBox, result.issuer, help);
   const { hash } = result;
   if (parts.coverage !== null) {
     parts.coverage.dataset.version = String(hash.version);
@@ -358,6 +363,8 @@ export function renderEvidenceResult(
   parts.verdict.dataset.verdict = result.verdict;
   parts.verdict.textContent = EVIDENCES_VERDICTS[result.verdict];
   fillSummary(parts.summary, evidenceSummaryRows(result, evidence));
+  const issuerBox = section.querySelector<HTMLElement>('#issuer');
+  if (issuerBox !== null) issuerBox.hidden = true;
   parts.content.hidden = true;
   if (parts.coverage !== null) parts.coverage.hidden = true;
   if (parts.withhold !== undefined) parts.withhold.section.hidden = true;

@@ -1,0 +1,75 @@
+import { isFetchableNamedOrigin, type IssuerCheck } from '@trustpoint/verifier';
+import { element } from './dom.js';
+import type { TrustHelp } from './how-to-trust.js';
+
+/**
+ * "Issued by": the origin the certificate names (lowercase, punycode) and its account, shown
+ * first, in its own colour when you do not trust that origin, with how to trust it. The operator
+ * of a registry is not the issuer of every record in it.
+ */
+export function renderIssuer(box: HTMLElement, issuer: IssuerCheck, help: TrustHelp): void {
+  box.dataset.issuer = issuer.outcome;
+  const children: (Node | string)[] = [];
+  const head = element('p', 'Issued by ', 'issuer-head');
+  if (issuer.origin !== undefined) {
+    head.append(element('strong', issuer.origin, 'mono issuer-origin'));
+  } else {
+    head.append(element('strong', issuer.given ?? 'no origin named', 'mono issuer-origin'));
+  }
+  children.push(head);
+  const account = element('p', 'Account ', 'help');
+  account.append(element('span', issuer.account, 'mono'));
+  if (!issuer.covered) account.append(' (a claim: the version 1 hash does not cover it)');
+  if (issuer.given !== undefined && issuer.origin !== undefined) {
+    account.append(', origin written ', element('span', issuer.given, 'mono'));
+  }
+  children.push(account);
+  children.push(element('p', statusText(issuer), 'issuer-status'));
+  if (issuer.registry !== undefined) {
+    const source = issuer.registry.document === 'published' ? 'Its document, read now: ' : '';
+    children.push(element('p', `${source}${issuer.registry.detail}`, 'help'));
+  }
+  if (issuer.outcome === 'untrusted' && issuer.origin !== undefined) {
+    children.push(howToTrust(issuer.origin, issuer.originTrusted === true, help));
+  }
+  box.replaceChildren(...children);
+  box.hidden = false;
+}
+
+function statusText(issuer: IssuerCheck): string {
+  switch (issuer.outcome) {
+    case 'noOrigin':
+      return 'The certificate names no issuing origin: only its registry is checked.';
+    case 'trusted':
+      return 'A service you trust, and the certificate is recorded in a registry it publishes.';
+    case 'untrusted':
+      if (issuer.origin === undefined) return 'Not an http(s) origin: it cannot be trusted.';
+      return issuer.originTrusted === true
+        ? `Issuer not trusted: you trust ${issuer.origin}, but it does not publish the registry this certificate is recorded in.`
+        : `Issuer not trusted: you do not trust ${issuer.origin}. The record is valid on chain, but anybody can run a service: trust it only if you know it issues such certificates.`;
+  }
+}
+
+function howToTrust(origin: string, originTrusted: boolean, help: TrustHelp): HTMLElement {
+  const line = element('p', undefined, 'issuer-how');
+  if (originTrusted) {
+    line.append(
+      `If ${origin} moved to a new registry, its document under Trusted services says so: accept it there.`,
+    );
+    return line;
+  }
+  if (!isFetchableNamedOrigin(origin)) {
+    // Never contacted because a certificate names it: the user types it in if they know it.
+    line.append(
+      `${origin} is an http, loopback or private address, which this page never contacts because a certificate names it. If it is a service you run or know, add it under Trusted services.`,
+    );
+    return line;
+  }
+  const button = element('button', `Trust ${origin} and verify again`, 'secondary trust-issuer');
+  button.type = 'button';
+  button.addEventListener('click', () => {
+    help.trustSource(origin);
+  });
+  line.append(button);
+  return line;
+}
