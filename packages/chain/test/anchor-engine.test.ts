@@ -126,11 +126,16 @@ describe.each(testBackends())('Anchoring engine on %s', (backend) => {
     );
     // Seven credits, none spent here (the APIs spend them): two refunds make nine.
     expect(await findCreditBalance(db.knex, payer)).toBe(9);
+    // One refund per record (each names its spend when the record's creation recorded one).
     const refunds = await db
       .knex('credit_movements')
       .where({ user_id: payer, kind: 'refund' })
-      .select('amount', 'reason');
-    expect(refunds).toEqual([{ amount: 2, reason: 'record refused by the chain' }]);
+      .orderBy('id')
+      .select('amount', 'balance_after', 'reason');
+    expect(refunds).toEqual([
+      { amount: 1, balance_after: 8, reason: 'record refused by the chain' },
+      { amount: 1, balance_after: 9, reason: 'record refused by the chain' },
+    ]);
   }, 60_000);
 
   it('when a batch sent without simulation reverts, then it is simulated again, the refused record fails and the others anchor', async () => {

@@ -113,17 +113,21 @@ export { CreditBalanceOverflowError } from './repositories/credit-balance-overfl
 export {
   changeCredits,
   CREDIT_MOVEMENT_KINDS,
-  listCreditMovements,
+  CREDIT_SPENDING_ACTIONS,
   recordCreditMovements,
-  refundCredits,
 } from './repositories/credit-movements-repository.js';
 export type {
   CreditChange,
   CreditMovement,
   CreditMovementKind,
-  CreditMovementListFilter,
+  CreditSpendingAction,
+  CreditSpendPurpose,
   NewCreditMovement,
+  StoredCreditMovementKind,
 } from './repositories/credit-movements-repository.js';
+export { listCreditMovements } from './repositories/credit-ledger.js';
+export type { CreditMovementListFilter } from './repositories/credit-ledger.js';
+export { refundPaidRecords } from './repositories/credit-refunds.js';
 export { listAuditEntries, recordAudit } from './repositories/audit-repository.js';
 export type { AuditEntry, AuditFilter, NewAuditEntry } from './repositories/audit-repository.js';
 export {

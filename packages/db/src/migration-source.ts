@@ -22,6 +22,7 @@ import { idempotencyKeys } from './migrations/0021-idempotency-keys.js';
 import { certificateHashVersion } from './migrations/0022-certificate-hash-version.js';
 import { apiKeyScopes } from './migrations/0023-api-key-scopes.js';
 import { assetHashVersion } from './migrations/0024-asset-hash-version.js';
+import { creditLedgerSpends } from './migrations/0025-credit-ledger-spends.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -49,6 +50,7 @@ export const migrations: readonly Migration[] = [
   certificateHashVersion,
   apiKeyScopes,
   assetHashVersion,
+  creditLedgerSpends,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

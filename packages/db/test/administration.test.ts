@@ -12,13 +12,13 @@ import {
   listPlans,
   listUserAccounts,
   recordAudit,
-  refundCredits,
+  refundPaidRecords,
   savePlan,
   setUserDisabled,
   updateUser,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, uniqueId } from './test-data.js';
+import { givenPaidRecord, givenUser, uniqueId } from './test-data.js';
 
 const ADMIN = { actorId: 'admin-1', requestId: 'req-1' };
 
@@ -202,7 +202,11 @@ describe.each(testBackends())('administration on %s', (backend) => {
         ...ADMIN,
       });
       const set = await changeCredits(db.knex, user.id, { balance: 4, reason: 'reset', ...ADMIN });
-      await db.knex.transaction((trx) => refundCredits(trx, new Map([[user.id, 2]]), 'withdrawn'));
+      const records = [
+        await givenPaidRecord(db.knex, user.id),
+        await givenPaidRecord(db.knex, user.id),
+      ];
+      await db.knex.transaction((trx) => refundPaidRecords(trx, records, 'withdrawn'));
 
       // Assert
       expect(granted).toMatchObject({
@@ -218,9 +222,10 @@ describe.each(testBackends())('administration on %s', (backend) => {
         limit: 10,
         order: 'desc',
       });
-      expect(total).toBe(4);
+      expect(total).toBe(5);
       expect(movements.map((m) => [m.kind, m.amount, m.balanceAfter, m.actorId])).toEqual([
-        ['refund', 2, 6, null],
+        ['refund', 1, 6, null],
+        ['refund', 1, 5, null],
         ['set', -11, 4, 'admin-1'],
         ['grant', 10, 15, 'admin-1'],
         ['initial', 5, 5, null],

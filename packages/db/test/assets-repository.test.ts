@@ -14,7 +14,7 @@ import {
   type NewAsset,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, orderedUuid, randomDigest, violationOf } from './test-data.js';
+import { givenPaidRecord, givenUser, orderedUuid, randomDigest, violationOf } from './test-data.js';
 
 function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {
   // Time-ordered as the service's ids: assets created within one clock tick keep their order.
@@ -32,6 +32,7 @@ function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {
   };
 }
 
+/** An evidence of the asset whose anchor record its owner paid for. */
 async function givenEvidence(knex: Knex, asset: AssetRecord, timestamp = 1_767_225_600) {
   return insertEvidence(knex, {
     asset: asset.id,
@@ -41,7 +42,7 @@ async function givenEvidence(knex: Knex, asset: AssetRecord, timestamp = 1_767_2
     userOwner: `did:user:${asset.userId}`,
     hash: randomDigest(),
     networkId: asset.networkId,
-    anchorRecordId: null,
+    anchorRecordId: await givenPaidRecord(knex, asset.userId),
   });
 }
 

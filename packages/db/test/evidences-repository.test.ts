@@ -14,7 +14,7 @@ import {
   type NewEvidence,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
-import { givenUser, randomDigest, violationOf } from './test-data.js';
+import { givenPaidRecord, givenUser, randomDigest, violationOf } from './test-data.js';
 
 const now = 1_767_225_600;
 
@@ -183,12 +183,14 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
       const user = await givenUser(db.knex, { credits: 1 });
       const evidence = await insertEvidence(
         db.knex,
-        newEvidence(await givenAsset(db.knex, user.id)),
+        newEvidence(await givenAsset(db.knex, user.id), {
+          anchorRecordId: await givenPaidRecord(db.knex, user.id),
+        }),
       );
 
       // Act
-      await withdrawEvidence(db.knex, evidence.id, user.id);
-      await withdrawEvidence(db.knex, evidence.id, user.id);
+      await withdrawEvidence(db.knex, evidence.id);
+      await withdrawEvidence(db.knex, evidence.id);
 
       // Assert
       expect(await findEvidencesByHash(db.knex, evidence.hash)).toEqual([]);

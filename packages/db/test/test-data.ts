@@ -67,3 +67,26 @@ export function orderedUuid(): string {
   const random = randomBytes(8).toString('hex');
   return `${time.slice(0, 8)}-${time.slice(8)}-7${sequence}-8${random.slice(0, 3)}-${random.slice(3, 15)}`;
 }
+
+/**
+ * A queued anchor record paid for by `userId` (as a creation queues one after spending the
+ * user's credit): what withdrawals and chain refusals refund.
+ */
+export async function givenPaidRecord(
+  knex: Knex,
+  userId: string,
+  kind: 'trustpoint' | 'evidence' = 'evidence',
+): Promise<number> {
+  const [row] = await knex('anchor_records')
+    .insert({
+      network_id: '31337',
+      kind,
+      record_key: `0x${randomDigest()}`,
+      hash: randomDigest(),
+      trustpoint_type: kind === 'trustpoint' ? 0 : null,
+      paid_by: userId,
+    })
+    .returning<{ id: number }[]>('id');
+  if (row === undefined) throw new Error('inserting an anchor record returned no row');
+  return row.id;
+}

@@ -41,7 +41,7 @@ export async function addEvidence(
     evidence,
     acknowledgement,
     async (trx) => {
-      await withdrawEvidence(trx, evidence.id, registrant.id);
+      await withdrawEvidence(trx, evidence.id);
       await recordAudit(trx, [
         assetAudit(registrant, requestId, 'evidence.withdraw', asset.trackId, {
           evidenceTimestamp: evidence.timestamp,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { refundCredits } from '@trustpoint/db';
+import { refundPaidRecords } from '@trustpoint/db';
 import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
 import type { RefusedRecord, SignedBatch } from './batch-transaction.js';
 
@@ -228,18 +228,18 @@ export interface ClaimedBatch {
 
 /**
  * Marks records the chain refuses for good as failed, with the reason, and gives each paid
- * record's credit back: in the transaction that claimed them, so each is refunded exactly once.
+ * record's credit back (a refund naming the spend): in the transaction that claimed them, so each
+ * is refunded exactly once.
  */
 async function failRecords(trx: Knex.Transaction, refused: readonly RefusedRecord[]) {
-  const refunds = new Map<string, number>();
   for (const { recordId, reason } of refused) {
-    const [row] = await trx('anchor_records')
-      .where({ id: recordId })
-      .update({ status: 'failed', error: reason })
-      .returning<{ paid_by: string | null }[]>('paid_by');
-    if (row?.paid_by) refunds.set(row.paid_by, (refunds.get(row.paid_by) ?? 0) + 1);
+    await trx('anchor_records').where({ id: recordId }).update({ status: 'failed', error: reason });
   }
-  await refundCredits(trx, refunds, 'record refused by the chain');
+  await refundPaidRecords(
+    trx,
+    refused.map(({ recordId }) => recordId),
+    'record refused by the chain',
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
 import { whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
-import { refundCredits } from './credit-movements-repository.js';
+import { refundPaidRecords } from './credit-refunds.js';
 import { loadEvidences, type EvidenceRecord } from './evidences-repository.js';
 
 /** A tracked asset with its evidences and the users it is shared with. */
@@ -274,9 +274,13 @@ export async function withdrawAsset(
   // the asset through their inserts' foreign keys), so a withdrawal cannot deadlock with them.
   const evidence = await db('evidences')
     .where({ id: evidenceId, asset })
-    .first<{ id: number } | undefined>('id');
+    .first<{ id: number; anchor_record_id: number | null } | undefined>('id', 'anchor_record_id');
   if (evidence !== undefined) {
-    await refundCredits(db, new Map([[ownerId, 1]]), 'asset creation withdrawn');
+    await refundPaidRecords(
+      db,
+      evidence.anchor_record_id === null ? [] : [evidence.anchor_record_id],
+      'asset creation withdrawn',
+    );
     await db('evidences').where({ id: evidenceId, asset }).delete();
   }
   // Locked, so that no evidence can be added between the check and the delete.

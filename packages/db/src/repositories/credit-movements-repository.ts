@@ -2,42 +2,87 @@ import type { Queryable } from '../queryable.js';
 import type { ChangeContext } from './change-context.js';
 import { CreditBalanceOverflowError } from './credit-balance-overflow-error.js';
 
-export const CREDIT_MOVEMENT_KINDS = ['initial', 'grant', 'set', 'refund'] as const;
-
 /**
  * Why a balance changed: the balance a user started with (or had when the ledger began), an
- * administrator's grant or set, a credit given back for something that was never delivered.
+ * administrator's grant or set, a credit given back for something that was never delivered, a
+ * credit spent. Spends are not stored here: each is read from the record its creation writes
+ * (see `listCreditMovements`).
  */
+export const CREDIT_MOVEMENT_KINDS = ['initial', 'grant', 'set', 'refund', 'spend'] as const;
 export type CreditMovementKind = (typeof CREDIT_MOVEMENT_KINDS)[number];
+
+/** The kinds stored in `credit_movements`. */
+export type StoredCreditMovementKind = Exclude<CreditMovementKind, 'spend'>;
+
+/**
+ * The operations that spend one credit of the user who makes them, each recorded by one audit
+ * entry (this action, that user as its actor) written in the transaction that spends the credit,
+ * after it has locked the balance: the ledger's spends are these entries.
+ */
+export const CREDIT_SPENDING_ACTIONS = [
+  'certificate.create',
+  'certificate.sign',
+  'certificate.reanchor',
+  'asset.create',
+  'evidence.add',
+] as const;
+export type CreditSpendingAction = (typeof CREDIT_SPENDING_ACTIONS)[number];
+
+/** What a credit was spent on: the operation and what it made or changed. */
+export interface CreditSpendPurpose {
+  operation: CreditSpendingAction;
+  /** The certificate, for `certificate.*`. */
+  certId: string | null;
+  /** The asset, for `asset.create` and `evidence.add`. */
+  trackId: string | null;
+  /** The evidence's hash (its id at `GET /evidences/{id}`), for `evidence.add`. */
+  evidenceHash: string | null;
+  /**
+   * The timestamp of the record the credit anchors, when it is not the certificate's own: the
+   * trustpoint of a signature or re-anchoring (ms), the evidence of an asset or evidence (s).
+   */
+  timestamp: number | null;
+}
 
 export interface NewCreditMovement extends ChangeContext {
   userId: string;
-  kind: CreditMovementKind;
+  kind: StoredCreditMovementKind;
   /** The signed change of the balance. */
   amount: number;
   balanceAfter: number;
   reason?: string | null;
 }
 
-export interface CreditMovement extends NewCreditMovement {
+export interface CreditMovement extends ChangeContext {
+  /** Unique among every user's movements and spends (a spend's is its audit entry's). */
   id: number;
+  userId: string;
+  kind: CreditMovementKind;
+  amount: number;
+  balanceAfter: number;
   reason: string | null;
   at: Date;
+  /** A spend: what the credit paid for; a refund: what it gave back (when known). */
+  spentOn: CreditSpendPurpose | null;
+  /** A refund: the id of the spend it gives back (null for refunds from before spends were listed). */
+  refundOf: number | null;
 }
 
-interface CreditMovementRow {
+/** A row of `credit_movements`, as the ledger reads it. */
+export interface CreditMovementRow {
   id: number;
   user_id: string;
-  kind: CreditMovementKind;
+  kind: StoredCreditMovementKind;
   amount: number;
   balance_after: number;
   actor_id: string | null;
   reason: string | null;
   request_id: string | null;
   at: Date;
+  refund_of: number | null;
 }
 
-const COLUMNS = [
+export const CREDIT_MOVEMENT_COLUMNS = [
   'id',
   'user_id',
   'kind',
@@ -47,9 +92,14 @@ const COLUMNS = [
   'reason',
   'request_id',
   'at',
+  'refund_of',
 ] as const;
 
-function fromRow(row: CreditMovementRow): CreditMovement {
+/** A stored movement; `spentOn` is the refunded spend's purpose, read by the caller. */
+export function creditMovementOf(
+  row: CreditMovementRow,
+  spentOn: CreditSpendPurpose | null = null,
+): CreditMovement {
   return {
     id: row.id,
     userId: row.user_id,
@@ -60,6 +110,8 @@ function fromRow(row: CreditMovementRow): CreditMovement {
     reason: row.reason,
     requestId: row.request_id,
     at: row.at,
+    spentOn,
+    refundOf: row.refund_of,
   };
 }
 
@@ -81,8 +133,8 @@ export async function recordCreditMovements(
         request_id: movement.requestId,
       })),
     )
-    .returning<CreditMovementRow[]>([...COLUMNS]);
-  return rows.map(fromRow);
+    .returning<CreditMovementRow[]>([...CREDIT_MOVEMENT_COLUMNS]);
+  return rows.map((row) => creditMovementOf(row));
 }
 
 export interface CreditChange extends ChangeContext {
@@ -127,55 +179,4 @@ export async function changeCredits(
     ]);
     return movement;
   });
-}
-
-/**
- * Gives credits back to several users and records each as a `refund` movement of the service, in
- * one statement: for what they paid for and never got (a withdrawn creation, a record the chain
- * refused). Pass the transaction that undoes the paid work, so that each is refunded once.
- */
-export async function refundCredits(
-  trx: Queryable,
-  refunds: ReadonlyMap<string, number>,
-  reason: string,
-): Promise<void> {
-  const entries = [...refunds].filter(([, amount]) => amount > 0);
-  if (entries.length === 0) return;
-  await trx.raw(
-    `with refunded as (
-       update credits set balance = credits.balance + refund.amount, updated_at = now()
-         from jsonb_to_recordset(?::jsonb) as refund(user_id text, amount int)
-        where credits.user_id = refund.user_id
-       returning credits.user_id, refund.amount, credits.balance)
-     insert into credit_movements (user_id, kind, amount, balance_after, reason)
-     select user_id, 'refund', amount, balance, ? from refunded order by user_id`,
-    [JSON.stringify(entries.map(([userId, amount]) => ({ user_id: userId, amount }))), reason],
-  );
-}
-
-export interface CreditMovementListFilter {
-  offset: number;
-  limit: number;
-  /** By time of the movement. */
-  order: 'asc' | 'desc';
-}
-
-/** A page of the user's ledger and the number of its movements. */
-export async function listCreditMovements(
-  db: Queryable,
-  userId: string,
-  filter: CreditMovementListFilter,
-): Promise<{ movements: CreditMovement[]; total: number }> {
-  const [rows, counted] = await Promise.all([
-    db('credit_movements')
-      .where('user_id', userId)
-      .orderBy('id', filter.order)
-      .offset(filter.offset)
-      .limit(filter.limit)
-      .select<CreditMovementRow[]>([...COLUMNS]),
-    db('credit_movements')
-      .where('user_id', userId)
-      .count<{ count: number | string }[]>({ count: '*' }),
-  ]);
-  return { movements: rows.map(fromRow), total: Number(counted[0]?.count ?? 0) };
 }

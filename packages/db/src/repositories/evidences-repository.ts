@@ -1,6 +1,6 @@
 import type { Queryable } from '../queryable.js';
 import { withAnchoringStates, type AnchoringStatus } from './anchoring-status.js';
-import { refundCredits } from './credit-movements-repository.js';
+import { refundPaidRecords } from './credit-refunds.js';
 
 /** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
 export interface EvidenceRecord {
@@ -289,19 +289,20 @@ export async function findEvidencesByHash(db: Queryable, hash: string): Promise<
 
 /**
  * Undoes an evidence whose anchor record never left the queue: removes it and gives the credit
- * back to the user who spent it. Use it in the transaction that withdrew the queued record. The
+ * back to the user who paid for it (its anchor record's `paid_by`), naming the spend. Use it in the transaction that withdrew the queued record. The
  * clock keeps its second: a gap in an asset's timestamps is harmless, a reused one is not.
  */
-export async function withdrawEvidence(
-  db: Queryable,
-  evidenceId: number,
-  spenderId: string,
-): Promise<void> {
+export async function withdrawEvidence(db: Queryable, evidenceId: number): Promise<void> {
   const evidence = await db('evidences')
     .where('id', evidenceId)
-    .first<{ id: number } | undefined>('id');
+    .first<{ id: number; anchor_record_id: number | null } | undefined>('id', 'anchor_record_id');
   if (evidence === undefined) return;
-  // The credit row first, as requests take it, so that the two cannot deadlock.
-  await refundCredits(db, new Map([[spenderId, 1]]), 'evidence withdrawn');
+  // The credit row first, as requests take it, so that the two cannot deadlock; before the
+  // evidence goes, as it leads the refund to the spend it gives back.
+  await refundPaidRecords(
+    db,
+    evidence.anchor_record_id === null ? [] : [evidence.anchor_record_id],
+    'evidence withdrawn',
+  );
   await db('evidences').where('id', evidenceId).delete();
 }
