@@ -215,15 +215,18 @@ export async function checkChain(input: {
 }
 
 export interface CreditsCheck {
-  /** Per user: credits spent (the ledger's movements minus the balance) and records paid for. */
-  users: { userId: string; spent: number; paidRecords: number }[];
+  /**
+   * Per user: credits spent (the ledger's spends less its refunds), records paid for, and whether
+   * the ledger's amounts add up to the balance.
+   */
+  users: { userId: string; spent: number; paidRecords: number; addsUp: boolean }[];
   mismatched: string[];
 }
 
 /**
- * Credits spent, from the admin API's ledger (initial balance, grants and refunds less the
- * balance), against the records each user paid for that the database still holds (a refused or
- * withdrawn record is refunded).
+ * Credits spent, from the admin API's ledger (its spends less its refunds), against the records
+ * each user paid for that the database still holds (a refused or withdrawn record is refunded);
+ * and the ledger adds up: its amounts sum to the balance.
  */
 export async function checkCredits(input: {
   adminUrl: string;
@@ -245,6 +248,7 @@ export async function checkCredits(input: {
   for (const user of input.users) {
     let offset = 0;
     let moved = 0;
+    let spent = 0;
     let balance = 0;
     for (;;) {
       const response = await fetch(
@@ -257,20 +261,31 @@ export async function checkCredits(input: {
       const { data } = (await response.json()) as {
         data: {
           balance: number;
-          movements: { amount: number | string }[];
+          movements: { kind: string; amount: number | string }[];
           pagination: { total: number };
         };
       };
       balance = data.balance;
-      moved += data.movements.reduce((sum, movement) => sum + Number(movement.amount), 0);
+      for (const movement of data.movements) {
+        moved += Number(movement.amount);
+        if (movement.kind === 'spend' || movement.kind === 'refund')
+          spent -= Number(movement.amount);
+      }
       offset += data.movements.length;
       if (data.movements.length === 0 || offset >= data.pagination.total) break;
     }
-    users.push({ userId: user.id, spent: moved - balance, paidRecords: paidBy.get(user.id) ?? 0 });
+    users.push({
+      userId: user.id,
+      spent,
+      paidRecords: paidBy.get(user.id) ?? 0,
+      addsUp: moved === balance,
+    });
   }
   return {
     users,
-    mismatched: users.filter((user) => user.spent !== user.paidRecords).map((user) => user.userId),
+    mismatched: users
+      .filter((user) => user.spent !== user.paidRecords || !user.addsUp)
+      .map((user) => user.userId),
   };
 }
 

@@ -202,8 +202,11 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
           operationId: 'getUserCredits',
           summary: 'The balance and its ledger',
           description:
-            'Grants, sets and refunds (withdrawn creations, records the chain refused), with ' +
-            'the balance after each; spending is not listed (each certificate is its record).',
+            'The ledger the user reads at `GET /account/credit-movements`: the starting ' +
+            'balance, grants and sets, a `spend` per credit spent (certificates, signatures, ' +
+            're-anchorings, assets, evidences: `spentOn` names the operation and what it made) ' +
+            'and refunds (withdrawn creations, records the chain refused; `refundOf` names the ' +
+            'spend), each with the balance after it; newest first by default.',
           requestParams: { path: userIdParamsSchema, query: creditHistoryQuerySchema },
           responses: {
             ...ok(200, 'The balance and a page of movements', creditHistoryResponse),

@@ -4,7 +4,7 @@ import {
   MAX_RECORDS_PAGE,
   USER_ROLES,
 } from '@trustpoint/db';
-import { apiKeyViewSchema, createdApiKeySchema } from '@trustpoint/identity';
+import { apiKeyViewSchema, createdApiKeySchema, creditSpendSchema } from '@trustpoint/identity';
 import {
   booleanParam,
   integerParam,
@@ -192,14 +192,29 @@ export const planSchema = z
 
 export const creditMovementSchema = z
   .object({
-    id: z.number().int(),
-    kind: z.enum(CREDIT_MOVEMENT_KINDS),
+    id: z.number().int().meta({
+      description: "Unique among the ledger's rows; a spend's is the id of its audit log entry",
+    }),
+    kind: z.enum(CREDIT_MOVEMENT_KINDS).meta({
+      description:
+        '`initial`, `grant`, `set`, `spend` (one credit, for what `spentOn` says) or `refund`',
+    }),
     amount: z.number().int().meta({ description: 'The signed change of the balance' }),
     balanceAfter: z.number().int(),
-    actor: z.string().nullable().meta({ description: "Null for the service's own refunds" }),
+    actor: z.string().nullable().meta({
+      description: "Null for the service's own refunds; the user for a spend",
+    }),
     reason: z.string().nullable(),
     requestId: z.string().nullable(),
     at: z.iso.datetime(),
+    spentOn: creditSpendSchema.nullable().meta({
+      description: 'A spend: what it paid for; a refund: what the credit it gives back paid for',
+    }),
+    refundOf: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A refund: the id of the spend it gives back' }),
   })
   .meta({ id: 'CreditMovement' });
 

@@ -5,6 +5,7 @@ import type {
   Plan,
   UserAccount,
 } from '@trustpoint/db';
+import { creditSpendView } from '@trustpoint/identity';
 
 /** How the admin API shows a user. */
 export function userView(account: UserAccount) {
@@ -36,6 +37,8 @@ export function movementView(movement: CreditMovement) {
     reason: movement.reason,
     requestId: movement.requestId,
     at: movement.at.toISOString(),
+    spentOn: creditSpendView(movement.spentOn),
+    refundOf: movement.refundOf,
   };
 }
 

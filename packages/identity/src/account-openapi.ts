@@ -51,9 +51,15 @@ export function accountPaths(options: AccountPathsOptions): ZodOpenApiPathsObjec
         operationId: 'listAccountCreditMovements',
         summary: "The ledger of the caller's credits",
         description:
-          'Every change of the balance but the spending of single credits: the starting ' +
-          "balance, an administrator's grants and sets, refunds for records never delivered; " +
-          'newest first by default.',
+          'Every change of the balance, newest first by default (`order=asc`: from the start): ' +
+          "the starting balance, an administrator's grants and sets, a `spend` of one credit " +
+          'for each certificate, signature, re-anchoring, asset and evidence the caller made ' +
+          '(`spentOn` names the operation and what it made), and refunds for records never ' +
+          'delivered (`refundOf` names the spend given back). Each row has the balance after ' +
+          "it, the previous row's plus its amount; the newest row's is the balance now. Only " +
+          "the caller's own: an evidence the caller added to an asset shared with them is " +
+          "theirs, not the asset owner's. A page is read in one snapshot, so the rows, their " +
+          'balances and `pagination.total` agree even while credits are being spent.',
         requestParams: { query: accountCreditMovementsQuerySchema },
         responses: {
           200: {

@@ -12,6 +12,7 @@ import {
 import { Router, type Response } from 'express';
 
 import { accountCreditMovementsQuerySchema } from './account-schemas.js';
+import { creditSpendView } from './credit-spend-view.js';
 
 export const ACCOUNT_PATH = '/account';
 
@@ -26,7 +27,7 @@ async function accountOf(knex: Queryable, res: Response) {
 /**
  * The caller's own account, read-only, the same on both APIs: `GET /account` (balance, plan and
  * its networks, what the credential may do and until when) and `GET /account/credit-movements`
- * (the ledger of the caller's balance, a page at a time). Both need the `read` scope.
+ * (the ledger of the caller's balance, spends included, a page at a time). Both need the `read` scope.
  */
 export function accountRouter(options: { knex: Queryable; auth: AuthenticateOptions }): Router {
   const { knex } = options;
@@ -74,6 +75,8 @@ export function accountRouter(options: { knex: Queryable; auth: AuthenticateOpti
           reason: movement.reason,
           requestId: movement.requestId,
           at: movement.at.toISOString(),
+          spentOn: creditSpendView(movement.spentOn),
+          refundOf: movement.refundOf,
         })),
         pagination: { offset: query.offset, limit: query.limit, total, order: query.order },
       },

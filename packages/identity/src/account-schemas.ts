@@ -1,4 +1,4 @@
-import { CREDIT_MOVEMENT_KINDS } from '@trustpoint/db';
+import { CREDIT_MOVEMENT_KINDS, CREDIT_SPENDING_ACTIONS } from '@trustpoint/db';
 import {
   apiScopeSchema,
   pageParams,
@@ -43,22 +43,72 @@ export const accountSchema = z
   })
   .meta({ id: 'Account' });
 
+export const creditSpendSchema = z
+  .object({
+    operation: z.enum(CREDIT_SPENDING_ACTIONS).meta({
+      description:
+        'What spent the credit: `certificate.create` (a certificate of any type: content, file, ' +
+        'asset, URL), `certificate.sign` (a qualified signature asked for later), ' +
+        '`certificate.reanchor`, `asset.create` (an asset with its first evidence), ' +
+        '`evidence.add`. Revocations and the signature of a qualified creation are free.',
+    }),
+    certID: z.string().optional().meta({ description: 'The certificate, for `certificate.*`' }),
+    trackID: z
+      .string()
+      .optional()
+      .meta({ description: 'The asset, for `asset.create` and `evidence.add`' }),
+    evidenceHash: z.string().optional().meta({
+      description:
+        "For `evidence.add`: the evidence's hash, its id at `GET /evidences/{id}` (asset-tracking API)",
+    }),
+    timestamp: z
+      .number()
+      .int()
+      .optional()
+      .meta({
+        description:
+          'The timestamp of what the credit anchored, when it is not the certificate itself: ' +
+          'the new trustpoint of a signature or re-anchoring (ms), the evidence of an asset or ' +
+          'evidence (s)',
+      }),
+  })
+  .meta({ id: 'CreditSpend' });
+
 export const accountCreditMovementSchema = z
   .object({
-    id: z.number().int(),
+    id: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "Unique among the ledger's rows; a spend's is the id of its entry in the audit log. " +
+          'Ids are not the order: the list is.',
+      }),
     kind: z.enum(CREDIT_MOVEMENT_KINDS).meta({
       description:
-        '`initial` (the starting balance), `grant` and `set` (by an administrator), `refund` ' +
-        '(a credit given back for a record never delivered)',
+        '`initial` (the starting balance), `grant` and `set` (by an administrator), `spend` ' +
+        '(one credit, for what `spentOn` says), `refund` (a credit given back for a record ' +
+        'never delivered: a creation withdrawn after a synchronous wait, a record the chain ' +
+        'refused)',
     }),
     amount: z.number().int().meta({ description: 'The signed change of the balance' }),
-    balanceAfter: z.number().int(),
+    balanceAfter: z.number().int().meta({
+      description: "The balance once this row applied: the previous row's plus `amount`",
+    }),
     reason: z.string().nullable(),
     requestId: z
       .string()
       .nullable()
       .meta({ description: 'The request that made it (`X-Request-Id`), when one did' }),
     at: z.iso.datetime(),
+    spentOn: creditSpendSchema.nullable().meta({
+      description:
+        'A spend: what it paid for. A refund: what the credit it gives back had paid for. ' +
+        'Null otherwise (and for refunds recorded before spends were listed).',
+    }),
+    refundOf: z.number().int().nullable().meta({
+      description: 'A refund: the `id` of the spend it gives back; null otherwise',
+    }),
   })
   .meta({ id: 'AccountCreditMovement' });
 

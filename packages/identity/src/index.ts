@@ -4,7 +4,12 @@
 export { ACCOUNT_TAG_DESCRIPTION, accountPaths } from './account-openapi.js';
 export type { AccountPathsOptions } from './account-openapi.js';
 export { ACCOUNT_PATH, accountRouter } from './account-router.js';
-export { accountSchema, accountCreditMovementSchema } from './account-schemas.js';
+export {
+  accountSchema,
+  accountCreditMovementSchema,
+  creditSpendSchema,
+} from './account-schemas.js';
+export { creditSpendView } from './credit-spend-view.js';
 export {
   API_KEY_PREFIX,
   apiKeyDigest,

@@ -3,6 +3,7 @@ import { resolveConnection, type ConnectionOptions } from '../admin/connection.j
 import { usageError } from '../cli-error.js';
 import { record, table, type Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
+import { movementPurpose } from './credit-movement-purpose.js';
 
 interface AccountOptions extends ConnectionOptions {
   movements: string;
@@ -79,11 +80,12 @@ export function accountCommand(program: Command, io: Io): void {
           `Credit movements (${String(movements.movements.length)} of ${String(movements.pagination.total)}):\n${table(
             movements.movements,
             [
+              { title: 'id', value: (movement) => movement.id },
               { title: 'at', value: (movement) => movement.at },
               { title: 'kind', value: (movement) => movement.kind },
               { title: 'amount', value: (movement) => movement.amount },
               { title: 'balance', value: (movement) => movement.balanceAfter },
-              { title: 'reason', value: (movement) => movement.reason },
+              { title: 'for', value: (movement) => movementPurpose(movement) },
             ],
           )}\n`,
         );

@@ -27,6 +27,16 @@ export interface CreditMovement {
   reason: string | null;
   requestId: string | null;
   at: string;
+  /** A spend: what it paid for; a refund: what the credit it gives back paid for. */
+  spentOn: {
+    operation: string;
+    certID?: string;
+    trackID?: string;
+    evidenceHash?: string;
+    timestamp?: number;
+  } | null;
+  /** A refund: the id of the spend it gives back. */
+  refundOf: number | null;
 }
 
 export interface AuditEntry {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { table, type Output } from '../output.js';
+import { movementPurpose } from '../account/credit-movement-purpose.js';
 import type { AdminAction } from './admin-command.js';
 import type { CreditMovement, Pagination } from './admin-types.js';
 import { nonNegativeInteger, pageOptions, positiveInteger, type PageOptions } from './options.js';
@@ -39,12 +40,13 @@ export function creditsCommands(admin: Command, action: AdminAction): void {
       return {
         data: history,
         text: `${history.userId}: ${String(history.balance)} credits\n${table(history.movements, [
+          { title: 'id', value: (m) => m.id },
           { title: 'at', value: (m) => m.at },
           { title: 'kind', value: (m) => m.kind },
           { title: 'amount', value: (m) => (m.amount > 0 ? `+${String(m.amount)}` : m.amount) },
           { title: 'balance', value: (m) => m.balanceAfter },
           { title: 'by', value: (m) => m.actor },
-          { title: 'reason', value: (m) => m.reason },
+          { title: 'for', value: (m) => movementPurpose(m) },
         ])}`,
       };
     }),
