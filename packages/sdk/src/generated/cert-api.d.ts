@@ -347,7 +347,7 @@ export interface paths {
     };
     /**
      * The ledger of the caller's credits
-     * @description Every change of the balance but the spending of single credits: the starting balance, an administrator's grants and sets, refunds for records never delivered; newest first by default. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description Every change of the balance, newest first by default (`order=asc`: from the start): the starting balance, an administrator's grants and sets, a `spend` of one credit for each certificate, signature, re-anchoring, asset and evidence the caller made (`spentOn` names the operation and what it made), and refunds for records never delivered (`refundOf` names the spend given back). Each row has the balance after it, the previous row's plus its amount; the newest row's is the balance now. Only the caller's own: an evidence the caller added to an asset shared with them is theirs, not the asset owner's. A page is read in one snapshot, so the rows, their balances and `pagination.total` agree even while credits are being spent. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listAccountCreditMovements'];
     put?: never;
@@ -1097,20 +1097,46 @@ export interface components {
       };
     };
     AccountCreditMovement: {
+      /** @description Unique among the ledger's rows; a spend's is the id of its entry in the audit log. Ids are not the order: the list is. */
       id: number;
       /**
-       * @description `initial` (the starting balance), `grant` and `set` (by an administrator), `refund` (a credit given back for a record never delivered)
+       * @description `initial` (the starting balance), `grant` and `set` (by an administrator), `spend` (one credit, for what `spentOn` says), `refund` (a credit given back for a record never delivered: a creation withdrawn after a synchronous wait, a record the chain refused)
        * @enum {string}
        */
-      kind: 'initial' | 'grant' | 'set' | 'refund';
+      kind: 'initial' | 'grant' | 'set' | 'refund' | 'spend';
       /** @description The signed change of the balance */
       amount: number;
+      /** @description The balance once this row applied: the previous row's plus `amount` */
       balanceAfter: number;
       reason: string | null;
       /** @description The request that made it (`X-Request-Id`), when one did */
       requestId: string | null;
       /** Format: date-time */
       at: string;
+      /** @description A spend: what it paid for. A refund: what the credit it gives back had paid for. Null otherwise (and for refunds recorded before spends were listed). */
+      spentOn: components['schemas']['CreditSpend'] | null;
+      /** @description A refund: the `id` of the spend it gives back; null otherwise */
+      refundOf: number | null;
+    };
+    CreditSpend: {
+      /**
+       * @description What spent the credit: `certificate.create` (a certificate of any type: content, file, asset, URL), `certificate.sign` (a qualified signature asked for later), `certificate.reanchor`, `asset.create` (an asset with its first evidence), `evidence.add`. Revocations and the signature of a qualified creation are free.
+       * @enum {string}
+       */
+      operation:
+        | 'certificate.create'
+        | 'certificate.sign'
+        | 'certificate.reanchor'
+        | 'asset.create'
+        | 'evidence.add';
+      /** @description The certificate, for `certificate.*` */
+      certID?: string;
+      /** @description The asset, for `asset.create` and `evidence.add` */
+      trackID?: string;
+      /** @description For `evidence.add`: the evidence's hash, its id at `GET /evidences/{id}` (asset-tracking API) */
+      evidenceHash?: string;
+      /** @description The timestamp of what the credit anchored, when it is not the certificate itself: the new trustpoint of a signature or re-anchoring (ms), the evidence of an asset or evidence (s) */
+      timestamp?: number;
     };
     CreatedApiKeyResponse: {
       statusCode: number;
