@@ -28,11 +28,33 @@ class PgliteClient extends PgliteDialect {
   }
 }
 
-export async function openPglite(dataDir: string, schema: string | undefined): Promise<Database> {
+/** An open PGlite database, which can also be written out as an image of its data directory. */
+export interface PgliteDatabase extends Database {
+  /** The data directory as a tar image (`PGlite.dumpDataDir`), to start another engine from. */
+  dumpDataDir(): Promise<Blob>;
+}
+
+export interface PgliteOptions {
+  /**
+   * A data directory image (from `dumpDataDir`) to start from, instead of initialising an empty
+   * cluster: an in-memory engine then skips `initdb`, most of its start-up time.
+   */
+  loadDataDir?: Blob;
+}
+
+export async function openPglite(
+  dataDir: string,
+  schema: string | undefined,
+  options: PgliteOptions = {},
+): Promise<PgliteDatabase> {
   if (!dataDir.startsWith(inMemory)) await mkdir(dataDir, { recursive: true });
   // PGlite returns int8 as a number when it fits and as a bigint otherwise: one rule for both
   // backends instead.
-  const pglite = new PGlite({ dataDir, parsers: { [types.INT8]: parseInt8 } });
+  const pglite = new PGlite({
+    dataDir,
+    parsers: { [types.INT8]: parseInt8 },
+    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+  });
   // Fail here, with the engine's own message, when the data directory cannot be opened.
   await pglite.waitReady;
   const instance = knex({
@@ -45,6 +67,7 @@ export async function openPglite(dataDir: string, schema: string | undefined): P
   return {
     knex: instance,
     backend: 'pglite',
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     // Stops the engine even when the pool never opened its connection.
     async close() {
       await instance.destroy();

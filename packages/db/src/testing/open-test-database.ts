@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabase } from '../create-database.js';
 import type { Database, DatabaseBackend } from '../database.js';
+import { openPglite } from '../open-pglite.js';
+import { pgliteImage } from './pglite-images.js';
 
 export interface TestDatabaseOptions {
   /** Apply the migrations. Default true. */
@@ -16,7 +18,8 @@ export interface TestDatabase extends Database {
 }
 
 /**
- * Opens an isolated, empty (but migrated) database. PGlite: a fresh in-memory engine.
+ * Opens an isolated, empty (but migrated) database. PGlite: a fresh in-memory engine, started from
+ * an image of a fresh cluster (migrated or not) made once, rather than from its own `initdb`.
  * PostgreSQL (`DATABASE_URL`): a new uniquely named schema on the shared server, dropped by
  * `close()`, so test files running in parallel never see each other's rows.
  */
@@ -26,8 +29,15 @@ export async function openTestDatabase(
 ): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
   if (backend === 'pglite') {
-    const database = await createDatabase({ dataDir: 'memory://', migrate });
-    return { ...database, schema: undefined };
+    const database = await openPglite('memory://', undefined, {
+      loadDataDir: await pgliteImage(migrate),
+    });
+    return {
+      knex: database.knex,
+      backend: database.backend,
+      close: () => database.close(),
+      schema: undefined,
+    };
   }
   const url = (options.env ?? process.env).DATABASE_URL;
   if (!url) throw new Error('a PostgreSQL test database needs DATABASE_URL');
