@@ -38,6 +38,11 @@ export * from './chain/unexpected-eth-call-response-error.js';
 // Qualified signatures
 export * from './signature/qualified-signature.js';
 
+// Who issued it: the domain an issuing account proved with a DNS TXT record
+export * from './identity/dns-over-https.js';
+export * from './identity/issuer-domain-record.js';
+export * from './identity/issuer-identity.js';
+
 // Trust: what a verifier trusts, and the documents services publish
 export * from './trust/development-accounts.js';
 export * from './trust/registry-successors.js';

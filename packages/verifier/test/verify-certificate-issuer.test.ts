@@ -13,10 +13,15 @@ import {
   TRUST_POINT_NOT_FOUND_SELECTOR,
   trustPointKey,
   verifyCertificate,
+  dnsOverHttpsTxt,
+  issuerDomainRecordValue,
+  normalizeIssuerDomain,
+  parseIssuerDomainRecord,
   type PinnedNetwork,
   type Trust,
   type TrustDocument,
 } from '../src/index.js';
+import { nodeTxtResolver, startLocalDns, type LocalDns } from './support/dns-server.js';
 import {
   FAKE_GENESIS,
   fetchOf,
@@ -36,7 +41,7 @@ const ORIGIN = 'https://certs.university.example';
 const word = (value: number) => value.toString(16).padStart(64, '0');
 
 /** A version 2 certificate naming `issuerOrigin` (as written), anchored in REGISTRY. */
-function issuedAt(issuerOrigin: string | undefined, revoked = false) {
+function issuedAt(issuerOrigin: string | undefined, revoked = false, issuerDomain?: string) {
   const { certificate, hash } = createDisclosableCertificate({
     certID: CERT_ID,
     data: {
@@ -45,6 +50,7 @@ function issuedAt(issuerOrigin: string | undefined, revoked = false) {
       description: 'Mathematics',
       issuer: 'did:user:registrar-office',
       ...(issuerOrigin === undefined ? {} : { issuerOrigin }),
+      ...(issuerDomain === undefined ? {} : { issuerDomain }),
       issuedOn: ISSUED_ON,
       content: { student: 'Ada', grade: 1 },
     },
@@ -397,5 +403,144 @@ describe('verifyCertificate: who issued it', () => {
       'issuerUntrusted',
       'revoked',
     ]);
+  });
+});
+
+describe('verifyCertificate: the identity the issuer proved in the DNS', () => {
+  // A real DNS server on a local port, and a real DNS-over-HTTPS endpoint asking it (standing in
+  // for a public resolver such as Google's /resolve, which the pages use by default).
+  let dns: LocalDns;
+  const ACCOUNT = 'did:user:registrar-office';
+  const DOMAIN = 'university.example';
+
+  beforeAll(async () => {
+    dns = await startLocalDns();
+    const record = issuerDomainRecordValue({ origin: ORIGIN, account: ACCOUNT });
+    dns.zone.set(`_trustpoint.${DOMAIN}`, ['v=spf1 -all', record]);
+    dns.zone.set('_trustpoint.other-account.example', [
+      issuerDomainRecordValue({ origin: ORIGIN, account: 'did:user:somebody-else' }),
+    ]);
+    dns.zone.set('_trustpoint.other-origin.example', [
+      issuerDomainRecordValue({ origin: 'https://certs.elsewhere.example', account: ACCOUNT }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await dns.close();
+  });
+
+  const verifyWith = (
+    domain: string,
+    resolveTxt: ReturnType<typeof nodeTxtResolver> | undefined,
+    certificate?: unknown,
+  ) => {
+    const issued = issuedAt(ORIGIN, false, domain);
+    return verifyCertificate({
+      certificate: certificate ?? issued.certificate,
+      rpc: { '31337': [NODE_URL] },
+      trust: trustingOrigin(ORIGIN),
+      fetch: fetchOf(issued.node),
+      now: ISSUED_ON + 1000,
+      ...(resolveTxt === undefined ? {} : { resolveTxt }),
+    });
+  };
+
+  it("when the record names this origin and this account, then the domain is the proven identity, by Node's resolver and by DNS over HTTPS alike", async () => {
+    const byNode = await verifyWith(DOMAIN, nodeTxtResolver([dns.server]));
+    const byDoh = await verifyWith(DOMAIN, dnsOverHttpsTxt(dns.dohUrl));
+
+    for (const result of [byNode, byDoh]) {
+      expect(result.verdict).toBe('verified');
+      expect(result.issuer.identity).toEqual({
+        domain: DOMAIN,
+        recordName: `_trustpoint.${DOMAIN}`,
+        outcome: 'proven',
+        records: [issuerDomainRecordValue({ origin: ORIGIN, account: ACCOUNT })],
+        detail: `${DOMAIN} proves it: _trustpoint.${DOMAIN} names ${ORIGIN} and the account ${ACCOUNT}`,
+      });
+    }
+    expect(dns.queries.filter((name) => name === `_trustpoint.${DOMAIN}`)).toHaveLength(2);
+  });
+
+  it.each([
+    ['names another account', 'other-account.example', 'names another account of'],
+    [
+      'names another origin',
+      'other-origin.example',
+      'names another origin (https://certs.elsewhere.example)',
+    ],
+    ['does not exist', 'no-record.example', 'has no Trustpoint issuer record'],
+  ])(
+    'when the record %s, then the domain is an unproven claim and the verdict is unchanged',
+    async (_, domain, why) => {
+      const byNode = await verifyWith(domain, nodeTxtResolver([dns.server]));
+      const byDoh = await verifyWith(domain, dnsOverHttpsTxt(dns.dohUrl));
+
+      for (const result of [byNode, byDoh]) {
+        expect(result.verdict).toBe('verified');
+        expect(result.issuer.identity).toMatchObject({ domain, outcome: 'unproven' });
+        expect(result.issuer.identity?.detail).toContain(why);
+        expect(result.issuer.identity?.detail).toContain("are the issuer's claims, not proven");
+      }
+    },
+  );
+
+  it('when a copy names another domain than the one issued, then it is a mismatch: the hash covers it', async () => {
+    const issued = issuedAt(ORIGIN, false, 'other-account.example');
+    const claimed = {
+      ...issued.certificate,
+      data: { ...issued.certificate.data, issuerDomain: DOMAIN },
+    };
+
+    const result = await verifyCertificate({
+      certificate: claimed,
+      rpc: { '31337': [NODE_URL] },
+      trust: trustingOrigin(ORIGIN),
+      fetch: fetchOf(issued.node),
+      resolveTxt: nodeTxtResolver([dns.server]),
+    });
+
+    expect(result.verdict).toBe('mismatch');
+    expect(result.hash.matches).toBe(false);
+  });
+
+  it('when no resolver is given, or the DNS does not answer, then the domain is unchecked, a claim', async () => {
+    const silent = await verifyWith(DOMAIN, undefined);
+    const down = await verifyWith(DOMAIN, nodeTxtResolver(['127.0.0.1:9']));
+
+    expect(silent.issuer.identity).toMatchObject({ outcome: 'unchecked' });
+    expect(down.issuer.identity).toMatchObject({ outcome: 'unchecked' });
+    expect(down.issuer.identity?.detail).toContain('could not be looked up');
+    expect([silent.verdict, down.verdict]).toEqual(['verified', 'verified']);
+  });
+
+  it('when a certificate names no domain, then nothing is looked up and no identity is claimed', async () => {
+    dns.queries.length = 0;
+
+    const result = await verifyWith(
+      'ignored.example',
+      nodeTxtResolver([dns.server]),
+      issuedAt(ORIGIN).certificate,
+    );
+
+    expect(result.issuer.identity).toBeUndefined();
+    expect(dns.queries).toEqual([]);
+  });
+
+  it('reads records and domains strictly', () => {
+    expect(normalizeIssuerDomain('Universität.Example.')).toBe('xn--universitt-y5a.example');
+    expect(normalizeIssuerDomain('10.0.0.1')).toBeUndefined();
+    expect(normalizeIssuerDomain('localhost')).toBeUndefined();
+    expect(normalizeIssuerDomain('https://u.example/')).toBeUndefined();
+    expect(
+      parseIssuerDomainRecord(
+        `trustpoint-issuer v=1 origin=HTTPS://Certs.Example.org account=${ACCOUNT}`,
+      ),
+    ).toEqual({ origin: 'https://certs.example.org', account: ACCOUNT });
+    expect(
+      parseIssuerDomainRecord(`trustpoint-issuer v=2 origin=${ORIGIN} account=${ACCOUNT}`),
+    ).toBeUndefined();
+    expect(parseIssuerDomainRecord(`trustpoint-issuer v=1 origin=${ORIGIN}`)).toBeUndefined();
+    expect(parseIssuerDomainRecord(`v=spf1 -all`)).toBeUndefined();
   });
 });

@@ -31,6 +31,12 @@ export interface CertificateShownFieldsV2 {
   issuer: string;
   /** The https origin of the service that issued it, when the certificate names one. */
   issuerOrigin?: string;
+  /**
+   * The domain the issuing account proved with a DNS TXT record naming the origin and the
+   * account (lowercase, punycode), when it proved one before issuing: a claim the verifier checks
+   * against the DNS itself.
+   */
+  issuerDomain?: string;
   /** Milliseconds since the epoch. */
   issuedOn: number;
   /** Milliseconds since the epoch; absent when it never expires. */
@@ -85,7 +91,8 @@ export function certificateHashVersion(certificate: unknown): 1 | 2 {
  *
  * ```
  * { _sd_alg: "sha-256", hashVersion: 2, certID, type, name, description, issuer,
- *   issuerOrigin?, issuedOn, expires?, fileHash?, content: data.selectiveDisclosure.content }
+ *   issuerOrigin?, issuerDomain?, issuedOn, expires?, fileHash?,
+ *   content: data.selectiveDisclosure.content }
  * ```
  *
  * Optional fields absent from the certificate are absent from the payload (never `null`), so
@@ -175,6 +182,7 @@ export function shownPayloadMembers(certId: unknown, data: Record<string, unknow
     description: text('description', true),
     issuer: text('issuer', true),
     issuerOrigin: text('issuerOrigin', false),
+    issuerDomain: text('issuerDomain', false),
     issuedOn: millis('issuedOn', true),
     expires: millis('expires', false),
     fileHash: hasBytes ? (fileHash as string) : undefined,

@@ -136,7 +136,8 @@ export function readDisclosableCertificate(certificate: unknown): DisclosableCer
  * its `data.content` without those fields: the same root still verifies, and a reader sees what
  * was withheld (see `readDisclosableCertificate`). Paths are payload paths as `disclosed` lists
  * them, array indices as issued. Refuses the fields always shown in clear (certID, type, name,
- * description, issuer, issuerOrigin, issuedOn, expires, fileHash, hashVersion), `content` as a
+ * description, issuer, issuerOrigin, issuerDomain, issuedOn, expires, fileHash, hashVersion),
+ * `content` as a
  * whole, fields the issuer kept in clear, and paths this copy does not disclose. Other members of
  * the certificate (metadata, access, …) are kept as they are.
  */

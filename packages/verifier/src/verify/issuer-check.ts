@@ -1,3 +1,4 @@
+import type { IssuerIdentity } from '../identity/issuer-identity.js';
 import type { JsonRpcOptions } from '../rpc/json-rpc-nodes.js';
 import { fetchPublishedTrustDocument } from '../trust/published-trust-document.js';
 import {
@@ -39,6 +40,11 @@ export interface IssuerCheck {
   outcome: 'noOrigin' | 'trusted' | 'untrusted';
   /** One sentence for a person. */
   detail: string;
+  /**
+   * The domain the certificate names as its issuer's identity (`data.issuerDomain`, version 2),
+   * as its DNS record says: shown as the issuer's identity only when `proven`, never a verdict.
+   */
+  identity?: IssuerIdentity;
 }
 
 export interface IssuerRegistryCheck {

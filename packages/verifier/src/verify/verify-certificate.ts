@@ -29,6 +29,8 @@ import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import { checkRevocationStatus, type RevocationStatusCheck } from './revocation-status.js';
 import { checkIssuer, type IssuerCheck } from './issuer-check.js';
+import type { TxtResolver } from '../identity/dns-over-https.js';
+import { checkIssuerIdentity } from '../identity/issuer-identity.js';
 import {
   field,
   isJsonObject,
@@ -229,6 +231,12 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
    * names are ever read; default false.
    */
   readIssuerDocument?: boolean;
+  /**
+   * Looks up the DNS TXT record of the domain a certificate names as its issuer's identity
+   * (`_trustpoint.<domain>`): Node's `dns.promises.Resolver`, or `dnsOverHttpsTxt` in a browser.
+   * Without it the domain is shown unchecked, a claim.
+   */
+  resolveTxt?: TxtResolver;
   /** The time expiry is judged at (ms); now by default. */
   now?: number;
 }
@@ -244,6 +252,8 @@ interface CertificateInput {
   issuer: string;
   /** `data.issuerOrigin` as given (version 2 covers it). */
   issuerOrigin: string | undefined;
+  /** `data.issuerDomain` as given (version 2 covers it). */
+  issuerDomain: string | undefined;
   issuedOn: number;
   hash: string;
   fileHash: string | undefined;
@@ -281,6 +291,7 @@ export function readCertificate(json: unknown): CertificateInput {
     issuer: field(data, 'issuer', isString, 'a string', '$.data'),
     // Read as given: the version 2 rule refuses a malformed one, version 1 ignores it.
     issuerOrigin: isString(data.issuerOrigin) ? data.issuerOrigin : undefined,
+    issuerDomain: isString(data.issuerDomain) ? data.issuerDomain : undefined,
     issuedOn: field(data, 'issuedOn', isSafeInteger, 'an integer', '$.data'),
     hash: field(data, 'hash', isHash, '64 lowercase hex characters', '$.data'),
     fileHash: optionalField(data, 'fileHash', isHash, '64 lowercase hex characters', '$.data'),
@@ -655,7 +666,7 @@ export async function verifyCertificate(
     certificate.expires === undefined
       ? undefined
       : { expires: certificate.expires, expired: (input.now ?? Date.now()) >= certificate.expires };
-  const issuer = await checkIssuer({
+  const issuerCheck = await checkIssuer({
     account: certificate.issuer,
     // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.
     issuerOrigin: hash.version === 2 ? certificate.issuerOrigin : undefined,
@@ -676,6 +687,20 @@ export async function verifyCertificate(
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
   });
+  // The identity it claims, checked in the DNS: shown, never a verdict (a version 1 copy's domain
+  // would be anyone's claim, so it is not even looked up).
+  const issuer: IssuerCheck =
+    hash.version === 2 && certificate.issuerDomain !== undefined
+      ? {
+          ...issuerCheck,
+          identity: await checkIssuerIdentity({
+            domain: certificate.issuerDomain,
+            origin: issuerCheck.origin,
+            account: certificate.issuer,
+            resolveTxt: input.resolveTxt,
+          }),
+        }
+      : issuerCheck;
   const verdict = overallVerdict(hash, trustpoints, issuer, status, expiry?.expired ?? false);
   const revocation = revocationOf(trustpoints, status);
   return {

@@ -140,7 +140,7 @@ def withheld_of(value, path: list, by_digest: dict, out: list) -> None:
                 withheld_of(found[2], path + [found[1]], by_digest, out)
 
 
-SHOWN = ["type", "name", "description", "issuer", "issuerOrigin", "issuedOn", "expires", "fileHash"]
+SHOWN = ["type", "name", "description", "issuer", "issuerOrigin", "issuerDomain", "issuedOn", "expires", "fileHash"]
 
 
 def payload_of(cert_id: str, data: dict, sd_content: dict) -> dict:
@@ -319,6 +319,22 @@ EMPTY = {
     },
 }
 
+# Issued by an account that proved a domain (a DNS TXT record naming the origin and the account):
+# the domain is a shown field like the others, and a certificate without one keeps its hash.
+PROVEN = {
+    "certID": "did:trustpoint:certid:019a2b3c-4d5e-7f60-8a1b-2c3d4e5f6a80",
+    "data": {
+        "name": "Diploma of Engineering",
+        "description": "Issued by a proven domain",
+        "type": "content",
+        "issuer": ISSUER,
+        "issuerOrigin": "https://certs.example.edu",
+        "issuerDomain": "university.example",
+        "issuedOn": 1767225600005,
+        "content": {"student": "Ada Lovelace", "grade": 4.5},
+    },
+}
+
 TAMPERED = [
     ("renamed", "name", "Diploma of Medicine"),
     ("re-described", "description", "Awarded"),
@@ -362,6 +378,13 @@ def build() -> dict:
             make_vector("URL certificate: the bytes' hash in clear", PAGE, [], [("when it was fetched", [["content", "fetchedAt"]])], []),
             make_vector("asset certificate", SHIPMENT, [], [("the nested content", [["content", "content"]])], []),
             make_vector("content certificate with an empty content", EMPTY, [], [], [("renamed", "name", "Something")]),
+            make_vector(
+                "content certificate naming the domain its issuer proved (issuerDomain)",
+                PROVEN,
+                [],
+                [("a member", [["content", "grade"]])],
+                [("claiming another domain", "issuerDomain", "other-university.example"), ("domain removed", "issuerDomain", None)],
+            ),
         ],
     }
 
