@@ -1,11 +1,2 @@
-import { pgliteImage } from '../src/testing/pglite-images.js';
-
-/**
- * Makes the PGlite images (an empty cluster, and one with every migration applied) before any test
- * file runs, so no test's own time includes an `initdb`; the test files' processes read them from
- * disk.
- */
-export default async function makePgliteImages(): Promise<void> {
-  await pgliteImage(false);
-  await pgliteImage(true);
-}
+/** Makes the PGlite images before any test file runs (see `makePgliteImages`). */
+export { makePgliteImages as default } from '../src/testing/index.js';

@@ -29,6 +29,15 @@ export function pgliteImage(migrated: boolean): Promise<Blob> {
   return image;
 }
 
+/**
+ * Makes both images (an empty cluster, and one with every migration applied) if this machine has
+ * not already: a test suite's global set-up, so no test's own time includes an `initdb`.
+ */
+export async function makePgliteImages(): Promise<void> {
+  await pgliteImage(false);
+  await pgliteImage(true);
+}
+
 async function cachedImage(migrated: boolean): Promise<Blob> {
   const file = join(imageDir, `${await imageKey(migrated)}.tar`);
   try {
