@@ -320,6 +320,56 @@ describe.each(testBackends())('trustpoint admin against a running service on %s'
     expect(badScope.code).toBe(EXIT.usage);
   });
 
+  it("when an operator sets a key's scopes, then the key does what they say from its next request, keys list shows them, and trustpoint account lists the credit it spent", async () => {
+    const id = unique('scoped');
+    await admin(['users', 'create', id, '--name', 'Scoped', '--plan', 'local', '--credits', '5']);
+    const created = await json<{ id: string; key: string }>([
+      'keys',
+      'create',
+      id,
+      '--name',
+      'importer',
+      '--scopes',
+      'read',
+    ]);
+    const certify = () =>
+      fetch(`${service.running.certApiUrl}/certificates?type=content&networkId=31337`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${created.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Scoped', description: '', content: { n: randomUUID() } }),
+      });
+
+    const before = await certify();
+    const widened = await admin(['keys', 'set-scopes', id, created.id, '--scopes', 'read,certify']);
+    const after = await certify();
+    const certID = ((await after.json()) as { data: { certID: string } }).data.certID;
+    const account = await trustpoint(['account', '--url', service.url, '--json'], {
+      TRUSTPOINT_TOKEN: created.key,
+    });
+    const narrowed = await admin(['keys', 'set-scopes', id, created.id, '--scopes', 'read']);
+    const refused = await certify();
+    const listed = await json<{ scopes: string[] }[]>(['keys', 'list', id]);
+    const unknown = await admin(['keys', 'set-scopes', id, created.id, '--scopes', 'read,all']);
+    const missing = await admin(['keys', 'set-scopes', id, 'A0000000000b', '--scopes', 'read']);
+
+    expect(before.status).toBe(403);
+    expect(widened.code).toBe(EXIT.ok);
+    expect(widened.stdout).toMatch(/│ scopes\s+│ read certify\s/);
+    expect(after.status).toBe(201);
+    const movements = (JSON.parse(account.stdout) as { movements: unknown[] }).movements;
+    expect(movements[0]).toMatchObject({
+      kind: 'spend',
+      amount: -1,
+      balanceAfter: 4,
+      spentOn: { operation: 'certificate.create', certID },
+    });
+    expect(narrowed.code).toBe(EXIT.ok);
+    expect(refused.status).toBe(403);
+    expect(listed.map((key) => key.scopes)).toEqual([['read']]);
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(missing.code).toBe(EXIT.notFound);
+  });
+
   it('when --json is asked and the service refuses, then stderr holds its error body as JSON', async () => {
     const result = await admin(['users', 'show', unique('nobody'), '--json']);
 

@@ -1,6 +1,6 @@
 import { createErrorCatalogue, type ErrorCode } from '@trustpoint/domain';
 import { idempotentOperation, openApiErrorResponses, scopedOperation } from '@trustpoint/http';
-import { createApiKeyBodySchema } from '@trustpoint/identity';
+import { changeApiKeyScopesBodySchema, createApiKeyBodySchema } from '@trustpoint/identity';
 import type { z } from 'zod';
 import {
   createDocument,
@@ -272,6 +272,31 @@ export function adminApiDocument(options: AdminApiDocumentOptions = {}): oas31.O
         ),
       },
       '/users/{id}/api-keys/{keyId}': {
+        patch: idempotentOperation(
+          operation(TAGS.apiKeys, {
+            operationId: 'changeUserApiKeyScopes',
+            summary: "Set what a user's API key may do",
+            description:
+              'Narrows or widens the key. A key made with another key never gets a scope that ' +
+              'key lacks (400 naming them); narrowing a key narrows every key made with it (at ' +
+              'any depth) to what both allow in the same transaction, and one left with no scope ' +
+              'is revoked with its own. From the next request on, in every process, the key and ' +
+              'the tokens exchanged for it may do only what its scopes now allow (a token never ' +
+              'more than the scope it was issued with: widening a key widens its later tokens, ' +
+              'not those already issued). Audited as `api-key.scopes` (from, to, the keys ' +
+              'narrowed or revoked); setting the scopes the key has records nothing. A revoked ' +
+              'or expired key is a 400.',
+            requestParams: { path: userApiKeyParamsSchema },
+            requestBody: json(changeApiKeyScopesBodySchema),
+            responses: {
+              ...ok(200, 'The key as it is now', adminApiKeyResponse),
+              ...errors('validation', 'notFound'),
+            },
+          }),
+          catalogue,
+          VALIDATION_EXAMPLE_ERRORS,
+          options.idempotencyRetentionMs,
+        ),
         delete: operation(TAGS.apiKeys, {
           operationId: 'revokeUserApiKey',
           summary: "Revoke a user's API key",

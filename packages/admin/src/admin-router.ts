@@ -21,6 +21,8 @@ import {
 import { API_SCOPES, DomainError } from '@trustpoint/domain';
 import {
   apiKeyView,
+  changeApiKeyScopes,
+  changeApiKeyScopesBodySchema,
   countActiveApiKeys,
   createApiKey,
   createApiKeyBodySchema,
@@ -429,6 +431,27 @@ export function adminRouter(options: AdminApiOptions): Router {
       ...apiKeyView(created.apiKey),
       key: created.key,
     });
+  });
+
+  // Setting scopes is idempotent by itself: the key only replays the first answer.
+  const scopeChange = options.idempotency === undefined ? [] : [idempotent(options.idempotency)];
+  router.patch('/users/:id/api-keys/:keyId', ...scopeChange, async (req, res) => {
+    const { id, keyId } = validate(userApiKeyParamsSchema, req.params, 'path');
+    const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
+    const context = contextOf(res);
+    const changed = await knex.transaction(async (trx) => {
+      await existingAccount(trx, id);
+      return changeApiKeyScopes(trx, {
+        userId: id,
+        keyId,
+        scopes,
+        mayWiden: true,
+        ...context,
+        now: new Date(now()),
+      });
+    });
+    if (changed === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    sendSuccess(res, 200, 'API key scopes changed', apiKeyView(changed.apiKey));
   });
 
   router.delete('/users/:id/api-keys/:keyId', async (req, res) => {

@@ -20,6 +20,13 @@ describe.each(testBackends())('callerStateDigest on %s', (backend) => {
       planId: 'plan',
       initialCredits: 5,
     });
+    await db.knex('api_keys').insert({
+      id: 'DigestKey001',
+      user_id: 'user',
+      name: 'k',
+      secret_hash: 'a'.repeat(64),
+      scope: 'read certify',
+    });
   });
 
   afterAll(async () => {
@@ -30,6 +37,7 @@ describe.each(testBackends())('callerStateDigest on %s', (backend) => {
     ['a user is disabled', `update users set disabled_at = now() where id = 'user'`],
     ['credits are spent', `update credits set balance = balance - 1 where user_id = 'user'`],
     ['a plan is renamed', `update plans set name = 'renamed' where id = 'plan'`],
+    ["an API key's scopes change", `update api_keys set scope = 'read' where id = 'DigestKey001'`],
     ['an audit entry is written', `insert into audit_log (action, target) values ('x', 'y')`],
   ])('when %s, then the digest changes', async (_case, statement) => {
     // Arrange

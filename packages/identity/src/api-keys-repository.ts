@@ -202,6 +202,48 @@ export async function revokeApiKey(
   return { ...apiKey, descendants: descendants.sort() };
 }
 
+/** The keys made with the key (its children, theirs, ...) that are not revoked, with their scopes. */
+export async function activeDescendants(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<{ id: string; parentKeyId: string; scopes: ApiScope[] }[]> {
+  const result = await db.raw<{ rows: ApiKeyRow[] }>(
+    `with recursive tree as (
+       select ${COLUMNS.join(', ')} from api_keys
+        where parent_key_id = ? and user_id = ? and revoked_at is null
+       union
+       select ${COLUMNS.map((column) => `child.${column}`).join(', ')}
+         from api_keys child join tree on child.parent_key_id = tree.id
+        where child.revoked_at is null
+     )
+     select ${COLUMNS.join(', ')} from tree order by id`,
+    [id, userId],
+  );
+  return result.rows.map((row) => {
+    const apiKey = toApiKey(row);
+    return { id: apiKey.id, parentKeyId: apiKey.parentKeyId ?? id, scopes: apiKey.scopes };
+  });
+}
+
+/** Sets the scopes of some of the user's keys, in one statement. */
+export async function setApiKeyScopes(
+  db: Queryable,
+  userId: string,
+  scopes: ReadonlyMap<string, readonly ApiScope[]>,
+): Promise<void> {
+  if (scopes.size === 0) return;
+  await db.raw(
+    `update api_keys set scope = changed.scope
+       from jsonb_to_recordset(?::jsonb) as changed(id text, scope text)
+      where api_keys.id = changed.id and api_keys.user_id = ?`,
+    [
+      JSON.stringify([...scopes].map(([id, wanted]) => ({ id, scope: scopeParameter(wanted) }))),
+      userId,
+    ],
+  );
+}
+
 /** What a presented key or key id turns out to be. */
 export type ApiKeyStatus =
   | { status: 'active'; apiKey: ApiKey }

@@ -22,7 +22,12 @@ import {
   revokeApiKey,
   type ApiKey,
 } from './api-keys-repository.js';
-import { apiKeyIdParamsSchema, createApiKeyBodySchema } from './identity-schemas.js';
+import { changeApiKeyScopes } from './change-api-key-scopes.js';
+import {
+  apiKeyIdParamsSchema,
+  changeApiKeyScopesBodySchema,
+  createApiKeyBodySchema,
+} from './identity-schemas.js';
 
 export const API_KEYS_PATH = '/api-keys';
 
@@ -47,9 +52,14 @@ export interface ApiKeysRouterOptions {
   creator?: (req: Request, res: Response) => Credential | undefined;
   /** Revoked keys in lists too (for administrators); off by default. */
   listRevoked?: boolean;
+  /**
+   * `PATCH` may give a key scopes it lacks (administrators); off by default: a key's owner may
+   * only narrow it.
+   */
+  widenScopes?: boolean;
   maxKeysPerUser?: number;
   now?: () => number;
-  /** `Idempotency-Key` support on key creation, when given. */
+  /** `Idempotency-Key` support on key creation and scope changes, when given. */
   idempotency?: IdempotencyKeys | undefined;
 }
 
@@ -68,12 +78,22 @@ export function apiKeyView(apiKey: ApiKey) {
   };
 }
 
+function widerThanCreator(beyond: readonly string[]): DomainError {
+  return new DomainError('insufficientScope', {
+    detail: `a key cannot be wider than its creator (${beyond.join(' ')})`,
+    hint: {
+      field: 'body.scopes',
+      error: `A key cannot have scopes the credential making it lacks: ${beyond.join(', ')}`,
+    },
+  });
+}
+
 function refused(field: string, error: string): DomainError {
   return new DomainError('validation', { detail: error, errors: [{ field, error }] });
 }
 
 /**
- * Create (the key shown once), list and revoke API keys. The same factory serves a user's own keys
+ * Create (the key shown once), list, change the scopes of and revoke API keys. The same factory serves a user's own keys
  * on both APIs and an administrator's view of anyone's: only `guard`, `owner` and `actor` differ.
  * Another user's key is a 404, as one that does not exist.
  */
@@ -113,15 +133,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     const creator = options.creator?.(req, res);
     const scopes = body.scopes ?? creator?.scopes ?? API_SCOPES;
     const beyond = scopesBeyond(scopes, creator?.scopes);
-    if (beyond.length > 0) {
-      throw new DomainError('insufficientScope', {
-        detail: `a key cannot be wider than its creator (${beyond.join(' ')})`,
-        hint: {
-          field: 'body.scopes',
-          error: `A key cannot have scopes the credential making it lacks: ${beyond.join(', ')}`,
-        },
-      });
-    }
+    if (beyond.length > 0) throw widerThanCreator(beyond);
     const parentKeyId = creator?.apiKeyId ?? null;
     let created;
     try {
@@ -145,6 +157,16 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
             detail: `API key ${parentKeyId} is ${parent.status}`,
           });
         }
+        // The parent's scopes as they are now: it may have been narrowed since this request's
+        // credential was read. Asked-for scopes beyond them are refused, default ones narrowed.
+        let granted = scopes;
+        if (parent?.status === 'active') {
+          const held = parent.apiKey.scopes;
+          const late = scopesBeyond(scopes, held);
+          if (late.length > 0 && body.scopes !== undefined) throw widerThanCreator(late);
+          granted = scopes.filter((scope) => held.includes(scope));
+          if (granted.length === 0) throw widerThanCreator(late);
+        }
         const parentExpiry = parent?.status === 'active' ? parent.apiKey.expiresAt : null;
         const made = await createApiKey(trx, {
           userId,
@@ -154,7 +176,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
               ? expiresAt
               : parentExpiry,
           createdBy: actorId,
-          scopes,
+          scopes: granted,
           parentKeyId,
         });
         await commitIdempotentChange(trx, idempotencyClaimOf(res), made.apiKey.id);
@@ -200,6 +222,27 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     const apiKey = await findApiKey(knex, options.owner(req, res), keyId);
     if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
     sendSuccess(res, 200, 'API key', apiKeyView(apiKey));
+  });
+
+  // Setting scopes is idempotent by itself (the same request again changes nothing): the key
+  // only replays the first answer.
+  const scopeChange = options.idempotency === undefined ? [] : [idempotent(options.idempotency)];
+  router.patch(`${path}/:keyId`, ...scopeChange, async (req, res) => {
+    const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
+    const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
+    const changed = await knex.transaction((trx) =>
+      changeApiKeyScopes(trx, {
+        userId: options.owner(req, res),
+        keyId,
+        scopes,
+        mayWiden: options.widenScopes ?? false,
+        actorId: options.actor(req, res),
+        requestId: requestIdOf(res),
+        now: new Date(now()),
+      }),
+    );
+    if (changed === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    sendSuccess(res, 200, 'API key scopes changed', apiKeyView(changed.apiKey));
   });
 
   router.delete(`${path}/:keyId`, async (req, res) => {

@@ -14,6 +14,7 @@ import {
   apiKeyIdParamsSchema,
   apiKeyListResponse,
   apiKeyResponse,
+  changeApiKeyScopesBodySchema,
   createApiKeyBodySchema,
   createdApiKeyResponse,
   oauthErrorSchema,
@@ -29,7 +30,7 @@ export interface IdentityPathsOptions {
   security: oas31.SecurityRequirementObject[];
   /** The API's error responses for these catalogue codes (and 500). */
   errors: (...codes: ErrorCode[]) => ZodOpenApiResponsesObject;
-  /** Documents `Idempotency-Key` on the creating operation (the API's `idempotentOperation`). */
+  /** Documents `Idempotency-Key` on the changing operations (the API's `idempotentOperation`). */
   idempotent?: (operation: ZodOpenApiOperationObject) => ZodOpenApiOperationObject;
   /** Documents the scope an operation requires (the API's `scopedOperation`). */
   scoped: (operation: ZodOpenApiOperationObject, scope: ApiScope) => ZodOpenApiOperationObject;
@@ -128,6 +129,33 @@ export function identityPaths(options: IdentityPathsOptions): ZodOpenApiPathsObj
           ...options.errors('validation', 'notFound', ...auth),
         },
       }),
+      patch: (options.idempotent ?? ((op: ZodOpenApiOperationObject) => op))(
+        operation({
+          operationId: 'changeApiKeyScopes',
+          summary: 'Narrow what an API key may do',
+          description:
+            "Sets the key's scopes to some of those it has: a scope it lacks is a 403 " +
+            '`insufficientScope` naming it (only an administrator can add scopes). Every key ' +
+            'made with it (its children, theirs, ...) is narrowed in the same transaction to ' +
+            'what both allow, and one left with no scope is revoked, so no key is ever wider ' +
+            'than the key it was made with. From the next request on, in every process: the ' +
+            "key, and every token exchanged for it, may do only what the key's scopes now " +
+            'allow (a token never more than its own `scope` either). Setting the scopes the key ' +
+            'has changes nothing. A revoked or expired key is a 400.',
+          requestParams: { path: apiKeyIdParamsSchema },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: changeApiKeyScopesBodySchema } },
+          },
+          responses: {
+            200: {
+              description: 'Changed; the key as it is now',
+              content: { 'application/json': { schema: apiKeyResponse } },
+            },
+            ...options.errors('validation', 'notFound', ...auth),
+          },
+        }),
+      ),
       delete: operation({
         operationId: 'revokeApiKey',
         summary: 'Revoke an API key',

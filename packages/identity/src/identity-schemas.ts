@@ -35,6 +35,23 @@ export const createApiKeyBodySchema = z
   })
   .meta({ id: 'CreateApiKeyBody' });
 
+export const changeApiKeyScopesBodySchema = z
+  .strictObject({
+    scopes: z
+      .array(apiScopeSchema)
+      .min(1)
+      .max(10)
+      .meta({
+        description:
+          'What the key may do from now on. Its owner may only take scopes away (a scope the ' +
+          'key lacks is a 403 `insufficientScope` naming it); an administrator may add some. ' +
+          'A key made with another key never gets a scope that key lacks (400), and narrowing ' +
+          'a key narrows the keys made with it; one left with no scope is revoked.',
+        example: ['read'],
+      }),
+  })
+  .meta({ id: 'ChangeApiKeyScopesBody' });
+
 export const apiKeyIdParamsSchema = z.object({
   keyId: z
     .string()

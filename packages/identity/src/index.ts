@@ -19,6 +19,7 @@ export {
   looksLikeApiKey,
 } from './api-key-format.js';
 export {
+  activeDescendants,
   apiKeyByDigest,
   apiKeyById,
   countActiveApiKeys,
@@ -28,6 +29,7 @@ export {
   listApiKeys,
   lockUserKeys,
   revokeApiKey,
+  setApiKeyScopes,
   touchApiKey,
 } from './api-keys-repository.js';
 export type { ApiKey, ApiKeyStatus, NewApiKey } from './api-keys-repository.js';
@@ -38,6 +40,8 @@ export {
   DEFAULT_MAX_API_KEYS_PER_USER,
 } from './api-keys-router.js';
 export type { ApiKeysRouterOptions } from './api-keys-router.js';
+export { changeApiKeyScopes } from './change-api-key-scopes.js';
+export type { ApiKeyScopesChange, ApiKeyScopesChanged } from './change-api-key-scopes.js';
 export { CLIENT_TOKEN_TTL_SECONDS, Identities } from './identities.js';
 export type { ApiKeyCheck, IdentitiesOptions } from './identities.js';
 export {
@@ -52,6 +56,7 @@ export { identityRouter } from './identity-router.js';
 export type { IdentityRouterOptions } from './identity-router.js';
 export {
   apiKeyViewSchema,
+  changeApiKeyScopesBodySchema,
   createApiKeyBodySchema,
   createdApiKeySchema,
   oauthErrorSchema,

@@ -41,6 +41,7 @@ describe.each(testBackends())('apiKeysRouter mounted for administrators on %s', 
           owner: (req) => String(req.params.userId),
           actor: (_req, res) => currentUser(res).id,
           listRevoked: true,
+          widenScopes: true,
         }),
       ],
       logger: pino({ level: 'silent' }),
@@ -70,6 +71,33 @@ describe.each(testBackends())('apiKeysRouter mounted for administrators on %s', 
     expect(listed.body).toMatchObject({
       data: { apiKeys: [{ id, createdBy: admin.id, revokedAt: expect.any(String) as string }] },
     });
+  });
+
+  it("when mounted with widenScopes, then an administrator may add scopes to a user's key, and the user may not", async () => {
+    // Arrange
+    const customer = await newUser(db.knex);
+    const base = `/admin/v1/users/${customer.id}/api-keys`;
+    const asAdmin = { Authorization: `Bearer ${admin.token}` };
+    const created = await request(app)
+      .post(base)
+      .set(asAdmin)
+      .send({ name: 'k', scopes: ['read'] });
+    const { id } = (created.body as KeyAnswer).data;
+
+    // Act
+    const widened = await request(app)
+      .patch(`${base}/${id}`)
+      .set(asAdmin)
+      .send({ scopes: ['read', 'certify'] });
+    const byCustomer = await request(app)
+      .patch(`${base}/${id}`)
+      .set('Authorization', `Bearer ${customer.token}`)
+      .send({ scopes: ['read', 'certify', 'track'] });
+
+    // Assert
+    expect(widened.status).toBe(200);
+    expect(widened.body).toMatchObject({ data: { id, scopes: ['read', 'certify'] } });
+    expect(byCustomer.status).toBe(401);
   });
 
   it('when the user does not exist, then 404; when the caller is not the administrator, then 401', async () => {

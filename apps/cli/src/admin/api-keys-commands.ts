@@ -97,6 +97,27 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     );
 
   keys
+    .command('set-scopes')
+    .description(
+      'set what a key may do, from the next request on (the keys made with it are narrowed too)',
+    )
+    .argument('<userId>')
+    .argument('<keyId>')
+    .requiredOption(
+      '--scopes <scopes>',
+      `what it may do, comma-separated: some of ${SCOPES.join(', ')}`,
+    )
+    .action(
+      action<[string, string], { scopes: string }>(async (client, [userId, keyId], options) => {
+        const changed = await client.patch<ApiKey>(
+          `/users/${encodeURIComponent(userId)}/api-keys/${encodeURIComponent(keyId)}`,
+          { scopes: scopeList(options.scopes) },
+        );
+        return { data: changed, text: record(keyFields(changed)) };
+      }),
+    );
+
+  keys
     .command('revoke')
     .description('stop a key from working, from the next request on')
     .argument('<userId>')

@@ -25,7 +25,7 @@ const PARTS: readonly (readonly [string, string])[] = [
   ['anchor_records', `select count(*)::text from anchor_records`],
   [
     'api_keys',
-    `select count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, name, expires_at, revoked_at))), 0) from api_keys`,
+    `select count(*) || ':' || coalesce(sum(hashtext(concat_ws('|', id, name, expires_at, revoked_at, scope, parent_key_id))), 0) from api_keys`,
   ],
   [
     'webhook_endpoints',

@@ -264,6 +264,20 @@ export const SHARED_ISOLATION_CASES: readonly IsolationCase[] = [
     },
   },
   {
+    operation: 'PATCH /api-keys/{keyId}',
+    name: "the other user cannot change the scopes of the owner's key",
+    async run(world) {
+      const key = await ownerApiKey(world);
+      await expectRefusedAndUnchanged(world, 404, () =>
+        world
+          .request(world.app)
+          .patch(`${world.basePath}/api-keys/${key.id}`)
+          .set('Authorization', bearer(world.other))
+          .send({ scopes: ['read'] }),
+      );
+    },
+  },
+  {
     operation: 'DELETE /api-keys/{keyId}',
     name: "the other user cannot revoke the owner's key",
     async run(world) {
