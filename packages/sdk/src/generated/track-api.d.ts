@@ -323,7 +323,11 @@ export interface paths {
     delete: operations['revokeApiKey'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Narrow what an API key may do
+     * @description Sets the key's scopes to some of those it has: a scope it lacks is a 403 `insufficientScope` naming it (only an administrator can add scopes). Every key made with it (its children, theirs, ...) is narrowed in the same transaction to what both allow, and one left with no scope is revoked, so no key is ever wider than the key it was made with. From the next request on, in every process: the key, and every token exchanged for it, may do only what the key's scopes now allow (a token never more than its own `scope` either). Setting the scopes the key has changes nothing. A revoked or expired key is a 400. Requires the scope `keys` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    patch: operations['changeApiKeyScopes'];
     trace?: never;
   };
   '/oauth/token': {
@@ -408,6 +412,15 @@ export interface components {
      * @enum {string}
      */
     ApiScope: 'read' | 'certify' | 'track' | 'keys' | 'webhooks' | 'admin';
+    ChangeApiKeyScopesBody: {
+      /**
+       * @description What the key may do from now on. Its owner may only take scopes away (a scope the key lacks is a 403 `insufficientScope` naming it); an administrator may add some. A key made with another key never gets a scope that key lacks (400), and narrowing a key narrows the keys made with it; one left with no scope is revoked.
+       * @example [
+       *       "read"
+       *     ]
+       */
+      scopes: components['schemas']['ApiScope'][];
+    };
     ClientCredentialsTokenRequest: {
       /**
        * @description Must be `client_credentials`
@@ -2848,6 +2861,119 @@ export interface operations {
       };
       /** @description Payload Too Large Error */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  changeApiKeyScopes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key the client makes unique per request (a UUID), sent again unchanged with every retry of that request (IETF draft "The Idempotency-Key HTTP Header Field"; a bare value or a quoted string). Keys belong to the caller and this service keeps them 24 hours from their first request (`IDEMPOTENCY_KEY_RETENTION_HOURS`). A retry of the same request (method, path, query and body; for a file, the same parts and bytes) gets the first answer again, status, body and `Location`, with `Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered again the same way; after a 5xx the key may be retried. The same key with another request: 422; while the first request runs: 409 with `Retry-After`. At most 255 printable ASCII characters (400 otherwise). */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description The key id (the 12 characters after `tp_live_`) */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChangeApiKeyScopesBody'];
+      };
+    };
+    responses: {
+      /** @description Changed; the key as it is now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyResponse'];
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not Found Error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Conflict Error */
+      409: {
+        headers: {
+          /** @description Seconds to wait before retrying: sent when the first request with the same `Idempotency-Key` is still running */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unprocessable Content Error */
+      422: {
         headers: {
           [name: string]: unknown;
         };
