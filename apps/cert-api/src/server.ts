@@ -32,6 +32,8 @@ import { certificatesRouter } from './routes/certificates-router.js';
 import { filesRouter } from './routes/files-router.js';
 import { jwksRouter } from './routes/jwks-router.js';
 import { trustpointsRouter } from './routes/trustpoints-router.js';
+import { issuerDomainsRouter } from './routes/issuer-domains-router.js';
+import { dnsTxtResolver } from './issuer-domains/dns-txt-resolver.js';
 import { webVerifierRouter } from './routes/web-verifier-router.js';
 
 export const CERT_API_BASE_PATH = '/cert/v2';
@@ -85,6 +87,11 @@ export interface CertApiOptions {
    * verifier. Default `http://127.0.0.1:8080`, the embedded default; never the request's Host.
    */
   publicUrl?: string | (() => string);
+  /**
+   * The DNS servers the service asks for the TXT records that prove customers' domains
+   * (`TRUSTPOINT_DNS_SERVERS`: `host` or `host:port`); the system's by default.
+   */
+  dnsServers?: readonly string[];
 }
 
 /**
@@ -102,9 +109,16 @@ export const CERT_API_PUBLIC_READS = [
 
 /**
  * The services, naming the configured public origin as version 2 certificates' `issuerOrigin`
- * (covered by their hash) unless they name one themselves.
+ * (covered by their hash) unless they name one themselves, and resolving the DNS records that
+ * prove customers' domains on `dnsServers`.
  */
-function issuingServices({ services, publicUrl }: CertApiOptions): CertificateServices {
+function issuingServices({
+  services: given,
+  publicUrl,
+  dnsServers,
+}: CertApiOptions): CertificateServices {
+  const services =
+    given.resolveTxt === undefined ? { ...given, resolveTxt: dnsTxtResolver(dnsServers) } : given;
   if (services.issuerOrigin !== undefined || publicUrl === undefined) return services;
   const issuerOrigin = () =>
     new URL(typeof publicUrl === 'string' ? publicUrl : publicUrl()).origin;
@@ -167,6 +181,7 @@ export function createCertApp(options: CertApiOptions): Express {
         trust,
       ),
       trustpointsRouter(services, auth, trust),
+      issuerDomainsRouter(services, auth),
       filesRouter(services),
       jwksRouter(services.signer),
       networksRouter(() => networkSummaries(services.networks.list())),

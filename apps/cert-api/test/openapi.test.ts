@@ -101,6 +101,7 @@ describe('the certificate API document', () => {
       'Webhooks',
       'API Keys and Tokens',
       'Account',
+      'Issuer Domains',
     ]);
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: {
@@ -247,12 +248,14 @@ describe('the certificate API document', () => {
     const changing = Object.entries(document.paths).flatMap(([path, item]) =>
       (['post', 'patch'] as const).flatMap((method) => {
         const operation = item[method];
-        // The token endpoint exchanges credentials, a redelivery reschedules an event and a posted
-        // verification stores nothing: none makes anything a retry could make twice.
+        // The token endpoint exchanges credentials, a redelivery reschedules an event, a posted
+        // verification stores nothing, claiming a domain again answers the same claim and a
+        // domain check records what the DNS says now: none makes anything a retry could make twice.
         const repeatable =
           path === '/oauth/token' ||
           path.endsWith('/redeliver') ||
-          path === '/trustpoints/verification';
+          path === '/trustpoints/verification' ||
+          path.startsWith('/issuer-domains');
         return operation === undefined || repeatable ? [] : [{ path, operation }];
       }),
     );

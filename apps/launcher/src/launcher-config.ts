@@ -68,6 +68,11 @@ export interface LauncherConfig {
   /** Any non-public address may be fetched (`URL_FETCH_ALLOW_PRIVATE=true`); off by default. */
   urlFetchAllowPrivate: boolean;
   /**
+   * The DNS servers that prove customers' domains (`TRUSTPOINT_DNS_SERVERS`, `host` or
+   * `host:port`, comma-separated); the system's when empty.
+   */
+  dnsServers: string[];
+  /**
    * Wrong PINs answered before 429: per certificate (`PIN_ATTEMPTS_PER_CERTIFICATE`, 10) and per
    * client address (`PIN_ATTEMPTS_PER_ADDRESS`, 50) in a window (`PIN_ATTEMPTS_WINDOW_SECONDS`, 3600).
    */
@@ -176,6 +181,24 @@ function flag(value: string | undefined, name: string, fallback = false): boolea
 }
 
 /** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`). */
+/** `TRUSTPOINT_DNS_SERVERS`: IP addresses, each with an optional `:port` (`[v6]:port`). */
+function dnsServerList(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim());
+  return entries
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry);
+      const address = match?.[1] ?? match?.[2] ?? '';
+      const port = match?.[3] === undefined ? undefined : Number(match[3]);
+      if (isIP(address) === 0 || (port !== undefined && (port < 1 || port > 65535))) {
+        throw new Error(
+          `TRUSTPOINT_DNS_SERVERS must list IP addresses with an optional :port, got "${entry}"`,
+        );
+      }
+      return entry;
+    });
+}
+
 function addressList(value: string | undefined, name: string): string[] {
   const entries = (value ?? '').split(',').map((entry) => entry.trim());
   return entries
@@ -282,6 +305,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     maxFileBytes: positiveInteger(env.MAX_FILE_BYTES, DEFAULT_MAX_FILE_BYTES, 'MAX_FILE_BYTES'),
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
+    dnsServers: dnsServerList(env.TRUSTPOINT_DNS_SERVERS),
     oidcIssuers: parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, 'TRUST_PROXY'),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),

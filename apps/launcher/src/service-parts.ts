@@ -133,6 +133,7 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
     ...apiOptions(parts),
     trustDocument: trustDocumentOf(parts),
     publicUrl: parts.config.publicUrl,
+    dnsServers: parts.config.dnsServers,
     ...(parts.config.verifierPublicEndpoints === undefined
       ? {}
       : { verifierPublicEndpoints: parts.config.verifierPublicEndpoints }),

@@ -62,9 +62,11 @@ describe('readLauncherConfig: files and URL fetching', () => {
       MAX_FILE_BYTES: '1048576',
       URL_FETCH_ALLOW: ' 10.1.2.3, 192.168.0.0/16,fd00::/8 ',
       URL_FETCH_ALLOW_PRIVATE: 'true',
+      TRUSTPOINT_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53',
     });
 
     // Assert
+    expect(config.dnsServers).toEqual(['1.1.1.1', '127.0.0.1:5353', '[::1]:53']);
     expect(config.maxFileBytes).toBe(1_048_576);
     expect(config.urlFetchAllow).toEqual(['10.1.2.3', '192.168.0.0/16', 'fd00::/8']);
     expect(config.urlFetchAllowPrivate).toBe(true);
@@ -75,6 +77,8 @@ describe('readLauncherConfig: files and URL fetching', () => {
     [{ URL_FETCH_ALLOW: 'intranet.local' }, /URL_FETCH_ALLOW must list/],
     [{ URL_FETCH_ALLOW: '10.0.0.0/33' }, /URL_FETCH_ALLOW must list/],
     [{ URL_FETCH_ALLOW_PRIVATE: 'yes' }, /URL_FETCH_ALLOW_PRIVATE must be true or false/],
+    [{ TRUSTPOINT_DNS_SERVERS: 'dns.example' }, /TRUSTPOINT_DNS_SERVERS must list/],
+    [{ TRUSTPOINT_DNS_SERVERS: '10.0.0.1:70000' }, /TRUSTPOINT_DNS_SERVERS must list/],
   ])('when %o is set, then the start stops with a message naming the variable', (env, message) => {
     // Act / Assert
     expect(() => readLauncherConfig(env)).toThrow(message);

@@ -143,6 +143,15 @@ export type {
 } from './repositories/pin-failures-repository.js';
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
 export {
+  claimIssuerDomain,
+  findIssuerDomain,
+  listIssuerDomains,
+  provenIssuerDomainOf,
+  recordIssuerDomainCheck,
+  releaseIssuerDomain,
+  type IssuerDomainRecord,
+} from './repositories/issuer-domains-repository.js';
+export {
   advanceStatusBackfill,
   evidenceNetworksOf,
   findStatusBackfill,

@@ -23,6 +23,7 @@ import { certificateHashVersion } from './migrations/0022-certificate-hash-versi
 import { apiKeyScopes } from './migrations/0023-api-key-scopes.js';
 import { assetHashVersion } from './migrations/0024-asset-hash-version.js';
 import { creditLedgerSpends } from './migrations/0025-credit-ledger-spends.js';
+import { issuerDomains } from './migrations/0026-issuer-domains.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -51,6 +52,7 @@ export const migrations: readonly Migration[] = [
   apiKeyScopes,
   assetHashVersion,
   creditLedgerSpends,
+  issuerDomains,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -122,6 +122,7 @@ function storedWithoutTrustpoints(certificate: NewCertificate) {
     contentDigest: certificate.hash,
     hashVersion: 1,
     issuerOrigin: null,
+    issuerDomain: null,
     selectiveDisclosure: null,
     ...certificate,
     revokedAt: null,
@@ -167,6 +168,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         contentDigest: certificate.hash,
         hashVersion: 1,
         issuerOrigin: null,
+        issuerDomain: null,
         selectiveDisclosure: null,
         revokedAt: null,
         createdAt: expect.any(Date) as unknown,
@@ -310,6 +312,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         contentDigest: randomDigest(),
         hashVersion: 2,
         issuerOrigin: 'https://trustpoint.example',
+        issuerDomain: 'university.example',
         selectiveDisclosure,
       });
 
@@ -329,6 +332,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         contentDigest: certificate.contentDigest,
         hashVersion: 2,
         issuerOrigin: 'https://trustpoint.example',
+        issuerDomain: 'university.example',
         selectiveDisclosure,
       });
       expect(await findCertificate(db.knex, 'certId', certificate.certId)).toEqual(inserted);
@@ -363,7 +367,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       const user = await givenUser(db.knex);
       const certificate = await givenCertificate(db.knex, user.id);
       const root = randomDigest();
-      const v2 = { hash: root, issuerOrigin: null, selectiveDisclosure };
+      const v2 = { hash: root, issuerOrigin: null, issuerDomain: null, selectiveDisclosure };
 
       // Act
       const first = await reanchorCertificate(db.knex, certificate.id, v2);

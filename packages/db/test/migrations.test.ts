@@ -18,6 +18,7 @@ const allTables = [
   'evidence_clocks',
   'evidences',
   'idempotency_keys',
+  'issuer_domains',
   'network_health',
   'pin_failures',
   'plan_networks',

@@ -38,13 +38,15 @@ function inClearOf(fields: HashedFields): DisclosurePath[] {
  * The certificate hash, version 2 (issue #24, `@trustpoint/verifier`'s README): the root over
  * every shown field, with fresh 128-bit salts, to anchor as the Evidence and show as `data.hash`;
  * and what to store with it. `issuerOrigin` is the service's configured public origin, when it has
- * one. Content JSON cannot carry interoperably (an integer beyond 2^53 − 1) or a member named
+ * one; `issuerDomain` the domain the issuing account had proven, when it had one. Content JSON
+ * cannot carry interoperably (an integer beyond 2^53 − 1) or a member named
  * `_sd` or `...` is a 400 on the field, before anything is stored or spent.
  */
 export function certificateHashV2(
   certId: string,
   fields: HashedFields,
   issuerOrigin: string | undefined,
+  issuerDomain?: string,
 ): CertificateHashV2 {
   try {
     const { hash, certificate } = createDisclosableCertificate(
@@ -56,6 +58,7 @@ export function certificateHashV2(
           description: fields.description,
           issuer: formatUserDid(fields.userId),
           ...(issuerOrigin === undefined ? {} : { issuerOrigin }),
+          ...(issuerDomain === undefined ? {} : { issuerDomain }),
           issuedOn: fields.issuedOn,
           ...(fields.expires === null ? {} : { expires: fields.expires }),
           ...(fields.fileHash === null ? {} : { fileHash: fields.fileHash }),
@@ -67,6 +70,7 @@ export function certificateHashV2(
     return {
       hash,
       issuerOrigin: issuerOrigin ?? null,
+      issuerDomain: issuerDomain ?? null,
       selectiveDisclosure: certificate.data.selectiveDisclosure,
     };
   } catch (error) {

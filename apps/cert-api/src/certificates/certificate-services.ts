@@ -1,4 +1,5 @@
 import type { AnchorEngine, NetworkRegistry } from '@trustpoint/chain';
+import type { TxtResolver } from '@trustpoint/verifier';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { FilesSettings } from '../files/files-settings.js';
@@ -32,4 +33,9 @@ export interface CertificateServices {
    * services do not say; none when neither does.
    */
   issuerOrigin?: () => string | undefined;
+  /**
+   * The service's own DNS lookups (`_trustpoint.<domain>` TXT records): a claimed domain's check,
+   * and the identity its verification shows. Node's resolver on `dnsServers` by default.
+   */
+  resolveTxt?: TxtResolver;
 }

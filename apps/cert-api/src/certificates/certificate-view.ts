@@ -47,6 +47,7 @@ export function certificateView(record: CertificateRecord): CertificateView {
         ? {
             hashVersion: 2 as const,
             ...(record.issuerOrigin === null ? {} : { issuerOrigin: record.issuerOrigin }),
+            ...(record.issuerDomain === null ? {} : { issuerDomain: record.issuerDomain }),
             selectiveDisclosure: {
               content: record.selectiveDisclosure.content as JsonObject,
               disclosures: record.selectiveDisclosure.disclosures,

@@ -7,6 +7,7 @@ import {
   insertTrustpoints,
   lockCreditBalances,
   onePer,
+  provenIssuerDomainOf,
   recordAudit,
   retryTransientConflicts,
   spendCredits,
@@ -333,10 +334,16 @@ export async function createCertificate(
   const signedAt = issuedOn + 1;
   // Every new certificate is made under version 2: its Evidence anchors the root over every shown
   // field; the unsalted digest stays stored for repeats and lookups.
+  // The domain the account proved (a DNS TXT record naming this origin and the account), named
+  // by the certificate for verifiers to check: only a service with a public origin can be named.
+  const issuerOrigin = services.issuerOrigin?.();
+  const issuerDomain =
+    issuerOrigin === undefined ? undefined : await provenIssuerDomainOf(knex, user.id);
   const hashV2 = certificateHashV2(
     certId,
     { ...draft, userId: user.id, issuedOn },
-    services.issuerOrigin?.(),
+    issuerOrigin,
+    issuerDomain,
   );
   const signature = options.qualified
     ? await qualifiedSignature(
@@ -365,6 +372,7 @@ export async function createCertificate(
       contentDigest: draft.hash,
       hashVersion: 2,
       issuerOrigin: hashV2.issuerOrigin,
+      issuerDomain: hashV2.issuerDomain,
       selectiveDisclosure: hashV2.selectiveDisclosure,
       fileHash: draft.fileHash,
       issuedOn,

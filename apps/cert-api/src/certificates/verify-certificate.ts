@@ -209,6 +209,9 @@ export async function verifyCertificateJson(
     trust,
     jwks: { keys: [...services.signer.jwks.keys] },
     now: services.now(),
+    // The identity a certificate claims (data.issuerDomain), looked up in the DNS: a DNS query,
+    // never a request to an address the certificate names.
+    ...(services.resolveTxt === undefined ? {} : { resolveTxt: services.resolveTxt }),
   });
 }
 

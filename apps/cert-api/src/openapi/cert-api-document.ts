@@ -50,6 +50,11 @@ import {
   postedCertificateVerificationSchema,
 } from './certificate-verification-schema.js';
 import { jwksSchema } from './jwks-schema.js';
+import {
+  ISSUER_DOMAINS_TAG,
+  ISSUER_DOMAINS_TAG_DESCRIPTION,
+  issuerDomainsPaths,
+} from './issuer-domains-paths.js';
 
 export interface CertApiDocumentOptions {
   /** The support contact the error messages name, as the app's error catalogue has it. */
@@ -724,6 +729,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         : []),
       { name: TAGS.identity, description: IDENTITY_TAG_DESCRIPTION },
       { name: TAGS.account, description: ACCOUNT_TAG_DESCRIPTION },
+      { name: ISSUER_DOMAINS_TAG, description: ISSUER_DOMAINS_TAG_DESCRIPTION },
     ],
     components: {
       securitySchemes: {
@@ -770,6 +776,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
           })
         : {}),
       ...accountPaths({ tag: TAGS.account, security: AUTHENTICATED, errors, scoped }),
+      ...issuerDomainsPaths({ security: AUTHENTICATED, errors, scoped }),
       ...identityPaths({
         tag: TAGS.identity,
         security: AUTHENTICATED,

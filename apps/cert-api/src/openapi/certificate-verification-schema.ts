@@ -93,6 +93,23 @@ const issuerSchema = z
         '`issuerUntrusted` at best)',
     }),
     detail: z.string(),
+    identity: z
+      .object({
+        domain: z.string(),
+        recordName: z.string().meta({ description: 'Where its record is: `_trustpoint.<domain>`' }),
+        outcome: z.enum(['proven', 'unproven', 'unchecked']),
+        records: z.array(z.string()).optional(),
+        detail: z.string(),
+      })
+      .optional()
+      .meta({
+        id: 'IssuerIdentity',
+        description:
+          'The domain the certificate names as its issuer (`data.issuerDomain`), looked up in the ' +
+          'DNS by the service: `proven` only when `_trustpoint.<domain>` has a TXT record naming ' +
+          "this origin and this account; otherwise the domain and the certificate's names are " +
+          "the issuer's claims. Shown, never a verdict",
+      }),
   })
   .meta({
     id: 'CertificateIssuer',

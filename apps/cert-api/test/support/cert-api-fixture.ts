@@ -128,6 +128,8 @@ export async function startCertApi(
     publicOrigin?: string | (() => string);
     /** The public endpoints the web verifier may ask (read at each request); the built-in list by default. */
     verifierPublicEndpoints?: () => readonly PublicChain[];
+    /** The DNS servers the service asks for domain proofs (`host:port`); the system's by default. */
+    dnsServers?: readonly string[];
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -227,6 +229,7 @@ export async function startCertApi(
       ...(options.verifierPublicEndpoints === undefined
         ? {}
         : { verifierPublicEndpoints: options.verifierPublicEndpoints }),
+      ...(options.dnsServers === undefined ? {} : { dnsServers: options.dnsServers }),
       services: {
         knex: db.knex,
         engine,

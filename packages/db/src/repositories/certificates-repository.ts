@@ -21,6 +21,8 @@ export interface SelectiveDisclosureRecord {
 export interface CertificateHashV2 {
   hash: string;
   issuerOrigin: string | null;
+  /** The domain the issuing account had proven (`data.issuerDomain`), when it had one. */
+  issuerDomain: string | null;
   selectiveDisclosure: SelectiveDisclosureRecord;
 }
 
@@ -72,6 +74,8 @@ export interface CertificateRecord {
   hashVersion: CertificateHashVersion;
   /** Version 2: the https origin of the issuing service, when it had one configured. */
   issuerOrigin: string | null;
+  /** Version 2: the domain its issuer had proven with a DNS TXT record (`data.issuerDomain`). */
+  issuerDomain: string | null;
   /**
    * Version 2: the content as the hash covers it (SD-JWT digests) and every disclosure. The
    * disclosures hold the salts: show them only to readers allowed to see the certificate.
@@ -109,12 +113,13 @@ export type NewCertificate = Omit<
   | 'contentDigest'
   | 'hashVersion'
   | 'issuerOrigin'
+  | 'issuerDomain'
   | 'selectiveDisclosure'
 > &
   Partial<
     Pick<
       CertificateRecord,
-      'contentDigest' | 'hashVersion' | 'issuerOrigin' | 'selectiveDisclosure'
+      'contentDigest' | 'hashVersion' | 'issuerOrigin' | 'issuerDomain' | 'selectiveDisclosure'
     >
   >;
 
@@ -157,6 +162,7 @@ interface CertificateRow {
   hash_version: CertificateHashVersion;
   anchored_hash: string | null;
   issuer_origin: string | null;
+  issuer_domain: string | null;
   disclosable_content: Record<string, unknown> | null;
   disclosures: string[] | null;
   file_hash: string | null;
@@ -195,6 +201,7 @@ const certificateColumns = [
   'hash_version',
   'anchored_hash',
   'issuer_origin',
+  'issuer_domain',
   'disclosable_content',
   'disclosures',
   'file_hash',
@@ -257,6 +264,7 @@ function toCertificate(row: CertificateRow, trustpoints: TrustpointRecord[]): Ce
     contentDigest: row.hash,
     hashVersion: row.hash_version,
     issuerOrigin: row.issuer_origin,
+    issuerDomain: row.issuer_domain,
     selectiveDisclosure:
       row.disclosable_content === null || row.disclosures === null
         ? null
@@ -379,6 +387,7 @@ function hashV2Columns(hash: CertificateHashV2) {
     hash_version: 2,
     anchored_hash: hash.hash,
     issuer_origin: hash.issuerOrigin,
+    issuer_domain: hash.issuerDomain ?? null,
     // pg would send an array as a PostgreSQL array, not as JSON.
     disclosable_content: JSON.stringify(hash.selectiveDisclosure.content),
     disclosures: JSON.stringify(hash.selectiveDisclosure.disclosures),

@@ -61,6 +61,12 @@ export const certificateDataSchema = z
     hashVersion: z.literal(2).optional(),
     /** Version 2: the https origin of the issuing service, covered by the hash. */
     issuerOrigin: z.string().optional(),
+    /**
+     * Version 2: the domain its issuing account had proven with a DNS TXT record
+     * (`_trustpoint.<domain>` naming the origin and the account), covered by the hash: a claim a
+     * verifier checks against the DNS itself.
+     */
+    issuerDomain: z.string().optional(),
     /** Version 2: what the hash is recomputed from; the disclosures hold the salts. */
     selectiveDisclosure: z
       .object({

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  claimIssuerDomain,
+  findIssuerDomain,
+  listIssuerDomains,
+  provenIssuerDomainOf,
+  recordIssuerDomainCheck,
+  releaseIssuerDomain,
+} from '../src/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { givenUser } from './test-data.js';
+
+const NOW = 1_800_000_000_000;
+
+describe.each(testBackends())('issuer domains on %s', (backend) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(backend);
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('when a user claims a domain twice, then one unproven claim is kept, the first', async () => {
+    const user = await givenUser(db.knex);
+
+    const first = await claimIssuerDomain(db.knex, {
+      userId: user.id,
+      domain: 'u.example',
+      now: NOW,
+    });
+    const again = await claimIssuerDomain(db.knex, {
+      userId: user.id,
+      domain: 'u.example',
+      now: NOW + 5,
+    });
+
+    expect(first).toEqual({
+      created: true,
+      record: {
+        userId: user.id,
+        domain: 'u.example',
+        claimedAt: NOW,
+        provenAt: null,
+        checkedAt: null,
+        checkDetail: null,
+      },
+    });
+    expect(again).toEqual({ created: false, record: first.record });
+    await expect(listIssuerDomains(db.knex, user.id)).resolves.toEqual([first.record]);
+  });
+
+  it('when checks prove two domains, then new certificates name the one proven last, and one no longer found is unproven', async () => {
+    const user = await givenUser(db.knex);
+    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'a.example', now: NOW });
+    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'b.example', now: NOW });
+    const none = await provenIssuerDomainOf(db.knex, user.id);
+
+    await recordIssuerDomainCheck(db.knex, {
+      userId: user.id,
+      domain: 'a.example',
+      proven: true,
+      now: NOW + 1,
+      detail: 'found',
+    });
+    await recordIssuerDomainCheck(db.knex, {
+      userId: user.id,
+      domain: 'b.example',
+      proven: true,
+      now: NOW + 2,
+      detail: 'found',
+    });
+    const latest = await provenIssuerDomainOf(db.knex, user.id);
+    const unproven = await recordIssuerDomainCheck(db.knex, {
+      userId: user.id,
+      domain: 'b.example',
+      proven: false,
+      now: NOW + 3,
+      detail: 'no record',
+    });
+
+    expect(none).toBeUndefined();
+    expect(latest).toBe('b.example');
+    expect(unproven).toMatchObject({
+      provenAt: null,
+      checkedAt: NOW + 3,
+      checkDetail: 'no record',
+    });
+    await expect(provenIssuerDomainOf(db.knex, user.id)).resolves.toBe('a.example');
+  });
+
+  it('when a claim is released, then it is gone for its user only, and a second release finds nothing', async () => {
+    const user = await givenUser(db.knex);
+    const other = await givenUser(db.knex);
+    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'shared.example', now: NOW });
+    await claimIssuerDomain(db.knex, { userId: other.id, domain: 'shared.example', now: NOW });
+
+    const released = await releaseIssuerDomain(db.knex, user.id, 'shared.example');
+    const again = await releaseIssuerDomain(db.knex, user.id, 'shared.example');
+
+    expect([released, again]).toEqual([true, false]);
+    await expect(findIssuerDomain(db.knex, user.id, 'shared.example')).resolves.toBeUndefined();
+    await expect(findIssuerDomain(db.knex, other.id, 'shared.example')).resolves.toMatchObject({
+      userId: other.id,
+    });
+  });
+
+  it('when a domain is not in its stored form, then the database refuses it', async () => {
+    const user = await givenUser(db.knex);
+
+    await expect(
+      claimIssuerDomain(db.knex, { userId: user.id, domain: 'Upper.Example', now: NOW }),
+    ).rejects.toThrow(/issuer_domains_domain_check/);
+  });
+});
