@@ -12,6 +12,7 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
+import { startLocalDns, type LocalDns } from './support/local-dns.js';
 
 /**
  * Deploys, as a forger would, a contract that answers every call with `(hash, Evidence)`: the
@@ -67,6 +68,8 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
   let chainUrl: string;
   let downUrl: string;
   let dir: string;
+  // A real DNS server on a local port: the service checks domain proofs there, and so does verify.
+  let dns: LocalDns;
 
   const api = async (path: string, init: RequestInit = {}, base = service.running.certApiUrl) => {
     const headers = new Headers(init.headers);
@@ -102,7 +105,8 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     trustpoint(['verify', ...args], { TRUSTPOINT_TRUST_FILE: trustFile });
 
   beforeAll(async () => {
-    service = await startService(backend);
+    dns = await startLocalDns();
+    service = await startService(backend, { dnsServers: [dns.server] });
     const chain = service.running.embeddedChain;
     if (chain === undefined) throw new Error('the service runs no embedded chain');
     chainUrl = chain.url;
@@ -113,6 +117,33 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
   afterAll(async () => {
     await service.running.stop();
+    await dns.close();
+  });
+
+  it('when the issuer proved a domain, then verify shows it proven by the DNS; once the record is gone it is a claim, and the verdict stays VERIFIED', async () => {
+    const domain = `u${randomUUID().slice(0, 8)}.example`;
+    const claim = await api('/issuer-domains', json({ domain }));
+    const record = claim.data.record as { name: string; value: string };
+    dns.zone.set(record.name, [record.value]);
+    await api(`/issuer-domains/${domain}/check`, { method: 'POST' });
+    const certificate = await createContentCertificate();
+    const path = await saved('proven-domain.json', certificate);
+
+    const proven = await verify([path, '--dns-server', dns.server]);
+    const asJson = await verify([path, '--dns-server', dns.server, '--json']);
+    dns.zone.delete(record.name);
+    const removed = await verify([path, '--dns-server', dns.server]);
+
+    await api(`/issuer-domains/${domain}`, { method: 'DELETE' });
+    expect((certificate.data.data as { issuerDomain?: string }).issuerDomain).toBe(domain);
+    expect(proven.code).toBe(EXIT.ok);
+    expect(proven.stdout).toContain(`Identity: ${domain}, PROVEN by its DNS`);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      issuer: { identity: { domain, outcome: 'proven', recordName: record.name } },
+    });
+    expect(removed.code).toBe(EXIT.ok);
+    expect(removed.stdout).toContain(`Identity: ${domain}, NOT PROVEN, a claim`);
+    expect(removed.stdout).toContain("are the issuer's claims, not proven");
   });
 
   it('when a certificate just made is verified from its JSON, then every trustpoint is anchored, the node is named and the exit code is 0', async () => {

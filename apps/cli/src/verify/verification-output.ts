@@ -82,6 +82,34 @@ export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict
  * punycode) with the account, whether you trust it, and how to trust it when you do not.
  */
 export function issuerLines(issuer: IssuerCheck): string[] {
+  return [...originLines(issuer), ...identityLines(issuer)];
+}
+
+/**
+ * The identity the certificate claims for its issuer (a domain), as its DNS record says: proven
+ * only when the record names this origin and this account; otherwise the names it shows are the
+ * issuer's claims.
+ */
+function identityLines(issuer: IssuerCheck): string[] {
+  const { identity } = issuer;
+  if (identity === undefined) {
+    return issuer.origin === undefined
+      ? []
+      : [
+          "  Identity: none proven (the certificate names no domain): its name and description are the issuer's claims",
+        ];
+  }
+  switch (identity.outcome) {
+    case 'proven':
+      return [`  Identity: ${identity.domain}, PROVEN by its DNS (${identity.detail})`];
+    case 'unproven':
+      return [`  Identity: ${identity.domain}, NOT PROVEN, a claim (${identity.detail})`];
+    case 'unchecked':
+      return [`  Identity: ${identity.domain}, NOT CHECKED, a claim (${identity.detail})`];
+  }
+}
+
+function originLines(issuer: IssuerCheck): string[] {
   const claim = issuer.covered ? '' : ' (a claim: the version 1 hash does not cover it)';
   if (issuer.origin === undefined) {
     return [

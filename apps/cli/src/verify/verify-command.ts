@@ -36,6 +36,7 @@ import {
   type ServiceOptions,
 } from './record-source.js';
 import { certifiedFields } from './certified-fields.js';
+import { dnsResolverOf } from './dns-option.js';
 import { publicEndpointsOf } from './public-endpoints-option.js';
 import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
 import {
@@ -54,6 +55,7 @@ interface VerifyOptions extends ServiceOptions {
   statusContract?: string[];
   issuer?: string[];
   issuerDocument: boolean;
+  dnsServer?: string[];
   publicEndpoints?: string | boolean;
   jwks?: string;
   json: boolean;
@@ -87,6 +89,9 @@ const CONTRACT_HELP =
 
 const STATUS_CONTRACT_HELP =
   'a status registry you trust, <networkId>=<0x address>, repeatable: where a revocation is read from the certID alone (an origin you trust publishes its own)';
+
+const DNS_SERVER_HELP =
+  "a DNS server to ask for the record proving the domain a certificate names as its issuer (_trustpoint.<domain> TXT), repeatable (env TRUSTPOINT_DNS_SERVERS, comma-separated; default the system's resolver)";
 
 const ISSUER_DOCUMENT_HELP =
   "do not read the trust document of an issuing origin you do not trust (read by default, only for https origins with public names, to say whether it publishes the certificate's registry; it never makes the origin trusted)";
@@ -250,6 +255,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--status-contract <networkId=address>', STATUS_CONTRACT_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
     .option('--no-issuer-document', ISSUER_DOCUMENT_HELP)
+    .option('--dns-server <host[:port]>', DNS_SERVER_HELP, collect)
     .option('--public-endpoints [file]', PUBLIC_ENDPOINTS_HELP)
     .option(
       '--url <url>',
@@ -298,6 +304,7 @@ Examples:
         ...trusted,
         ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
         readIssuerDocument: options.issuerDocument,
+        resolveTxt: dnsResolverOf(options.dnsServer ?? [], io.env),
       }).catch(asUsageError);
 
       // `certified`: only what the hash covers; `claims`: what it shows without covering.

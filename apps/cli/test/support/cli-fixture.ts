@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
 import { createDatabase, type DatabaseBackend } from '@trustpoint/db';
 import { launch, type RunningTrustpoint } from '@trustpoint/launcher/launcher';
-import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
+import { readLauncherConfig, type LauncherConfig } from '@trustpoint/launcher/launcher-config';
 import pino from 'pino';
 import { run } from '../../src/program.js';
 import { fetchTrustDocument, writeTrustFile } from '../../src/trust/trust-store.js';
@@ -71,7 +71,11 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop: () =
 }
 
 /** The whole service, as `trustpoint start` runs it, on free ports and a fresh data directory. */
-export async function startService(backend: DatabaseBackend): Promise<RunningService> {
+export async function startService(
+  backend: DatabaseBackend,
+  /** Settings of the launcher's own (e.g. `dnsServers`). */
+  overrides: Partial<LauncherConfig> = {},
+): Promise<RunningService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-cli-'));
   const database = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
   const databaseUrl = database?.url;
@@ -87,6 +91,7 @@ export async function startService(backend: DatabaseBackend): Promise<RunningSer
       publicUrl: `http://127.0.0.1:${String(certApiPort)}`,
       trackApiPort: await freePort(),
       databaseUrl,
+      ...overrides,
     },
     pino({ level: 'silent' }),
   );
