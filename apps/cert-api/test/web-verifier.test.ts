@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
 import { anchoredVersion1Certificate } from './support/stored-certificate.js';
+import { startLocalDns, startLocalDoh, type LocalDns } from './support/local-dns.js';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {
@@ -101,8 +102,19 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   let token: string;
   let dir: string;
 
+  // A real DNS server on a local port (the service checks domain proofs there) and a DNS-over-HTTPS
+  // endpoint asking it, which stands in for the public resolver the pages use by default.
+  let dns: LocalDns;
+  let doh: { url: string; close: () => Promise<void> };
+
   beforeAll(async () => {
-    api = await startCertApi('pglite', { explorerUrl: EXPLORER, publicOrigin: () => base });
+    dns = await startLocalDns();
+    doh = await startLocalDoh(dns.server);
+    api = await startCertApi('pglite', {
+      explorerUrl: EXPLORER,
+      publicOrigin: () => base,
+      dnsServers: [dns.server],
+    });
     server = api.app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
@@ -121,6 +133,8 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       server.closeAllConnections();
     });
     await api.close();
+    await doh.close();
+    await dns.close();
   });
 
   const call = async (path: string, init: RequestInit = {}) => {
@@ -686,6 +700,49 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(colours.issuer).toBe('rgb(255, 237, 213)');
     expect(trusted.verdict).toBe('verified');
     await expect(issuer.getAttribute('data-issuer')).resolves.toBe('trusted');
+  });
+
+  it('when the issuer proved a domain, then the page shows it as the proven identity, looked up over DNS-over-HTTPS; a record naming another account, or none, leaves it a claim, and the verdict is verified all along', async () => {
+    const domain = `u${randomUUID().slice(0, 8)}.example`;
+    const claim = (await call('/issuer-domains', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ domain }),
+    })) as unknown as { data: { record: { name: string; value: string } } };
+    const { record } = claim.data;
+    dns.zone.set(record.name, [record.value]);
+    await call(`/issuer-domains/${domain}/check`, { method: 'POST' });
+    const certificate = await certifyContent();
+    await call(`/issuer-domains/${domain}`, { method: 'DELETE' });
+    const page = await openPage();
+    await page.fill('#dns-resolver', doh.url);
+    const identity = page.locator('#issuer .issuer-identity');
+
+    const proven = await verifyJson(page, 'proven-domain.json', certificate);
+    const provenText = await identity.textContent();
+    const provenState = await identity.getAttribute('data-identity');
+    await screenshot(page, 'issuer-proven-domain');
+    dns.zone.set(record.name, [
+      record.value.replace(/account=\S+/, 'account=did:user:someone-else'),
+    ]);
+    const otherAccount = await verifyJson(page, 'other-account-domain.json', certificate);
+    const otherText = await identity.textContent();
+    dns.zone.delete(record.name);
+    const gone = await verifyJson(page, 'no-record-domain.json', certificate);
+    const goneState = await identity.getAttribute('data-identity');
+
+    expect([proven.verdict, otherAccount.verdict, gone.verdict]).toEqual([
+      'verified',
+      'verified',
+      'verified',
+    ]);
+    expect(provenState).toBe('proven');
+    expect(provenText).toContain(`Proven identity ${domain}`);
+    expect(otherText).toContain(`Claims to be ${domain}, not proven`);
+    expect(otherText).toContain('names another account');
+    expect(goneState).toBe('unproven');
+    // The resolver is remembered for the next verification in this browser.
+    await expect(page.inputValue('#dns-resolver')).resolves.toBe(doh.url);
   });
 
   it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {

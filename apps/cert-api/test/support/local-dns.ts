@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 
@@ -58,5 +59,59 @@ export async function startLocalDns(): Promise<LocalDns> {
     close: async () => {
       await dns.close();
     },
+  };
+}
+
+/**
+ * A DNS-over-HTTPS endpoint with the JSON API the pages use (`/resolve?name=&type=TXT`, CORS for
+ * any page), which asks `server` with a real DNS query: it stands in for a public resolver such
+ * as Google's, which this machine cannot reach.
+ */
+export async function startLocalDoh(
+  server: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const [address = '127.0.0.1', port = '53'] = server.split(':');
+  const client = new dns2({ nameServers: [address], port: Number(port), recursive: false });
+  const doh: Server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const name = url.searchParams.get('name');
+    if (url.pathname !== '/resolve' || name === null || url.searchParams.get('type') !== 'TXT') {
+      response.writeHead(400).end();
+      return;
+    }
+    client
+      .resolve(name, 'TXT')
+      .then((answer) => {
+        response.writeHead(200, {
+          'content-type': 'application/dns-json',
+          'access-control-allow-origin': '*',
+        });
+        response.end(
+          JSON.stringify({
+            Status: (answer as typeof answer & { header: { rcode: number } }).header.rcode,
+            Answer: answer.answers.map((record) => ({
+              name: record.name,
+              type: record.type,
+              TTL: record.ttl,
+              data: `"${(record as { data?: string }).data ?? ''}"`,
+            })),
+          }),
+        );
+      })
+      .catch(() => {
+        response.writeHead(502).end();
+      });
+  });
+  await new Promise<void>((resolve) => doh.listen(0, '127.0.0.1', resolve));
+  const { port: dohPort } = doh.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(dohPort)}/resolve`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        doh.close(() => {
+          resolve();
+        });
+        doh.closeAllConnections();
+      }),
   };
 }

@@ -25,6 +25,7 @@ export function renderIssuer(box: HTMLElement, issuer: IssuerCheck, help: TrustH
   }
   children.push(account);
   children.push(element('p', statusText(issuer), 'issuer-status'));
+  children.push(identityLine(issuer));
   if (issuer.registry !== undefined) {
     const source = issuer.registry.document === 'published' ? 'Its document, read now: ' : '';
     children.push(element('p', `${source}${issuer.registry.detail}`, 'help'));
@@ -34,6 +35,35 @@ export function renderIssuer(box: HTMLElement, issuer: IssuerCheck, help: TrustH
   }
   box.replaceChildren(...children);
   box.hidden = false;
+}
+
+/**
+ * The identity the certificate claims for its issuer (a domain), as its DNS record says: proven
+ * only when the record names this origin and this account; otherwise a claim, and so are the
+ * names the certificate shows.
+ */
+function identityLine(issuer: IssuerCheck): HTMLElement {
+  const { identity } = issuer;
+  const line = element('p', undefined, 'issuer-identity');
+  line.dataset.identity = identity?.outcome ?? 'none';
+  if (identity === undefined) {
+    line.append(
+      "No proven identity: the certificate names no domain, so its name and description are the issuer's claims.",
+    );
+    return line;
+  }
+  if (identity.outcome === 'proven') {
+    line.append('Proven identity ', element('strong', identity.domain, 'mono'));
+    line.append(`: its DNS record ${identity.recordName} names this service and this account.`);
+    return line;
+  }
+  line.append(
+    'Claims to be ',
+    element('strong', identity.domain, 'mono'),
+    identity.outcome === 'unchecked' ? ', not checked: ' : ', not proven: ',
+    identity.detail,
+  );
+  return line;
 }
 
 function statusText(issuer: IssuerCheck): string {

@@ -1,4 +1,5 @@
 import {
+  dnsOverHttpsTxt,
   unwrapEnvelope,
   verifyCertificate,
   verifyEvidence,
@@ -14,6 +15,7 @@ import {
   type NetworkInfo,
 } from './certificate-source.js';
 import { byId } from './dom.js';
+import { dnsResolverOf, savedDnsResolver } from './dns-resolver-setting.js';
 import { hashFile } from './hash-file.js';
 import { fetchInstanceNodes } from './instance-nodes.js';
 import { showNodeProposals, type NodeProposal } from './node-proposals.js';
@@ -52,6 +54,8 @@ const dropZone = byId('drop-zone', HTMLElement);
 const trustForm = byId('trust-form', HTMLFormElement);
 const trustOriginInput = byId('trust-origin', HTMLInputElement);
 const trustError = byId('trust-error', HTMLElement);
+const dnsResolverInput = byId('dns-resolver', HTMLInputElement);
+dnsResolverInput.value = savedDnsResolver();
 const services = new TrustedServices(byId('trusted-list', HTMLUListElement));
 
 /** The origin that served this page (none when it is opened from disk). */
@@ -232,6 +236,8 @@ async function verify(): Promise<void> {
     // Says whether an https issuing origin you do not trust publishes the registry (shown, never
     // trusted); an http, loopback or private one is never contacted.
     readIssuerDocument: true,
+    // The domain it names as its issuer's identity: its DNS record, asked over HTTPS.
+    resolveTxt: dnsOverHttpsTxt(dnsResolverOf(dnsResolverInput.value), { timeoutMs: 10_000 }),
     ...(file === undefined ? {} : { file }),
     ...(jwks === undefined ? {} : { jwks: jwks as KeySet }),
   });
