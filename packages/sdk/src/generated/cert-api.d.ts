@@ -139,7 +139,7 @@ export interface paths {
     };
     /**
      * Verify a certificate's trustpoints on chain
-     * @description Verification method 1: reads every trustpoint of the certificate on its network and reports, per trustpoint, whether hash and type match, plus the revoked status. Who may verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs count against the same limits. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description Verification method 1: reads every trustpoint of the certificate on its network and reports, per trustpoint, whether hash and type match, plus the revoked status, and `issuer`: the issuing account and the origin the certificate names (the service trusts its own origin only: another is `issuerUntrusted`, and its document is never read). Who may verify a certificate is who may read it (see GET /certificates/{type}/{id}); wrong PINs count against the same limits. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['verifyTrustpoints'];
     put?: never;
@@ -161,7 +161,7 @@ export interface paths {
     put?: never;
     /**
      * Verify a certificate JSON a holder has
-     * @description Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, possibly older than the stored record or changed): the service runs the same verifier as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with or without its response envelope), trusting only its own registries and asking only its own nodes. The hash is recomputed by the rules, the revocation found from the certID alone. No token needed; nothing is stored.
+     * @description Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, possibly older than the stored record or changed): the service runs the same verifier as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with or without its response envelope), trusting only its own registries and asking only its own nodes. The hash is recomputed by the rules, the revocation found from the certID alone. `issuer` names the issuing account and origin: a certificate naming another origin than this service is `issuerUntrusted`, and that origin is never contacted. No token needed; nothing is stored.
      */
     post: operations['verifyPostedCertificate'];
     delete?: never;
@@ -352,6 +352,74 @@ export interface paths {
     get: operations['listAccountCreditMovements'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/issuer-domains': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your claimed domains
+     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['listIssuerDomains'];
+    put?: never;
+    /**
+     * Claim a domain to issue in the name of
+     * @description Records the claim (unproven) and answers the DNS TXT record to publish. Claiming a domain already claimed answers it as it is (200). 400 for what is not a domain (an address, a URL, one label) or when the service has no public origin. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    post: operations['claimIssuerDomain'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/issuer-domains/{domain}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One claimed domain, with the record to publish
+     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    get: operations['getIssuerDomain'];
+    put?: never;
+    post?: never;
+    /**
+     * Withdraw a claim
+     * @description Certificates made afterwards no longer name the domain; those made before keep it (their hash covers it), and verifiers keep checking its record. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    delete: operations['releaseIssuerDomain'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/issuer-domains/{domain}/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Have the service look the DNS record up
+     * @description The service asks its DNS (the setting `TRUSTPOINT_DNS_SERVERS`, else the system's) for the TXT records of `_trustpoint.<domain>`: `proven` when one names this origin and your account, from which moment your new certificates name the domain (the one proven last, when several are); `pending` otherwise, saying why (no record, another account, another origin). 503 when the DNS does not answer. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     */
+    post: operations['checkIssuerDomain'];
     delete?: never;
     options?: never;
     head?: never;
@@ -629,6 +697,7 @@ export interface components {
       /** @constant */
       hashVersion?: 2;
       issuerOrigin?: string;
+      issuerDomain?: string;
       selectiveDisclosure?: {
         content: components['schemas']['JsonObject'];
         disclosures: string[];
@@ -711,6 +780,7 @@ export interface components {
       /** @constant */
       hashVersion?: 2;
       issuerOrigin?: string;
+      issuerDomain?: string;
       selectiveDisclosure?: {
         content: components['schemas']['JsonObject'];
         disclosures: string[];
@@ -884,6 +954,17 @@ export interface components {
        * @enum {string}
        */
       outcome: 'noOrigin' | 'trusted' | 'untrusted';
+      detail: string;
+      identity?: components['schemas']['IssuerIdentity'];
+    };
+    /** @description The domain the certificate names as its issuer (`data.issuerDomain`), looked up in the DNS by the service: `proven` only when `_trustpoint.<domain>` has a TXT record naming this origin and this account; otherwise the domain and the certificate's names are the issuer's claims. Shown, never a verdict */
+    IssuerIdentity: {
+      domain: string;
+      /** @description Where its record is: `_trustpoint.<domain>` */
+      recordName: string;
+      /** @enum {string} */
+      outcome: 'proven' | 'unproven' | 'unchecked';
+      records?: string[];
       detail: string;
     };
     PostedCertificateVerificationResponse: {
@@ -1150,6 +1231,60 @@ export interface components {
       evidenceHash?: string;
       /** @description The timestamp of what the credit anchored, when it is not the certificate itself: the new trustpoint of a signature or re-anchoring (ms), the evidence of an asset or evidence (s) */
       timestamp?: number;
+    };
+    IssuerDomain: {
+      /** @description Lowercase, punycode */
+      domain: string;
+      /**
+       * @description `proven`: the last check found the record; `pending`: not yet, or not any more
+       * @enum {string}
+       */
+      status: 'pending' | 'proven';
+      /** @description The DNS record to publish, exactly */
+      record: {
+        /** @description `_trustpoint.<domain>` */
+        name: string;
+        /** @constant */
+        type: 'TXT';
+        /** @description `trustpoint-issuer v=1 origin=<this origin> account=did:user:<you>` */
+        value: string;
+      };
+      claimedAt: number;
+      provenAt: number | null;
+      checkedAt: number | null;
+      /** @description What the last check found */
+      checkDetail: string | null;
+    };
+    IssuerDomainCheck: {
+      /** @description Lowercase, punycode */
+      domain: string;
+      /**
+       * @description `proven`: the last check found the record; `pending`: not yet, or not any more
+       * @enum {string}
+       */
+      status: 'pending' | 'proven';
+      /** @description The DNS record to publish, exactly */
+      record: {
+        /** @description `_trustpoint.<domain>` */
+        name: string;
+        /** @constant */
+        type: 'TXT';
+        /** @description `trustpoint-issuer v=1 origin=<this origin> account=did:user:<you>` */
+        value: string;
+      };
+      claimedAt: number;
+      provenAt: number | null;
+      checkedAt: number | null;
+      /** @description What the last check found */
+      checkDetail: string | null;
+      check: {
+        domain: string;
+        recordName: string;
+        /** @enum {string} */
+        outcome: 'proven' | 'unproven' | 'unchecked';
+        records?: string[];
+        detail: string;
+      };
     };
     CreatedApiKeyResponse: {
       statusCode: number;
@@ -3180,6 +3315,460 @@ export interface operations {
       };
       /** @description Internal Server Error */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listIssuerDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claims */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: components['schemas']['IssuerDomain'][];
+          };
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  claimIssuerDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The domain to issue in the name of, e.g. university.example (any case, Unicode) */
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Claimed before */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: components['schemas']['IssuerDomain'];
+          };
+        };
+      };
+      /** @description Claimed */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: components['schemas']['IssuerDomain'];
+          };
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getIssuerDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The claim */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: components['schemas']['IssuerDomain'];
+          };
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not Found Error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  releaseIssuerDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Released */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: {
+              domain: string;
+            };
+          };
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not Found Error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  checkIssuerDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        domain: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What the check found */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            statusCode: number;
+            message: string;
+            data: components['schemas']['IssuerDomainCheck'];
+          };
+        };
+      };
+      /** @description Validation Error */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Authentication Error */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Forbidden Error */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Not Found Error */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Payload Too Large Error */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Too Many Requests Error */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Internal Server Error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service Unavailable Error */
+      503: {
         headers: {
           [name: string]: unknown;
         };
