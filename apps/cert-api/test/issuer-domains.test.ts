@@ -1,6 +1,12 @@
 // A customer proves a domain with a DNS TXT record, against a real DNS server on a local port
 // (what TRUSTPOINT_DNS_SERVERS points the service at); their certificates then name it, and the
 // service's own verification looks the record up again.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { testBackends } from '@trustpoint/db/testing';
 import { issuerDomainRecordValue } from '@trustpoint/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +176,31 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
     });
     expect(renamed.body.data.verdict).toBe('mismatch');
   });
+
+  it.skipIf(!existsSync('/usr/bin/pdftotext'))(
+    'when the PDF of a certificate of a proven domain is made, then it prints the proven identity',
+    async () => {
+      publish({ origin: ORIGIN, account: accountOf(owner) });
+      await as(owner.token).claim(DOMAIN);
+      await as(owner.token).check(DOMAIN);
+      const created = await api.certify(owner.token, { public: true });
+      const pdf = await request(api.app)
+        .get(`/cert/v2/certificates/certID/${created.certID}/pdf`)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            done(null, Buffer.concat(chunks));
+          });
+        });
+      const path = join(await mkdtemp(join(tmpdir(), 'trustpoint-domain-pdf-')), 'c.pdf');
+      await writeFile(path, pdf.body as Buffer);
+      const { stdout } = await promisify(execFile)('pdftotext', ['-layout', path, '-']);
+
+      expect(stdout.replace(/\s+/g, ' ')).toContain(`proven identity ${DOMAIN}`);
+    },
+  );
 
   it('when a claim is released, then later certificates name no domain, and a second release is a 404', async () => {
     publish({ origin: ORIGIN, account: accountOf(owner) });

@@ -179,6 +179,17 @@ export function hashCoverageText(data: CertificateView['data']): { label: string
 
 /** Who issued it, as the service's verifier found it (the CLI's "Issued by" line). */
 function issuerText(issuer: ServiceVerdict['issuer']): string {
+  const { identity } = issuer;
+  const proof =
+    identity === undefined
+      ? ''
+      : identity.outcome === 'proven'
+        ? `; proven identity ${identity.domain} (its DNS record names this service and account)`
+        : `; claims to be ${identity.domain}, not proven by its DNS (a claim)`;
+  return `${originText(issuer)}${proof}`;
+}
+
+function originText(issuer: ServiceVerdict['issuer']): string {
   if (issuer.origin === undefined) {
     return `the account ${issuer.account}; the certificate names no issuing origin`;
   }
