@@ -52,6 +52,8 @@ export type TrackNetworks =
   TrackOperations['listNetworks']['responses'][200]['content']['application/json'];
 /** The caller's account: credits, plan and networks, the credential's scopes and expiry. */
 export type Account = CertSchemas['Account'];
+export type IssuerDomain = CertSchemas['IssuerDomain'];
+export type IssuerDomainCheck = CertSchemas['IssuerDomainCheck'];
 export type CreditMovementPage =
   CertOperations['listAccountCreditMovements']['responses'][200]['content']['application/json']['data'];
 export type CreditMovementQuery = NonNullable<
@@ -422,6 +424,40 @@ export class CertificateApi {
       this.raw.GET('/account/credit-movements', { params: { query } }),
     );
     return answer.data.data;
+  }
+
+  /**
+   * POST /issuer-domains: claims a domain to issue in the name of; `record` is the DNS TXT record
+   * to publish (`_trustpoint.<domain>`). Claiming it again answers the same claim.
+   */
+  async claimIssuerDomain(domain: string): Promise<IssuerDomain> {
+    const answer = await succeeded(this.baseUrl, () =>
+      this.raw.POST('/issuer-domains', { body: { domain } }),
+    );
+    return answer.data.data;
+  }
+
+  /** GET /issuer-domains: the caller's claims. */
+  async listIssuerDomains(): Promise<IssuerDomain[]> {
+    return (await succeeded(this.baseUrl, () => this.raw.GET('/issuer-domains'))).data.data;
+  }
+
+  /**
+   * POST /issuer-domains/{domain}/check: the service looks the record up; `status: 'proven'` from
+   * then on names the domain in the caller's new certificates, `check.detail` says what it found.
+   */
+  async checkIssuerDomain(domain: string): Promise<IssuerDomainCheck> {
+    const answer = await succeeded(this.baseUrl, () =>
+      this.raw.POST('/issuer-domains/{domain}/check', { params: { path: { domain } } }),
+    );
+    return answer.data.data;
+  }
+
+  /** DELETE /issuer-domains/{domain}: later certificates no longer name it. */
+  async releaseIssuerDomain(domain: string): Promise<void> {
+    await succeeded(this.baseUrl, () =>
+      this.raw.DELETE('/issuer-domains/{domain}', { params: { path: { domain } } }),
+    );
   }
 }
 

@@ -247,6 +247,24 @@ describe('TrustpointClient against the running service', () => {
       }
     });
 
+    it('when a domain is claimed through the client, then the answer is the record to publish, it is listed, and it can be released once', async () => {
+      const domain = `sdk-${randomUUID().slice(0, 8)}.example`;
+
+      const claim = await client.cert.claimIssuerDomain(domain);
+      const listed = await client.cert.listIssuerDomains();
+      await client.cert.releaseIssuerDomain(domain);
+      const again = await rejectionOf(client.cert.releaseIssuerDomain(domain));
+
+      expect(claim).toMatchObject({
+        domain,
+        status: 'pending',
+        record: { name: `_trustpoint.${domain}`, type: 'TXT' },
+      });
+      expect(claim.record.value).toMatch(/^trustpoint-issuer v=1 origin=\S+ account=did:user:/);
+      expect(listed.map((item) => item.domain)).toContain(domain);
+      expect(again).toBeInstanceOf(TrustpointNotFoundError);
+    });
+
     describe('what the certificate hash covers (version 2)', () => {
       const chainUrl = () => service.embeddedChain?.url ?? '';
       /** This machine's own instance: its registries may belong to the development accounts. */
