@@ -10,7 +10,12 @@ import { testBackends } from '@trustpoint/db/testing';
 import { JsonRpcProvider, NonceManager, Wallet, id as keccakOfText } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
-import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';
+import {
+  localTrustFile,
+  startService,
+  trustpoint,
+  type RunningService,
+} from './support/cli-fixture.js';
 
 /** Hardhat's account #1: writes on chain beside the service, as someone holding a registrar role. */
 const OTHER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -206,6 +211,31 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
     });
     expect(unknown.code).toBe(EXIT.usage);
     expect(unknown.stderr).toContain('network 11155111 is not configured on the service');
+  });
+
+  it('when no node is given, then the node pinned with this service in the trust file is read (its own chain, on the port it runs), not the default local chain', async () => {
+    // Arrange: the instance's chain runs on a free port, not the default 8545.
+    const trustFile = await localTrustFile(service);
+    const withoutPin = await localTrustFile(service, { withNodes: false });
+
+    // Act
+    const pinned = await trustpoint(['reconcile', '--url', service.url, '--json'], {
+      TRUSTPOINT_TOKEN: service.running.token,
+      TRUSTPOINT_TRUST_FILE: trustFile,
+    });
+    const unpinned = await trustpoint(['reconcile', '--url', service.url, '--json'], {
+      TRUSTPOINT_TOKEN: service.running.token,
+      TRUSTPOINT_TRUST_FILE: withoutPin,
+    });
+
+    // Assert
+    expect(chainUrl).not.toContain(':8545');
+    expect(pinned.code).toBe(EXIT.ok);
+    expect(JSON.parse(pinned.stdout)).toMatchObject([
+      { network: '31337', counts: { agree: acknowledged } },
+    ]);
+    // Without the pin only the default local chain is left to ask: never this instance's.
+    expect(unpinned.code).not.toBe(EXIT.ok);
   });
 
   it('when a row was never sent, the registrar wrote another hash under the key of a row, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {

@@ -4,7 +4,7 @@ import {
   type DatabaseRecord,
   type NetworkReconciliation,
 } from '@trustpoint/chain';
-import { ANY_NETWORK } from '@trustpoint/verifier';
+import { ANY_NETWORK, normalizeOrigin } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { AdminClient } from '../admin/admin-client.js';
 import { resolveConnection, type ConnectionOptions } from '../admin/connection.js';
@@ -12,6 +12,7 @@ import { nonNegativeInteger } from '../admin/options.js';
 import { CliError, usageError } from '../cli-error.js';
 import { EXIT } from '../exit-codes.js';
 import { record, table, type Io } from '../output.js';
+import { readTrustFile, trustFilePath } from '../trust/trust-store.js';
 import { fetchJson } from '../verify/record-source.js';
 import { collect, readNetworksFile, rpcUrlsOf } from '../verify/rpc-option.js';
 
@@ -105,6 +106,27 @@ function reconciliationText(result: NetworkReconciliation): string {
 }
 
 /**
+ * The nodes pinned in the trust file with this service's origin (`trustpoint start` pins its own
+ * chain's node, on whatever port it runs), as backups after those given: the chain of this
+ * instance, not of another one whose chain has the same id.
+ */
+async function pinnedNodesOf(
+  serviceUrl: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ networkId: string; url: string }[]> {
+  const origin = normalizeOrigin(serviceUrl);
+  if (origin === undefined) return [];
+  const file = await readTrustFile(trustFilePath(env));
+  return file.origins
+    .filter((pinned) => pinned.document.origin === origin)
+    .flatMap((pinned) =>
+      Object.entries(pinned.rpc ?? {}).flatMap(([networkId, urls]) =>
+        urls.map((url) => ({ networkId, url })),
+      ),
+    );
+}
+
+/**
  * `trustpoint reconcile`: whether every record the service acknowledged is on chain exactly once
  * with its hash, and nothing else is. The records come from the running service's admin API (the
  * data directory's database is never opened here), the chain from the nodes given.
@@ -127,7 +149,7 @@ export function reconcileCommand(program: Command, io: Io): void {
     )
     .option(
       '--rpc <url>',
-      'a node to read, URL or <networkId>=URL, repeatable (env TRUSTPOINT_RPC; network 31337 defaults to the local chain)',
+      "a node to read, URL or <networkId>=URL, repeatable (env TRUSTPOINT_RPC); the nodes pinned with this service's origin come after them (trustpoint start pins its own chain's, on whatever port it runs), and 31337 falls back to the default local chain",
       collect,
     )
     .option(
@@ -168,12 +190,11 @@ Examples:
       const registries = extraRegistries(options.contract ?? []);
       const fromFile =
         options.networks === undefined ? [] : await readNetworksFile(options.networks);
-      const rpc = rpcUrlsOf(
-        options.rpc ?? [],
-        io.env,
-        fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
-      );
       const client = new AdminClient(await resolveConnection(options, io.env));
+      const rpc = rpcUrlsOf(options.rpc ?? [], io.env, [
+        ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
+        ...(await pinnedNodesOf(client.connection.url, io.env)),
+      ]);
       const listed = (await fetchJson(
         new URL(`${client.connection.url.replace(/\/+$/, '')}/cert/v2/networks`),
       )) as { data?: { networks?: ServiceNetwork[] } };
