@@ -813,7 +813,7 @@ describe('verifyCertificate', () => {
       expect(result.trustpoints[0]?.verdict).toBe('mismatch');
     });
 
-    it('when no file is given, then the certificate hash is taken as given and said so', async () => {
+    it('when no file is given, then the certificate hash is taken as given, said so, and covers nothing: never verified (any name or date could sit beside it)', async () => {
       const result = await verifyCertificate({
         certificate: fileCertificate(),
         rpc,
@@ -821,7 +821,9 @@ describe('verifyCertificate', () => {
         fetch: fetchOf(node()),
       });
 
-      expect(result.verified).toBe(true);
+      expect(result.verified).toBe(false);
+      expect(result.verdict).toBe('unchecked');
+      expect(result.hash.covered).toEqual([]);
       expect(result.hash.recomputed).toBeUndefined();
       expect(result.hash.detail).toContain('give the file');
     });

@@ -37,7 +37,7 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   mismatch: 'MISMATCH: something differs from the rules or the chain',
   notFound: 'NOT FOUND: a record is not on chain',
   unchecked:
-    'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, or a signature could not be checked',
+    'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, a signature could not be checked, or the hash covers nothing shown (a version 1 file or URL certificate: give --file)',
   untrusted:
     'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
   issuerUntrusted:

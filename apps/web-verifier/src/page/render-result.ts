@@ -36,7 +36,7 @@ const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
   mismatch: 'Mismatch: the file or the certificate does not match the chain',
   notFound: 'Not on chain: a trustpoint was not found (or is not anchored yet)',
   unchecked:
-    'Not checked: no node you trust answered for every trustpoint, public endpoints disagreed, or the chain could not date one',
+    'Not checked: no node you trust answered for every trustpoint, public endpoints disagreed, the chain could not date one, or the hash covers nothing shown (a version 1 file or URL certificate: choose its file)',
 };
 
 const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {

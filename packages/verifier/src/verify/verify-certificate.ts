@@ -143,7 +143,8 @@ export interface CertificateHashCheck {
 /**
  * The certificate's verdict, the first that applies in this order: `mismatch` (a hash differs, a
  * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
- * `unchecked` (no node answered, public endpoints disagreed, a time or a signature could not be
+ * `unchecked` (no node answered, public endpoints disagreed, the hash covers nothing shown (a
+ * version 1 file or URL certificate without its file), a time or a signature could not be
  * checked), `untrusted` (on
  * chain, but in a registry you do not trust), `issuerUntrusted` (valid in a registry you trust,
  * but the certificate names an issuing origin you do not trust, or one that does not publish that
@@ -598,7 +599,11 @@ function overallVerdict(
   if (trustpoints.length === 0 || has('notFound', 'pending')) return 'notFound';
   if (
     has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked', 'disagreement') ||
-    !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence')
+    !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence') ||
+    // A hash that covers nothing shown (a version 1 file or URL certificate checked without its
+    // file) proves only that some hash is on chain: any name, issuer or date could be put beside
+    // it, a version 2 record's root too, stripped of what it covers.
+    hash.covered.length === 0
   ) {
     return 'unchecked';
   }
