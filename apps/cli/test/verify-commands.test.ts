@@ -562,6 +562,39 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       });
     });
 
+    it('when a forger strips a version 2 certificate to version 1 (no hashVersion) and renames it, then without the file it is not checked (exit 10), never verified, and with the file a mismatch', async () => {
+      const content = bytes();
+      const certificate = await certify(content);
+      const envelope = certificate.data as { data: Record<string, unknown> };
+      const {
+        hashVersion: _version,
+        issuerOrigin: _origin,
+        selectiveDisclosure: _disclosure,
+        ...kept
+      } = envelope.data;
+      const forged = {
+        ...certificate,
+        data: {
+          ...envelope,
+          data: { ...kept, name: 'Diploma of Medicine', issuer: 'did:user:university' },
+        },
+      };
+      const path = await saved('file-downgraded.json', forged);
+      const file = join(dir, 'contract-downgraded.txt');
+      await writeFile(file, content);
+
+      const withoutFile = await verify([path, '--rpc', `31337=${chainUrl}`, '--json']);
+      const withFile = await verify([path, '--file', file, '--rpc', `31337=${chainUrl}`]);
+
+      expect(withoutFile.code).toBe(EXIT.unchecked);
+      expect(JSON.parse(withoutFile.stdout)).toMatchObject({
+        verified: false,
+        verdict: 'unchecked',
+        hash: { version: 1, covered: [] },
+      });
+      expect(withFile.code).toBe(EXIT.mismatch);
+    });
+
     it('when a changed file is given, then the verdict is a mismatch and the exit code 7', async () => {
       const content = bytes();
       const certificate = await certify(content);
