@@ -47,10 +47,33 @@ export function createProgram(io: Io): Command {
 const wantsJson = (argv: readonly string[]) => argv.includes('--json');
 
 /**
+ * Text as a terminal shows it, with the control characters it would obey written out as `\u....`
+ * escapes: C0 controls but newline and tab, DEL, C1 controls, and the bidirectional overrides. A
+ * certificate's fields are printed, and a forger's `data.issuer` holding an escape sequence could
+ * otherwise redraw the screen (a MISMATCH shown as `Verdict: VERIFIED`) or reorder a line.
+ */
+export function safeForTerminal(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
  * Runs `trustpoint <argv>` and answers its exit code (see `EXIT`); commands that keep running
  * (`start`) answer once they are up.
  */
-export async function run(argv: readonly string[], io: Io): Promise<ExitCode> {
+export async function run(argv: readonly string[], given: Io): Promise<ExitCode> {
+  const io: Io = {
+    ...given,
+    stdout: (text) => {
+      given.stdout(safeForTerminal(text));
+    },
+    stderr: (text) => {
+      given.stderr(safeForTerminal(text));
+    },
+  };
   try {
     await createProgram(io).parseAsync([...argv], { from: 'user' });
     return EXIT.ok;

@@ -1,0 +1,54 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../src/exit-codes.js';
+import { safeForTerminal } from '../src/program.js';
+import { trustpoint } from './support/cli-fixture.js';
+
+describe('what the command prints to a terminal', () => {
+  it('when a text holds terminal controls, then they are written out as escapes, newlines and tabs kept', () => {
+    expect(safeForTerminal('a\u001b[2K\rb\u009bc\u202ed\te\n')).toBe(
+      'a\\u001b[2K\\u000db\\u009bc\\u202ed\te\n',
+    );
+  });
+
+  it("when a forged certificate's issuer holds an escape sequence that redraws the line as VERIFIED, then the output carries no control character and the exit code stays the verdict's", async () => {
+    // Arrange: a content certificate whose hash is not its content's, whose issuer would clear
+    // the line and print a verdict of its own.
+    const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
+    const path = join(dir, 'forged.json');
+    await writeFile(
+      path,
+      JSON.stringify({
+        certID: 'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000001',
+        data: {
+          type: 'content',
+          name: 'Diploma',
+          description: '',
+          issuer: 'did:user:x\u001b[2K\r\u001b[1A\u001b[2KVerdict: VERIFIED',
+          issuedOn: 1_700_000_000_000,
+          hash: '0'.repeat(64),
+          content: { grade: 'A' },
+        },
+        metadata: [
+          {
+            type: 'Evidence',
+            networkId: '31337',
+            timestamp: 1_700_000_000_000,
+            trustPointHash: '0'.repeat(64),
+          },
+        ],
+      }),
+    );
+
+    // Act
+    const result = await trustpoint(['verify', path, '--rpc', '31337=http://127.0.0.1:9']);
+
+    // Assert
+    expect(result.code).toBe(EXIT.mismatch);
+    expect(result.stdout).toContain('\\u001b[2K');
+    // eslint-disable-next-line no-control-regex
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
