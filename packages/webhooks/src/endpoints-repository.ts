@@ -192,6 +192,13 @@ export async function scheduleRedelivery(
       retry_from: db.raw('clock_timestamp()'),
     })
     .onConflict(['event_id', 'endpoint_id'])
-    .merge(['status', 'next_attempt_at', 'retry_from']);
+    .merge({
+      status: 'pending',
+      next_attempt_at: db.raw('clock_timestamp()'),
+      retry_from: db.raw('clock_timestamp()'),
+      // Counted on: an attempt still in flight when the owner asks records its outcome only while
+      // the count is the one it took, so its "delivered" cannot overwrite this redelivery.
+      attempts: db.raw('webhook_deliveries.attempts + 1'),
+    });
   return true;
 }

@@ -165,6 +165,29 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     expect(target.received[1]?.verified).toBeDefined();
   });
 
+  it("when the owner asks for a redelivery while the first attempt is still in flight, then the event is sent again, not lost to that attempt's outcome", async () => {
+    // Arrange: the endpoint holds the first request 800 ms before it answers 204.
+    const target = await receiver({ holdMs: (index) => (index === 0 ? 800 : 0) });
+    const { userId, endpoint } = await userWithEndpoint(target);
+    const eventId = await publish(userId, 'evidence.anchored', { trackID: 't' });
+    worker().start();
+    await target.waitFor(() => true);
+
+    // Act: asked while the first attempt waits for its answer.
+    expect(await scheduleRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
+
+    // Assert
+    await expect.poll(() => target.received.length, { timeout: 5_000 }).toBe(2);
+    await expect
+      .poll(async () => (await listAttempts(db.knex, endpoint.id, 5))[0]?.deliveryStatus, {
+        timeout: 5_000,
+      })
+      .toBe('delivered');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(target.received).toHaveLength(2);
+    expect(target.received[1]?.headers['webhook-id']).toBe(eventId);
+  });
+
   it('when a worker dies mid-delivery, then another takes the delivery once the lease ends', async () => {
     // Arrange: the endpoint never answers the first request, as if the worker died waiting.
     const target = await receiver({ answer: (index) => (index === 0 ? 0 : 204) });

@@ -32,7 +32,12 @@ export interface WebhookReceiver {
  * `Webhook.verify`, as an integrator would.
  */
 export async function startWebhookReceiver(
-  options: { failFirst?: number; answer?: (index: number) => number } = {},
+  options: {
+    failFirst?: number;
+    answer?: (index: number) => number;
+    /** Milliseconds to hold each request before answering it (an endpoint that is slow). */
+    holdMs?: (index: number) => number;
+  } = {},
 ): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const receiver: WebhookReceiver = {
@@ -84,7 +89,7 @@ export async function startWebhookReceiver(
       if (status === 0) return;
       res.statusCode = status;
       if (status >= 300 && status < 400) res.setHeader('location', 'http://127.0.0.1:1/elsewhere');
-      res.end();
+      setTimeout(() => res.end(), options.holdMs?.(index) ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
