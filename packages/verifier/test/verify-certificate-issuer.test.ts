@@ -281,6 +281,8 @@ describe('verifyCertificate: who issued it', () => {
     ['a loopback origin', 'https://127.0.0.1:8443'],
     ['a private address', 'https://10.1.2.3'],
     ['a localhost name', 'https://issuer.localhost'],
+    ['localhost written with a trailing dot', 'https://localhost.:8443'],
+    ['a loopback address written with a trailing dot', 'https://127.0.0.1.:8443'],
   ])(
     'when the certificate names %s, then its document is never fetched, even when reading is allowed',
     async (_, origin) => {

@@ -156,7 +156,11 @@ export function isFetchableNamedOrigin(origin: string): boolean {
     return false;
   }
   if (url.protocol !== 'https:') return false;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A fully qualified name's trailing dot names the same host (`localhost.` is localhost).
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return false;
   if (host.endsWith('.internal') || !host.includes('.')) return false;
   if (/^[0-9.]+$/.test(host)) {
