@@ -12,7 +12,7 @@ import { nonNegativeInteger } from '../admin/options.js';
 import { CliError, usageError } from '../cli-error.js';
 import { EXIT } from '../exit-codes.js';
 import { record, table, type Io } from '../output.js';
-import { readTrustFile, trustFilePath } from '../trust/trust-store.js';
+import { pinnedNodes, readTrustFile, trustFilePath } from '../trust/trust-store.js';
 import { fetchJson } from '../verify/record-source.js';
 import { collect, readNetworksFile, rpcUrlsOf } from '../verify/rpc-option.js';
 
@@ -117,13 +117,7 @@ async function pinnedNodesOf(
   const origin = normalizeOrigin(serviceUrl);
   if (origin === undefined) return [];
   const file = await readTrustFile(trustFilePath(env));
-  return file.origins
-    .filter((pinned) => pinned.document.origin === origin)
-    .flatMap((pinned) =>
-      Object.entries(pinned.rpc ?? {}).flatMap(([networkId, urls]) =>
-        urls.map((url) => ({ networkId, url })),
-      ),
-    );
+  return pinnedNodes(file.origins.filter((pinned) => pinned.document.origin === origin));
 }
 
 /**

@@ -71,21 +71,29 @@ export async function writeTrustFile(path: string, file: TrustFile): Promise<voi
   await rename(temporary, path);
 }
 
+/** The nodes pinned with these origins, each with its network, in the order they are pinned. */
+export function pinnedNodes(
+  origins: readonly PinnedOrigin[],
+): { networkId: string; url: string }[] {
+  return origins.flatMap((origin) =>
+    Object.entries(origin.rpc ?? {}).flatMap(([networkId, urls]) =>
+      urls.map((url) => ({ networkId, url })),
+    ),
+  );
+}
+
 /** The trust a file gives, and the nodes it names. */
-export function trustOfFile(file: TrustFile): { trust: Trust; rpc: Record<string, string[]> } {
-  const rpc: Record<string, string[]> = {};
-  for (const origin of file.origins) {
-    for (const [networkId, urls] of Object.entries(origin.rpc ?? {})) {
-      (rpc[networkId] ??= []).push(...urls);
-    }
-  }
+export function trustOfFile(file: TrustFile): {
+  trust: Trust;
+  nodes: { networkId: string; url: string }[];
+} {
   return {
     trust: combineTrust(
       ...file.origins.map((origin) =>
         trustOfDocument(origin.document, origin.local === true ? { local: true } : {}),
       ),
     ),
-    rpc,
+    nodes: pinnedNodes(file.origins),
   };
 }
 

@@ -129,9 +129,7 @@ async function trustedNetworks(
     io.env,
     [
       ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
-      ...Object.entries(pinned.rpc).flatMap(([networkId, urls]) =>
-        urls.map((url) => ({ networkId, url })),
-      ),
+      ...pinned.nodes,
     ],
     // Public endpoints given for the local chain's id are asked instead of guessing its port.
     !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN.networkId),
