@@ -16,6 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERT_API_BASE_PATH } from '../src/server.js';
 import { startCertApi, tokenFor, type CertApiFixture } from './support/cert-api-fixture.js';
+import { startLocalDns, type LocalDns } from './support/local-dns.js';
 import { request } from './support/checked-request.js';
 
 // One backend, not both: PostgreSQL where DATABASE_URL is set (CI), else PGlite.
@@ -30,10 +31,17 @@ describe(`HTTP fuzz of the certificate and admin APIs on ${backend}`, () => {
   let api: CertApiFixture;
   let server: Server;
   let target: HttpFuzzTarget;
+  let dns: LocalDns;
 
   beforeAll(async () => {
     // URL certificates of the generated (unreachable) addresses fail fast.
-    api = await startCertApi(backend, { urlFetch: { connectTimeoutMs: 200, totalTimeoutMs: 500 } });
+    // Issuer domains are checked against a local DNS server holding no records.
+    dns = await startLocalDns();
+    api = await startCertApi(backend, {
+      urlFetch: { connectTimeoutMs: 200, totalTimeoutMs: 500 },
+      publicOrigin: 'https://certs.example.org',
+      dnsServers: [dns.server],
+    });
     // The server the launcher listens with: its answers to requests Node cannot parse count too.
     server = createApiServer(api.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,6 +84,11 @@ describe(`HTTP fuzz of the certificate and admin APIs on ${backend}`, () => {
         }),
       ),
     );
+    const claim = await request(api.app)
+      .post(`${CERT_API_BASE_PATH}/issuer-domains`)
+      .set('Authorization', `Bearer ${main.token}`)
+      .send({ domain: 'fuzz.example' });
+    if (claim.status !== 201) throw new Error(`claim: ${String(claim.status)}`);
     const events = await api.db.knex('webhook_events').select<{ id: string }[]>('id').limit(3);
 
     const userAuthorizations = [
@@ -122,6 +135,7 @@ describe(`HTTP fuzz of the certificate and admin APIs on ${backend}`, () => {
         planId: [`plan-${main.id}`],
         client_id: [keyId],
         client_secret: [keySecret],
+        domain: ['fuzz.example'],
       },
       stateDigest: () => callerStateDigest(api.db.knex),
     };
@@ -130,6 +144,7 @@ describe(`HTTP fuzz of the certificate and admin APIs on ${backend}`, () => {
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
     await api.close();
+    await dns.close();
   });
 
   it('when the served documents are read, then every documented operation has a generator', async () => {

@@ -6,6 +6,7 @@ import {
   validate,
   type AuthenticateOptions,
 } from '@trustpoint/http';
+import { textSchema } from '@trustpoint/domain';
 import { Router } from 'express';
 import { z } from 'zod';
 import type { CertificateServices } from '../certificates/certificate-services.js';
@@ -19,12 +20,12 @@ import {
 } from '../issuer-domains/issuer-domains.js';
 
 export const claimIssuerDomainBodySchema = z.object({
-  domain: z.string().min(1).max(253).meta({
+  domain: textSchema().min(1).max(253).meta({
     description: 'The domain to issue in the name of, e.g. university.example (any case, Unicode)',
   }),
 });
 
-export const issuerDomainParamsSchema = z.object({ domain: z.string().min(1).max(253) });
+export const issuerDomainParamsSchema = z.object({ domain: textSchema().min(1).max(253) });
 
 /**
  * The domains a customer proves to issue in the name of: claim one (the DNS record to publish is

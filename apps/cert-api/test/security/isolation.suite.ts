@@ -57,6 +57,19 @@ async function ownerCertificate(
   return { certID: data.certID, externalId, fileHash: data.data.fileHash, hash: data.data.hash };
 }
 
+/** A domain the owner claimed (a new one each time). */
+async function ownerDomain(world: CertWorld): Promise<string> {
+  const domain = `owner-${randomUUID().slice(0, 8)}.example`;
+  const response = await request(world.app)
+    .post(`${BASE}/issuer-domains`)
+    .set('Authorization', `Bearer ${world.owner.token}`)
+    .send({ domain });
+  if (response.status !== 201) {
+    throw new Error(`claim: ${String(response.status)} ${JSON.stringify(response.body)}`);
+  }
+  return domain;
+}
+
 /** The same refused request under each lookup kind of the owner's certificate. */
 function everyLookup(
   operation: string,
@@ -258,6 +271,78 @@ const CERT_CASES: readonly IsolationCase<CertWorld>[] = [
         .get(`${BASE}/.well-known/jwks.json`)
         .set('Authorization', other(world));
       expect(theirs.body).toEqual(mine.body);
+    },
+  },
+  {
+    operation: 'POST /issuer-domains',
+    name: "the other user claiming the owner's domain gets a claim of their own, naming their account; the owner's is unchanged",
+    async run(world) {
+      const domain = await ownerDomain(world);
+      const ownerView = () =>
+        request(world.app)
+          .get(`${BASE}/issuer-domains/${domain}`)
+          .set('Authorization', `Bearer ${world.owner.token}`);
+      const before = (await ownerView()).body as unknown;
+
+      const theirs = await request(world.app)
+        .post(`${BASE}/issuer-domains`)
+        .set('Authorization', other(world))
+        .send({ domain });
+
+      expect(theirs.status).toBe(201);
+      expect(theirs.body.data.record.value).toContain(`account=did:user:${world.other.id}`);
+      expect(theirs.body.data.record.value).not.toContain(world.owner.id);
+      expect((await ownerView()).body).toEqual(before);
+    },
+  },
+  {
+    operation: 'GET /issuer-domains',
+    name: "the other user's list holds none of the owner's domains",
+    async run(world) {
+      const domain = await ownerDomain(world);
+      const list = await request(world.app)
+        .get(`${BASE}/issuer-domains`)
+        .set('Authorization', other(world));
+      expect(list.status).toBe(200);
+      expect((list.body.data as { domain: string }[]).map((claim) => claim.domain)).not.toContain(
+        domain,
+      );
+    },
+  },
+  {
+    operation: 'GET /issuer-domains/{domain}',
+    name: "the owner's domain is 404 to the other user",
+    async run(world) {
+      const domain = await ownerDomain(world);
+      await expectRefusedAndUnchanged(world, 404, () =>
+        request(world.app)
+          .get(`${BASE}/issuer-domains/${domain}`)
+          .set('Authorization', other(world)),
+      );
+    },
+  },
+  {
+    operation: 'POST /issuer-domains/{domain}/check',
+    name: "the other user cannot have the owner's domain checked",
+    async run(world) {
+      const domain = await ownerDomain(world);
+      await expectRefusedAndUnchanged(world, 404, () =>
+        request(world.app)
+          .post(`${BASE}/issuer-domains/${domain}/check`)
+          .set('Authorization', other(world)),
+      );
+    },
+  },
+  {
+    operation: 'DELETE /issuer-domains/{domain}',
+    name: "the other user cannot release the owner's domain",
+    async run(world) {
+      const domain = await ownerDomain(world);
+      await expectRefusedAndUnchanged(world, 404, () =>
+        request(world.app)
+          .delete(`${BASE}/issuer-domains/${domain}`)
+          .set('Authorization', other(world)),
+      );
     },
   },
 ];
