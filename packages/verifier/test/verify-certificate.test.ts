@@ -14,6 +14,7 @@ import {
   TRUST_POINT_NOT_FOUND_SELECTOR,
   verifyCertificate,
   fileCertificateHash,
+  MAX_CERTIFICATE_TRUSTPOINTS,
   VerifierInputError,
   createDisclosableCertificate,
   withholdCertificateFields,
@@ -827,6 +828,40 @@ describe('verifyCertificate', () => {
       expect(result.hash.recomputed).toBeUndefined();
       expect(result.hash.detail).toContain('give the file');
     });
+  });
+
+  it('when a copy lists more trustpoints than a certificate may, then it is refused before any node is asked', async () => {
+    const node = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+    const fetch = fetchOf(node);
+    const listing = (count: number) =>
+      certificate({
+        metadata: Array.from({ length: count }, (_, index) => evidenceItem(ISSUED_ON + 1 + index)),
+      });
+
+    const atLimit = verifyCertificate({
+      certificate: listing(MAX_CERTIFICATE_TRUSTPOINTS),
+      rpc,
+      trust,
+      fetch,
+    });
+    await expect(atLimit).resolves.toMatchObject({
+      trustpoints: { length: MAX_CERTIFICATE_TRUSTPOINTS },
+    });
+    const askedAtLimit = fetch.calls.length;
+    const overLimit = verifyCertificate({
+      certificate: listing(MAX_CERTIFICATE_TRUSTPOINTS + 1),
+      rpc,
+      trust,
+      fetch,
+    });
+
+    expect(MAX_CERTIFICATE_TRUSTPOINTS).toBe(64);
+    await expect(overLimit).rejects.toThrow(VerifierInputError);
+    await expect(overLimit).rejects.toThrow(
+      '$.metadata lists 65 trustpoints; a certificate lists at most 64',
+    );
+    expect(askedAtLimit).toBeGreaterThan(0);
+    expect(fetch.calls.length).toBe(askedAtLimit);
   });
 
   it('when the JSON is not a certificate, then it throws VerifierInputError naming the field', async () => {

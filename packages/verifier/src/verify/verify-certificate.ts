@@ -276,6 +276,16 @@ const isHash = (value: unknown): value is string => isString(value) && isHashHex
 const isTypeName = (value: unknown): value is TrustPointTypeName =>
   TRUST_POINT_TYPE_NAMES.includes(value as TrustPointTypeName);
 
+/**
+ * The most trustpoints (`metadata` items) a certificate may list. A genuine one lists an Evidence
+ * per network it is anchored on (two on one network once re-anchored under version 2), at most
+ * one Signature and at most one Revocation: a handful. 64 leaves room for one Evidence on each of
+ * some sixty networks, while every item costs each verifier several node reads, so a forged copy
+ * listing thousands cannot make a verifier (or the service checking a posted copy) ask its nodes
+ * thousands of times.
+ */
+export const MAX_CERTIFICATE_TRUSTPOINTS = 64;
+
 /** Reads the fields verification needs; throws VerifierInputError naming the first bad one. */
 export function readCertificate(json: unknown): CertificateInput {
   const certificate = unwrapEnvelope(json);
@@ -283,6 +293,11 @@ export function readCertificate(json: unknown): CertificateInput {
   const certID = field(certificate, 'certID', isString, 'a string', '$');
   const data = field(certificate, 'data', isObject, 'an object', '$');
   const metadata = field(certificate, 'metadata', Array.isArray, 'an array', '$');
+  if (metadata.length > MAX_CERTIFICATE_TRUSTPOINTS) {
+    throw new VerifierInputError(
+      `$.metadata lists ${String(metadata.length)} trustpoints; a certificate lists at most ${String(MAX_CERTIFICATE_TRUSTPOINTS)}`,
+    );
+  }
   return {
     certID,
     type: field(data, 'type', isString, 'a string', '$.data'),
