@@ -71,6 +71,11 @@ export {
 } from './public-address.js';
 export type { AddressPolicy } from './public-address.js';
 export {
+  NonPublicAddressError,
+  publicAddressFetch,
+  type PublicAddressFetchOptions,
+} from './public-address-fetch.js';
+export {
   DEFAULT_CORS_ORIGINS,
   parseCorsOrigins,
   publicReadCors,
