@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { bodyProblem } from './body-parser-error.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import { requestIdOf } from './request-id.js';
+import { SERVICE_BUSY_BODY, ServiceBusyError } from './service-busy.js';
 import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
 
 export interface ErrorHandlerOptions {
@@ -51,6 +52,10 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     }
     if (error instanceof z.ZodError) return validationErrorBody(error, { catalogue });
     if (error instanceof TooManyRequestsError) return { ...TOO_MANY_REQUESTS_BODY };
+    if (error instanceof ServiceBusyError) {
+      logger.warn({ ...requestContext(req, res), detail: error.message }, 'busy');
+      return { ...SERVICE_BUSY_BODY };
+    }
     // The router's own decoding of a path parameter (when a route is reached without requestTarget).
     if (error instanceof URIError) {
       return toErrorBody('validation', {
@@ -81,7 +86,10 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     }
     const body = bodyFor(error, req, res);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-    if (error instanceof TooManyRequestsError && error.retryAfterSeconds !== undefined) {
+    if (
+      (error instanceof TooManyRequestsError || error instanceof ServiceBusyError) &&
+      error.retryAfterSeconds !== undefined
+    ) {
       res.setHeader('Retry-After', String(error.retryAfterSeconds));
     }
     res.status(body.statusCode).json(body);

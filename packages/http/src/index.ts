@@ -75,6 +75,8 @@ export {
   publicAddressFetch,
   type PublicAddressFetchOptions,
 } from './public-address-fetch.js';
+export { ConcurrencyLimit, type ConcurrencyLimitOptions } from './concurrency-limit.js';
+export { SERVICE_BUSY_BODY, ServiceBusyError } from './service-busy.js';
 export {
   DEFAULT_CORS_ORIGINS,
   parseCorsOrigins,

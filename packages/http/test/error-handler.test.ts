@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { authenticate } from '../src/authenticate.js';
 import { errorHandler } from '../src/error-handler.js';
 import { requestLogger } from '../src/request-logger.js';
+import { SERVICE_BUSY_BODY, ServiceBusyError } from '../src/service-busy.js';
 import { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from '../src/too-many-requests.js';
 import { capturedLogger } from './support/captured-logger.js';
 import { fakeAuthOptions, testUser } from './support/fake-users.js';
@@ -128,6 +129,24 @@ describe('errorHandler', () => {
     expect(limited.headers['retry-after']).toBe('1800');
     expect(plain.status).toBe(429);
     expect(plain.headers['retry-after']).toBeUndefined();
+  });
+
+  it('when a ServiceBusyError is thrown, then 503 with the busy body and Retry-After in seconds', async () => {
+    // Arrange
+    const app = appThrowing(new ServiceBusyError('verifications', { retryAfterSeconds: 2 }));
+
+    // Act
+    const response = await request(app).get('/fail');
+
+    // Assert
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({
+      statusCode: 503,
+      type: 'Service Unavailable Error',
+      message: 'The service is busy, please try again shortly',
+    });
+    expect(response.body).toEqual(SERVICE_BUSY_BODY);
+    expect(response.headers['retry-after']).toBe('2');
   });
 
   it('when a ZodError escapes a route, then 400 with one entry per issue', async () => {
