@@ -19,6 +19,9 @@ export * from './disclosure/disclosure-path.js';
 export * from './disclosure/sd-payload.js';
 export * from './disclosure/selective-disclosure-error.js';
 
+// Reading a certificate or an evidence as every verifier does (no member named twice)
+export * from './json/strict-json.js';
+
 // Trustpoint types
 export * from './trustpoint-type.js';
 

@@ -32,8 +32,11 @@ const hasRoleCall = (role: string, account: string): string =>
   `0x${HAS_ROLE_SELECTOR}${role}${account.slice(2).toLowerCase().padStart(64, '0')}`;
 
 /**
- * Which development account, if any, administers or writes to a registry (checked through the
- * node that answered for it). Cached per registry within one verification.
+ * Why a registry cannot be trusted as far as its roles go, checked through the node that answered
+ * for it: a development account administers or writes to it, or it does not answer `hasRole` as
+ * every Trustpoint registry does (a forger's few bytes answer what they like, and a check that
+ * cannot be made counts as failed). `undefined` when no development account holds a role. Cached
+ * per node and registry within one verification.
  */
 export class DevelopmentAccountCheck {
   readonly #options: JsonRpcOptions;
@@ -43,7 +46,7 @@ export class DevelopmentAccountCheck {
     this.#options = options;
   }
 
-  holder(url: string, registry: string): Promise<string | undefined> {
+  problem(url: string, registry: string): Promise<string | undefined> {
     const key = `${url}\n${registry.toLowerCase()}`;
     let checking = this.#checked.get(key);
     if (checking === undefined) {
@@ -64,12 +67,17 @@ export class DevelopmentAccountCheck {
             [{ to: registry, data: hasRoleCall(role, account) }, 'latest'],
             this.#options,
           );
-        } catch {
-          // No AccessControl to ask (the call reverts): no development account can be named.
-          return undefined;
+        } catch (error) {
+          return `it could not be asked who holds its roles (hasRole: ${error instanceof Error ? error.message : String(error)}), as a Trustpoint registry can be`;
         }
-        if (typeof result === 'string' && /^0x0*1$/.test(result)) {
-          return `${account} (${role === DEFAULT_ADMIN_ROLE ? 'admin' : 'registrar'})`;
+        if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(result)) {
+          return `it does not answer hasRole as a Trustpoint registry does (it answered ${JSON.stringify(result).slice(0, 80)})`;
+        }
+        if (/^0x0{63}1$/.test(result)) {
+          return `it is held by the well-known development account ${account} (${role === DEFAULT_ADMIN_ROLE ? 'admin' : 'registrar'}), whose key anybody has`;
+        }
+        if (!/^0x0{64}$/.test(result)) {
+          return `it does not answer hasRole as a Trustpoint registry does (it answered ${result})`;
         }
       }
     }

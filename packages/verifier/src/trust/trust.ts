@@ -1,4 +1,5 @@
 import { EVM_ADDRESS_PATTERN } from '../chain/eth-call-request.js';
+import { PUBLIC_CHAINS } from '../rpc/public-endpoints.js';
 
 /**
  * What a verifier trusts, and why: networks pinned by its user, or published by a service origin
@@ -109,11 +110,17 @@ export function trustOfOrigins(origins: readonly string[]): Trust {
 /**
  * Pins given as `<networkId>=<address>` pairs (the CLI's `--contract`, a networks file) for one kind
  * of registry, by the user: the chain id is taken as the network id, as the service's networks are.
+ * A well-known chain's id (Ethereum, Sepolia, Polygon, ...) pins its genesis block too, so a node of
+ * another chain answering that id is refused; on any other id, give `genesisHash` (a networks
+ * file's `genesisHash`), or a node of another chain of the same id (every dev chain is 31337) may
+ * answer for it.
  */
 export function trustOfContracts(
   contracts: Readonly<Record<string, readonly string[]>>,
   kind: RegistryKind,
   pinnedBy = 'you',
+  /** Block 0's hash per network id, for chains that are not well known. */
+  genesisHashes: Readonly<Record<string, string>> = {},
 ): Trust {
   return {
     networks: Object.entries(contracts).map(([networkId, addresses]) => {
@@ -122,9 +129,17 @@ export function trustOfContracts(
           throw new TypeError(`Not a contract address: ${address}`);
         }
       }
+      const chainId = Number(networkId);
+      const genesisHash =
+        genesisHashes[networkId] ??
+        PUBLIC_CHAINS.find((chain) => chain.chainId === chainId)?.genesisHash;
+      if (genesisHash !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(genesisHash)) {
+        throw new TypeError(`Not a block hash: ${genesisHash}`);
+      }
       return {
         networkId,
-        chainId: Number(networkId),
+        chainId,
+        ...(genesisHash === undefined ? {} : { genesisHash }),
         registries: addresses.map((address) => ({ kind, address })),
         pinnedBy,
       };

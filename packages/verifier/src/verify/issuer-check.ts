@@ -6,7 +6,7 @@ import {
   normalizeOrigin,
   type TrustDocument,
 } from '../trust/trust-document.js';
-import { findRegistryPin, type Trust } from '../trust/trust.js';
+import type { Trust } from '../trust/trust.js';
 
 /**
  * Who issued a certificate, as far as a verifier can tell: the issuing account (`data.issuer`) and,
@@ -62,8 +62,11 @@ export interface IssuerRegistryCheck {
 export interface RecordedIn {
   networkId: number;
   smartContract: string;
-  /** Who the registry is trusted through, when it is. */
-  trustedThrough?: string | undefined;
+  /**
+   * Every source whose pin holds the record on the chain it was read from (`you`, origins): an
+   * origin publishes the registry only if its own pin is one of them, on its own chain.
+   */
+  vouchedBy: readonly string[];
 }
 
 export interface IssuerCheckInput extends JsonRpcOptions {
@@ -119,7 +122,7 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
         detail: `issued by ${account} of ${origin}, an origin you trust`,
       };
     }
-    const unlisted = records.filter((record) => !pinnedBy(input.trust, origin, record));
+    const unlisted = records.filter((record) => !pinnedBy(origin, record));
     const registry: IssuerRegistryCheck =
       unlisted.length === 0
         ? {
@@ -153,18 +156,14 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
   };
 }
 
-/** Whether a registry is pinned through the origin's own pinned document. */
-function pinnedBy(trust: Trust | undefined, origin: string, record: RecordedIn): boolean {
-  if (record.trustedThrough === origin) return true;
-  const ofOrigin = (trust?.networks ?? []).filter((network) => network.pinnedBy === origin);
-  return (
-    findRegistryPin(
-      { networks: ofOrigin },
-      record.networkId,
-      'trustPointRegistry',
-      record.smartContract,
-    ) !== undefined
-  );
+/**
+ * Whether the record is held under the origin's own pin: its registry, on the chain the origin
+ * pinned (the answering node proved to be on it), within its blocks. A registry of the same address
+ * on another chain of the same id (the first deployment of a development account lands at the
+ * same address on every dev chain) is not the origin's.
+ */
+function pinnedBy(origin: string, record: RecordedIn): boolean {
+  return record.vouchedBy.includes(origin);
 }
 
 /**

@@ -154,10 +154,15 @@ export function readThrough<Found extends { found: true }>(
   request: unknown,
   decode: (reply: unknown) => Found | { found: false },
   options: JsonRpcOptions,
+  /**
+   * An answer that stands when endpoints of enough operators give it alike, whatever others
+   * answer (a revocation: one endpoint saying "not revoked" must not hide one two operators prove).
+   */
+  standsAgreed?: (value: Found) => boolean,
 ): Promise<NodesRead<Found>> {
   return nodes.publicChain === undefined
     ? readOnChain(nodes.urls, request, decode, options)
-    : readByAgreement(nodes.urls, nodes.publicChain, request, decode, options);
+    : readByAgreement(nodes.urls, nodes.publicChain, request, decode, options, standsAgreed);
 }
 
 /** The operator of a public endpoint of `chain`: endpoints of one operator count once. */
@@ -192,6 +197,7 @@ async function readByAgreement<Found extends { found: true }>(
   request: unknown,
   decode: (reply: unknown) => Found | { found: false },
   options: JsonRpcOptions,
+  standsAgreed?: (value: Found) => boolean,
 ): Promise<NodesRead<Found>> {
   const replies = await Promise.all(
     urls.map((url) => askNodes([url], request, markUnexpected(decode), options)),
@@ -204,6 +210,17 @@ async function readByAgreement<Found extends { found: true }>(
   }
   const answers = usable.map(({ url, value }) => ({ node: url, answer: describeAnswer(value) }));
   if (new Set(usable.map(({ value }) => answerKey(value))).size > 1) {
+    const standing = usable.filter(
+      (answer): answer is { url: string; value: Found } =>
+        answer.value.found && standsAgreed?.(answer.value) === true,
+    );
+    for (const { value } of standing) {
+      const alike = standing.filter((other) => answerKey(other.value) === answerKey(value));
+      const nodes = alike.map(({ url }) => url);
+      if (enoughOperators(chain, nodes)) {
+        return { outcome: 'found', value, node: nodes[0] ?? '', nodes, attempts };
+      }
+    }
     return {
       outcome: 'disagreement',
       answers,

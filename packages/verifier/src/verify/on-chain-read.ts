@@ -63,7 +63,17 @@ export function lookupContext(
 
 /** Whether the contract read is one the verifier trusts, and through whom. */
 export type RegistryTrust =
-  | { trusted: true; network: PinnedNetwork; registry: PinnedRegistry }
+  | {
+      trusted: true;
+      network: PinnedNetwork;
+      registry: PinnedRegistry;
+      /**
+       * Other pins naming the same registry on the network (several sources may pin it): each
+       * vouches for the record too only if the node that answered proves to be on its chain, and
+       * the record was written within its blocks (`establishStanding` checks).
+       */
+      alsoPinned?: readonly { network: PinnedNetwork; registry: PinnedRegistry }[];
+    }
   | { trusted: false; reason: string };
 
 /**
@@ -140,9 +150,10 @@ export async function lookUpRecord<Found extends { found: true }>(
   let answered: RecordLookup<Found> | undefined;
   let first: RecordLookup<Found> | undefined;
   for (const pin of candidates) {
+    const alsoPinned = candidates.filter((other) => other !== pin);
     const { lookup, reached } = await lookUpOn(
       pin.network,
-      { trusted: true, ...pin },
+      { trusted: true, ...pin, ...(alsoPinned.length === 0 ? {} : { alsoPinned }) },
       target,
       request(smartContract),
       decode,
@@ -268,10 +279,32 @@ async function announcedPin(
                 nodes.urls.map((url) => announcedSuccessors(url, registry.address, context)),
               )
             : [];
-      if (lists.length > 0 && lists.every((list) => list.includes(address.toLowerCase()))) {
-        return { network, registry: { kind, address } };
+      const wanted = address.toLowerCase();
+      if (lists.length === 0 || !lists.every((list) => list.includes(wanted))) continue;
+      // Away from this machine's own pin, an announcement counts only when every registry that
+      // made it (the pinned one, and each successor before this one) shows that no development
+      // account holds it: with such a registry anybody could announce a successor of their own.
+      const [list = []] = lists;
+      const announcers = [registry.address, ...list.slice(0, list.indexOf(wanted))];
+      if (network.local !== true && (await heldAnnouncer(nodes.urls, announcers, context))) {
+        continue;
       }
+      return { network, registry: { kind, address } };
     }
   }
   return undefined;
+}
+
+/** Whether any of the announcing registries is held by a development account (or cannot show). */
+async function heldAnnouncer(
+  urls: readonly string[],
+  announcers: readonly string[],
+  context: LookupContext,
+): Promise<boolean> {
+  for (const announcer of announcers) {
+    for (const url of urls) {
+      if ((await context.developmentAccounts.problem(url, announcer)) !== undefined) return true;
+    }
+  }
+  return false;
 }

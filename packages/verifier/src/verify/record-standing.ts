@@ -21,7 +21,18 @@ export interface ChainTime {
  * endpoints, the receipt must be told alike by two operators (`disagreement` otherwise).
  */
 export type RecordStanding =
-  | { standing: 'trusted'; chainTime: ChainTime; pinnedBy: string }
+  | {
+      standing: 'trusted';
+      chainTime: ChainTime;
+      /** Who the registry is trusted through: the pin it was read under. */
+      pinnedBy: string;
+      /**
+       * Every source whose pin holds this record: the pin it was read under, then each other pin
+       * of the same registry whose chain the answering node is on and whose blocks hold the
+       * write. An issuing origin vouches for a record only when it is one of these.
+       */
+      vouchedBy: string[];
+    }
   | { standing: 'untrusted'; detail: string; chainTime?: ChainTime }
   | { standing: 'untimed'; detail: string }
   | { standing: 'unreachable'; detail: string }
@@ -76,16 +87,29 @@ export async function establishStanding(
     };
   }
   if (network.local !== true) {
-    const holder = await developmentHolder(checkedNodes, write.node, registry.address, context);
-    if (holder !== undefined) {
+    const problem = await developmentHolder(checkedNodes, write.node, registry.address, context);
+    if (problem !== undefined) {
       return {
         standing: 'untrusted',
-        detail: `the registry ${registry.address} is held by the well-known development account ${holder}, whose key anybody has`,
+        detail: `the registry ${registry.address}: ${problem}`,
         chainTime,
       };
     }
   }
-  return { standing: 'trusted', chainTime, pinnedBy: network.pinnedBy };
+  const vouchedBy = [network.pinnedBy];
+  for (const other of registryTrust.alsoPinned ?? []) {
+    if (vouchedBy.includes(other.network.pinnedBy)) continue;
+    if (!isInRange(other.registry, write.blockNumber)) continue;
+    if ((await context.identity.check(write.node, other.network)) !== undefined) continue;
+    if (
+      other.network.local !== true &&
+      (await developmentHolder(checkedNodes, write.node, registry.address, context)) !== undefined
+    ) {
+      continue;
+    }
+    vouchedBy.push(other.network.pinnedBy);
+  }
+  return { standing: 'trusted', chainTime, pinnedBy: network.pinnedBy, vouchedBy };
 }
 
 /**
@@ -136,8 +160,9 @@ async function findWrite(
 }
 
 /**
- * A development account holding the registry, as the node that answered says; through public
- * endpoints, as any of those that agreed says (one hiding it is not believed).
+ * A development account holding the registry (or a registry that cannot show who holds it), as
+ * the node that answered says; through public endpoints, as any of those that agreed says (one
+ * hiding it is not believed).
  */
 async function developmentHolder(
   nodes: ProvenNodeSet,
@@ -147,8 +172,8 @@ async function developmentHolder(
 ): Promise<string | undefined> {
   const urls = nodes.publicChain === undefined ? [answered] : nodes.urls;
   for (const url of urls) {
-    const holder = await context.developmentAccounts.holder(url, registry);
-    if (holder !== undefined) return holder;
+    const problem = await context.developmentAccounts.problem(url, registry);
+    if (problem !== undefined) return problem;
   }
   return undefined;
 }
@@ -164,7 +189,10 @@ export type StandingOutcome =
       detail: string;
       more: { chainTime?: ChainTime };
     }
-  | { verdict: undefined; more: { chainTime: ChainTime; trustedThrough: string } };
+  | {
+      verdict: undefined;
+      more: { chainTime: ChainTime; trustedThrough: string; vouchedBy: string[] };
+    };
 
 export function standingOutcome(standing: RecordStanding): StandingOutcome {
   switch (standing.standing) {
@@ -181,7 +209,11 @@ export function standingOutcome(standing: RecordStanding): StandingOutcome {
     case 'trusted':
       return {
         verdict: undefined,
-        more: { chainTime: standing.chainTime, trustedThrough: standing.pinnedBy },
+        more: {
+          chainTime: standing.chainTime,
+          trustedThrough: standing.pinnedBy,
+          vouchedBy: standing.vouchedBy,
+        },
       };
   }
 }

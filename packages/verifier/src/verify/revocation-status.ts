@@ -143,6 +143,8 @@ async function readStatus(
     revocationOfRequest({ statusRegistry: address, certId }),
     decodeRevocationOfResponse,
     context,
+    // A revocation two operators prove stands, whatever another endpoint answers.
+    (status) => status.revoked,
   );
   attempts.push(
     ...read.attempts.map((attempt) => ({ ...attempt, error: `${address}: ${attempt.error}` })),
@@ -154,12 +156,9 @@ async function readStatus(
   if (network.local !== true) {
     // Through public endpoints, any of those that agreed naming a development account counts.
     for (const url of read.nodes ?? [read.node]) {
-      const holder = await context.developmentAccounts.holder(url, address);
-      if (holder !== undefined) {
-        attempts.push({
-          url,
-          error: `${address}: held by the well-known development account ${holder}, whose key anybody has`,
-        });
+      const problem = await context.developmentAccounts.problem(url, address);
+      if (problem !== undefined) {
+        attempts.push({ url, error: `${address}: ${problem}` });
         return { attempts };
       }
     }

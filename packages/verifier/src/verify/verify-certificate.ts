@@ -30,7 +30,8 @@ import { establishStanding, standingOutcome, type ChainTime } from './record-sta
 import { checkRevocationStatus, type RevocationStatusCheck } from './revocation-status.js';
 import { checkIssuer, type IssuerCheck } from './issuer-check.js';
 import type { TxtResolver } from '../identity/dns-over-https.js';
-import { checkIssuerIdentity } from '../identity/issuer-identity.js';
+import { checkIssuerIdentity, type IssuerIdentity } from '../identity/issuer-identity.js';
+import { issuerDomainRecordName, normalizeIssuerDomain } from '../identity/issuer-domain-record.js';
 import {
   field,
   isJsonObject,
@@ -100,6 +101,12 @@ export interface TrustpointVerification {
   chainTime?: ChainTime;
   /** Who the registry is trusted through (`you`, or a service origin), when it is. */
   trustedThrough?: string;
+  /**
+   * Every source whose pin holds this record (the one it was read under first): another pin of
+   * the same address counts only when the answering node is on its chain and its blocks hold the
+   * write. Only these can vouch for the issuing origin.
+   */
+  vouchedBy?: string[];
   /** Nodes asked before it, and why their answer was not used. */
   attempts: NodeAttempt[];
   signature?: SignatureCheck;
@@ -328,6 +335,9 @@ export function readCertificate(json: unknown): CertificateInput {
   };
 }
 
+/** The members of a version 2 `data` that carry the hash itself rather than a shown field. */
+const V2_STRUCTURE: readonly string[] = ['hash', 'hashVersion', 'selectiveDisclosure'];
+
 /** The shown fields of `data` besides the content, each present only when the JSON has it. */
 const SHOWN_FIELDS = ['name', 'description', 'issuer', 'issuedOn', 'expires'] as const;
 
@@ -378,7 +388,18 @@ function checkCertificateHashV2(
     };
   }
   const covered = Object.keys(reading.payload).filter((name) => name !== '_sd_alg');
-  const check = { ...base, recomputed: reading.hash, covered, withheld: reading.withheld };
+  // Anything else `data` shows (a `fileName` added to a copy, ...) is nobody's but the copy's.
+  const data = certificate.json.data as Record<string, unknown>;
+  const unverified = Object.keys(data).filter(
+    (name) => !covered.includes(name) && !V2_STRUCTURE.includes(name),
+  );
+  const check = {
+    ...base,
+    recomputed: reading.hash,
+    covered,
+    unverified,
+    withheld: reading.withheld,
+  };
   if (reading.hash !== given) {
     return {
       ...check,
@@ -600,6 +621,33 @@ async function verifyTrustpoint(
   }
 }
 
+/** Verdicts under which the certificate is proven issued where its records are. */
+const ESTABLISHED: readonly CertificateVerdict[] = [
+  'verified',
+  'revoked',
+  'revocationUnchecked',
+  'expired',
+];
+
+/** The identity of a copy not proven to come from its origin: named, not looked up. */
+function notLookedUp(
+  given: string,
+  issuer: IssuerCheck,
+  verdict: CertificateVerdict,
+): IssuerIdentity {
+  const domain = normalizeIssuerDomain(given) ?? given;
+  const why =
+    issuer.outcome === 'trusted' || issuer.origin === undefined
+      ? `this copy is not proven to be issued where it says (${verdict})`
+      : `this copy is not proven to come from ${issuer.origin} until you trust it and it publishes the registry`;
+  return {
+    domain,
+    recordName: issuerDomainRecordName(domain),
+    outcome: 'unchecked',
+    detail: `not looked up: ${why}; its domain is a claim`,
+  };
+}
+
 /** The certificate's verdict from its parts, in the precedence of `CertificateVerdict`. */
 function overallVerdict(
   hash: CertificateHashCheck,
@@ -691,13 +739,16 @@ export async function verifyCertificate(
     // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.
     issuerOrigin: hash.version === 2 ? certificate.issuerOrigin : undefined,
     covered: hash.version === 2 && hash.matches,
+    // The Evidences the chain holds: a record not found is recorded nowhere.
     recordedIn: trustpoints.flatMap((trustpoint) =>
-      trustpoint.type === 'Evidence' && trustpoint.smartContract !== undefined
+      trustpoint.type === 'Evidence' &&
+      trustpoint.smartContract !== undefined &&
+      trustpoint.onChain !== undefined
         ? [
             {
               networkId: trustpoint.networkId,
               smartContract: trustpoint.smartContract,
-              trustedThrough: trustpoint.trustedThrough,
+              vouchedBy: trustpoint.vouchedBy ?? [],
             },
           ]
         : [],
@@ -707,21 +758,26 @@ export async function verifyCertificate(
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
   });
-  // The identity it claims, checked in the DNS: shown, never a verdict (a version 1 copy's domain
-  // would be anyone's claim, so it is not even looked up).
+  const verdict = overallVerdict(hash, trustpoints, issuerCheck, status, expiry?.expired ?? false);
+  // The identity it claims, checked in the DNS: shown, never a verdict. Looked up only for a copy
+  // proven to be issued at its origin (a trusted origin publishing its registry, the records on
+  // chain): the record names an origin and an account, which a forged or changed copy can copy.
+  // A version 1 copy's domain would be anyone's claim, so it is not looked up either.
   const issuer: IssuerCheck =
     hash.version === 2 && certificate.issuerDomain !== undefined
       ? {
           ...issuerCheck,
-          identity: await checkIssuerIdentity({
-            domain: certificate.issuerDomain,
-            origin: issuerCheck.origin,
-            account: certificate.issuer,
-            resolveTxt: input.resolveTxt,
-          }),
+          identity:
+            issuerCheck.outcome === 'trusted' && ESTABLISHED.includes(verdict)
+              ? await checkIssuerIdentity({
+                  domain: certificate.issuerDomain,
+                  origin: issuerCheck.origin,
+                  account: certificate.issuer,
+                  resolveTxt: input.resolveTxt,
+                })
+              : notLookedUp(certificate.issuerDomain, issuerCheck, verdict),
         }
       : issuerCheck;
-  const verdict = overallVerdict(hash, trustpoints, issuer, status, expiry?.expired ?? false);
   const revocation = revocationOf(trustpoints, status);
   return {
     certID: certificate.certID,

@@ -79,6 +79,8 @@ export interface EvidenceVerification {
   chainTime?: ChainTime;
   /** Who the repository is trusted through (`you`, or a service origin), when it is. */
   trustedThrough?: string;
+  /** Every source whose pin holds this record (see `TrustpointVerification.vouchedBy`). */
+  vouchedBy?: string[];
   attempts: NodeAttempt[];
   verdict: EvidenceVerdict;
   detail: string;

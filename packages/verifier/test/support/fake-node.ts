@@ -16,7 +16,16 @@ export interface FakeNode {
   genesisHash?: string;
   /** Transaction hash → its receipt (`eth_getTransactionReceipt`). */
   receipts?: Map<string, FakeReceipt>;
+  /**
+   * How its contracts answer AccessControl's `hasRole`: `false` for every account by default, as
+   * a registry no development account holds does; `held` names accounts holding a role (lowercase
+   * 0x addresses), on the contracts `on` names (lowercase; every contract when absent); `none`: no
+   * contract answers it (the not-found revert, as a forger's bytes may).
+   */
+  roles?: { held?: readonly string[]; on?: readonly string[] } | 'none';
 }
+
+const HAS_ROLE = '0x91d14854';
 
 export interface FakeReceipt {
   status: '0x1' | '0x0';
@@ -120,7 +129,7 @@ export function fetchOf(...nodes: FakeNode[]): typeof fetch & { calls: string[] 
     const body = JSON.parse(init?.body as string) as {
       id: number;
       method: string;
-      params: [{ data: string }];
+      params: [{ data: string; to?: string }];
     };
     const other = answer(node, body.method, body.params);
     if (other !== undefined) {
@@ -130,7 +139,21 @@ export function fetchOf(...nodes: FakeNode[]): typeof fetch & { calls: string[] 
         }),
       );
     }
-    const result = node.records.get(body.params[0].data);
+    const data = body.params[0].data;
+    if (body.method === 'eth_call' && data.startsWith(HAS_ROLE) && node.roles !== 'none') {
+      const account = `0x${data.slice(-40)}`;
+      const to = body.params[0].to?.toLowerCase() ?? '';
+      const held =
+        node.roles?.held?.includes(account) === true &&
+        (node.roles.on === undefined || node.roles.on.includes(to));
+      return Promise.resolve(
+        new Response(
+          JSON.stringify({ jsonrpc: '2.0', id: body.id, result: `0x${word(held ? 1 : 0)}` }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+      );
+    }
+    const result = node.records.get(data);
     const reply =
       result === undefined
         ? {

@@ -1,0 +1,320 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  combineTrust,
+  createDisclosableCertificate,
+  DuplicateMemberError,
+  encodeGetTrustPointCall,
+  encodeRevocationOfCall,
+  NEXT_GENERATION_SELECTOR,
+  parseJsonStrict,
+  PUBLIC_CHAINS,
+  TRUST_POINT_NOT_FOUND_SELECTOR,
+  trustOfContracts,
+  trustPointKey,
+  verifyCertificate,
+  type PinnedNetwork,
+  type Trust,
+} from '../src/index.js';
+import {
+  FAKE_GENESIS,
+  fetchOf,
+  trustPointRecordedLog,
+  trustPointResult,
+  type FakeNode,
+} from './support/fake-node.js';
+
+// What a forger tried, and what every verifier must answer: another chain of the same id, a
+// registry no development account is seen not to hold, a successor announced with a key anybody
+// has, an identity copied onto a forgery, a copy with a member named twice or a field added.
+// The nodes are in memory (fake-node.ts); the verifier tests of the apps use a real Hardhat node.
+
+const CERT_ID = 'did:trustpoint:certid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f77';
+const REGISTRY = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const STATUS_REGISTRY = '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9';
+const NODE_URL = 'http://node.test:8545';
+const TRANSACTION = `0x${'cd'.repeat(32)}`;
+const ISSUED_ON = 1767225600000;
+const ORIGIN = 'https://certs.university.example';
+const OTHER_GENESIS = `0x${'0f'.repeat(32)}`;
+const DEV_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+const word = (value: number) => value.toString(16).padStart(64, '0');
+
+/** A version 2 certificate issued at ORIGIN, anchored in `registry`, on a node in memory. */
+function issued(registry = REGISTRY, node: Partial<FakeNode> = {}) {
+  const { certificate, hash } = createDisclosableCertificate({
+    certID: CERT_ID,
+    data: {
+      type: 'content',
+      name: 'Diploma',
+      description: 'Mathematics',
+      issuer: 'did:user:registrar-office',
+      issuerOrigin: ORIGIN,
+      issuedOn: ISSUED_ON,
+      content: { student: 'Ada', grade: 1 },
+    },
+  });
+  const timestamp = ISSUED_ON + 1;
+  return {
+    certificate: {
+      ...certificate,
+      metadata: [
+        {
+          type: 'Evidence',
+          networkId: 31337,
+          smartContract: registry,
+          transactionHash: TRANSACTION,
+          trustPointHash: hash,
+          timestamp,
+        },
+      ],
+      status: 'anchored',
+    },
+    node: {
+      url: NODE_URL,
+      notFoundSelector: TRUST_POINT_NOT_FOUND_SELECTOR,
+      records: new Map([
+        [encodeGetTrustPointCall(CERT_ID, timestamp), trustPointResult(hash, 0)],
+        [encodeRevocationOfCall(CERT_ID), `0x${word(0)}${word(0)}${word(0)}`],
+      ]),
+      receipts: new Map([
+        [
+          TRANSACTION,
+          {
+            status: '0x1' as const,
+            blockNumber: 7,
+            blockTime: 1767225603,
+            logs: [trustPointRecordedLog(registry, trustPointKey(CERT_ID, timestamp), hash, 0)],
+          },
+        ],
+      ]),
+      ...node,
+    } satisfies FakeNode,
+  };
+}
+
+const networkOf = (pinnedBy: string, genesisHash: string | undefined): PinnedNetwork => ({
+  networkId: '31337',
+  chainId: 31337,
+  ...(genesisHash === undefined ? {} : { genesisHash }),
+  registries: [
+    { kind: 'trustPointRegistry', address: REGISTRY },
+    { kind: 'statusRegistry', address: STATUS_REGISTRY },
+  ],
+  pinnedBy,
+});
+
+const verify = (
+  given: ReturnType<typeof issued>,
+  trust: Trust,
+  extra: { resolveTxt?: (name: string) => Promise<string[]> } = {},
+) =>
+  verifyCertificate({
+    certificate: given.certificate,
+    rpc: { '31337': [NODE_URL] },
+    trust,
+    fetch: fetchOf(given.node),
+    now: ISSUED_ON + 1000,
+    ...extra,
+  });
+
+describe('verifyCertificate against forgeries', () => {
+  it('when the record is read under your own pin from a chain the origin you trust did not pin, then that origin does not vouch for it: issuer not trusted', async () => {
+    // The forger's chain (FAKE_GENESIS) has the same id and the registry at the same address as
+    // the origin's chain (OTHER_GENESIS): the first deployment of account #0 on any dev chain.
+    const origin = { networks: [networkOf(ORIGIN, OTHER_GENESIS)], origins: [ORIGIN] };
+    const yours = { networks: [networkOf('you', undefined)] };
+
+    const forged = await verify(issued(), combineTrust(origin, yours));
+    const onTheOriginsChain = await verify(
+      issued(),
+      combineTrust({ networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] }, yours),
+    );
+
+    expect(forged.verdict).toBe('issuerUntrusted');
+    expect(forged.trustpoints[0]).toMatchObject({ trustedThrough: 'you', vouchedBy: ['you'] });
+    expect(forged.issuer.detail).toContain('recorded in a registry it does not publish');
+    expect(onTheOriginsChain.verdict).toBe('verified');
+    expect(onTheOriginsChain.trustpoints[0]?.vouchedBy).toEqual([ORIGIN, 'you']);
+  });
+
+  it('when you pin a registry of a well-known chain by its address, then a node of another chain answering its chain id is refused by its genesis', () => {
+    const ethereum = PUBLIC_CHAINS.find((chain) => chain.chainId === 1);
+
+    const trust = trustOfContracts({ '1': [REGISTRY] }, 'trustPointRegistry');
+    const devChain = trustOfContracts({ '31337': [REGISTRY] }, 'trustPointRegistry', 'you', {
+      '31337': OTHER_GENESIS,
+    });
+
+    expect(trust.networks[0]?.genesisHash).toBe(ethereum?.genesisHash);
+    expect(devChain.networks[0]?.genesisHash).toBe(OTHER_GENESIS);
+    expect(() =>
+      trustOfContracts({ '31337': [REGISTRY] }, 'trustPointRegistry', 'you', { '31337': '0x12' }),
+    ).toThrow('Not a block hash');
+  });
+
+  it('when your pin names the genesis of your chain, then a node of another chain with the same id finds nothing trusted', async () => {
+    const trust = trustOfContracts({ '31337': [REGISTRY] }, 'trustPointRegistry', 'you', {
+      '31337': OTHER_GENESIS,
+    });
+
+    const result = await verify(issued(), trust);
+
+    expect(result.verdict).not.toBe('verified');
+    expect(result.trustpoints[0]?.detail).toContain('no node proved to be on network 31337');
+  });
+
+  it.each([
+    [
+      'a development account holds its admin role',
+      { held: [DEV_ACCOUNT] },
+      'held by the well-known development account',
+    ],
+    [
+      'it does not answer hasRole at all',
+      'none' as const,
+      'could not be asked who holds its roles',
+    ],
+  ])(
+    'when the registry you pinned is on another machine and %s, then nothing in it is trusted',
+    async (_, roles, why) => {
+      const result = await verify(issued(REGISTRY, { roles }), {
+        networks: [networkOf('you', FAKE_GENESIS)],
+      });
+
+      expect(result.verdict).toBe('untrusted');
+      expect(result.trustpoints[0]?.detail).toContain(why);
+    },
+  );
+
+  it('when a registry held by a development account announces a successor, then the successor is not trusted, though no development account holds it', async () => {
+    const successor = `0x${'5e'.repeat(20)}`;
+    const given = issued(successor, {
+      roles: { held: [DEV_ACCOUNT], on: [REGISTRY.toLowerCase()] },
+    });
+    given.node.records.set(NEXT_GENERATION_SELECTOR, `0x${successor.slice(2).padStart(64, '0')}`);
+    const trust = { networks: [networkOf('you', FAKE_GENESIS)] };
+
+    const announcedByDev = await verify(given, trust);
+    const honest = issued(successor, { roles: { held: [DEV_ACCOUNT], on: [] } });
+    honest.node.records.set(NEXT_GENERATION_SELECTOR, `0x${successor.slice(2).padStart(64, '0')}`);
+    const announcedByHonest = await verify(honest, trust);
+
+    expect(announcedByDev.verdict).toBe('untrusted');
+    expect(announcedByDev.trustpoints[0]?.detail).toContain('is not one that you pins');
+    expect(announcedByHonest.trustpoints[0]).toMatchObject({
+      verdict: 'anchored',
+      trustedThrough: 'you',
+    });
+  });
+
+  it('when a copy is not proven to come from its origin, then the identity it names is not looked up, even where the DNS would prove it', async () => {
+    const { certificate, hash } = createDisclosableCertificate({
+      certID: CERT_ID,
+      data: {
+        type: 'content',
+        name: 'Diploma',
+        description: 'Mathematics',
+        issuer: 'did:user:registrar-office',
+        issuerOrigin: ORIGIN,
+        issuerDomain: 'university.example',
+        issuedOn: ISSUED_ON,
+        content: { student: 'Ada', grade: 1 },
+      },
+    });
+    const given = issued();
+    given.node.records.set(
+      encodeGetTrustPointCall(CERT_ID, ISSUED_ON + 1),
+      trustPointResult(hash, 0),
+    );
+    given.node.receipts = new Map([
+      [
+        TRANSACTION,
+        {
+          status: '0x1',
+          blockNumber: 7,
+          blockTime: 1767225603,
+          logs: [trustPointRecordedLog(REGISTRY, trustPointKey(CERT_ID, ISSUED_ON + 1), hash, 0)],
+        },
+      ],
+    ]);
+    const copy = {
+      ...given,
+      certificate: {
+        ...certificate,
+        metadata: given.certificate.metadata.map((item) => ({ ...item, trustPointHash: hash })),
+        status: 'anchored',
+      },
+    };
+    const looked: string[] = [];
+    const resolveTxt = (name: string) => {
+      looked.push(name);
+      return Promise.resolve([
+        `trustpoint-issuer v=1 origin=${ORIGIN} account=did:user:registrar-office`,
+      ]);
+    };
+
+    const untrusted = await verify(
+      copy,
+      { networks: [networkOf('you', FAKE_GENESIS)] },
+      { resolveTxt },
+    );
+    const trusted = await verify(
+      copy,
+      { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] },
+      { resolveTxt },
+    );
+
+    expect(untrusted.verdict).toBe('issuerUntrusted');
+    expect(untrusted.issuer.identity).toMatchObject({ outcome: 'unchecked' });
+    expect(untrusted.issuer.identity?.detail).toContain('not looked up');
+    expect(trusted.verdict).toBe('verified');
+    expect(trusted.issuer.identity?.outcome).toBe('proven');
+    expect(looked).toEqual(['_trustpoint.university.example']);
+  });
+
+  it('when a field the hash does not cover is added to a version 2 copy, then it is listed as unverified', async () => {
+    const given = issued();
+    const copy = {
+      ...given,
+      certificate: {
+        ...given.certificate,
+        data: { ...given.certificate.data, fileName: 'diploma.pdf' },
+      },
+    };
+
+    const genuine = await verify(given, {
+      networks: [networkOf(ORIGIN, FAKE_GENESIS)],
+      origins: [ORIGIN],
+    });
+    const added = await verify(copy, {
+      networks: [networkOf(ORIGIN, FAKE_GENESIS)],
+      origins: [ORIGIN],
+    });
+
+    expect(genuine.hash.unverified).toEqual([]);
+    expect(added.hash.unverified).toEqual(['fileName']);
+  });
+});
+
+describe('parseJsonStrict', () => {
+  it.each([
+    ['{"data":{"name":"Forged","name":"Diploma"}}', '$.data.name'],
+    ['[{"a":1},{"b":1,"b":2}]', '$[1].b'],
+    ['{"x":{"odd key":1,"odd key":1}}', '$.x["odd key"]'],
+  ])('when %s names a member twice, then it is refused naming %s', (text, path) => {
+    expect(() => parseJsonStrict(text)).toThrow(DuplicateMemberError);
+    expect(() => parseJsonStrict(text)).toThrow(`${path} is given twice`);
+  });
+
+  it('when every member is named once, then it reads as JSON.parse does; nested past what it can read, it is refused, not a crash', () => {
+    const deep = `${'['.repeat(300)}1${']'.repeat(300)}`;
+    const tooDeep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+    const text = '{"a":{"a":1},"b":[{"a":2},{"a":3}],"__proto__":{"x":1}}';
+
+    expect(parseJsonStrict(text)).toEqual(JSON.parse(text));
+    expect(parseJsonStrict(deep)).toEqual(JSON.parse(deep));
+    expect(() => parseJsonStrict('{"a":1,}')).toThrow(SyntaxError);
+    expect(() => parseJsonStrict(tooDeep)).toThrow('nested too deeply');
+  });
+});
