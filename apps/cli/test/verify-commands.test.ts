@@ -162,7 +162,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     );
   });
 
-  it('when its registries are trusted through another origin but not the one the certificate names, then the issuer is not trusted (exit 15), the origin shown with how to trust it, and --issuer verifies it', async () => {
+  it('when its registries are trusted through another origin but not the one the certificate names, then the issuer is not trusted (exit 15), the origin shown with how to trust it; trusting the origin as this machine pins it verifies it, and --issuer, away from it, does not vouch for development registries', async () => {
     const certificate = await createContentCertificate();
     const path = await saved('other-origin.json', certificate);
     // A service sharing this one's registries: what it pins is trusted, this origin is not.
@@ -173,6 +173,7 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     const trusting = await trustpoint(['verify', path, '--issuer', service.url], {
       TRUSTPOINT_TRUST_FILE: sharing,
     });
+    const trustedHere = await verify([path]);
 
     expect(text.code).toBe(EXIT.issuerUntrusted);
     expect(text.stdout).toContain('ISSUER NOT TRUSTED');
@@ -197,9 +198,13 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
         },
       },
     });
-    expect(trusting.code).toBe(EXIT.ok);
-    expect(trusting.stdout).toContain(`Issued by: ${service.url}`);
-    expect(trusting.stdout).toContain('an origin you trust');
+    // --issuer reads the document now, not as this machine's own pin: the registries held by the
+    // development accounts are trusted through it nowhere, so it does not vouch for the record.
+    expect(trusting.code).toBe(EXIT.issuerUntrusted);
+    expect(trusting.stdout).toContain(`the record is not held under the pin of ${service.url}`);
+    expect(trustedHere.code).toBe(EXIT.ok);
+    expect(trustedHere.stdout).toContain(`Issued by: ${service.url}`);
+    expect(trustedHere.stdout).toContain('an origin you trust');
   });
 
   it('when only a certID is given, then the certificate is read from the service and checked on the node given', async () => {
@@ -360,6 +365,68 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(empty.code).toBe(EXIT.untrusted);
     // Pinned by the user themselves: the development registry is their own choice.
     expect(pinned.stdout).toMatch(/development account|VERIFIED/);
+  });
+
+  it("when --genesis pins another chain's block 0 for the network of --contract, then the node is refused and nothing is verified; its own block 0 is accepted", async () => {
+    const certificate = (await createContentCertificate()) as {
+      data: { metadata: { smartContract: string }[] };
+    };
+    const path = await saved('genesis-pinned.json', certificate);
+    const genesis = (
+      (await (
+        await fetch(chainUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'eth_getBlockByNumber',
+            params: ['0x0', false],
+          }),
+        })
+      ).json()) as { result: { hash: string } }
+    ).result.hash;
+    const pinnedWith = (hash: string) =>
+      trustpoint(
+        [
+          'verify',
+          path,
+          '--rpc',
+          `31337=${chainUrl}`,
+          '--contract',
+          `31337=${certificate.data.metadata[0]?.smartContract ?? ''}`,
+          '--genesis',
+          `31337=${hash}`,
+        ],
+        { TRUSTPOINT_TRUST_FILE: '/dev/null' },
+      );
+
+    const otherChain = await pinnedWith(`0x${'0f'.repeat(32)}`);
+    const ownChain = await pinnedWith(genesis);
+    const malformed = await pinnedWith('0x12');
+
+    expect(otherChain.code).toBe(EXIT.unchecked);
+    expect(otherChain.stdout).toContain('another chain with the same chain id');
+    // On its own chain the node is believed; the registry is the development accounts'.
+    expect(ownChain.stdout).not.toContain('another chain with the same chain id');
+    expect(ownChain.stdout).toContain('development account');
+    expect(malformed.code).toBe(EXIT.usage);
+  });
+
+  it('when a copy names a member twice, then it is refused before anything is asked, naming the member', async () => {
+    const certificate = await createContentCertificate();
+    const text = JSON.stringify(certificate).replace(
+      '"name":"Order"',
+      '"name":"Forged","name":"Order"',
+    );
+    const path = join(dir, 'duplicate-member.json');
+    await writeFile(path, text);
+
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`]);
+
+    expect(text).toContain('"name":"Forged","name":"Order"');
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain('$.data.data.name is given twice');
   });
 
   it('when the service is trusted with --issuer but runs on the development accounts, then its registry is not trusted off the machine that started it', async () => {

@@ -133,7 +133,7 @@ describe('verifyCertificate against forgeries', () => {
 
     expect(forged.verdict).toBe('issuerUntrusted');
     expect(forged.trustpoints[0]).toMatchObject({ trustedThrough: 'you', vouchedBy: ['you'] });
-    expect(forged.issuer.detail).toContain('recorded in a registry it does not publish');
+    expect(forged.issuer.detail).toContain('not recorded under its pin');
     expect(onTheOriginsChain.verdict).toBe('verified');
     expect(onTheOriginsChain.trustpoints[0]?.vouchedBy).toEqual([ORIGIN, 'you']);
   });

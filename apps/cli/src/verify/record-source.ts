@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
 import { CliError, usageError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 
@@ -37,8 +38,13 @@ export async function isFile(argument: string): Promise<boolean> {
 export async function readJsonFile(path: string): Promise<unknown> {
   const text = await readFile(path, 'utf8');
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonStrict(text);
   } catch (error) {
+    if (error instanceof DuplicateMemberError) {
+      throw usageError(
+        `${path} is refused: ${error.message}, and another reader could show the other value`,
+      );
+    }
     throw usageError(`${path} is not JSON: ${error instanceof Error ? error.message : ''}`);
   }
 }

@@ -74,6 +74,8 @@ export interface TrustedNetwork {
   trustPointRegistry?: string;
   evidenceRepository?: string;
   statusRegistry?: string;
+  /** Block 0's hash: a node of another chain with the same id is refused. */
+  genesisHash?: string;
 }
 
 /**
@@ -93,11 +95,24 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
   const networks = (json as { networks?: unknown } | null)?.networks;
   if (!Array.isArray(networks)) throw usageError(`--networks ${path}: no "networks" array`);
   return networks.map((entry: unknown, index) => {
-    const { networkId, rpcUrl, rpcUrls, trustPointRegistry, evidenceRepository, statusRegistry } =
-      (entry ?? {}) as Record<string, unknown>;
+    const {
+      networkId,
+      rpcUrl,
+      rpcUrls,
+      trustPointRegistry,
+      evidenceRepository,
+      statusRegistry,
+      genesisHash,
+    } = (entry ?? {}) as Record<string, unknown>;
     const id = typeof networkId === 'number' ? String(networkId) : networkId;
     if (typeof id !== 'string' || !/^\d+$/.test(id)) {
       throw usageError(`--networks ${path}: networks[${index}].networkId is not a network id`);
+    }
+    if (
+      genesisHash !== undefined &&
+      (typeof genesisHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(genesisHash))
+    ) {
+      throw usageError(`--networks ${path}: networks[${index}].genesisHash is not a block hash`);
     }
     const urls = [rpcUrl, ...(Array.isArray(rpcUrls) ? (rpcUrls as unknown[]) : [])].filter(
       (url): url is string => typeof url === 'string',
@@ -108,8 +123,29 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
       ...(typeof trustPointRegistry === 'string' ? { trustPointRegistry } : {}),
       ...(typeof evidenceRepository === 'string' ? { evidenceRepository } : {}),
       ...(typeof statusRegistry === 'string' ? { statusRegistry } : {}),
+      ...(typeof genesisHash === 'string' ? { genesisHash } : {}),
     };
   });
+}
+
+/**
+ * `--genesis <networkId>=<block hash>` (repeatable) and a networks file's `genesisHash`: block 0
+ * of the chain the user's pins of that network are on.
+ */
+export function genesisHashesOf(
+  values: readonly string[],
+  fromFile: readonly TrustedNetwork[],
+): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const { networkId, genesisHash } of fromFile) {
+    if (genesisHash !== undefined) hashes[networkId] = genesisHash;
+  }
+  for (const value of values) {
+    const match = /^(\d+)=(0x[0-9a-fA-F]{64})$/.exec(value);
+    if (!match) throw usageError(`--genesis takes <networkId>=<0x block hash>, not ${value}`);
+    hashes[match[1] as string] = match[2] as string;
+  }
+  return hashes;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   LOCAL_CHAIN,
   readNetworksFile,
   rpcUrlsOf,
+  genesisHashesOf,
   trustedContractsOf,
 } from './rpc-option.js';
 import {
@@ -52,6 +53,7 @@ interface VerifyOptions extends ServiceOptions {
   rpc?: string[];
   networks?: string;
   contract?: string[];
+  genesis?: string[];
   statusContract?: string[];
   issuer?: string[];
   issuerDocument: boolean;
@@ -65,6 +67,7 @@ interface VerifyEvidenceOptions {
   rpc?: string[];
   networks?: string;
   contract?: string[];
+  genesis?: string[];
   issuer?: string[];
   publicEndpoints?: string | boolean;
   trackUrl?: string;
@@ -82,10 +85,13 @@ const PUBLIC_ENDPOINTS_HELP =
   'for a network you give no node for, ask public endpoints of well-known chains (Ethereum, Sepolia, Polygon PoS, Arbitrum One, Base, OP Mainnet): a record counts only when endpoints of two operators, each proven on the pinned chain, agree; a file replaces the built-in list ({"chains": [{"name", "chainId", "genesisHash", "endpoints": [{"url", "operator"}]}]})';
 
 const NETWORKS_HELP =
-  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository", "statusRegistry"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
+  'a networks file you keep (the service\'s format: {"networks": [{"networkId", "rpcUrl", "trustPointRegistry", "evidenceRepository", "statusRegistry", "genesisHash"}]}); its nodes are asked after those of --rpc, its registries are the only contracts accepted';
 
 const CONTRACT_HELP =
   "a registry you trust, <networkId>=<0x address>, repeatable (a networks file's count too)";
+
+const GENESIS_HELP =
+  "the hash of block 0 of the chain your --contract pins of a network are on, <networkId>=<0x hash>, repeatable (a networks file's genesisHash too): a node of another chain with the same id is refused. Well-known chains' are built in; without it, any node answering the chain id is believed for a dev chain id such as 31337";
 
 const STATUS_CONTRACT_HELP =
   'a status registry you trust, <networkId>=<0x address>, repeatable: where a revocation is read from the certID alone (an origin you trust publishes its own)';
@@ -110,6 +116,7 @@ async function trustedNetworks(
     networks?: string;
     contract?: string[];
     statusContract?: string[];
+    genesis?: string[];
     issuer?: string[];
     publicEndpoints?: string | boolean;
   },
@@ -149,6 +156,7 @@ async function trustedNetworks(
           '--status-contract',
         )
       : undefined;
+  const genesis = genesisHashesOf(options.genesis ?? [], fromFile);
   const issuers: Trust[] = [];
   for (const given of options.issuer ?? []) {
     const origin = originOf(given);
@@ -170,10 +178,10 @@ async function trustedNetworks(
     trust: combineTrust(
       pinned.trust,
       ...issuers,
-      contracts === undefined ? undefined : trustOfContracts(contracts, registry),
+      contracts === undefined ? undefined : trustOfContracts(contracts, registry, 'you', genesis),
       statusContracts === undefined
         ? undefined
-        : trustOfContracts(statusContracts, 'statusRegistry'),
+        : trustOfContracts(statusContracts, 'statusRegistry', 'you', genesis),
     ),
   };
 }
@@ -251,6 +259,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
     .option('--status-contract <networkId=address>', STATUS_CONTRACT_HELP, collect)
+    .option('--genesis <networkId=hash>', GENESIS_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
     .option('--no-issuer-document', ISSUER_DOCUMENT_HELP)
     .option('--dns-server <host[:port]>', DNS_SERVER_HELP, collect)
@@ -325,6 +334,7 @@ Examples:
     .option('--rpc <url>', RPC_HELP, collect)
     .option('--networks <file>', NETWORKS_HELP)
     .option('--contract <networkId=address>', CONTRACT_HELP, collect)
+    .option('--genesis <networkId=hash>', GENESIS_HELP, collect)
     .option('--issuer <origin>', ISSUER_HELP, collect)
     .option('--public-endpoints [file]', PUBLIC_ENDPOINTS_HELP)
     .option(

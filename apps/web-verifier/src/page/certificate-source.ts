@@ -1,4 +1,5 @@
 /** Where the certificate comes from: a JSON file the user gives, or the service by certID. */
+import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
 
 /**
  * The certificate API's base URL (ending in `/`) from what the user typed: an API base
@@ -22,8 +23,13 @@ export function servingApiBase(location: Location): string {
 export async function readJsonFile(file: Blob): Promise<unknown> {
   const text = await file.text();
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
+    return parseJsonStrict(text);
+  } catch (error) {
+    if (error instanceof DuplicateMemberError) {
+      throw new Error(
+        `The certificate file is refused: ${error.message}, and another reader could show the other value`,
+      );
+    }
     throw new Error('The certificate file is not JSON: give the JSON the certificate API returned');
   }
 }

@@ -133,7 +133,7 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
         : {
             outcome: 'notListed',
             document: 'pinned',
-            detail: `${origin} does not publish ${registryText(unlisted).join(', ')}`,
+            detail: `not held under the pin of ${origin}: ${registryText(unlisted).join(', ')} (a registry it does not publish, another chain of the same id, or one a development account holds)`,
           };
     return {
       ...base,
@@ -143,7 +143,7 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
       detail:
         unlisted.length === 0
           ? `issued by ${account} of ${origin}, an origin you trust, and recorded in a registry it publishes`
-          : `issued by ${account} of ${origin}, an origin you trust, but recorded in a registry it does not publish (${registryText(unlisted).join(', ')}): it may be another service claiming to be ${origin}`,
+          : `issued by ${account} of ${origin}, an origin you trust, but not recorded under its pin (${registryText(unlisted).join(', ')}: a registry it does not publish, another chain of the same id, or one a development account holds): it may be another service claiming to be ${origin}`,
     };
   }
   const registry = await publishedRegistryCheck(origin, records, input);
