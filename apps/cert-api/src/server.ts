@@ -4,6 +4,7 @@ import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
 import {
   createApiApp,
+  DatabaseRateLimitStore,
   IdempotencyKeys,
   networksRouter,
   publicReadCors,
@@ -32,6 +33,7 @@ import { certificatesRouter } from './routes/certificates-router.js';
 import { filesRouter } from './routes/files-router.js';
 import { jwksRouter } from './routes/jwks-router.js';
 import { trustpointsRouter } from './routes/trustpoints-router.js';
+import type { PostedVerificationLimits } from './routes/posted-verification-limits.js';
 import { issuerDomainsRouter } from './routes/issuer-domains-router.js';
 import { dnsTxtResolver } from './issuer-domains/dns-txt-resolver.js';
 import { webVerifierRouter } from './routes/web-verifier-router.js';
@@ -92,6 +94,13 @@ export interface CertApiOptions {
    * (`TRUSTPOINT_DNS_SERVERS`: `host` or `host:port`); the system's by default.
    */
   dnsServers?: readonly string[];
+  /**
+   * How many certificate copies anyone may post to `POST /trustpoints/verification`: per client
+   * address and minute (`VERIFICATIONS_PER_MINUTE`), and at once in this process
+   * (`VERIFICATIONS_AT_ONCE`); `DEFAULT_POSTED_VERIFICATION_LIMITS` for each left out. The counts
+   * per address live in `rateLimitDatabase` when given.
+   */
+  postedVerifications?: Partial<PostedVerificationLimits>;
 }
 
 /**
@@ -164,6 +173,9 @@ export function createCertApp(options: CertApiOptions): Express {
         ...(services.pinAttempts === undefined ? {} : { pinAttempts: services.pinAttempts }),
         webhooks: options.webhooks !== undefined,
         idempotencyRetentionMs: idempotency.settings.retentionMs,
+        ...(options.postedVerifications === undefined
+          ? {}
+          : { postedVerifications: options.postedVerifications }),
       }),
       title: 'Trustpoint certificate API',
     },
@@ -180,7 +192,19 @@ export function createCertApp(options: CertApiOptions): Express {
         idempotency,
         trust,
       ),
-      trustpointsRouter(services, auth, trust),
+      trustpointsRouter(services, auth, trust, {
+        ...(options.postedVerifications === undefined
+          ? {}
+          : { limits: options.postedVerifications }),
+        // Counted per address in the database with the other limits, when they are.
+        rateLimitStore:
+          options.rateLimitDatabase === undefined
+            ? undefined
+            : new DatabaseRateLimitStore(
+                options.rateLimitDatabase,
+                `${CERT_API_BASE_PATH}:posted-verifications`,
+              ),
+      }),
       issuerDomainsRouter(services, auth),
       filesRouter(services),
       jwksRouter(services.signer),
@@ -252,6 +276,10 @@ export {
   DEFAULT_PIN_ATTEMPT_LIMITS,
   type PinAttemptLimits,
 } from './certificates/pin-attempt-limits.js';
+export {
+  DEFAULT_POSTED_VERIFICATION_LIMITS,
+  type PostedVerificationLimits,
+} from './routes/posted-verification-limits.js';
 export {
   createCertificateSigner,
   generateSigningKey,

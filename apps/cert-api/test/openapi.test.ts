@@ -6,7 +6,7 @@ import {
   ERROR_CODES,
   type ErrorBody,
 } from '@trustpoint/domain';
-import { TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
+import { SERVICE_BUSY_BODY, TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certApiDocument } from '../src/openapi/cert-api-document.js';
 import { CERT_API_BASE_PATH } from '../src/server.js';
@@ -181,6 +181,7 @@ describe('the certificate API document', () => {
     const knownBodies: ErrorBody[] = [
       ...ERROR_CODES.map((code) => catalogue[code]),
       TOO_MANY_REQUESTS_BODY,
+      SERVICE_BUSY_BODY,
     ];
 
     for (const { path, method, operation } of operations) {

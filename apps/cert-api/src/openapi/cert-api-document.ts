@@ -8,6 +8,7 @@ import {
   contentCertificateBodySchema,
   createCertificateQuerySchema,
   createErrorCatalogue,
+  errorBodySchema,
   fileCertificateBodySchema,
   hashHexSchema,
   networkQuerySchema,
@@ -24,7 +25,9 @@ import {
   openApiErrorResponses,
   preferHeaderSchema,
   scopedOperation,
+  SERVICE_BUSY_BODY,
 } from '@trustpoint/http';
+import { MAX_CERTIFICATE_TRUSTPOINTS } from '@trustpoint/verifier';
 import {
   BEARER_TOKENS_DESCRIPTION,
   IDENTITY_SECURITY_SCHEMES,
@@ -46,6 +49,12 @@ import { pinAttemptLimits, type PinAttemptLimits } from '../certificates/pin-att
 import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
 import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
 import {
+  POSTED_VERIFICATION_MAX_WAIT_MS,
+  POSTED_VERIFICATION_RETRY_AFTER_SECONDS,
+  postedVerificationLimits,
+  type PostedVerificationLimits,
+} from '../routes/posted-verification-limits.js';
+import {
   certificateVerificationSchema,
   postedCertificateVerificationSchema,
 } from './certificate-verification-schema.js';
@@ -65,6 +74,8 @@ export interface CertApiDocumentOptions {
   webhooks?: boolean;
   /** How long the app keeps `Idempotency-Key`s, for the document to state; 24 hours by default. */
   idempotencyRetentionMs?: number;
+  /** The limits on posted copies the app applies, for the document to state. */
+  postedVerifications?: Partial<PostedVerificationLimits>;
 }
 
 /** `3600000` as `1 hour`, `600000` as `10 minutes`. */
@@ -275,6 +286,64 @@ function withPinAttemptLimit(responses: ZodOpenApiResponsesObject): ZodOpenApiRe
           description: 'Seconds until PIN attempts are answered again (set on PIN limits)',
           required: false,
           schema: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * What bounds the verification of posted copies, with the deployment's numbers: the trustpoints a
+ * copy may list (400), the copies per client address and minute (429) and those checked at once
+ * (503), each answer saying when to come back.
+ */
+function postedVerificationLimitsDescription(given: Partial<PostedVerificationLimits> | undefined) {
+  const { perMinute, atOnce } = postedVerificationLimits(given);
+  return (
+    `A copy lists at most ${String(MAX_CERTIFICATE_TRUSTPOINTS)} trustpoints (\`metadata\` ` +
+    'items; a genuine certificate has an Evidence per network, at most one Signature and one ' +
+    'Revocation): one listing more is a 400 naming `body.metadata`, before any node is asked. ' +
+    `Each client address may post ${String(perMinute)} copies a minute (then 429 with ` +
+    `\`Retry-After\`), and this service checks ${String(atOnce)} at once, as many more waiting ` +
+    `their turn for up to ${String(POSTED_VERIFICATION_MAX_WAIT_MS / 1_000)} s; any other is a 503 ` +
+    `with \`Retry-After: ${String(POSTED_VERIFICATION_RETRY_AFTER_SECONDS)}\`.`
+  );
+}
+
+/** The 429 and 503 of posted verifications, each with the `Retry-After` it answers. */
+function withPostedVerificationLimits(
+  responses: ZodOpenApiResponsesObject,
+): ZodOpenApiResponsesObject {
+  const tooMany = responses['429'];
+  const retryAfter = (description: string) => ({
+    'Retry-After': {
+      description,
+      required: true,
+      schema: { type: 'integer' as const, minimum: 1 },
+    },
+  });
+  return {
+    ...responses,
+    ...(tooMany === undefined || '$ref' in tooMany
+      ? {}
+      : {
+          429: {
+            ...tooMany,
+            description:
+              'Too many requests, or too many copies posted from this address this minute',
+            headers: retryAfter('Seconds until this address may post again'),
+          },
+        }),
+    503: {
+      description:
+        'Service Unavailable Error: as many copies as it checks at once are being checked',
+      headers: retryAfter('Seconds to wait before posting again'),
+      content: {
+        'application/json': {
+          schema: errorBodySchema,
+          examples: {
+            serviceBusy: { summary: SERVICE_BUSY_BODY.message, value: SERVICE_BUSY_BODY },
+          },
         },
       },
     },
@@ -633,7 +702,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       'own nodes. The hash is recomputed by the rules, the revocation found from the certID ' +
       'alone. `issuer` names the issuing account and origin: a certificate naming another ' +
       'origin than this service is `issuerUntrusted`, and that origin is never contacted. No ' +
-      'token needed; nothing is stored.',
+      'token needed; nothing is stored. ' +
+      postedVerificationLimitsDescription(options.postedVerifications),
     security: PUBLIC,
     requestBody: {
       required: true,
@@ -647,7 +717,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'Certificate verified',
         POSTED_VERIFICATION_EXAMPLE,
       ),
-      ...errors('validation'),
+      ...withPostedVerificationLimits(errors('validation')),
     },
   };
 

@@ -1,14 +1,23 @@
 import { DomainError, textProblem } from '@trustpoint/domain';
 import {
   clientAddress,
+  ConcurrencyLimit,
   optionalAuthenticate,
+  rateLimit,
   requireScope,
   optionalCurrentUser,
   sendSuccess,
   validate,
   type AuthenticateOptions,
+  type RateLimitOptions,
 } from '@trustpoint/http';
-import { VerifierInputError, type Trust } from '@trustpoint/verifier';
+import {
+  isObject,
+  MAX_CERTIFICATE_TRUSTPOINTS,
+  unwrapEnvelope,
+  VerifierInputError,
+  type Trust,
+} from '@trustpoint/verifier';
 import { Router } from 'express';
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { getCertificate } from '../certificates/get-certificate.js';
@@ -18,6 +27,12 @@ import {
   verifyCertificateJson,
 } from '../certificates/verify-certificate.js';
 import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
+import {
+  POSTED_VERIFICATION_MAX_WAIT_MS,
+  POSTED_VERIFICATION_RETRY_AFTER_SECONDS,
+  postedVerificationLimits,
+  type PostedVerificationLimits,
+} from './posted-verification-limits.js';
 
 /**
  * The first string (a member name or a value) of a JSON value the shared text rule refuses. Walked
@@ -46,17 +61,62 @@ function firstUnstorableText(
 }
 
 /**
+ * A posted copy listing more trustpoints than a certificate may: refused (400 naming the field)
+ * before anything else is done with it, as every node read costs the service.
+ */
+function refuseTooManyTrustpoints(body: unknown): void {
+  const certificate = unwrapEnvelope(body);
+  if (!isObject(certificate) || !Array.isArray(certificate.metadata)) return;
+  const listed = certificate.metadata.length;
+  if (listed <= MAX_CERTIFICATE_TRUSTPOINTS) return;
+  throw new DomainError('validation', {
+    detail: 'the posted copy lists too many trustpoints',
+    errors: [
+      {
+        field: certificate === body ? 'body.metadata' : 'body.data.metadata',
+        error: `Lists ${String(listed)} trustpoints; a certificate lists at most ${String(MAX_CERTIFICATE_TRUSTPOINTS)}`,
+      },
+    ],
+  });
+}
+
+export interface PostedVerificationOptions {
+  /** Per client address and at once; `DEFAULT_POSTED_VERIFICATION_LIMITS` for each left out. */
+  limits?: Partial<PostedVerificationLimits>;
+  /** Where the per-address counts live (`DatabaseRateLimitStore`), shared by every process; memory by default. */
+  rateLimitStore?: RateLimitOptions['store'];
+}
+
+/**
  * GET /trustpoints/{type}/{id}: the service verifies a stored certificate's trustpoints on chain.
  * POST /trustpoints/verification: the same verification of a certificate JSON a holder posts (the
  * copy in their hands, which may be older than the stored record or changed), with no token.
  * Both give the verdict of `@trustpoint/verifier` with the service's own registries as the trust.
+ * As anyone may post, each copy's work is bounded (at most `MAX_CERTIFICATE_TRUSTPOINTS`
+ * trustpoints), and so are the copies: per client address and minute (429), and at once in this
+ * process (503), so that posted copies cannot take the node or the process from everything else.
  */
 export function trustpointsRouter(
   services: CertificateServices,
   auth: AuthenticateOptions,
   /** The service's own trust (`serviceTrust`). */
   trust: () => Promise<Trust>,
+  posted: PostedVerificationOptions = {},
 ): Router {
+  const limits = postedVerificationLimits(posted.limits);
+  // No `tokens`: the route takes none, so every caller counts by its address.
+  const perAddress = rateLimit({
+    windowMs: 60_000,
+    limit: limits.perMinute,
+    store: posted.rateLimitStore,
+  });
+  const atOnce = new ConcurrencyLimit({
+    name: 'posted verifications',
+    running: limits.atOnce,
+    waiting: limits.atOnce,
+    maxWaitMs: POSTED_VERIFICATION_MAX_WAIT_MS,
+    retryAfterSeconds: POSTED_VERIFICATION_RETRY_AFTER_SECONDS,
+  });
   const router = Router();
   router.get(
     '/trustpoints/:lookup/:id',
@@ -78,8 +138,9 @@ export function trustpointsRouter(
       );
     },
   );
-  router.post('/trustpoints/verification', async (req, res) => {
+  router.post('/trustpoints/verification', perAddress, async (req, res) => {
     const body: unknown = req.body;
+    refuseTooManyTrustpoints(body);
     // The shared text rule, as for every body the APIs take: nothing unstorable is even hashed.
     const unstorable = firstUnstorableText(body, 'body');
     if (unstorable !== undefined) {
@@ -88,9 +149,17 @@ export function trustpointsRouter(
         errors: [unstorable],
       });
     }
+    // A caller gone before its turn costs nothing more.
+    const gone = new AbortController();
+    res.once('close', () => {
+      gone.abort();
+    });
     let result;
     try {
-      result = await verifyCertificateJson(services, body, await trust());
+      result = await atOnce.run(
+        async () => verifyCertificateJson(services, body, await trust()),
+        gone.signal,
+      );
     } catch (error) {
       // A JSON nested deeper than the rules' recursion goes is no certificate either.
       if (!(error instanceof VerifierInputError) && !(error instanceof RangeError)) throw error;

@@ -18,7 +18,7 @@ import {
 } from '@trustpoint/contracts';
 import { createUser, listRegistriesInUse, savePlan, type DatabaseBackend } from '@trustpoint/db';
 import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
-import { mintAccessToken } from '@trustpoint/http';
+import { mintAccessToken, type TrustProxy } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
 import type { PublicChain } from '@trustpoint/verifier';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
@@ -35,6 +35,7 @@ import type {
   CertificateSigner,
   FilesSettings,
   PinAttemptLimits,
+  PostedVerificationLimits,
   UrlFetchSettings,
 } from '../../src/server.js';
 import { request } from './checked-request.js';
@@ -130,6 +131,12 @@ export async function startCertApi(
     verifierPublicEndpoints?: () => readonly PublicChain[];
     /** The DNS servers the service asks for domain proofs (`host:port`); the system's by default. */
     dnsServers?: readonly string[];
+    /** Limits on posted copies (`POST /trustpoints/verification`); the defaults by default. */
+    postedVerifications?: Partial<PostedVerificationLimits>;
+    /** Count the rate limits in the test database, as the launcher does on PostgreSQL; memory by default. */
+    rateLimitsInDatabase?: boolean;
+    /** Express's `trust proxy`: `true` lets a test pose as clients of other addresses (X-Forwarded-For). */
+    trustProxy?: TrustProxy;
   } = {},
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
@@ -230,6 +237,11 @@ export async function startCertApi(
         ? {}
         : { verifierPublicEndpoints: options.verifierPublicEndpoints }),
       ...(options.dnsServers === undefined ? {} : { dnsServers: options.dnsServers }),
+      ...(options.postedVerifications === undefined
+        ? {}
+        : { postedVerifications: options.postedVerifications }),
+      ...(options.rateLimitsInDatabase === true ? { rateLimitDatabase: db.knex } : {}),
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       services: {
         knex: db.knex,
         engine,

@@ -25,11 +25,16 @@ const readBody = async (request: IncomingMessage): Promise<string> => {
 /**
  * A JSON-RPC endpoint of its own in front of a real node: what a public endpoint is, here on this
  * machine (public endpoints cannot be reached from a test). It passes every call to `target`, and
- * `change` may alter a reply, as an endpoint that lies would. Answers pages of any origin.
+ * `change` may alter a reply, as an endpoint that lies would, or hold it (a slow node). Answers
+ * pages of any origin. Listens on `port` when given.
  */
 export async function startJsonRpcRelay(
   target: string,
-  change: (call: RelayedCall, reply: RelayedReply) => RelayedReply = (_call, reply) => reply,
+  change: (call: RelayedCall, reply: RelayedReply) => RelayedReply | Promise<RelayedReply> = (
+    _call,
+    reply,
+  ) => reply,
+  port = 0,
 ): Promise<JsonRpcRelay> {
   const server = createServer((request, response) => {
     const cors = { 'access-control-allow-origin': '*' };
@@ -52,7 +57,7 @@ export async function startJsonRpcRelay(
         body,
       });
       const reply = (await answer.json()) as RelayedReply & { id: unknown; jsonrpc: string };
-      const { result, error } = change(call, reply);
+      const { result, error } = await change(call, reply);
       response.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(
         JSON.stringify({
           jsonrpc: '2.0',
@@ -64,10 +69,10 @@ export async function startJsonRpcRelay(
       response.writeHead(502, cors).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${String(port)}`,
+    url: `http://127.0.0.1:${String(listening)}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
