@@ -7,6 +7,7 @@ import {
   DatabaseRateLimitStore,
   IdempotencyKeys,
   networksRouter,
+  publicAddressFetch,
   publicReadCors,
   trustDocumentRouter,
   type AnswerSealer,
@@ -116,18 +117,36 @@ export const CERT_API_PUBLIC_READS = [
   '/.well-known/jwks.json',
 ] as const;
 
+/** The same URL, however written (`http://node:8545` is `http://node:8545/`). */
+function sameUrl(url: URL, given: string): boolean {
+  try {
+    return new URL(given).href === url.href;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The services, naming the configured public origin as version 2 certificates' `issuerOrigin`
- * (covered by their hash) unless they name one themselves, and resolving the DNS records that
- * prove customers' domains on `dnsServers`.
+ * (covered by their hash) unless they name one themselves, resolving the DNS records that prove
+ * customers' domains on `dnsServers`, and verifying with a `fetch` that reaches the service's own
+ * nodes as configured and any other URL only at a public address, resolved on `dnsServers` too.
  */
 function issuingServices({
   services: given,
   publicUrl,
   dnsServers,
 }: CertApiOptions): CertificateServices {
-  const services =
-    given.resolveTxt === undefined ? { ...given, resolveTxt: dnsTxtResolver(dnsServers) } : given;
+  const services = {
+    ...given,
+    resolveTxt: given.resolveTxt ?? dnsTxtResolver(dnsServers),
+    verifierFetch:
+      given.verifierFetch ??
+      publicAddressFetch({
+        dnsServers,
+        passThrough: (url) => given.networks.list().some((network) => sameUrl(url, network.rpcUrl)),
+      }),
+  };
   if (services.issuerOrigin !== undefined || publicUrl === undefined) return services;
   const issuerOrigin = () =>
     new URL(typeof publicUrl === 'string' ? publicUrl : publicUrl()).origin;

@@ -38,4 +38,10 @@ export interface CertificateServices {
    * and the identity its verification shows. Node's resolver on `dnsServers` by default.
    */
   resolveTxt?: TxtResolver;
+  /**
+   * The `fetch` the service's verifications use: its own nodes as configured, any other URL only
+   * at a public address (`publicAddressFetch` on `dnsServers`), so no certificate can make the
+   * service call into its own network. `createCertApp` sets it when the services do not say.
+   */
+  verifierFetch?: typeof fetch;
 }

@@ -212,6 +212,9 @@ export async function verifyCertificateJson(
     // The identity a certificate claims (data.issuerDomain), looked up in the DNS: a DNS query,
     // never a request to an address the certificate names.
     ...(services.resolveTxt === undefined ? {} : { resolveTxt: services.resolveTxt }),
+    // The service reads no other origin's document (readIssuerDocument is off); should any URL
+    // but its own nodes' ever be fetched, it is at a public address only.
+    ...(services.verifierFetch === undefined ? {} : { fetch: services.verifierFetch }),
   });
 }
 
