@@ -1,3 +1,4 @@
+import { CompactSign, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -9,6 +10,8 @@ import {
   NEXT_GENERATION_SELECTOR,
   parseJsonStrict,
   PUBLIC_CHAINS,
+  qualifiedSignaturePayload,
+  qualifiedSignatureTrustPointHash,
   TRUST_POINT_NOT_FOUND_SELECTOR,
   trustOfContracts,
   trustPointKey,
@@ -294,6 +297,84 @@ describe('verifyCertificate against forgeries', () => {
 
     expect(genuine.hash.unverified).toEqual([]);
     expect(added.hash.unverified).toEqual(['fileName']);
+  });
+});
+
+describe('verifyCertificate: signature keys from a service', () => {
+  async function signedCopy() {
+    const given = issued();
+    const data = given.certificate.data;
+    const signedAt = ISSUED_ON + 9;
+    const key = async () => {
+      const { privateKey, publicKey } = await generateKeyPair('ES256');
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'key-1', alg: 'ES256', use: 'sig' };
+      return { privateKey, jwks: { keys: [jwk] } as JSONWebKeySet };
+    };
+    const issuer = await key();
+    const impostor = await key();
+    const payload = qualifiedSignaturePayload(
+      {
+        certID: CERT_ID,
+        hash: data.hash,
+        issuer: data.issuer,
+        issuedOn: data.issuedOn,
+        type: 'content',
+      },
+      signedAt,
+    );
+    const jws = await new CompactSign(new TextEncoder().encode(payload))
+      .setProtectedHeader({ alg: 'ES256', kid: 'key-1' })
+      .sign(issuer.privateKey);
+    const trustPointHash = qualifiedSignatureTrustPointHash(jws);
+    const [evidence] = given.certificate.metadata;
+    if (evidence === undefined) throw new Error('no Evidence');
+    given.certificate.metadata.push({
+      ...evidence,
+      type: 'Signature',
+      timestamp: signedAt,
+      trustPointHash,
+      signature: jws,
+    } as typeof evidence);
+    given.node.records.set(
+      encodeGetTrustPointCall(CERT_ID, signedAt),
+      trustPointResult(trustPointHash, 2),
+    );
+    given.node.receipts
+      .get(TRANSACTION)
+      ?.logs.push(
+        trustPointRecordedLog(REGISTRY, trustPointKey(CERT_ID, signedAt), trustPointHash, 2),
+      );
+    return { given, issuer: issuer.jwks, impostor: impostor.jwks };
+  }
+
+  it("when a service other than the issuing origin serves keys that refuse the signature, then it is unchecked, not invalid; the issuer's own keys decide", async () => {
+    const { given, issuer, impostor } = await signedCopy();
+    const trust = { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] };
+    const withKeys = (jwks: JSONWebKeySet, jwksOrigin?: string) =>
+      verifyCertificate({
+        certificate: given.certificate,
+        rpc: { '31337': [NODE_URL] },
+        trust,
+        fetch: fetchOf(given.node),
+        now: ISSUED_ON + 1000,
+        jwks,
+        ...(jwksOrigin === undefined ? {} : { jwksOrigin }),
+      });
+
+    const fromImpostor = await withKeys(impostor, 'http://127.0.0.1:28098');
+    const impostorFromIssuer = await withKeys(impostor, ORIGIN.toUpperCase());
+    const chosenByYou = await withKeys(impostor);
+    const genuine = await withKeys(issuer, 'http://127.0.0.1:28098');
+
+    expect(fromImpostor.verdict).toBe('unchecked');
+    expect(fromImpostor.trustpoints[1]).toMatchObject({ verdict: 'signatureUnchecked' });
+    expect(fromImpostor.trustpoints[1]?.detail).toContain(
+      `not from the issuing origin ${ORIGIN}, so it cannot prove the signature wrong`,
+    );
+    expect(impostorFromIssuer.trustpoints[1]?.verdict).toBe('signatureInvalid');
+    expect(chosenByYou.trustpoints[1]?.verdict).toBe('signatureInvalid');
+    expect(genuine.verdict).toBe('verified');
+    expect(genuine.trustpoints[1]?.verdict).toBe('signed');
   });
 });
 

@@ -5,6 +5,7 @@ import {
   compareTrustDocuments,
   hashFileStream,
   isHashHex,
+  normalizeOrigin,
   readCertificate,
   trustOfContracts,
   trustOfDocument,
@@ -225,6 +226,21 @@ async function loadJwks(
   }
 }
 
+/** The issuing origin a version 2 certificate names, when you trust it. */
+function issuingOriginTrusted(certificate: unknown, trust: Trust): string | undefined {
+  try {
+    const read = readCertificate(certificate);
+    const named = read.hashVersion === undefined ? undefined : read.issuerOrigin;
+    const origin = named === undefined ? undefined : normalizeOrigin(named);
+    return origin !== undefined &&
+      (trust.origins ?? []).some((known) => normalizeOrigin(known) === origin)
+      ? origin
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const hasSignature = (certificate: unknown): boolean => {
   try {
     return readCertificate(certificate).metadata.some(
@@ -303,13 +319,19 @@ Examples:
           );
       } else throw usageError(`${argument} is neither a file nor a certID`);
       const file = options.file === undefined ? undefined : await hashFile(options.file);
-      const keys = hasSignature(certificate) ? await loadJwks(options.jwks, origin) : undefined;
+      // The signature keys: yours (--jwks), else the issuing origin's when you trust it, else the
+      // service's (--url), which cannot prove a signature wrong for another issuing origin.
+      const keyOrigin = issuingOriginTrusted(certificate, trusted.trust) ?? origin;
+      const keys = hasSignature(certificate) ? await loadJwks(options.jwks, keyOrigin) : undefined;
 
       const result = await verifyCertificate({
         certificate,
         ...(file === undefined ? {} : { file }),
         ...trusted,
         ...(keys?.jwks === undefined ? {} : { jwks: keys.jwks }),
+        ...(keys?.jwks === undefined || options.jwks !== undefined
+          ? {}
+          : { jwksOrigin: keyOrigin }),
         readIssuerDocument: options.issuerDocument,
         resolveTxt: dnsResolverOf(options.dnsServer ?? [], io.env),
       }).catch(asUsageError);

@@ -239,7 +239,11 @@ async function verify(): Promise<void> {
     // The domain it names as its issuer's identity: its DNS record, asked over HTTPS.
     resolveTxt: dnsOverHttpsTxt(dnsResolverOf(dnsResolverInput.value), { timeoutMs: 10_000 }),
     ...(file === undefined ? {} : { file }),
-    ...(jwks === undefined ? {} : { jwks: jwks as KeySet }),
+    // Keys read from the service the link or the form names: they cannot prove a signature of
+    // another issuing origin wrong.
+    ...(jwks === undefined || service === undefined
+      ? {}
+      : { jwks: jwks as KeySet, jwksOrigin: service.origin }),
   });
   renderCertificateResult(result, verification, json, networks, help);
 }

@@ -23,6 +23,7 @@ import {
 import { TRUST_POINT_TYPE_NAMES, type TrustPointTypeName } from '../trustpoint-type.js';
 import { trustPointKey } from '../chain/record-key.js';
 import { TRUST_POINT_TYPE_CODES } from '../trustpoint-type.js';
+import { normalizeOrigin } from '../trust/trust-document.js';
 import type { Trust } from '../trust/trust.js';
 import type { EndpointAnswer } from './node-reads.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
@@ -228,6 +229,14 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
   publicEndpoints?: readonly PublicChain[];
   /** Public keys of the service's qualified signatures (`/.well-known/jwks.json`). */
   jwks?: JSONWebKeySet;
+  /**
+   * The origin `jwks` was read from, when it was read from a service rather than chosen by you (a
+   * link's or `--url`'s service). A key set of another origin than the one the certificate names
+   * as its issuer cannot prove a signature wrong (it may simply lack the key): such a refusal is
+   * `signatureUnchecked`, not `signatureInvalid`. A valid signature is valid whoever served the
+   * keys: the Signature record on chain covers the JWS.
+   */
+  jwksOrigin?: string;
   /**
    * The networks and registries you trust (pinned by you, or published by a service origin you
    * trust). A record in any other registry is at best `untrusted`, whatever the certificate names.
@@ -616,9 +625,29 @@ async function verifyTrustpoint(
             `qualified signature valid (${signature.algorithm}, key ${signature.kid ?? '-'})`,
             { ...found, signature },
           )
-        : done('signatureInvalid', signature.reason, { ...found, signature });
+        : keysOfAnotherOrigin(certificate, input.jwksOrigin) !== undefined
+          ? done(
+              'signatureUnchecked',
+              `${signature.reason}; but the key set was read from ${input.jwksOrigin ?? ''}, not from the issuing origin ${keysOfAnotherOrigin(certificate, input.jwksOrigin) ?? ''}, so it cannot prove the signature wrong`,
+              { ...found, signature },
+            )
+          : done('signatureInvalid', signature.reason, { ...found, signature });
     }
   }
+}
+
+/**
+ * The issuing origin a certificate names (version 2), when the key set came from another origin;
+ * undefined when the keys are the issuer's own, chosen by the user, or the certificate names none.
+ */
+function keysOfAnotherOrigin(
+  certificate: CertificateInput,
+  jwksOrigin: string | undefined,
+): string | undefined {
+  if (jwksOrigin === undefined || certificate.hashVersion === undefined) return undefined;
+  if (certificate.issuerOrigin === undefined) return undefined;
+  const issuer = normalizeOrigin(certificate.issuerOrigin) ?? certificate.issuerOrigin;
+  return normalizeOrigin(jwksOrigin) === issuer ? undefined : issuer;
 }
 
 /** Verdicts under which the certificate is proven issued where its records are. */
