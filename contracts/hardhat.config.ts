@@ -36,7 +36,14 @@ const config: HardhatUserConfig = {
   },
   paths: COVERAGE ? { artifacts: 'coverage/artifacts', cache: 'coverage/cache' } : {},
   networks: {
-    hardhat: { hardfork: 'cancun' },
+    hardhat: {
+      hardfork: 'cancun',
+      // The embedded chain's first start date, kept in its data directory: block 0 (and so the
+      // genesis hash verifiers pin) is the same on every start.
+      ...(process.env.TRUSTPOINT_CHAIN_INITIAL_DATE === undefined
+        ? {}
+        : { initialDate: process.env.TRUSTPOINT_CHAIN_INITIAL_DATE }),
+    },
     localhost: { url: 'http://127.0.0.1:8545' },
   },
   typechain: {

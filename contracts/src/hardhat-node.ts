@@ -27,6 +27,11 @@ export interface HardhatNodeOptions {
   port?: number;
   /** How long to wait for the node to answer `net_version`. */
   readyTimeoutMs?: number;
+  /**
+   * The chain's start date (ISO 8601): block 0's timestamp, and so its hash. A chain started again
+   * with the same date has the same genesis block. Now when omitted.
+   */
+  initialDate?: string;
 }
 
 /** The package folder holding hardhat.config.ts, from src/ (tests) or dist/src/ (built code). */
@@ -116,7 +121,13 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   );
   const child = spawn(process.execPath, [cli, 'node', '--hostname', host, '--port', String(port)], {
     cwd: PACKAGE_ROOT,
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+    env: {
+      ...process.env,
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
+      ...(options.initialDate === undefined
+        ? {}
+        : { TRUSTPOINT_CHAIN_INITIAL_DATE: options.initialDate }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

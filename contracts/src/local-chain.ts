@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import {
   Agent,
   createServer,
@@ -50,6 +50,18 @@ interface JsonRpcResponse {
 interface JournalEntry {
   method: string;
   params: unknown[];
+  /**
+   * The timestamp (seconds) of the block that holds it, when one transaction was mined at once (a
+   * block per transaction); otherwise `at`, when the node accepted it (ms since the epoch). Both
+   * absent in journals of earlier versions.
+   */
+  time?: number;
+  at?: number;
+}
+
+/** What keeps the replayed chain the same chain: block 0's date, set at the first start. */
+interface ChainIdentityFile {
+  initialDate: string;
 }
 
 /** Methods that change chain state; everything else is relayed without a trace. */
@@ -165,17 +177,76 @@ async function readJournal(path: string): Promise<JournalEntry[]> {
     });
 }
 
+async function call(
+  agent: Agent,
+  nodeUrl: string,
+  id: number,
+  method: string,
+  params: unknown[],
+): Promise<unknown> {
+  const reply = JSON.parse(
+    await post(agent, nodeUrl, JSON.stringify({ jsonrpc: '2.0', id, method, params })),
+  ) as JsonRpcResponse;
+  if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result;
+}
+
+/** The latest block's timestamp, in seconds. */
+async function latestTime(agent: Agent, nodeUrl: string): Promise<number> {
+  const block = (await call(agent, nodeUrl, 0, 'eth_getBlockByNumber', ['latest', false])) as {
+    timestamp: string;
+  };
+  return Number(BigInt(block.timestamp));
+}
+
+/**
+ * Sends the journal to a fresh node in order, each transaction in a block dated as its block was
+ * (mined with interval mining: when the node accepted it, to the second; a second after the block
+ * before at least), then sets the clock to now: records keep their chain time across restarts, and
+ * new blocks carry the wall clock.
+ */
 async function replay(agent: Agent, nodeUrl: string, entries: JournalEntry[]): Promise<void> {
+  let last = await latestTime(agent, nodeUrl);
   for (const [index, entry] of entries.entries()) {
-    const reply = JSON.parse(
-      await post(agent, nodeUrl, JSON.stringify({ jsonrpc: '2.0', id: index, ...entry })),
-    ) as JsonRpcResponse;
-    if (reply.error !== undefined) {
+    try {
+      const time = entry.time ?? (entry.at === undefined ? undefined : Math.floor(entry.at / 1000));
+      if (time !== undefined) {
+        last = Math.max(time, last + 1);
+        await call(agent, nodeUrl, index, 'evm_setNextBlockTimestamp', [last]);
+      }
+      await call(agent, nodeUrl, index, entry.method, entry.params);
+    } catch (error) {
       throw new Error(
-        `Replaying journal entry ${String(index)} failed: ${JSON.stringify(reply.error)}`,
+        `Replaying journal entry ${String(index)} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
+  last = await latestTime(agent, nodeUrl);
+  await call(agent, nodeUrl, 0, 'evm_setNextBlockTimestamp', [
+    Math.max(Math.floor(Date.now() / 1000), last + 1),
+  ]);
+}
+
+/**
+ * Block 0's date, read from the data directory, or now on a first start (and on the first start
+ * of a data directory from before it was kept: its genesis changes that once).
+ */
+async function chainIdentity(dataDir: string): Promise<ChainIdentityFile> {
+  const path = join(dataDir, 'chain-identity.json');
+  try {
+    const kept = JSON.parse(await readFile(path, 'utf8')) as Partial<ChainIdentityFile>;
+    if (typeof kept.initialDate === 'string' && !Number.isNaN(Date.parse(kept.initialDate))) {
+      return { initialDate: kept.initialDate };
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) {
+      throw error;
+    }
+  }
+  // Whole seconds: block timestamps are.
+  const identity = { initialDate: new Date(Math.floor(Date.now() / 1000) * 1000).toISOString() };
+  await writeFile(path, `${JSON.stringify(identity)}\n`);
+  return identity;
 }
 
 async function assertPortFree(host: string, port: number): Promise<void> {
@@ -204,7 +275,9 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   // Fail before anything starts when the port is taken (typically: Trustpoint already running).
   await assertPortFree(host, port);
 
-  const node: HardhatNode = await startHardhatNode();
+  // The same block 0 on every start: verifiers pin the chain by its genesis hash.
+  const { initialDate } = await chainIdentity(options.dataDir);
+  const node: HardhatNode = await startHardhatNode({ initialDate });
   const agent = new Agent({ keepAlive: true });
   const entries = await readJournal(journalPath);
   try {
@@ -228,6 +301,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   let queue: Promise<unknown> = Promise.resolve();
   const relay = async (body: string): Promise<string> => {
     const replyText = await post(agent, node.url, body);
+    const at = Date.now();
     const requests = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
     const replies = [JSON.parse(replyText) as JsonRpcResponse | JsonRpcResponse[]].flat();
     const accepted = requests.filter(
@@ -236,8 +310,19 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         replies.some((reply) => reply.id === request.id && reply.error === undefined),
     );
     if (accepted.length > 0) {
+      // A block per transaction: the one just mined holds it, and its time replays exactly.
+      const time =
+        options.intervalMiningMs === undefined && accepted.length === 1
+          ? await latestTime(agent, node.url)
+          : undefined;
       const lines = accepted
-        .map((request) => JSON.stringify({ method: request.method, params: request.params ?? [] }))
+        .map((request) =>
+          JSON.stringify({
+            method: request.method,
+            params: request.params ?? [],
+            ...(time === undefined ? { at } : { time }),
+          }),
+        )
         .join('\n');
       // Durable before the client hears "accepted": an acknowledged transaction survives a crash.
       await appendFile(journal, `${lines}\n`);

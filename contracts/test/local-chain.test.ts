@@ -62,6 +62,62 @@ describe('Local chain', function () {
     }
   });
 
+  it('should keep its genesis block and the times of its blocks across a restart, and date new blocks by the clock', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const port = await freePort();
+    const blocksOf = async (url: string) => {
+      const provider = new JsonRpcProvider(url, undefined, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
+      const latest = await provider.getBlockNumber();
+      const blocks = await Promise.all(
+        Array.from({ length: latest + 1 }, (_, number) => provider.getBlock(number)),
+      );
+      provider.destroy();
+      return blocks.map((block) => ({ hash: block?.hash, timestamp: block?.timestamp }));
+    };
+    const first = await startLocalChain({ dataDir, port });
+    let before;
+    try {
+      const provider = new JsonRpcProvider(first.url, undefined, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
+      await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
+      provider.destroy();
+      before = await blocksOf(first.url);
+    } finally {
+      await first.stop();
+    }
+    // Restarted seconds later: the replayed blocks must not take the new start's time.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+
+    const second = await startLocalChain({ dataDir, port });
+    try {
+      const after = await blocksOf(second.url);
+      const provider = new JsonRpcProvider(second.url, undefined, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      });
+      const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
+      const sentAt = Math.floor(Date.now() / 1000);
+      const receipt = await (
+        await wallet.sendTransaction({ to: wallet.address, value: 0n })
+      ).wait();
+      const block = await provider.getBlock(receipt?.blockNumber ?? 0);
+      provider.destroy();
+
+      expect(after[0]?.hash).to.equal(before[0]?.hash);
+      expect(after.map((b) => b.timestamp)).to.deep.equal(before.map((b) => b.timestamp));
+      // Same transactions, same times, same parent: the very same blocks.
+      expect(after.map((b) => b.hash)).to.deep.equal(before.map((b) => b.hash));
+      expect(block?.timestamp).to.be.within(sentAt - 1, sentAt + 5);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('should mine a block every interval, not one per transaction, when asked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
