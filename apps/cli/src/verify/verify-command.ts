@@ -38,7 +38,8 @@ import {
   type ServiceOptions,
 } from './record-source.js';
 import { certifiedFields } from './certified-fields.js';
-import { dnsResolverOf } from './dns-option.js';
+import { dnsResolverOf, dnsServersOf } from './dns-option.js';
+import { verifierFetchOf } from './verifier-fetch.js';
 import { publicEndpointsOf } from './public-endpoints-option.js';
 import { certificateText, evidencesText, exitCodeOfVerdict } from './verification-output.js';
 import {
@@ -98,7 +99,7 @@ const STATUS_CONTRACT_HELP =
   'a status registry you trust, <networkId>=<0x address>, repeatable: where a revocation is read from the certID alone (an origin you trust publishes its own)';
 
 const DNS_SERVER_HELP =
-  "a DNS server to ask for the record proving the domain a certificate names as its issuer (_trustpoint.<domain> TXT), repeatable (env TRUSTPOINT_DNS_SERVERS, comma-separated; default the system's resolver)";
+  "a DNS server to ask for the record proving the domain a certificate names as its issuer (_trustpoint.<domain> TXT) and for the address of an issuing origin whose document is read (connected to only when public), repeatable (env TRUSTPOINT_DNS_SERVERS, comma-separated; default the system's resolver)";
 
 const ISSUER_DOCUMENT_HELP =
   "do not read the trust document of an issuing origin you do not trust (read by default, only for https origins with public names, to say whether it publishes the certificate's registry; it never makes the origin trusted)";
@@ -196,7 +197,8 @@ when you pinned it (--contract, --networks) or an origin you trust publishes it 
 --issuer): never because the certificate names it. Times are the chain's (the block that wrote the record).
 A certificate that names its issuing origin is VERIFIED only when you trust that origin (trustpoint trust
 add, --issuer) and it publishes the registry; otherwise ISSUER NOT TRUSTED (exit 15), with the origin.
-An http, loopback or private origin named in a certificate is never fetched.
+An http, loopback or private origin named in a certificate is never fetched, nor one whose name resolves
+to a loopback, private, link-local or otherwise non-public address.
 Whether a certificate was revoked is read from its certID alone in the status registry of each network
 holding it (pinned with --status-contract or --networks, or published by an origin you trust), so a copy
 saved before its revocation is found revoked; without one the verdict is REVOCATION NOT CHECKED.
@@ -318,6 +320,14 @@ Examples:
             }),
           );
       } else throw usageError(`${argument} is neither a file nor a certID`);
+      // A JSON the verifier cannot take (a copy listing more than MAX_CERTIFICATE_TRUSTPOINTS
+      // trustpoints above all) is a usage error before a file is hashed or anything is fetched.
+      try {
+        readCertificate(certificate);
+      } catch (error) {
+        asUsageError(error);
+      }
+      const dnsServers = dnsServersOf(options.dnsServer ?? [], io.env);
       const file = options.file === undefined ? undefined : await hashFile(options.file);
       // The signature keys: yours (--jwks), else the issuing origin's when you trust it, else the
       // service's (--url), which cannot prove a signature wrong for another issuing origin.
@@ -333,7 +343,9 @@ Examples:
           ? {}
           : { jwksOrigin: keyOrigin }),
         readIssuerDocument: options.issuerDocument,
-        resolveTxt: dnsResolverOf(options.dnsServer ?? [], io.env),
+        resolveTxt: dnsResolverOf(dnsServers),
+        // The nodes you named as they are; an issuing origin's document at a public address only.
+        fetch: verifierFetchOf(trusted.rpc, trusted.publicEndpoints, dnsServers),
       }).catch(asUsageError);
 
       // `certified`: only what the hash covers; `claims`: what it shows without covering.

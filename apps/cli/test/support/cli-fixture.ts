@@ -6,6 +6,7 @@ import { freePort } from '@trustpoint/contracts';
 import { createDatabase, type DatabaseBackend } from '@trustpoint/db';
 import { launch, type RunningTrustpoint } from '@trustpoint/launcher/launcher';
 import { readLauncherConfig, type LauncherConfig } from '@trustpoint/launcher/launcher-config';
+import { readTrustDocument } from '@trustpoint/verifier';
 import pino from 'pino';
 import { run } from '../../src/program.js';
 import { fetchTrustDocument, writeTrustFile } from '../../src/trust/trust-store.js';
@@ -125,7 +126,12 @@ export async function localTrustFile(
 ): Promise<string> {
   const path = join(service.dataDir, `trust-${randomUUID()}.json`);
   const chainUrl = service.running.embeddedChain?.url;
-  const published = await fetchTrustDocument(service.url);
+  // Republished under another origin, the document may name any origin of its own (the
+  // service's public URL need not be where it listens).
+  const published =
+    options.origin === undefined
+      ? await fetchTrustDocument(service.url)
+      : readTrustDocument(await (await fetch(`${service.url}/.well-known/trustpoint.json`)).json());
   const { statusRegistry } = options;
   const republished =
     options.origin === undefined ? published : { ...published, origin: options.origin };
