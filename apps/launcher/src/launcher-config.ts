@@ -3,9 +3,11 @@ import { join, resolve } from 'node:path';
 import {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_PIN_ATTEMPT_LIMITS,
+  DEFAULT_POSTED_VERIFICATION_LIMITS,
   publicSigningKeyOf,
   type JWK,
   type PinAttemptLimits,
+  type PostedVerificationLimits,
   type PublicChain,
   type S3FileStoreSettings,
   s3SettingsFromEnv,
@@ -77,6 +79,12 @@ export interface LauncherConfig {
    * client address (`PIN_ATTEMPTS_PER_ADDRESS`, 50) in a window (`PIN_ATTEMPTS_WINDOW_SECONDS`, 3600).
    */
   pinAttempts: PinAttemptLimits;
+  /**
+   * Certificate copies anyone may post to `POST /cert/v2/trustpoints/verification`: per client
+   * address and minute (`VERIFICATIONS_PER_MINUTE`, 30), and checked at once per process
+   * (`VERIFICATIONS_AT_ONCE`, 4; as many more wait up to 5 s, any other is a 503).
+   */
+  postedVerifications: PostedVerificationLimits;
   /**
    * External OpenID Connect providers whose tokens the APIs accept (`OIDC_ISSUERS`, a JSON array
    * of `{issuer, audience, userClaim?, userIdPrefix?, algorithms?, provision?}`); none by default.
@@ -335,6 +343,18 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
           DEFAULT_IDEMPOTENCY_SETTINGS.leaseMs / 1_000,
           'IDEMPOTENCY_KEY_LEASE_SECONDS',
         ) * 1_000,
+    },
+    postedVerifications: {
+      perMinute: positiveInteger(
+        env.VERIFICATIONS_PER_MINUTE,
+        DEFAULT_POSTED_VERIFICATION_LIMITS.perMinute,
+        'VERIFICATIONS_PER_MINUTE',
+      ),
+      atOnce: positiveInteger(
+        env.VERIFICATIONS_AT_ONCE,
+        DEFAULT_POSTED_VERIFICATION_LIMITS.atOnce,
+        'VERIFICATIONS_AT_ONCE',
+      ),
     },
     pinAttempts: {
       perCertificate: positiveInteger(

@@ -134,6 +134,7 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
     trustDocument: trustDocumentOf(parts),
     publicUrl: parts.config.publicUrl,
     dnsServers: parts.config.dnsServers,
+    postedVerifications: parts.config.postedVerifications,
     ...(parts.config.verifierPublicEndpoints === undefined
       ? {}
       : { verifierPublicEndpoints: parts.config.verifierPublicEndpoints }),

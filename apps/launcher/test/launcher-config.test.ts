@@ -212,6 +212,35 @@ describe('readLauncherConfig: failed PIN attempts', () => {
   });
 });
 
+describe('readLauncherConfig: posted certificate copies', () => {
+  it('when nothing is set, then 30 copies per address a minute and 4 checked at once', () => {
+    // Act
+    const config = readLauncherConfig({});
+
+    // Assert
+    expect(config.postedVerifications).toEqual({ perMinute: 30, atOnce: 4 });
+  });
+
+  it('when the variables are set, then they are read', () => {
+    // Act
+    const config = readLauncherConfig({
+      VERIFICATIONS_PER_MINUTE: '120',
+      VERIFICATIONS_AT_ONCE: '8',
+    });
+
+    // Assert
+    expect(config.postedVerifications).toEqual({ perMinute: 120, atOnce: 8 });
+  });
+
+  it.each([
+    [{ VERIFICATIONS_PER_MINUTE: '0' }, /VERIFICATIONS_PER_MINUTE must be a positive/],
+    [{ VERIFICATIONS_AT_ONCE: 'all' }, /VERIFICATIONS_AT_ONCE must be a positive/],
+  ])('when %o is set, then the start stops with a message naming the variable', (env, message) => {
+    // Act / Assert
+    expect(() => readLauncherConfig(env)).toThrow(message);
+  });
+});
+
 describe('readLauncherConfig: CORS_ORIGINS', () => {
   it('when CORS_ORIGINS is not set, then pages of any origin may read the public routes', () => {
     expect(readLauncherConfig({}).corsOrigins).toBe('*');
