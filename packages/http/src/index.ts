@@ -54,7 +54,7 @@ export { clientAddress } from './client-address.js';
 export { currentUser, optionalCurrentUser } from './current-user.js';
 export { errorHandler } from './error-handler.js';
 export type { ErrorHandlerOptions } from './error-handler.js';
-export { DEFAULT_JSON_BODY_LIMIT, jsonBody } from './json-body.js';
+export { DEFAULT_JSON_BODY_LIMIT, jsonBody, rawJsonOf } from './json-body.js';
 export type { JsonBodyOptions } from './json-body.js';
 export { networksOperation, networksRouter } from './networks-route.js';
 export { trustDocumentRouter } from './trust-document-route.js';

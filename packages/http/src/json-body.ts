@@ -1,4 +1,15 @@
-import express, { type RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request, type RequestHandler } from 'express';
+
+const RAW_JSON = Symbol('raw JSON body');
+
+/**
+ * The JSON body as its bytes came (after its Content-Encoding), for a route that must read the
+ * text itself: a member named twice, which `JSON.parse` folds into one, is visible only there.
+ */
+export function rawJsonOf(req: Request): Buffer | undefined {
+  return (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON];
+}
 
 /** 1 MiB: far above any JSON request of the spec; files travel as multipart, not JSON. */
 export const DEFAULT_JSON_BODY_LIMIT = 1024 * 1024;
@@ -13,5 +24,11 @@ export interface JsonBodyOptions {
  * which `errorHandler` answers with a 400 (field `body`) and a 413.
  */
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
-  return express.json({ limit: options.limit ?? DEFAULT_JSON_BODY_LIMIT });
+  return express.json({
+    limit: options.limit ?? DEFAULT_JSON_BODY_LIMIT,
+    // Keeps a reference to the bytes body-parser read anyway: no copy.
+    verify: (req: IncomingMessage, _res, buffer: Buffer) => {
+      (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON] = buffer;
+    },
+  });
 }

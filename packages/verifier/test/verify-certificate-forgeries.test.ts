@@ -383,6 +383,7 @@ describe('parseJsonStrict', () => {
     ['{"data":{"name":"Forged","name":"Diploma"}}', '$.data.name'],
     ['[{"a":1},{"b":1,"b":2}]', '$[1].b'],
     ['{"x":{"odd key":1,"odd key":1}}', '$.x["odd key"]'],
+    ['{"data":{"name":"Forged","\\u006eame":"Diploma"}}', '$.data.name'],
   ])('when %s names a member twice, then it is refused naming %s', (text, path) => {
     expect(() => parseJsonStrict(text)).toThrow(DuplicateMemberError);
     expect(() => parseJsonStrict(text)).toThrow(`${path} is given twice`);

@@ -6,12 +6,14 @@ import {
   rateLimit,
   requireScope,
   optionalCurrentUser,
+  rawJsonOf,
   sendSuccess,
   validate,
   type AuthenticateOptions,
   type RateLimitOptions,
 } from '@trustpoint/http';
 import {
+  duplicateMember,
   isObject,
   MAX_CERTIFICATE_TRUSTPOINTS,
   unwrapEnvelope,
@@ -19,6 +21,22 @@ import {
   type Trust,
 } from '@trustpoint/verifier';
 import { Router } from 'express';
+
+/** A 400 naming the member a posted copy names twice: readers disagree on its value. */
+function refuseDuplicateMember(raw: Buffer | undefined): void {
+  const member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
+  if (member === undefined) return;
+  throw new DomainError('validation', {
+    detail: 'the body is not a certificate JSON',
+    errors: [
+      {
+        field: `body${member.slice(1)}`,
+        error:
+          'Given twice: a JSON object must name each member once (readers disagree on which value it holds)',
+      },
+    ],
+  });
+}
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import {
@@ -141,6 +159,8 @@ export function trustpointsRouter(
   router.post('/trustpoints/verification', perAddress, async (req, res) => {
     const body: unknown = req.body;
     refuseTooManyTrustpoints(body);
+    // A member named twice: JSON.parse kept the last, another reader of the same copy the first.
+    refuseDuplicateMember(rawJsonOf(req));
     // The shared text rule, as for every body the APIs take: nothing unstorable is even hashed.
     const unstorable = firstUnstorableText(body, 'body');
     if (unstorable !== undefined) {
