@@ -302,7 +302,8 @@ function postedVerificationLimitsDescription(given: Partial<PostedVerificationLi
   return (
     `A copy lists at most ${String(MAX_CERTIFICATE_TRUSTPOINTS)} trustpoints (\`metadata\` ` +
     'items; a genuine certificate has an Evidence per network, at most one Signature and one ' +
-    'Revocation): one listing more is a 400 naming `body.metadata`, before any node is asked. ' +
+    'Revocation): one listing more is a 400 naming `body.metadata`, before any node is asked, ' +
+    'as is a copy naming a JSON member twice (readers disagree on which value it holds). ' +
     `Each client address may post ${String(perMinute)} copies a minute (then 429 with ` +
     `\`Retry-After\`), and this service checks ${String(atOnce)} at once, as many more waiting ` +
     `their turn for up to ${String(POSTED_VERIFICATION_MAX_WAIT_MS / 1_000)} s; any other is a 503 ` +

@@ -161,7 +161,7 @@ export interface paths {
     put?: never;
     /**
      * Verify a certificate JSON a holder has
-     * @description Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, possibly older than the stored record or changed): the service runs the same verifier as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with or without its response envelope), trusting only its own registries and asking only its own nodes. The hash is recomputed by the rules, the revocation found from the certID alone. `issuer` names the issuing account and origin: a certificate naming another origin than this service is `issuerUntrusted`, and that origin is never contacted. No token needed; nothing is stored.
+     * @description Verification method 1 for the copy in a holder's hands (saved at issuance, handed on, possibly older than the stored record or changed): the service runs the same verifier as the CLI and the pages (`@trustpoint/verifier`) on the posted JSON (a certificate, with or without its response envelope), trusting only its own registries and asking only its own nodes. The hash is recomputed by the rules, the revocation found from the certID alone. `issuer` names the issuing account and origin: a certificate naming another origin than this service is `issuerUntrusted`, and that origin is never contacted. No token needed; nothing is stored. A copy lists at most 64 trustpoints (`metadata` items; a genuine certificate has an Evidence per network, at most one Signature and one Revocation): one listing more is a 400 naming `body.metadata`, before any node is asked, as is a copy naming a JSON member twice (readers disagree on which value it holds). Each client address may post 30 copies a minute (then 429 with `Retry-After`), and this service checks 4 at once, as many more waiting their turn for up to 5 s; any other is a 503 with `Retry-After: 2`.
      */
     post: operations['verifyPostedCertificate'];
     delete?: never;
@@ -2422,9 +2422,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Too Many Requests Error */
+      /** @description Too many requests, or too many copies posted from this address this minute */
       429: {
         headers: {
+          /** @description Seconds until this address may post again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2434,6 +2436,17 @@ export interface operations {
       /** @description Internal Server Error */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service Unavailable Error: as many copies as it checks at once are being checked */
+      503: {
+        headers: {
+          /** @description Seconds to wait before posting again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
