@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { accountCommand } from './account/account-command.js';
+import { domainsCommand } from './domains/domains-command.js';
 import { adminCommand } from './admin/admin-command.js';
 import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
@@ -39,6 +40,7 @@ export function createProgram(io: Io): Command {
   trustCommand(program, io);
   certifyCommand(program, io);
   accountCommand(program, io);
+  domainsCommand(program, io);
   reconcileCommand(program, io);
   return program;
 }

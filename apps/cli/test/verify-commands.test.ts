@@ -146,6 +146,44 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(removed.stdout).toContain("are the issuer's claims, not proven");
   });
 
+  it('when a customer claims a domain with `trustpoint domains`, publishes the record it prints and has it checked, then it is proven and their certificates name it; released, they no longer do', async () => {
+    const domain = `d${randomUUID().slice(0, 8)}.example`;
+    const domains = (args: string[]) =>
+      trustpoint(['domains', ...args, '--url', service.url], {
+        TRUSTPOINT_TOKEN: service.running.token,
+      });
+
+    const claimed = await domains(['claim', domain.toUpperCase(), '--json']);
+    const claim = JSON.parse(claimed.stdout) as {
+      domain: string;
+      status: string;
+      record: { name: string; value: string };
+    };
+    const unpublished = await domains(['check', domain]);
+    dns.zone.set(claim.record.name, [claim.record.value]);
+    const proven = await domains(['check', domain]);
+    const listed = await domains(['list']);
+    const named = await createContentCertificate();
+    const released = await domains(['release', domain]);
+    const after = await createContentCertificate();
+    const notADomain = await domains(['claim', 'https://university.example/']);
+    dns.zone.delete(claim.record.name);
+
+    expect(claimed.code).toBe(EXIT.ok);
+    expect(claim).toMatchObject({ domain, status: 'pending' });
+    expect(claim.record.name).toBe(`_trustpoint.${domain}`);
+    expect(claim.record.value).toContain(`origin=${service.url}`);
+    expect(unpublished.code).toBe(EXIT.failure);
+    expect(unpublished.stderr).toContain(`domain ${domain} not proven`);
+    expect(proven.code).toBe(EXIT.ok);
+    expect(proven.stdout).toContain('proven');
+    expect(listed.stdout).toContain(domain);
+    expect((named.data.data as { issuerDomain?: string }).issuerDomain).toBe(domain);
+    expect(released.code).toBe(EXIT.ok);
+    expect((after.data.data as { issuerDomain?: string }).issuerDomain).toBeUndefined();
+    expect(notADomain.code).toBe(EXIT.usage);
+  });
+
   it('when a certificate just made is verified from its JSON, then every trustpoint is anchored, the node is named and the exit code is 0', async () => {
     const certificate = await createContentCertificate();
     const path = await saved('content.json', certificate);
