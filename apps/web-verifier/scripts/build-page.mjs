@@ -15,6 +15,10 @@ const bundle = await build({
   bundle: true,
   format: 'iife',
   platform: 'browser',
+  // Said outright: @trustpoint/verifier's build is CommonJS, and for a require esbuild would take
+  // a package's `main` (jsonc-parser's UMD build, whose dynamic requires fail in a page) over its
+  // ES module build.
+  mainFields: ['browser', 'module', 'main'],
   target: ['chrome111', 'firefox111', 'safari16.4'],
   minify: true,
   legalComments: 'none',
