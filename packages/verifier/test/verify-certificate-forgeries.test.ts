@@ -42,6 +42,8 @@ const ORIGIN = 'https://certs.university.example';
 const OTHER_GENESIS = `0x${'0f'.repeat(32)}`;
 const DEV_ACCOUNT = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const word = (value: number) => value.toString(16).padStart(64, '0');
+/** `RoleGranted(bytes32,address,address)`. */
+const ROLE_GRANTED = '0x2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d';
 
 /** A version 2 certificate issued at ORIGIN, anchored in `registry`, on a node in memory. */
 function issued(registry = REGISTRY, node: Partial<FakeNode> = {}) {
@@ -189,6 +191,35 @@ describe('verifyCertificate against forgeries', () => {
       expect(result.trustpoints[0]?.detail).toContain(why);
     },
   );
+
+  it('when a development account once granted the registry its roles, though none holds one now, then nothing in it is trusted away from this machine', async () => {
+    const word32 = (value: string) => `0x${value.slice(2).toLowerCase().padStart(64, '0')}`;
+    const privateKey = `0x${'9a'.repeat(20)}`;
+    const granted = (account: string, sender: string) => ({
+      address: REGISTRY,
+      topics: [ROLE_GRANTED, `0x${'00'.repeat(32)}`, word32(account), word32(sender)],
+      blockNumber: '0x1',
+    });
+    const handedOver = issued(REGISTRY, { logs: [granted(privateKey, DEV_ACCOUNT)] });
+    const neverDev = issued(REGISTRY, { logs: [granted(privateKey, privateKey)] });
+    const toAccount19 = issued(REGISTRY, {
+      roles: { held: ['0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199'] },
+    });
+    const trust = { networks: [networkOf('you', FAKE_GENESIS)] };
+
+    const results = await Promise.all(
+      [handedOver, neverDev, toAccount19].map((given) => verify(given, trust)),
+    );
+
+    expect(results.map((result) => result.trustpoints[0]?.verdict)).toEqual([
+      'untrusted',
+      'anchored',
+      'untrusted',
+    ]);
+    expect(results[0]?.trustpoints[0]?.detail).toContain(
+      `it was in the hands of the well-known development account ${DEV_ACCOUNT}`,
+    );
+  });
 
   it('when a registry held by a development account announces a successor, then the successor is not trusted, though no development account holds it', async () => {
     const successor = `0x${'5e'.repeat(20)}`;

@@ -115,11 +115,13 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
   const records = input.recordedIn;
   if (trusted) {
     if (records.length === 0) {
+      const detail = 'no record of it as the rules say was found on chain';
       return {
         ...base,
         originTrusted: true,
-        outcome: 'trusted',
-        detail: `issued by ${account} of ${origin}, an origin you trust`,
+        registry: { outcome: 'notListed', document: 'pinned', detail },
+        outcome: 'untrusted',
+        detail: `it names ${origin}, an origin you trust, but ${detail}: nothing vouches that ${origin} issued it`,
       };
     }
     const unlisted = records.filter((record) => !pinnedBy(origin, record));

@@ -768,11 +768,12 @@ export async function verifyCertificate(
     // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.
     issuerOrigin: hash.version === 2 ? certificate.issuerOrigin : undefined,
     covered: hash.version === 2 && hash.matches,
-    // The Evidences the chain holds: a record not found is recorded nowhere.
+    // The Evidences the chain holds as the rules say: a record not found, or holding another
+    // hash, is recorded nowhere.
     recordedIn: trustpoints.flatMap((trustpoint) =>
       trustpoint.type === 'Evidence' &&
       trustpoint.smartContract !== undefined &&
-      trustpoint.onChain !== undefined
+      trustpoint.verdict === 'anchored'
         ? [
             {
               networkId: trustpoint.networkId,

@@ -23,6 +23,8 @@ export interface FakeNode {
    * contract answers it (the not-found revert, as a forger's bytes may).
    */
   roles?: { held?: readonly string[]; on?: readonly string[] } | 'none';
+  /** What `eth_getLogs` answers (any filter); the method is unknown to the node when absent. */
+  logs?: { address: string; topics: string[]; blockNumber: string }[];
 }
 
 const HAS_ROLE = '0x91d14854';
@@ -85,6 +87,8 @@ function answer(
             : { hash: blockHashOf(number), timestamp: `0x${receipt.blockTime.toString(16)}` },
       };
     }
+    case 'eth_getLogs':
+      return node.logs === undefined ? undefined : { result: node.logs };
     case 'eth_getTransactionReceipt': {
       const receipt = node.receipts?.get(params[0] as string);
       return {
