@@ -26,8 +26,16 @@ export interface JsonBodyOptions {
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   return express.json({
     limit: options.limit ?? DEFAULT_JSON_BODY_LIMIT,
-    // Keeps a reference to the bytes body-parser read anyway: no copy.
-    verify: (req: IncomingMessage, _res, buffer: Buffer) => {
+    // UTF-8 only (RFC 8259 §8.1: JSON between systems MUST be): another charset would be
+    // decoded by the parser, while the raw bytes kept here are read as UTF-8.
+    verify: (req: IncomingMessage, _res, buffer: Buffer, encoding: string) => {
+      if (encoding.toLowerCase() !== 'utf-8' && encoding.toLowerCase() !== 'utf8') {
+        throw Object.assign(new Error(`charset ${encoding} is not supported`), {
+          type: 'charset.unsupported',
+          status: 415,
+        });
+      }
+      // Keeps a reference to the bytes body-parser read anyway: no copy.
       (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON] = buffer;
     },
   });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
-import { jsonBody } from '../src/json-body.js';
+import { jsonBody, rawJsonOf } from '../src/json-body.js';
 import { sendSuccess } from '../src/send-success.js';
 import { testApp } from './support/test-app.js';
 
@@ -83,6 +83,48 @@ describe('jsonBody', () => {
 
     // Assert
     expect(response.status).toBe(413);
+  });
+
+  it.each([
+    ['utf-16le', Buffer.from('{"a":1}', 'utf16le')],
+    ['utf-7', Buffer.from('{"+AGE-":1}', 'latin1')],
+    ['UTF-32', Buffer.from('{}', 'latin1')],
+  ])(
+    'when a body comes in %s, which the parser would decode but the raw bytes are read as UTF-8, then 400 on the body',
+    async (charset, body) => {
+      const response = await request(echoApp())
+        .post('/echo')
+        .set('Content-Type', `application/json; charset=${charset}`)
+        .send(body);
+
+      expect(response.status).toBe(400);
+      expect(response.body).toHaveProperty('errors', [
+        { field: 'body', error: 'Charset is not supported, use utf-8' },
+      ]);
+    },
+  );
+
+  it('when the body is UTF-8, said or not, then it is parsed and its bytes are kept for the route', async () => {
+    const seen: (string | undefined)[] = [];
+    const app = testApp((server) => {
+      server.use(jsonBody());
+      server.post('/raw', (req, res) => {
+        seen.push(rawJsonOf(req)?.toString('utf8'));
+        sendSuccess(res, 200, 'ok', req.body as object);
+      });
+    });
+
+    const said = await request(app)
+      .post('/raw')
+      .set('Content-Type', 'application/json; charset=UTF-8')
+      .send('{"a":"é"}');
+    const unsaid = await request(app)
+      .post('/raw')
+      .set('Content-Type', 'application/json')
+      .send('{"b":2}');
+
+    expect([said.status, unsaid.status]).toEqual([200, 200]);
+    expect(seen).toEqual(['{"a":"é"}', '{"b":2}']);
   });
 
   it('when the charset is not supported, then 400 on the body', async () => {
