@@ -239,7 +239,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     // --issuer reads the document now, not as this machine's own pin: the registries held by the
     // development accounts are trusted through it nowhere, so it does not vouch for the record.
     expect(trusting.code).toBe(EXIT.issuerUntrusted);
-    expect(trusting.stdout).toContain(`the record is not held under the pin of ${service.url}`);
+    expect(trusting.stdout).toContain(
+      `${service.url} does not vouch for it: not held under the pin of ${service.url}`,
+    );
     expect(trustedHere.code).toBe(EXIT.ok);
     expect(trustedHere.stdout).toContain(`Issued by: ${service.url}`);
     expect(trustedHere.stdout).toContain('an origin you trust');

@@ -36,7 +36,8 @@ export async function isFile(argument: string): Promise<boolean> {
 }
 
 export async function readJsonFile(path: string): Promise<unknown> {
-  const text = await readFile(path, 'utf8');
+  // A byte order mark some editors write is no part of the JSON (RFC 8259 §8.1 lets a reader skip it).
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   try {
     return parseJsonStrict(text);
   } catch (error) {

@@ -133,7 +133,7 @@ function originLines(issuer: IssuerCheck): string[] {
     return [`${head}: an origin you trust`, ...registry];
   }
   return [
-    `${head}: ISSUER NOT TRUSTED (${issuer.originTrusted === true ? `the record is not held under the pin of ${issuer.origin}` : `you do not trust ${issuer.origin}`})`,
+    `${head}: ISSUER NOT TRUSTED (${issuer.originTrusted === true ? `${issuer.origin} does not vouch for it: ${issuer.registry?.detail ?? 'the record is not held under its pin'}` : `you do not trust ${issuer.origin}`})`,
     ...registry,
     issuer.originTrusted === true
       ? `  If ${issuer.origin} moved to a new registry, pin its document again: trustpoint trust add ${issuer.origin}`

@@ -75,7 +75,7 @@ function statusText(issuer: IssuerCheck): string {
     case 'untrusted':
       if (issuer.origin === undefined) return 'Not an http(s) origin: it cannot be trusted.';
       return issuer.originTrusted === true
-        ? `Issuer not trusted: you trust ${issuer.origin}, but this record is not held under its pin (a registry it does not publish, another chain with the same id, or one a development account holds).`
+        ? `Issuer not trusted: you trust ${issuer.origin}, but it does not vouch for this copy: ${issuer.registry?.detail ?? 'the record is not held under its pin'}.`
         : `Issuer not trusted: you do not trust ${issuer.origin}. The record is valid on chain, but anybody can run a service: trust it only if you know it issues such certificates.`;
   }
 }

@@ -1,9 +1,12 @@
 import {
   dnsOverHttpsTxt,
+  normalizeOrigin,
+  readCertificate,
   unwrapEnvelope,
   verifyCertificate,
   verifyEvidence,
   type FileHashes,
+  type Trust,
 } from '@trustpoint/verifier';
 import {
   apiBaseOf,
@@ -223,9 +226,12 @@ async function verify(): Promise<void> {
   }
   const file = await hashChosenFile();
   const needsKeys = JSON.stringify(json).includes('"Signature"');
+  // Signature keys from the issuing origin when you trust it; else from the service involved,
+  // whose keys can then only leave a signature unchecked, never prove it wrong.
+  const keysFrom = trustedIssuerApi(json, trust) ?? service;
   const [networks, jwks] = await Promise.all([
     service === undefined ? Promise.resolve<NetworkInfo[]>([]) : fetchNetworks(service),
-    service === undefined || !needsKeys ? Promise.resolve(undefined) : fetchJwks(service),
+    keysFrom === undefined || !needsKeys ? Promise.resolve(undefined) : fetchJwks(keysFrom),
   ]);
   const verification = await verifyCertificate({
     certificate: json,
@@ -241,11 +247,26 @@ async function verify(): Promise<void> {
     ...(file === undefined ? {} : { file }),
     // Keys read from the service the link or the form names: they cannot prove a signature of
     // another issuing origin wrong.
-    ...(jwks === undefined || service === undefined
+    ...(jwks === undefined || keysFrom === undefined
       ? {}
-      : { jwks: jwks as KeySet, jwksOrigin: service.origin }),
+      : { jwks: jwks as KeySet, jwksOrigin: keysFrom.origin }),
   });
   renderCertificateResult(result, verification, json, networks, help);
+}
+
+/** The certificate API of the issuing origin a version 2 certificate names, when you trust it. */
+function trustedIssuerApi(json: unknown, trust: Trust): URL | undefined {
+  try {
+    const certificate = readCertificate(json);
+    if (certificate.hashVersion === undefined || certificate.issuerOrigin === undefined)
+      return undefined;
+    const origin = normalizeOrigin(certificate.issuerOrigin);
+    if (origin === undefined) return undefined;
+    const trusted = (trust.origins ?? []).some((known) => normalizeOrigin(known) === origin);
+    return trusted ? new URL('/cert/v2/', origin) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** On a phone-sized screen the verdict is below the form: bring it into view. */
