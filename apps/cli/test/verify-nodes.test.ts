@@ -204,6 +204,23 @@ describe('trustpoint verify: the nodes it asks, as npm start runs on other ports
     expect(result.stdout).not.toContain('VERIFIED');
   });
 
+  it('when you pin the registry with --contract and no --genesis, then the chain your trust file pins for the network is the one meant: a node of another chain with the same id is refused for your pin too (exit 10)', async () => {
+    const { path } = await certify();
+    const registry = own.document.networks[0]?.registries.find(
+      (entry) => entry.kind === 'trustPointRegistry',
+    )?.address;
+
+    const result = await trustpoint(
+      ['verify', path, '--rpc', `31337=${impostor.url}`, '--contract', `31337=${registry ?? ''}`],
+      { TRUSTPOINT_TRUST_FILE: await withoutNodes() },
+    );
+
+    // Before, your pin took any node answering 31337: the impostor was asked and said NOT FOUND.
+    expect(result.code, result.stdout).toBe(EXIT.unchecked);
+    expect(result.stdout).toContain('another chain with the same chain id');
+    expect(result.stdout).not.toContain('NOT FOUND');
+  });
+
   it('when two public endpoints of different operators agree, then it is VERIFIED with the chain time, naming both', async () => {
     const { path } = await certify();
     const second = await relay();

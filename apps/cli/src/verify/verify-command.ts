@@ -158,7 +158,10 @@ async function trustedNetworks(
           '--status-contract',
         )
       : undefined;
-  const genesis = genesisHashesOf(options.genesis ?? [], fromFile);
+  const genesis = {
+    ...genesisOfPins(pinned.trust),
+    ...genesisHashesOf(options.genesis ?? [], fromFile),
+  };
   const issuers: Trust[] = [];
   for (const given of options.issuer ?? []) {
     const origin = originOf(given);
@@ -226,6 +229,25 @@ async function loadJwks(
       source: `${source} (not loaded: ${error instanceof Error ? error.message : String(error)})`,
     };
   }
+}
+
+/**
+ * Block 0 of each network your trust file pins with one genesis hash: a --contract pin of that
+ * network without --genesis means that chain, not any chain answering its id.
+ */
+function genesisOfPins(trust: Trust): Record<string, string> {
+  const hashes = new Map<string, Set<string>>();
+  for (const network of trust.networks) {
+    if (network.genesisHash === undefined) continue;
+    const seen = hashes.get(network.networkId) ?? new Set<string>();
+    seen.add(network.genesisHash.toLowerCase());
+    hashes.set(network.networkId, seen);
+  }
+  return Object.fromEntries(
+    [...hashes].flatMap(([networkId, seen]) =>
+      seen.size === 1 ? [[networkId, [...seen][0] ?? '']] : [],
+    ),
+  );
 }
 
 /** The issuing origin a version 2 certificate names, when you trust it. */
