@@ -212,8 +212,15 @@ async function verify(): Promise<void> {
     },
   };
   const trust = services.trust();
+  // Network names and explorer links: from the page's own service, or one you trust; a link's
+  // service of its own could label a dev chain "Ethereum Mainnet" and link its own explorer.
+  const namesFrom =
+    service !== undefined &&
+    (service.toString() === servingApiBase(location) || services.isTrusted(service.origin))
+      ? service
+      : undefined;
   if (!isCertificate(json)) {
-    const networks = service === undefined ? [] : await fetchNetworks(service);
+    const networks = namesFrom === undefined ? [] : await fetchNetworks(namesFrom);
     const verification = await verifyEvidence({
       evidence: json,
       rpc,
@@ -230,7 +237,7 @@ async function verify(): Promise<void> {
   // whose keys can then only leave a signature unchecked, never prove it wrong.
   const keysFrom = trustedIssuerApi(json, trust) ?? service;
   const [networks, jwks] = await Promise.all([
-    service === undefined ? Promise.resolve<NetworkInfo[]>([]) : fetchNetworks(service),
+    namesFrom === undefined ? Promise.resolve<NetworkInfo[]>([]) : fetchNetworks(namesFrom),
     keysFrom === undefined || !needsKeys ? Promise.resolve(undefined) : fetchJwks(keysFrom),
   ]);
   const verification = await verifyCertificate({
