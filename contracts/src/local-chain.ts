@@ -6,7 +6,7 @@ import {
   type IncomingMessage,
   type Server,
 } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
 
@@ -28,6 +28,7 @@ export interface LocalChainOptions {
   /** Folder of the transaction journal; created when missing. */
   dataDir: string;
   host?: string;
+  /** 8545 by default; 0 for any free port (then read `LocalChain.port`). */
   port?: number;
   /**
    * Mine a block every this many milliseconds instead of one per transaction (after the journal is
@@ -273,7 +274,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   await mkdir(options.dataDir, { recursive: true });
   const journalPath = join(options.dataDir, 'chain-journal.ndjson');
   // Fail before anything starts when the port is taken (typically: Trustpoint already running).
-  await assertPortFree(host, port);
+  if (port !== 0) await assertPortFree(host, port);
 
   // The same block 0 on every start: verifiers pin the chain by its genesis hash.
   const { initialDate } = await chainIdentity(options.dataDir);
@@ -393,9 +394,12 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     throw error;
   }
 
+  // Port 0: the port the system gave, bound at once (a port found free and bound later, after
+  // the node started, may be another process's by then).
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${String(port)}`,
-    port,
+    url: `http://${host}:${String(bound)}`,
+    port: bound,
     replayed: entries.length,
     stop: async () => {
       await new Promise<void>((resolve) => {

@@ -26,7 +26,7 @@ async function startOperatorChain(): Promise<{
 }> {
   const chain = await startLocalChain({
     dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-operator-chain-')),
-    port: await freePort(),
+    port: 0,
   });
   const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { AnchorRequest, NetworkConfig } from '@trustpoint/chain';
 import {
   deployTrustpoint,
-  freePort,
   HARDHAT_DEV_KEY,
   startLocalChain,
   type LocalChain,
@@ -15,7 +14,7 @@ import { JsonRpcProvider, Wallet } from 'ethers';
 /** A local chain in this process with freshly deployed registries, and its network's settings. */
 export async function startTestChain(): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-observability-'));
-  const chain = await startLocalChain({ dataDir, port: await freePort() });
+  const chain = await startLocalChain({ dataDir, port: 0 });
   const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();

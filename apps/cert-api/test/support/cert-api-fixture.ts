@@ -10,7 +10,6 @@ import {
 } from '@trustpoint/chain';
 import {
   deployTrustpoint,
-  freePort,
   HARDHAT_DEV_KEY,
   startLocalChain,
   useIntervalMining,
@@ -141,7 +140,7 @@ export async function startCertApi(
 ): Promise<CertApiFixture> {
   const chain = await startLocalChain({
     dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-cert-api-')),
-    port: await freePort(),
+    port: 0,
   });
   const provider = new JsonRpcProvider(chain.url, undefined, {
     staticNetwork: true,

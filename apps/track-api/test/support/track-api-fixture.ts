@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
 import {
   deployTrustpoint,
-  freePort,
   HARDHAT_DEV_KEY,
   startLocalChain,
   useIntervalMining,
@@ -94,7 +93,7 @@ export async function startTrackApi(
 ): Promise<TrackApiFixture> {
   const chain = await startLocalChain({
     dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-track-api-')),
-    port: await freePort(),
+    port: 0,
   });
   const provider = new JsonRpcProvider(chain.url, undefined, {
     staticNetwork: true,

@@ -5,7 +5,6 @@ import {
   deployTrustpoint,
   EvidenceBatchRepository__factory,
   EvidenceRepository__factory,
-  freePort,
   HARDHAT_DEV_KEY,
   readDeployments,
   startLocalChain,
@@ -45,7 +44,7 @@ export async function startTestChain(
   registries: RegistryGeneration = 'batches',
 ): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-test-'));
-  const chain = await startLocalChain({ dataDir, port: await freePort() });
+  const chain = await startLocalChain({ dataDir, port: 0 });
   const provider = new JsonRpcProvider(chain.url, undefined, {
     staticNetwork: true,
     cacheTimeout: -1,
