@@ -24,7 +24,17 @@ import { Router } from 'express';
 
 /** A 400 naming the member a posted copy names twice: readers disagree on its value. */
 function refuseDuplicateMember(raw: Buffer | undefined): void {
-  const member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
+  let member: string | undefined;
+  try {
+    member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
+  } catch (error) {
+    // Nested deeper than the scanner reads: no certificate either.
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new DomainError('validation', {
+      detail: 'the body is not a certificate JSON',
+      errors: [{ field: 'body', error: 'nested too deeply' }],
+    });
+  }
   if (member === undefined) return;
   throw new DomainError('validation', {
     detail: 'the body is not a certificate JSON',
