@@ -22,31 +22,6 @@ import {
 } from '@trustpoint/verifier';
 import { Router } from 'express';
 
-/** A 400 naming the member a posted copy names twice: readers disagree on its value. */
-function refuseDuplicateMember(raw: Buffer | undefined): void {
-  let member: string | undefined;
-  try {
-    member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
-  } catch (error) {
-    // Nested deeper than the scanner reads: no certificate either.
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new DomainError('validation', {
-      detail: 'the body is not a certificate JSON',
-      errors: [{ field: 'body', error: 'nested too deeply' }],
-    });
-  }
-  if (member === undefined) return;
-  throw new DomainError('validation', {
-    detail: 'the body is not a certificate JSON',
-    errors: [
-      {
-        field: `body${member.slice(1)}`,
-        error:
-          'Given twice: a JSON object must name each member once (readers disagree on which value it holds)',
-      },
-    ],
-  });
-}
 import type { CertificateServices } from '../certificates/certificate-services.js';
 import { getCertificate } from '../certificates/get-certificate.js';
 import {
@@ -86,6 +61,32 @@ function firstUnstorableText(
     }
   }
   return undefined;
+}
+
+/** A 400 naming the member a posted copy names twice: readers disagree on its value. */
+function refuseDuplicateMember(raw: Buffer | undefined): void {
+  let member: string | undefined;
+  try {
+    member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
+  } catch (error) {
+    // Nested deeper than the scanner reads: no certificate either.
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new DomainError('validation', {
+      detail: 'the body is not a certificate JSON',
+      errors: [{ field: 'body', error: 'nested too deeply' }],
+    });
+  }
+  if (member === undefined) return;
+  throw new DomainError('validation', {
+    detail: 'the body is not a certificate JSON',
+    errors: [
+      {
+        field: `body${member.slice(1)}`,
+        error:
+          'Given twice: a JSON object must name each member once (readers disagree on which value it holds)',
+      },
+    ],
+  });
 }
 
 /**

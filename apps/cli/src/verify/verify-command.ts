@@ -5,10 +5,10 @@ import {
   compareTrustDocuments,
   hashFileStream,
   isHashHex,
-  normalizeOrigin,
   readCertificate,
   trustOfContracts,
   trustOfDocument,
+  trustedIssuingOrigin,
   verifyCertificate,
   verifyEvidence,
   VerifierInputError,
@@ -250,31 +250,6 @@ function genesisOfPins(trust: Trust): Record<string, string> {
   );
 }
 
-/** The issuing origin a version 2 certificate names, when you trust it. */
-function issuingOriginTrusted(certificate: unknown, trust: Trust): string | undefined {
-  try {
-    const read = readCertificate(certificate);
-    const named = read.hashVersion === undefined ? undefined : read.issuerOrigin;
-    const origin = named === undefined ? undefined : normalizeOrigin(named);
-    return origin !== undefined &&
-      (trust.origins ?? []).some((known) => normalizeOrigin(known) === origin)
-      ? origin
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const hasSignature = (certificate: unknown): boolean => {
-  try {
-    return readCertificate(certificate).metadata.some(
-      (item) => item.type === 'Signature' && item.signature !== undefined,
-    );
-  } catch {
-    return false;
-  }
-};
-
 function asUsageError(error: unknown): never {
   if (error instanceof VerifierInputError) throw usageError(error.message);
   throw error;
@@ -344,17 +319,21 @@ Examples:
       } else throw usageError(`${argument} is neither a file nor a certID`);
       // A JSON the verifier cannot take (a copy listing more than MAX_CERTIFICATE_TRUSTPOINTS
       // trustpoints above all) is a usage error before a file is hashed or anything is fetched.
+      let read: ReturnType<typeof readCertificate>;
       try {
-        readCertificate(certificate);
+        read = readCertificate(certificate);
       } catch (error) {
         asUsageError(error);
       }
+      const signed = read.metadata.some(
+        (item) => item.type === 'Signature' && item.signature !== undefined,
+      );
       const dnsServers = dnsServersOf(options.dnsServer ?? [], io.env);
       const file = options.file === undefined ? undefined : await hashFile(options.file);
       // The signature keys: yours (--jwks), else the issuing origin's when you trust it, else the
       // service's (--url), which cannot prove a signature wrong for another issuing origin.
-      const keyOrigin = issuingOriginTrusted(certificate, trusted.trust) ?? origin;
-      const keys = hasSignature(certificate) ? await loadJwks(options.jwks, keyOrigin) : undefined;
+      const keyOrigin = trustedIssuingOrigin(read, trusted.trust) ?? origin;
+      const keys = signed ? await loadJwks(options.jwks, keyOrigin) : undefined;
 
       const result = await verifyCertificate({
         certificate,

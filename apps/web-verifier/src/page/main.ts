@@ -1,7 +1,7 @@
 import {
   dnsOverHttpsTxt,
-  normalizeOrigin,
   readCertificate,
+  trustedIssuingOrigin,
   unwrapEnvelope,
   verifyCertificate,
   verifyEvidence,
@@ -264,13 +264,8 @@ async function verify(): Promise<void> {
 /** The certificate API of the issuing origin a version 2 certificate names, when you trust it. */
 function trustedIssuerApi(json: unknown, trust: Trust): URL | undefined {
   try {
-    const certificate = readCertificate(json);
-    if (certificate.hashVersion === undefined || certificate.issuerOrigin === undefined)
-      return undefined;
-    const origin = normalizeOrigin(certificate.issuerOrigin);
-    if (origin === undefined) return undefined;
-    const trusted = (trust.origins ?? []).some((known) => normalizeOrigin(known) === origin);
-    return trusted ? new URL('/cert/v2/', origin) : undefined;
+    const origin = trustedIssuingOrigin(readCertificate(json), trust);
+    return origin === undefined ? undefined : new URL('/cert/v2/', origin);
   } catch {
     return undefined;
   }

@@ -111,7 +111,7 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
     origin,
     ...(origin === input.issuerOrigin ? {} : { given: input.issuerOrigin }),
   };
-  const trusted = (input.trust?.origins ?? []).some((known) => normalizeOrigin(known) === origin);
+  const trusted = isTrustedOrigin(input.trust, origin);
   const records = input.recordedIn;
   if (trusted) {
     if (records.length === 0) {
@@ -156,6 +156,26 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
     outcome: 'untrusted',
     detail: `issued by ${account} of ${origin}, which you do not trust${registry.outcome === 'listed' ? `; recorded in a registry that ${origin} publishes (its document, read now)` : ''}`,
   };
+}
+
+/** Whether `origin` (normalised) is one you trust as an issuer (`Trust.origins`). */
+export function isTrustedOrigin(trust: Trust | undefined, origin: string): boolean {
+  return (trust?.origins ?? []).some((known) => normalizeOrigin(known) === origin);
+}
+
+/**
+ * The issuing origin a version 2 certificate names (normalised), when you trust it: where its
+ * signature keys are read from. Undefined for a version 1 copy, whose origin no hash covers.
+ */
+export function trustedIssuingOrigin(
+  certificate: { hashVersion?: unknown; issuerOrigin?: string | undefined },
+  trust: Trust | undefined,
+): string | undefined {
+  if (certificate.hashVersion === undefined || certificate.issuerOrigin === undefined) {
+    return undefined;
+  }
+  const origin = normalizeOrigin(certificate.issuerOrigin);
+  return origin !== undefined && isTrustedOrigin(trust, origin) ? origin : undefined;
 }
 
 /**

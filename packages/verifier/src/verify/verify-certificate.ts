@@ -619,19 +619,21 @@ async function verifyTrustpoint(
         signedAt: item.timestamp,
         jwks: input.jwks,
       });
-      return signature.valid
-        ? done(
-            'signed',
-            `qualified signature valid (${signature.algorithm}, key ${signature.kid ?? '-'})`,
+      if (signature.valid) {
+        return done(
+          'signed',
+          `qualified signature valid (${signature.algorithm}, key ${signature.kid ?? '-'})`,
+          { ...found, signature },
+        );
+      }
+      const issuingOrigin = keysOfAnotherOrigin(certificate, input.jwksOrigin);
+      return issuingOrigin === undefined
+        ? done('signatureInvalid', signature.reason, { ...found, signature })
+        : done(
+            'signatureUnchecked',
+            `${signature.reason}; but the key set was read from ${input.jwksOrigin ?? ''}, not from the issuing origin ${issuingOrigin}, so it cannot prove the signature wrong`,
             { ...found, signature },
-          )
-        : keysOfAnotherOrigin(certificate, input.jwksOrigin) !== undefined
-          ? done(
-              'signatureUnchecked',
-              `${signature.reason}; but the key set was read from ${input.jwksOrigin ?? ''}, not from the issuing origin ${keysOfAnotherOrigin(certificate, input.jwksOrigin) ?? ''}, so it cannot prove the signature wrong`,
-              { ...found, signature },
-            )
-          : done('signatureInvalid', signature.reason, { ...found, signature });
+          );
     }
   }
 }
