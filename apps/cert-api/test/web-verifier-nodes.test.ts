@@ -52,12 +52,22 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser: which node
     await new Promise<void>((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
     ({ token } = await api.user());
-    impostor = await startHardhatNode();
+    // Block 0 is dated at the node's start: two chains started in the same second have the same
+    // genesis and are, to any verifier, one chain. The impostor's is dated a year back.
+    impostor = await startHardhatNode({
+      initialDate: new Date(Date.now() - 365 * 86_400_000).toISOString(),
+    });
     genesisHash = (
       (await jsonRpcCall(api.chain.url, 'eth_getBlockByNumber', ['0x0', false])) as {
         hash: string;
       }
     ).hash;
+    const impostorGenesis = (
+      (await jsonRpcCall(impostor.url, 'eth_getBlockByNumber', ['0x0', false])) as {
+        hash: string;
+      }
+    ).hash;
+    if (impostorGenesis === genesisHash) throw new Error('the impostor chain has the same genesis');
     browser = await launchChromium();
     await mkdir(SCREENSHOTS, { recursive: true });
   }, 120_000);

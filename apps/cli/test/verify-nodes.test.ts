@@ -80,7 +80,11 @@ describe('trustpoint verify: the nodes it asks, as npm start runs on other ports
       CHAIN_PORT: String(chainPort),
       TRUSTPOINT_TRUST_FILE: trustFile,
     });
-    impostor = await startHardhatNode();
+    // Block 0 is dated at the node's start: two chains started in the same second have the same
+    // genesis and are, to any verifier, one chain. The impostor's is dated a year back.
+    impostor = await startHardhatNode({
+      initialDate: new Date(Date.now() - 365 * 86_400_000).toISOString(),
+    });
     const provider = new JsonRpcProvider(impostor.url, undefined, {
       staticNetwork: true,
       cacheTimeout: -1,
@@ -93,6 +97,10 @@ describe('trustpoint verify: the nodes it asks, as npm start runs on other ports
       }
     ).hash;
     await untilPinned(service);
+    const genesis = (
+      (await jsonRpcCall(chainUrl, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string }
+    ).hash;
+    if (genesis === impostorGenesis) throw new Error('the impostor chain has the same genesis');
     [own] = (JSON.parse(await readFile(trustFile, 'utf8')) as TrustFile).origins as [
       TrustFile['origins'][number],
     ];
