@@ -71,7 +71,6 @@ export type {
   CertificateListFilter,
   CertificateLookup,
   CertificateRecord,
-  CertificateType,
   NewCertificate,
   NewTrustpoint,
   SelectiveDisclosureRecord,
@@ -162,7 +161,6 @@ export type {
   StatusBackfill,
 } from './repositories/revocation-status-repository.js';
 export { withAnchoringStates } from './repositories/anchoring-status.js';
-export type { AnchoringStatus } from './repositories/anchoring-status.js';
 export {
   findPublishedFile,
   insertPublishedFile,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CertificateType } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +9,6 @@ import {
   withdrawCertificate,
   type CertificateListFilter,
   type CertificateRecord,
-  type CertificateType,
 } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
 import { certificateRow, givenUser, randomDigest } from './test-data.js';

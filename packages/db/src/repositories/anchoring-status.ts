@@ -1,12 +1,6 @@
+import type { AnchoringStatus } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
-
-/**
- * Where a trustpoint or evidence stands on chain: `pending` while queued or in a batch not yet
- * settled, `anchored` once its transaction is mined with the network's confirmations, `failed`
- * when the anchoring engine gave it up (the registry refused it), with the reason.
- */
-export type AnchoringStatus = 'pending' | 'anchored' | 'failed';
 
 /** What a trustpoint or evidence row holds about its anchoring. */
 interface Anchorable {

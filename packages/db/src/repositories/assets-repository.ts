@@ -1,6 +1,7 @@
+import type { AnchoringStatus } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
-import { whereAnchoringStatus, type AnchoringStatus } from './anchoring-status.js';
+import { whereAnchoringStatus } from './anchoring-status.js';
 import { refundPaidRecords } from './credit-refunds.js';
 import { loadEvidences, type EvidenceRecord } from './evidences-repository.js';
 

@@ -1,12 +1,7 @@
+import type { AnchoringStatus, CertificateType } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
-import {
-  whereAnchoringStatus,
-  withAnchoringStates,
-  type AnchoringStatus,
-} from './anchoring-status.js';
-
-export type CertificateType = 'content' | 'file' | 'asset' | 'url';
+import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
 
 /** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
 export type CertificateHashVersion = 1 | 2;

@@ -1,5 +1,6 @@
+import type { AnchoringStatus } from '@trustpoint/domain';
 import type { Queryable } from '../queryable.js';
-import { withAnchoringStates, type AnchoringStatus } from './anchoring-status.js';
+import { withAnchoringStates } from './anchoring-status.js';
 import { refundPaidRecords } from './credit-refunds.js';
 
 /** One evidence of an asset, keyed on chain by (assetHash, timestamp). */
