@@ -45,7 +45,7 @@ export default tseslint.config(
   },
   {
     // HTTP tests read supertest's `response.body`, typed `any`; what they read is what they assert.
-    files: ['apps/*/test/**/*.ts'],
+    files: ['apps/*/test/**/*.ts', 'packages/{cert-api,track-api,launcher,web-verifier}/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

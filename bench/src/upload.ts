@@ -1,7 +1,7 @@
 // Upload of a 1 GiB file to the certificate API: how fast the API hashes it compared with
 // `sha256sum` on the same file (goal >= 0.8), and how much the API process's memory grows meanwhile
-// (goal <= 64 MiB). The API runs as the launcher in a child process (embedded chain, PGlite unless
-// DATABASE_URL is set), so its resident memory is sampled apart from this client's.
+// (goal <= 64 MiB). The API runs as `trustpoint start` does in a child process (embedded chain,
+// PGlite unless DATABASE_URL is set), so its resident memory is sampled apart from this client's.
 // Run: npm run bench:upload   (BENCH_UPLOAD_MIB changes the size, 1024 by default)
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { freePort } from '@trustpoint/contracts';
 const MIB = 1024 * 1024;
 const FILE_MIB = Number(process.env.BENCH_UPLOAD_MIB ?? '1024');
 const SAMPLE_EVERY_MS = 10;
-const LAUNCHER = resolve(__dirname, '../../apps/launcher/dist/index.js');
+const TRUSTPOINT = resolve(__dirname, '../../apps/cli/dist/index.js');
 
 async function generateFile(path: string, mib: number): Promise<void> {
   // 16 MiB of random bytes written over and over: content does not change hashing speed.
@@ -65,15 +65,16 @@ async function rssOf(pid: number): Promise<number> {
   return Number(kib ?? 0) * 1024;
 }
 
-/** Starts the launcher and waits for the token it prints. */
+/** Starts the whole service (`trustpoint start`) and waits for the token it prints. */
 async function startApi(
   dataDir: string,
 ): Promise<{ child: ChildProcess; url: string; token: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [LAUNCHER], {
+  const child = spawn(process.execPath, [TRUSTPOINT, 'start'], {
     env: {
       ...process.env,
       TRUSTPOINT_DATA_DIR: dataDir,
+      TRUSTPOINT_TRUST_FILE: join(dataDir, 'trust.json'),
       CHAIN_PORT: String(await freePort()),
       CERT_API_PORT: String(port),
       MAX_FILE_BYTES: String((FILE_MIB + 64) * MIB),
@@ -89,7 +90,7 @@ async function startApi(
       if (match?.[1]) resolveToken(match[1]);
     });
     child.once('exit', (code) => {
-      reject(new Error(`the launcher exited (${String(code)}) before it was ready:\n${output}`));
+      reject(new Error(`the service exited (${String(code)}) before it was ready:\n${output}`));
     });
   });
   child.stdout.resume();
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
     const reference = commandSeconds('sha256sum', [path], 3);
     const openssl = opensslSeconds(path);
 
-    console.log('Starting the API (launcher in a child process) ...');
+    console.log('Starting the service (trustpoint start in a child process) ...');
     api = await startApi(join(dir, 'data'));
     const pid = api.child.pid ?? 0;
     // A small upload first, so that lazy start-up work is not counted as growth.

@@ -16,7 +16,7 @@ import { NetworkRegistry } from '../src/networks/network-registry.js';
 import { evidenceRequests, trustPointRequests } from './support/records.js';
 import { deploymentOf, eventCountsByKey, networkFor, onChainRecord } from './support/test-chain.js';
 
-const WORKER = join(__dirname, '..', 'dist', 'anchor-worker.js');
+const WORKER = join(__dirname, 'support', 'anchor-process.mjs');
 
 async function enqueueAll(knex: Knex, engine: AnchorEngine, requests: AnchorRequest[]) {
   for (let i = 0; i < requests.length; i += 100) {

@@ -28,7 +28,7 @@ import {
 import { evidenceRequests, trustPointRequests } from './support/records.js';
 import { eventCountsByKey, onChainRecord } from './support/test-chain.js';
 
-const WORKER = join(__dirname, '..', 'dist', 'anchor-worker.js');
+const WORKER = join(__dirname, 'support', 'anchor-process.mjs');
 
 const TIMING: Partial<AnchorerTiming> = {
   rebroadcastAfterMs: 1_000,

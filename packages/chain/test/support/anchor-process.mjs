@@ -1,6 +1,6 @@
-#!/usr/bin/env node
-// Runs the anchoring engine on its own, without an API: for deployments that scale anchoring
-// separately, and for the crash tests that kill it mid-batch. Configuration from the environment:
+// The anchoring engine alone in a process of its own, for the crash tests that kill it mid-batch
+// (`kill -9`). Built code only: run after `build`. A deployment runs the same engine as
+// `trustpoint serve anchor`. Configuration from the environment:
 //   DATABASE_URL                 PostgreSQL
 //   TRUSTPOINT_PGLITE_DIR        or, without DATABASE_URL, an embedded database directory that no
 //                                other process has open (the embedded database belongs to one process)
@@ -10,18 +10,16 @@
 import { join } from 'node:path';
 import { createDatabase } from '@trustpoint/db';
 import pino from 'pino';
-import { AnchorEngine } from './anchoring/anchor-engine.js';
-import { loadNetworks } from './networks/load-networks.js';
-import { NetworkRegistry } from './networks/network-registry.js';
+import chain from '../../dist/index.js';
 
-async function main(): Promise<void> {
-  const logger = pino({ name: 'trustpoint-anchorer' });
+const { AnchorEngine, loadNetworks, NetworkRegistry } = chain;
+
+async function main() {
+  const logger = pino({ name: 'trustpoint-anchor-process' });
   const url = process.env.DATABASE_URL;
   const pgliteDir = process.env.TRUSTPOINT_PGLITE_DIR;
   if (!url && !pgliteDir) {
-    throw new Error(
-      'DATABASE_URL (or TRUSTPOINT_PGLITE_DIR) is required to run the anchorer on its own',
-    );
+    throw new Error('DATABASE_URL (or TRUSTPOINT_PGLITE_DIR) is required');
   }
   const networks = new NetworkRegistry(
     await loadNetworks({
@@ -58,7 +56,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
+main().catch((error) => {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

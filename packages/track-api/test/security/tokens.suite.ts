@@ -15,7 +15,7 @@ import { BASE, JWT_SECRET, type TrackApiFixture } from '../support/track-api-fix
 
 import { OIDC_AUDIENCE, type SecurityApi } from './shared-api.js';
 
-// The cases shared with the certificate and admin APIs (apps/cert-api/test/security/tokens.suite.ts).
+// The cases shared with the certificate and admin APIs (packages/cert-api/test/security/tokens.suite.ts).
 
 /** The refused-token cases against the track API. */
 export function tokensSuite(shared: () => SecurityApi): void {
