@@ -7,7 +7,6 @@ export * from './networks/trust-document-source.js';
 export * from './rpc/json-rpc-provider.js';
 export * from './anchoring/anchor-record.js';
 export * from './anchoring/anchor-logger.js';
-export * from './anchoring/anchor-queue.js';
 export * from './anchoring/anchor-engine.js';
 export * from './anchoring/anchoring-observer.js';
 export * from './anchoring/anchoring-thread.js';

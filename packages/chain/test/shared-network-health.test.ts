@@ -1,13 +1,9 @@
+import { readNetworkHealth, recordNetworkHealth } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
-import {
-  readNetworkHealth,
-  recordNetworkHealth,
-  shareNetworkHealth,
-  watchNetworkHealth,
-} from '../src/anchoring/shared-network-health.js';
+import { shareNetworkHealth, watchNetworkHealth } from '../src/anchoring/shared-network-health.js';
 import { NetworkRegistry } from '../src/networks/network-registry.js';
 import { networkFor } from './support/test-chain.js';
 

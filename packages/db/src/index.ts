@@ -11,6 +11,48 @@ export { migrations } from './migration-source.js';
 export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';
 export type { Queryable } from './queryable.js';
+export { RECORD_KINDS } from './repositories/anchor-record.js';
+export type {
+  AnchorRequest,
+  AnchorStatus,
+  QueuedRecord,
+  RecordKind,
+  RefusedRecord,
+} from './repositories/anchor-record.js';
+export {
+  cancelQueuedAnchorRecord,
+  enqueueAnchorRecord,
+  enqueueAnchorRecords,
+  enqueueAnchorRecordsOnce,
+  readAnchorRecordStates,
+} from './repositories/anchor-queue-repository.js';
+export type { AnchorRecordState } from './repositories/anchor-queue-repository.js';
+export {
+  abandonAnchorBatch,
+  claimAnchorBatch,
+  countPendingBatches,
+  findSignerNextNonce,
+  listPendingBatches,
+  markTransactionPendingSince,
+  readQueuedBacklog,
+  settleAnchorBatch,
+  storeReplacementTransaction,
+} from './repositories/anchor-batches-repository.js';
+export type {
+  BatchTransaction,
+  ClaimedBatch,
+  ClaimOptions,
+  PendingBatch,
+  ReplacementTransaction,
+  SettledBatch,
+  SettledRecords,
+  SignedBatch,
+} from './repositories/anchor-batches-repository.js';
+export {
+  readNetworkHealth,
+  recordNetworkHealth,
+} from './repositories/network-health-repository.js';
+export type { RecordedNetworkHealth } from './repositories/network-health-repository.js';
 export {
   ACKNOWLEDGED_RECORD_STATUSES,
   listAcknowledgedRecords,

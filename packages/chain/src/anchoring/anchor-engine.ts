@@ -1,16 +1,16 @@
+import {
+  cancelQueuedAnchorRecord,
+  enqueueAnchorRecord,
+  enqueueAnchorRecords,
+  enqueueAnchorRecordsOnce,
+  readAnchorRecordStates,
+  type AnchorRecordState,
+} from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchoringObserver } from './anchoring-observer.js';
-import {
-  cancelQueuedRecord,
-  enqueueRecord,
-  enqueueRecords,
-  enqueueRecordsOnce,
-  recordStates,
-  type RecordState,
-} from './anchor-queue.js';
 import type { AnchorReceipt, AnchorRequest } from './anchor-record.js';
 import { contractFor } from './batch-transaction.js';
 import {
@@ -262,7 +262,7 @@ export class AnchorEngine {
   ): Promise<number> {
     if (options.queueWhenNotReady) this.#networks.require(request.networkId);
     else this.requireReady(request.networkId);
-    return enqueueRecord(trx, request);
+    return enqueueAnchorRecord(trx, request);
   }
 
   /** Queues several records in one statement of the caller's transaction; ids in the order given. */
@@ -275,7 +275,7 @@ export class AnchorEngine {
       if (options.queueWhenNotReady) this.#networks.require(request.networkId);
       else this.requireReady(request.networkId);
     }
-    return enqueueRecords(trx, requests);
+    return enqueueAnchorRecords(trx, requests);
   }
 
   /**
@@ -293,12 +293,12 @@ export class AnchorEngine {
     const requests = networkIds
       .filter((networkId) => this.#networks.get(networkId)?.statusRegistry !== undefined)
       .map((networkId) => revocationStatusRequest(networkId, revocation));
-    return enqueueRecordsOnce(trx, requests);
+    return enqueueAnchorRecordsOnce(trx, requests);
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */
   cancel(trx: Knex | Knex.Transaction, recordId: number): Promise<boolean> {
-    return cancelQueuedRecord(trx, recordId);
+    return cancelQueuedAnchorRecord(trx, recordId);
   }
 
   /**
@@ -346,7 +346,7 @@ export class AnchorEngine {
     if (this.#waiters.size === 0) return;
     this.#polling = true;
     try {
-      const states = await recordStates(this.#knex, [...this.#waiters.keys()]);
+      const states = await readAnchorRecordStates(this.#knex, [...this.#waiters.keys()]);
       for (const state of states) this.#settle(state);
     } catch (error) {
       this.#logger.warn({ err: String(error) }, 'could not read anchoring state; retrying');
@@ -371,7 +371,7 @@ export class AnchorEngine {
     if (this.#waiters.size > 0) this.#schedulePoll();
   }
 
-  #settle(state: RecordState): void {
+  #settle(state: AnchorRecordState): void {
     if (
       state.status === 'anchored' &&
       state.transactionHash !== null &&

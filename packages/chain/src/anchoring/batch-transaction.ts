@@ -11,6 +11,7 @@ import {
   TrustPointStatusRegistry__factory,
   type RegistryGeneration,
 } from '@trustpoint/contracts';
+import type { RefusedRecord, SignedBatch } from '@trustpoint/db';
 import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { QueuedRecord, RecordKind } from './anchor-record.js';
@@ -246,18 +247,6 @@ export function gasLimitForCount(count: number): bigint {
  */
 export function batchCost(count: number, fees: TransactionFees): bigint {
   return gasLimitForCount(count) * maxCostPerGas(fees);
-}
-
-/** A record the registry refuses, with the contract error that names it. */
-export interface RefusedRecord {
-  recordId: number;
-  reason: string;
-}
-
-/** The signed transaction of a batch (none when every record was refused), and the refused ones. */
-export interface SignedBatch {
-  transaction: { raw: string; hash: string } | null;
-  rejected: RefusedRecord[];
 }
 
 /**

@@ -1,23 +1,23 @@
 import type { RegistryGeneration } from '@trustpoint/contracts';
+import {
+  abandonAnchorBatch,
+  claimAnchorBatch,
+  countPendingBatches,
+  findSignerNextNonce,
+  listPendingBatches,
+  markTransactionPendingSince,
+  readQueuedBacklog,
+  settleAnchorBatch,
+  storeReplacementTransaction,
+  type BatchTransaction,
+  type PendingBatch,
+} from '@trustpoint/db';
 import { formatUnits, Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
 import { JsonRpcClient, JsonRpcError } from '../rpc/json-rpc-client.js';
 import { createJsonRpcProvider } from '../rpc/json-rpc-provider.js';
 import type { AnchorLogger } from './anchor-logger.js';
-import {
-  abandonBatch,
-  claimBatch,
-  markPendingSince,
-  pendingBatchCount,
-  pendingBatches,
-  queuedBacklog,
-  settleBatch,
-  signerNextNonce,
-  storeReplacement,
-  type BatchTransaction,
-  type PendingBatch,
-} from './anchor-queue.js';
 import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
 import {
@@ -199,7 +199,7 @@ export class NetworkAnchorer {
     }
     // Counting the batches that wait for confirmations too would leave blocks with room empty on a
     // network asking several: at most maxInFlight batches per `confirmations` blocks.
-    const unsettled = await pendingBatchCount(this.#knex, this.#network.networkId);
+    const unsettled = await countPendingBatches(this.#knex, this.#network.networkId);
     const inFlight = Math.max(0, unsettled - this.#seenMined.size);
     if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
     let nextCheckMs = this.#timing.pollIntervalMs;
@@ -208,7 +208,7 @@ export class NetworkAnchorer {
       if (kind === 'status' && this.#network.statusRegistry === undefined) continue;
       const { maxWaitMs } = this.#network.batch;
       const maxSize = batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize);
-      const backlog = await queuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
+      const backlog = await readQueuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
       if (backlog.count === 0) continue;
       if (backlog.count < maxSize && backlog.oldestAgeMs < maxWaitMs) {
         nextCheckMs = Math.min(
@@ -275,7 +275,11 @@ export class NetworkAnchorer {
    * and again when it stops; anchoring goes on, realigning nonces as a crash recovery would.
    */
   async #checkKeyNotShared(): Promise<void> {
-    const signed = await signerNextNonce(this.#knex, this.#network.networkId, this.#wallet.address);
+    const signed = await findSignerNextNonce(
+      this.#knex,
+      this.#network.networkId,
+      this.#wallet.address,
+    );
     if (signed === undefined) return;
     const mined = await this.#rpc.transactionCount(this.#wallet.address, 'latest');
     const shared = mined > signed;
@@ -367,7 +371,7 @@ export class NetworkAnchorer {
     // Fetched before the claim transaction opens, so that it holds its locks (and, on the embedded
     // database, its only connection) for signing alone rather than for a network round trip.
     await this.#feeData();
-    const claimed = await claimBatch(this.#knex, {
+    const claimed = await claimAnchorBatch(this.#knex, {
       networkId: this.#network.networkId,
       kind,
       signer: this.#wallet.address,
@@ -444,7 +448,7 @@ export class NetworkAnchorer {
 
   /** Settles, replaces or re-sends every unsettled batch of this network. */
   async #settlePending(): Promise<void> {
-    const batches = await pendingBatches(this.#knex, this.#network.networkId);
+    const batches = await listPendingBatches(this.#knex, this.#network.networkId);
     // Batches another process settled are no longer seen mined here.
     const unsettled = new Set(batches.map((batch) => batch.id));
     for (const id of this.#seenMined.keys()) if (!unsettled.has(id)) this.#seenMined.delete(id);
@@ -488,7 +492,7 @@ export class NetworkAnchorer {
             },
             'batch transaction reverted; its records are queued again and simulated first',
           );
-          await abandonBatch(this.#knex, batch, 'reverted', undefined);
+          await abandonAnchorBatch(this.#knex, batch, 'reverted', undefined);
           this.#simulate = true;
         }
         this.#broadcastAt.delete(batch.id);
@@ -512,7 +516,7 @@ export class NetworkAnchorer {
           },
           'batch receipt disappeared before its confirmations (reorg); sending the batch again',
         );
-        await markPendingSince(this.#knex, latest.id, latestBlock);
+        await markTransactionPendingSince(this.#knex, latest.id, latestBlock);
         await this.#rebroadcast(batch);
         continue;
       }
@@ -524,7 +528,7 @@ export class NetworkAnchorer {
         continue;
       }
       if (latest.pendingSinceBlock === null) {
-        await markPendingSince(this.#knex, latest.id, latestBlock);
+        await markTransactionPendingSince(this.#knex, latest.id, latestBlock);
       } else if (
         latestBlock - latest.pendingSinceBlock >= this.#fees.replaceAfterBlocks &&
         (await this.#replace(batch, latest, latestBlock))
@@ -539,7 +543,7 @@ export class NetworkAnchorer {
   async #settle(batch: PendingBatch, transaction: BatchTransaction, blockNumber: number) {
     // The contract the transaction called: the configured one may have changed since it was signed.
     const smartContract = contractOfRaw(transaction.rawTransaction);
-    const settledRecords = await settleBatch(this.#knex, {
+    const settledRecords = await settleAnchorBatch(this.#knex, {
       batchId: batch.id,
       transactionHash: transaction.transactionHash,
       blockNumber,
@@ -599,7 +603,7 @@ export class NetworkAnchorer {
       return false;
     }
     const signed = await signReplacement(this.#wallet, latest.rawTransaction, next);
-    const stored = await storeReplacement(this.#knex, {
+    const stored = await storeReplacementTransaction(this.#knex, {
       batchId: batch.id,
       replacing: latest.id,
       raw: signed.raw,
@@ -645,7 +649,7 @@ export class NetworkAnchorer {
       { networkId: this.#network.networkId, batchId: batch.id, nonce: batch.nonce },
       'batch nonce was used by another transaction; its records are queued again',
     );
-    await abandonBatch(this.#knex, batch, 'nonce used by another transaction', minedNonce);
+    await abandonAnchorBatch(this.#knex, batch, 'nonce used by another transaction', minedNonce);
     this.#broadcastAt.delete(batch.id);
     this.#atCap.delete(batch.id);
     this.#sender.wake();

@@ -1,44 +1,13 @@
+import { readNetworkHealth, recordNetworkHealth } from '@trustpoint/db';
 import type { Knex } from 'knex';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchorEngine } from './anchor-engine.js';
 import { unknownHealth, type NetworkHealth } from './network-health.js';
 
-interface NetworkHealthRow {
-  network_id: string;
-  state: 'ready' | 'notReady';
-  reason: string | null;
-  balance_wei: string | null;
-  required_wei: string | null;
-  checked_at: Date | string;
-}
-
-/** Writes what an anchorer found of a network's registrar into `network_health` (one upsert). */
-export async function recordNetworkHealth(knex: Knex, health: NetworkHealth): Promise<void> {
+/** Writes a look at a network's registrar into `network_health`; `unknown` (no look) is not news. */
+async function shareLook(knex: Knex, health: NetworkHealth): Promise<void> {
   if (health.state === 'unknown') return;
-  await knex('network_health')
-    .insert({
-      network_id: health.networkId,
-      state: health.state,
-      reason: health.reason ?? null,
-      balance_wei: health.balanceWei ?? null,
-      required_wei: health.requiredWei ?? null,
-      checked_at: health.checkedAt ?? new Date(),
-    })
-    .onConflict('network_id')
-    .merge();
-}
-
-/** What the anchoring processes last recorded for each network. */
-export async function readNetworkHealth(knex: Knex): Promise<NetworkHealth[]> {
-  const rows = await knex('network_health').select<NetworkHealthRow[]>('*');
-  return rows.map((row) => ({
-    networkId: row.network_id,
-    state: row.state,
-    ...(row.reason === null ? {} : { reason: row.reason }),
-    ...(row.balance_wei === null ? {} : { balanceWei: row.balance_wei }),
-    ...(row.required_wei === null ? {} : { requiredWei: row.required_wei }),
-    checkedAt: new Date(row.checked_at),
-  }));
+  await recordNetworkHealth(knex, { ...health, state: health.state });
 }
 
 export interface SharedHealthOptions {
@@ -65,7 +34,7 @@ export function shareNetworkHealth(
     const now = Date.now();
     if (last !== undefined && last.state === health.state && now - last.at < writeEveryMs) return;
     written.set(health.networkId, { state: health.state, at: now });
-    recordNetworkHealth(knex, health).catch((error: unknown) => {
+    shareLook(knex, health).catch((error: unknown) => {
       // Written again at the next look.
       written.delete(health.networkId);
       logger.warn({ err: String(error) }, 'could not record network health; retrying');

@@ -1,9 +1,13 @@
-import { advanceStatusBackfill, findStatusBackfill, revokedCertificatesOn } from '@trustpoint/db';
+import {
+  advanceStatusBackfill,
+  enqueueAnchorRecordsOnce,
+  findStatusBackfill,
+  revokedCertificatesOn,
+} from '@trustpoint/db';
 import { id as keccakOfText } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { AnchorLogger } from './anchor-logger.js';
-import { enqueueRecordsOnce } from './anchor-queue.js';
 import type { AnchorRequest } from './anchor-record.js';
 
 /** Revocations one backfill transaction queues. */
@@ -58,7 +62,7 @@ export async function backfillRevocationStatuses(
         }
         return { count: 0, total: progress.queued, done: true };
       }
-      await enqueueRecordsOnce(
+      await enqueueAnchorRecordsOnce(
         trx,
         revoked.map((revocation) => revocationStatusRequest(networkId, revocation)),
       );

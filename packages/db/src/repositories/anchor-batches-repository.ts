@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
-import { refundPaidRecords } from '@trustpoint/db';
-import type { AnchorRequest, AnchorStatus, QueuedRecord, RecordKind } from './anchor-record.js';
-import type { RefusedRecord, SignedBatch } from './batch-transaction.js';
+import type { Queryable } from '../queryable.js';
+import type { QueuedRecord, RecordKind, RefusedRecord } from './anchor-record.js';
+import { refundPaidRecords } from './credit-refunds.js';
 
 /**
- * The anchoring outbox in SQL. Records enter inside the caller's transaction; batches are claimed
- * under the signer's nonce row lock, so that across any number of processes each record joins one
- * batch and each nonce one transaction.
+ * The anchorer side of the anchoring outbox: batches are claimed under the signer's nonce row
+ * lock, so that across any number of processes each record joins one batch and each nonce one
+ * transaction; a mined batch is settled, one that can never be mined abandoned, both in one
+ * transaction with their records. The enqueue side is `anchor-queue-repository.ts`.
  */
 
 /** A batch signed and stored, not yet settled: what is re-sent after a crash. */
@@ -79,107 +80,14 @@ interface QueuedRow {
   record_timestamp: number | string | null;
 }
 
-/** The queue row of a record to anchor. */
-function recordRow(request: AnchorRequest) {
-  return {
-    network_id: request.networkId,
-    kind: request.kind,
-    record_key: request.recordKey.toLowerCase(),
-    hash: request.hash,
-    trustpoint_type: request.kind === 'trustpoint' ? (request.trustPointType ?? 0) : null,
-    paid_by: request.paidBy ?? null,
-    record_timestamp: request.timestamp,
-  };
-}
-
-/** Queues a record in the caller's transaction; returns its id, to wait on. */
-export async function enqueueRecord(
-  trx: Knex | Knex.Transaction,
-  request: AnchorRequest,
-): Promise<number> {
-  const [row] = await trx('anchor_records')
-    .insert(recordRow(request))
-    .returning<{ id: number }[]>('id');
-  if (!row) throw new Error('anchor record insert returned nothing');
-  return row.id;
-}
-
-/**
- * Queues several records in one statement, in the caller's transaction; returns their ids in the
- * order given.
- */
-export async function enqueueRecords(
-  trx: Knex | Knex.Transaction,
-  requests: readonly AnchorRequest[],
-): Promise<number[]> {
-  if (requests.length === 0) return [];
-  const rows = requests.map(recordRow);
-  const inserted = await trx('anchor_records')
-    .insert(rows)
-    .returning<{ id: number; network_id: string; kind: string; record_key: string }[]>([
-      'id',
-      'network_id',
-      'kind',
-      'record_key',
-    ]);
-  // A record is unique by (network, kind, key): match the ids up by it, not by position.
-  const ids = new Map(
-    inserted.map((row) => [`${row.network_id}\n${row.kind}\n${row.record_key}`, row.id]),
-  );
-  return rows.map((row) => {
-    const id = ids.get(`${row.network_id}\n${row.kind}\n${row.record_key}`);
-    if (id === undefined) throw new Error(`anchor record ${row.record_key} was not inserted`);
-    return id;
-  });
-}
-
-/**
- * Queues records that may be queued already (a certificate's revocation status, asked for by the
- * revocation and by the backfill of earlier revocations), in the caller's transaction: one already
- * there is left as it is. Returns the ids of the records queued or found.
- */
-export async function enqueueRecordsOnce(
-  trx: Knex | Knex.Transaction,
-  requests: readonly AnchorRequest[],
-): Promise<number[]> {
-  if (requests.length === 0) return [];
-  const rows = requests.map(recordRow);
-  await trx('anchor_records')
-    .insert(rows)
-    .onConflict(['network_id', 'kind', 'record_key'])
-    .ignore();
-  const found = await trx('anchor_records')
-    .where((query) => {
-      for (const row of rows) {
-        query.orWhere({ network_id: row.network_id, kind: row.kind, record_key: row.record_key });
-      }
-    })
-    .select<{ id: number | string }[]>('id');
-  return found.map((row) => Number(row.id));
-}
-
-/**
- * Withdraws a record that no batch has taken yet, in the caller's transaction. Returns false when
- * it is already on its way to the chain (it will be anchored).
- */
-export async function cancelQueuedRecord(
-  trx: Knex | Knex.Transaction,
-  recordId: number,
-): Promise<boolean> {
-  const changed = await trx('anchor_records')
-    .where({ id: recordId, status: 'queued' })
-    .update({ status: 'cancelled' });
-  return changed === 1;
-}
-
 /** The oldest queued records' count (up to `limit`) and the age of the oldest, in ms. */
-export async function queuedBacklog(
-  knex: Knex,
+export async function readQueuedBacklog(
+  db: Queryable,
   networkId: string,
   kind: RecordKind,
   limit: number,
 ): Promise<{ count: number; oldestAgeMs: number }> {
-  const result = await knex.raw<{
+  const result = await db.raw<{
     rows: { count: number | string | null; age_ms: number | string | null }[];
   }>(
     `select count(*) as count,
@@ -195,15 +103,21 @@ export async function queuedBacklog(
 }
 
 /** The next nonce this deployment would sign with on a network; undefined before its first batch. */
-export async function signerNextNonce(
-  knex: Knex,
+export async function findSignerNextNonce(
+  db: Queryable,
   networkId: string,
   signer: string,
 ): Promise<number | undefined> {
-  const row = await knex('signer_nonces')
+  const row = await db('signer_nonces')
     .where({ network_id: networkId, signer })
     .first<{ next_nonce: number | string } | undefined>('next_nonce');
   return row === undefined ? undefined : Number(row.next_nonce);
+}
+
+/** The signed transaction of a batch (none when every record was refused), and the refused ones. */
+export interface SignedBatch {
+  transaction: { raw: string; hash: string } | null;
+  rejected: RefusedRecord[];
 }
 
 export interface ClaimOptions {
@@ -214,8 +128,9 @@ export interface ClaimOptions {
   /** The next nonce known to the chain, used when this signer has no nonce row yet. */
   chainNonce: () => Promise<number>;
   /**
-   * Builds and signs the batch transaction for these records at this nonce. May drop records it
-   * finds unanchorable (returned in `rejected` with a reason); they are marked failed.
+   * Builds and signs the batch transaction for these records at this nonce, while the nonce is
+   * locked. May drop records it finds unanchorable (returned in `rejected` with a reason); they
+   * are marked failed.
    */
   sign: (records: QueuedRecord[], nonce: number) => Promise<SignedBatch>;
 }
@@ -231,7 +146,7 @@ export interface ClaimedBatch {
  * record's credit back (a refund naming the spend): in the transaction that claimed them, so each
  * is refunded exactly once.
  */
-async function failRecords(trx: Knex.Transaction, refused: readonly RefusedRecord[]) {
+async function failRefusedRecords(trx: Knex.Transaction, refused: readonly RefusedRecord[]) {
   for (const { recordId, reason } of refused) {
     await trx('anchor_records').where({ id: recordId }).update({ status: 'failed', error: reason });
   }
@@ -244,9 +159,14 @@ async function failRecords(trx: Knex.Transaction, refused: readonly RefusedRecor
 
 /**
  * Takes up to `maxSize` queued records into a new signed batch at the signer's next nonce, in one
- * transaction: either the batch, its records and the nonce move together, or nothing does.
+ * transaction: either the batch, its records and the nonce move together, or nothing does. The
+ * nonce row is locked (`FOR UPDATE`) while the batch is signed; the records are taken with
+ * `FOR UPDATE SKIP LOCKED`, so another signer's claim passes them by.
  */
-export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<ClaimedBatch | null> {
+export async function claimAnchorBatch(
+  knex: Knex,
+  options: ClaimOptions,
+): Promise<ClaimedBatch | null> {
   const { networkId, kind, signer } = options;
   const existing = await knex('signer_nonces')
     .where({ network_id: networkId, signer })
@@ -284,7 +204,7 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
     }));
 
     const { transaction, rejected } = await options.sign(records, nonce);
-    await failRecords(trx, rejected);
+    await failRefusedRecords(trx, rejected);
     const rejectedIds = new Set(rejected.map((r) => r.recordId));
     const included = records.filter((record) => !rejectedIds.has(record.id));
     if (!transaction || included.length === 0) return { batch: null, records: [], rejected };
@@ -327,8 +247,8 @@ export async function claimBatch(knex: Knex, options: ClaimOptions): Promise<Cla
 }
 
 /** How many batches of one network are signed and not yet settled. */
-export async function pendingBatchCount(knex: Knex, networkId: string): Promise<number> {
-  const row = await knex('anchor_batches')
+export async function countPendingBatches(db: Queryable, networkId: string): Promise<number> {
+  const row = await db('anchor_batches')
     .where({ network_id: networkId, status: 'signed' })
     .count<{ count: number }[]>('* as count')
     .first();
@@ -336,13 +256,16 @@ export async function pendingBatchCount(knex: Knex, networkId: string): Promise<
 }
 
 /** Batches signed but not yet settled on one network, lowest nonce first. */
-export async function pendingBatches(knex: Knex, networkId: string): Promise<PendingBatch[]> {
-  const rows = await knex('anchor_batches')
+export async function listPendingBatches(
+  db: Queryable,
+  networkId: string,
+): Promise<PendingBatch[]> {
+  const rows = await db('anchor_batches')
     .where({ network_id: networkId, status: 'signed' })
     .orderBy([{ column: 'signer' }, { column: 'nonce' }])
     .select<BatchRow[]>('*');
   if (rows.length === 0) return [];
-  const transactions = await knex('anchor_transactions')
+  const transactions = await db('anchor_transactions')
     .whereIn(
       'batch_id',
       rows.map((row) => row.id),
@@ -359,20 +282,24 @@ export async function pendingBatches(knex: Knex, networkId: string): Promise<Pen
   return rows.map((row) => toPendingBatch(row, byBatch.get(row.id) ?? []));
 }
 
+/** A replacement of a batch's latest transaction (same nonce, higher fees), signed, not yet sent. */
+export interface ReplacementTransaction {
+  batchId: number;
+  /** The id of the transaction it replaces: the batch's latest when the replacement was decided. */
+  replacing: number;
+  raw: string;
+  hash: string;
+  pendingSinceBlock: number;
+}
+
 /**
  * Stores a signed replacement of a batch's latest transaction, before it is sent. Under the
  * batch's row lock, and only if `replacing` is still its latest transaction and the batch is
  * still unsettled: two anchorers that decide to replace at once store one replacement, not two.
  */
-export async function storeReplacement(
+export async function storeReplacementTransaction(
   knex: Knex,
-  replacement: {
-    batchId: number;
-    replacing: number;
-    raw: string;
-    hash: string;
-    pendingSinceBlock: number;
-  },
+  replacement: ReplacementTransaction,
 ): Promise<BatchTransaction | undefined> {
   return knex.transaction(async (trx) => {
     const batch = await trx('anchor_batches')
@@ -404,12 +331,12 @@ export async function storeReplacement(
 }
 
 /** Starts (or, after a reorg, restarts) a transaction's count of blocks towards replacement. */
-export async function markPendingSince(
-  knex: Knex,
+export async function markTransactionPendingSince(
+  db: Queryable,
   transactionId: number,
   block: number,
 ): Promise<void> {
-  await knex('anchor_transactions')
+  await db('anchor_transactions')
     .where({ id: transactionId, status: 'signed' })
     .update({ pending_since_block: block });
 }
@@ -433,7 +360,7 @@ export interface SettledRecords {
  * or evidences that wait on them, all in one transaction. Returns the anchored records, or
  * undefined when another process settled the batch first.
  */
-export async function settleBatch(
+export async function settleAnchorBatch(
   knex: Knex,
   settled: SettledBatch,
 ): Promise<SettledRecords | undefined> {
@@ -488,11 +415,12 @@ export async function settleBatch(
 
 /**
  * Gives up on a batch whose transaction can no longer be mined (reverted, or its nonce taken):
- * its records go back to the queue, and the signer's nonce is realigned with the chain.
+ * its records go back to the queue, and the signer's nonce is realigned with the chain (raised to
+ * `chainNonce` when given, never lowered).
  */
-export async function abandonBatch(
+export async function abandonAnchorBatch(
   knex: Knex,
-  batch: PendingBatch,
+  batch: Pick<PendingBatch, 'id' | 'networkId' | 'signer'>,
   reason: string,
   chainNonce: number | undefined,
 ): Promise<void> {
@@ -514,56 +442,4 @@ export async function abandonBatch(
         .update({ next_nonce: chainNonce });
     }
   });
-}
-
-export interface RecordState {
-  id: number;
-  status: AnchorStatus;
-  error: string | null;
-  networkId: string;
-  kind: RecordKind;
-  transactionHash: string | null;
-  blockNumber: number | null;
-  /** When it was anchored (the batch's settlement); null until then. */
-  anchoredAt: Date | null;
-}
-
-/** Current state of the given records, with the transaction of the anchored ones. */
-export async function recordStates(knex: Knex, ids: number[]): Promise<RecordState[]> {
-  if (ids.length === 0) return [];
-  const rows = await knex('anchor_records as r')
-    .leftJoin('anchor_batches as b', 'b.id', 'r.batch_id')
-    .whereIn('r.id', ids)
-    .select<
-      {
-        id: number;
-        status: AnchorStatus;
-        error: string | null;
-        network_id: string;
-        kind: RecordKind;
-        transaction_hash: string | null;
-        block_number: number | null;
-        updated_at: Date | null;
-      }[]
-    >(
-      'r.id',
-      'r.status',
-      'r.error',
-      'r.network_id',
-      'r.kind',
-      'b.transaction_hash',
-      'b.block_number',
-      'b.updated_at',
-    );
-  return rows.map((row) => ({
-    id: row.id,
-    status: row.status,
-    error: row.error,
-    networkId: row.network_id,
-    kind: row.kind,
-    transactionHash: row.status === 'anchored' ? row.transaction_hash : null,
-    blockNumber: row.status === 'anchored' ? row.block_number : null,
-    // An anchored batch is never updated again: its updated_at is when it was settled.
-    anchoredAt: row.status === 'anchored' ? row.updated_at : null,
-  }));
 }
