@@ -6,7 +6,15 @@ export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
 export type { Database, DatabaseBackend } from './database.js';
-export { migrate, MIGRATION_LOCK_KEY, pendingMigrations, rollbackAll } from './migrate.js';
+export {
+  appliedMigrations,
+  migrate,
+  MIGRATION_LOCK_KEY,
+  pendingMigrations,
+  rollbackAll,
+} from './migrate.js';
+export { connectionPoolStats, pingDatabase } from './database-health.js';
+export type { ConnectionPoolStats } from './database-health.js';
 export { migrations } from './migration-source.js';
 export type { Migration } from './migrations/migration.js';
 export { parseInt8 } from './parse-int8.js';
@@ -24,6 +32,8 @@ export {
   enqueueAnchorRecord,
   enqueueAnchorRecords,
   enqueueAnchorRecordsOnce,
+  findAnchorRecordNetworks,
+  findAnchorRecordQueueTimes,
   readAnchorRecordStates,
 } from './repositories/anchor-queue-repository.js';
 export type { AnchorRecordState } from './repositories/anchor-queue-repository.js';
@@ -48,11 +58,14 @@ export type {
   SettledRecords,
   SignedBatch,
 } from './repositories/anchor-batches-repository.js';
+export { readAnchorQueueDepth } from './repositories/anchor-queue-depth-repository.js';
+export type { AnchorQueueDepth } from './repositories/anchor-queue-depth-repository.js';
 export {
   readNetworkHealth,
   recordNetworkHealth,
 } from './repositories/network-health-repository.js';
 export type { RecordedNetworkHealth } from './repositories/network-health-repository.js';
+export { countPendingWebhookDeliveries } from './repositories/webhook-deliveries-repository.js';
 export {
   ACKNOWLEDGED_RECORD_STATUSES,
   listAcknowledgedRecords,

@@ -61,15 +61,21 @@ export async function migrate(knex: Knex): Promise<string[]> {
 }
 
 /**
+ * The names of the migrations the database has applied, this build's or a newer one's; undefined
+ * when no migration ever ran (knex's bookkeeping table is absent). Only reads.
+ */
+export async function appliedMigrations(knex: Knex): Promise<string[] | undefined> {
+  if (!(await knex.schema.hasTable('knex_migrations'))) return undefined;
+  const rows = await knex('knex_migrations').select<{ name: string }[]>('name');
+  return rows.map((row) => row.name);
+}
+
+/**
  * The migrations this build has that the database has not applied yet (none: it is current). Only
  * reads: unlike knex's `migrate.list`, it never creates knex's tables.
  */
 export async function pendingMigrations(knex: Knex): Promise<string[]> {
-  const applied = (await knex.schema.hasTable('knex_migrations'))
-    ? new Set(
-        (await knex('knex_migrations').select<{ name: string }[]>('name')).map((row) => row.name),
-      )
-    : new Set<string>();
+  const applied = new Set(await appliedMigrations(knex));
   return migrations.map((migration) => migration.name).filter((name) => !applied.has(name));
 }
 

@@ -4,6 +4,12 @@ import {
   type AnchorReceipt,
   type NetworkConfig,
 } from '@trustpoint/chain';
+import {
+  findAnchorRecordNetworks,
+  findAnchorRecordQueueTimes,
+  readAnchorQueueDepth,
+  type AnchorQueueDepth,
+} from '@trustpoint/db';
 import { computeAddress } from 'ethers';
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -83,8 +89,8 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     registers: [registry],
     async collect() {
       this.reset();
-      for (const row of await queueRowsOrNone(knex)) {
-        this.set({ network: row.network, state: row.state }, row.count);
+      for (const depth of await queueDepthOrNone(knex)) {
+        this.set({ network: depth.networkId, state: depth.state }, depth.count);
       }
     },
   });
@@ -97,8 +103,11 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
       this.reset();
       const oldest = new Map<string, number>();
       for (const network of options.networks) oldest.set(network.networkId, 0);
-      for (const row of await queueRowsOrNone(knex)) {
-        oldest.set(row.network, Math.max(oldest.get(row.network) ?? 0, row.oldestAgeSeconds));
+      for (const depth of await queueDepthOrNone(knex)) {
+        oldest.set(
+          depth.networkId,
+          Math.max(oldest.get(depth.networkId) ?? 0, depth.oldestAgeSeconds),
+        );
       }
       for (const [network, age] of oldest) this.set({ network }, age);
     },
@@ -127,11 +136,8 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     if (first === undefined) return;
     const network = first.networkId;
     const ids = receipts.map((receipt) => receipt.recordId);
-    const rows = await knex('anchor_records')
-      .whereIn('id', ids)
-      .select<{ created_at: Date | string }[]>('created_at');
-    for (const row of rows) {
-      const seconds = (first.anchoredAt.getTime() - new Date(row.created_at).getTime()) / 1000;
+    for (const queuedAt of await findAnchorRecordQueueTimes(knex, ids)) {
+      const seconds = (first.anchoredAt.getTime() - queuedAt.getTime()) / 1000;
       confirmation.observe({ network }, Math.max(0, seconds));
     }
     const client = rpcs.get(network);
@@ -164,64 +170,23 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     },
     failed(records) {
       // The failure event names records only; their network is read back.
-      void knex('anchor_records')
-        .whereIn(
-          'id',
-          records.map((record) => record.recordId),
-        )
-        .select<{ network_id: string }[]>('network_id')
-        .then((rows) => {
-          for (const row of rows) failed.inc({ network: row.network_id });
+      void findAnchorRecordNetworks(
+        knex,
+        records.map((record) => record.recordId),
+      )
+        .then((networks) => {
+          for (const network of networks) failed.inc({ network });
         })
         .catch(() => undefined);
     },
   };
 }
 
-interface QueueRow {
-  network: string;
-  state: 'queued' | 'batched';
-  count: number;
-  oldestAgeSeconds: number;
-}
-
 /** A database that does not answer leaves the series out (a scrape still answers); /readyz says why. */
-async function queueRowsOrNone(knex: Knex): Promise<QueueRow[]> {
+async function queueDepthOrNone(knex: Knex): Promise<AnchorQueueDepth[]> {
   try {
-    return await queueRows(knex);
+    return await readAnchorQueueDepth(knex);
   } catch {
     return [];
   }
-}
-
-/** Both through partial indexes: queued records, and the records of signed (unsettled) batches. */
-async function queueRows(knex: Knex): Promise<QueueRow[]> {
-  type Row = { network_id: string; count: string | number; oldest: string | number | null };
-  const [queued, batched] = await Promise.all([
-    knex('anchor_records')
-      .where('status', 'queued')
-      .groupBy('network_id')
-      .select<Row[]>(
-        'network_id',
-        knex.raw('count(*) as count'),
-        knex.raw('extract(epoch from now() - min(created_at)) as oldest'),
-      ),
-    knex('anchor_batches as b')
-      .join('anchor_records as r', 'r.batch_id', 'b.id')
-      .where('b.status', 'signed')
-      .groupBy('b.network_id')
-      .select<Row[]>(
-        'b.network_id',
-        knex.raw('count(*) as count'),
-        knex.raw('extract(epoch from now() - min(r.created_at)) as oldest'),
-      ),
-  ]);
-  const rows = (state: QueueRow['state'], list: Row[]): QueueRow[] =>
-    list.map((row) => ({
-      network: row.network_id,
-      state,
-      count: Number(row.count),
-      oldestAgeSeconds: Math.max(0, Number(row.oldest ?? 0)),
-    }));
-  return [...rows('queued', queued), ...rows('batched', batched)];
 }

@@ -1,3 +1,4 @@
+import { countPendingWebhookDeliveries } from '@trustpoint/db';
 import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { METRICS_PREFIX } from './metrics-registry.js';
@@ -31,10 +32,7 @@ export function webhookMetrics(registry: Registry, knex: Knex): (attempt: Webhoo
     registers: [registry],
     async collect() {
       try {
-        const row = await knex('webhook_deliveries')
-          .where('status', 'pending')
-          .first<{ count: string | number } | undefined>(knex.raw('count(*) as count'));
-        this.set(Number(row?.count ?? 0));
+        this.set(await countPendingWebhookDeliveries(knex));
       } catch {
         // The database does not answer: the series is left out; /readyz says why.
         this.reset();

@@ -1,16 +1,13 @@
-import { migrations } from '@trustpoint/db';
+import { appliedMigrations, migrations, pingDatabase } from '@trustpoint/db';
 import type { Knex } from 'knex';
 import type { ReadinessCheck } from './readiness-check.js';
-
-/** knex's bookkeeping table, where `trustpoint migrate` records what it applied. */
-const MIGRATIONS_TABLE = 'knex_migrations';
 
 /** `database`: one round trip through the pool (a closed pool or a stopped server fails it). */
 export function databaseCheck(knex: Knex): ReadinessCheck {
   return {
     name: 'database',
     run: async () => {
-      await knex.raw('select 1');
+      await pingDatabase(knex);
       return undefined;
     },
   };
@@ -24,11 +21,9 @@ export function migrationsCheck(knex: Knex): ReadinessCheck {
   return {
     name: 'migrations',
     run: async () => {
-      if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) {
-        throw new Error('no migration applied: run trustpoint migrate');
-      }
-      const rows = await knex(MIGRATIONS_TABLE).select<{ name: string }[]>('name');
-      const applied = new Set(rows.map((row) => row.name));
+      const names = await appliedMigrations(knex);
+      if (names === undefined) throw new Error('no migration applied: run trustpoint migrate');
+      const applied = new Set(names);
       const pending = migrations.filter((migration) => !applied.has(migration.name));
       if (pending.length > 0) {
         throw new Error(

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  abandonAnchorBatch,
+  claimAnchorBatch,
+  enqueueAnchorRecords,
+  findAnchorRecordNetworks,
+  findAnchorRecordQueueTimes,
+  findCreditBalance,
+  findSignerNextNonce,
+  listPendingBatches,
+  readAnchorQueueDepth,
+  readAnchorRecordStates,
+  settleAnchorBatch,
+  type AnchorRequest,
+  type ClaimOptions,
+  type QueuedRecord,
+} from '../src/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { givenUser, randomDigest, uniqueId } from './test-data.js';
+
+const SIGNER = '0x00000000000000000000000000000000000000a1';
+
+/** Evidence records of one network, queued in one statement. */
+function evidences(networkId: string, count: number, paidBy?: string): AnchorRequest[] {
+  return Array.from({ length: count }, (_, index) => ({
+    networkId,
+    kind: 'evidence' as const,
+    recordKey: `0x${randomDigest()}`,
+    hash: randomDigest(),
+    timestamp: 1_700_000_000 + index,
+    ...(paidBy === undefined ? {} : { paidBy }),
+  }));
+}
+
+/** A claim whose signer signs every record it is given, naming the transaction by its nonce. */
+function claimOf(networkId: string, maxSize: number, sign?: ClaimOptions['sign']): ClaimOptions {
+  return {
+    networkId,
+    kind: 'evidence',
+    signer: SIGNER,
+    maxSize,
+    chainNonce: () => Promise.resolve(7),
+    sign:
+      sign ??
+      ((_records: QueuedRecord[], nonce: number) =>
+        Promise.resolve({
+          transaction: { raw: `0xraw${String(nonce)}`, hash: `0x${randomDigest()}` },
+          rejected: [],
+        })),
+  };
+}
+
+describe.each(testBackends())('the anchoring queue on %s', (backend) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await openTestDatabase(backend, { poolMax: 4 });
+  });
+  afterAll(() => db.close());
+
+  it('when two claims run at once, then each record joins one batch and the batches take consecutive nonces', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const ids = await enqueueAnchorRecords(db.knex, evidences(networkId, 6));
+    // A signer slow enough that the second claim arrives while the first holds the nonce.
+    const slowSign: ClaimOptions['sign'] = async (_records, nonce) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return {
+        transaction: { raw: `0xraw${String(nonce)}`, hash: `0x${randomDigest()}` },
+        rejected: [],
+      };
+    };
+
+    // Act
+    const claims = await Promise.all([
+      claimAnchorBatch(db.knex, claimOf(networkId, 3, slowSign)),
+      claimAnchorBatch(db.knex, claimOf(networkId, 3, slowSign)),
+    ]);
+
+    // Assert
+    const claimed = claims.flatMap((claim) => claim?.records.map((record) => record.id) ?? []);
+    expect(claimed.sort((a, b) => a - b)).toEqual(ids);
+    expect(claims.map((claim) => claim?.batch?.nonce).sort()).toEqual([7, 8]);
+    expect(await findSignerNextNonce(db.knex, networkId, SIGNER)).toBe(9);
+    const states = await readAnchorRecordStates(db.knex, ids);
+    expect(states.every((state) => state.status === 'batched')).toBe(true);
+    expect(await claimAnchorBatch(db.knex, claimOf(networkId, 3))).toBeNull();
+  });
+
+  it('when the signer refuses a paid record, then it fails with the reason, its credit comes back, and the rest are batched', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const user = await givenUser(db.knex, { credits: 3 });
+    const [refusedId, keptId] = await enqueueAnchorRecords(
+      db.knex,
+      evidences(networkId, 2, user.id),
+    );
+
+    // Act
+    const claim = await claimAnchorBatch(
+      db.knex,
+      claimOf(networkId, 10, (_records, nonce) =>
+        Promise.resolve({
+          transaction: { raw: `0xraw${String(nonce)}`, hash: `0x${randomDigest()}` },
+          rejected: [{ recordId: refusedId ?? 0, reason: 'another hash under its key' }],
+        }),
+      ),
+    );
+
+    // Assert
+    expect(claim?.records.map((record) => record.id)).toEqual([keptId]);
+    const states = new Map(
+      (await readAnchorRecordStates(db.knex, [refusedId ?? 0, keptId ?? 0])).map((state) => [
+        state.id,
+        state,
+      ]),
+    );
+    const [refused, kept] = [states.get(refusedId ?? 0), states.get(keptId ?? 0)];
+    expect(refused).toMatchObject({ status: 'failed', error: 'another hash under its key' });
+    expect(kept).toMatchObject({ status: 'batched' });
+    expect(await findCreditBalance(db.knex, user.id)).toBe(4);
+  });
+
+  it('when a batch waits, is settled, and is settled again, then its records read anchored with its transaction once', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const ids = await enqueueAnchorRecords(db.knex, evidences(networkId, 2));
+    const claim = await claimAnchorBatch(db.knex, claimOf(networkId, 10));
+    const batch = claim?.batch;
+    if (!batch) throw new Error('nothing was claimed');
+    const other = uniqueId('net');
+    await enqueueAnchorRecords(db.knex, evidences(other, 1));
+
+    // Act: what the metrics read while it waits, then the settlement.
+    const depth = await readAnchorQueueDepth(db.knex);
+    const pending = await listPendingBatches(db.knex, networkId);
+    const settled = {
+      batchId: batch.id,
+      transactionHash: batch.transactionHash,
+      blockNumber: 42,
+      smartContract: '0x00000000000000000000000000000000000000b2',
+    };
+    const first = await settleAnchorBatch(db.knex, settled);
+    const again = await settleAnchorBatch(db.knex, settled);
+
+    // Assert
+    expect(depth.filter((row) => [networkId, other].includes(row.networkId))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ networkId, state: 'batched', count: 2 }),
+        expect.objectContaining({ networkId: other, state: 'queued', count: 1 }),
+      ]),
+    );
+    expect(pending.map((row) => row.id)).toEqual([batch.id]);
+    expect(first?.recordIds.sort((a, b) => a - b)).toEqual(ids);
+    expect(again).toBeUndefined();
+    const states = await readAnchorRecordStates(db.knex, ids);
+    for (const state of states) {
+      expect(state).toMatchObject({
+        status: 'anchored',
+        transactionHash: batch.transactionHash,
+        blockNumber: 42,
+        anchoredAt: first?.anchoredAt,
+      });
+    }
+    expect(await findAnchorRecordNetworks(db.knex, ids)).toEqual([networkId, networkId]);
+    const queuedAt = await findAnchorRecordQueueTimes(db.knex, ids);
+    expect(queuedAt.every((at) => at.getTime() <= (first?.anchoredAt.getTime() ?? 0))).toBe(true);
+    expect(await listPendingBatches(db.knex, networkId)).toEqual([]);
+  });
+
+  it('when a batch is abandoned, then its records are queued again and the nonce is raised to the chain, never lowered', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const ids = await enqueueAnchorRecords(db.knex, evidences(networkId, 2));
+    const first = await claimAnchorBatch(db.knex, claimOf(networkId, 10));
+    if (!first?.batch) throw new Error('nothing was claimed');
+
+    // Act
+    await abandonAnchorBatch(db.knex, first.batch, 'nonce used by another transaction', 20);
+    const nonceAfter = await findSignerNextNonce(db.knex, networkId, SIGNER);
+    const second = await claimAnchorBatch(db.knex, claimOf(networkId, 10));
+    if (!second?.batch) throw new Error('nothing was claimed again');
+    await abandonAnchorBatch(db.knex, second.batch, 'reverted', 3);
+
+    // Assert
+    expect(nonceAfter).toBe(20);
+    expect(second.batch.nonce).toBe(20);
+    expect(await findSignerNextNonce(db.knex, networkId, SIGNER)).toBe(21);
+    const states = await readAnchorRecordStates(db.knex, ids);
+    expect(states.map((state) => state.status)).toEqual(['queued', 'queued']);
+    expect(await listPendingBatches(db.knex, networkId)).toEqual([]);
+  });
+});
