@@ -1,0 +1,9 @@
+export {
+  checkCommittedDocument,
+  COMMITTED_DOCUMENTS,
+  documentPath,
+  documentText,
+  firstDifference,
+  type DocumentCheck,
+  type DocumentName,
+} from './committed-documents.js';
