@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { RoleConfigError, SERVER_ROLES, type ServerRole } from '@trustpoint/launcher/launch-role';
+import { RoleConfigError, SERVER_ROLES, type ServerRole } from '@trustpoint/launcher/launcher';
 import { serveRole } from '@trustpoint/launcher/serve-role';
 import { serveAll } from '@trustpoint/launcher/serve-all';
 import { CliError } from './cli-error.js';

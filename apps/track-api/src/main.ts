@@ -3,7 +3,7 @@
 // @trustpoint/launcher's role table. Configured by the environment (docs/configuration.md): it needs
 // DATABASE_URL (PostgreSQL, shared with the other roles) and TRUSTPOINT_NETWORKS_FILE or a chain
 // already running with its registries in the data directory. SIGTERM or SIGINT stops it gracefully.
-import { RoleConfigError } from '@trustpoint/launcher/launch-role';
+import { RoleConfigError } from '@trustpoint/launcher/launcher';
 import { serveRole } from '@trustpoint/launcher/serve-role';
 
 serveRole('track').catch((error: unknown) => {

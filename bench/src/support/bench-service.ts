@@ -67,7 +67,7 @@ export async function startBenchService(
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     ...(networksFile === undefined ? {} : { TRUSTPOINT_NETWORKS_FILE: networksFile }),
   });
-  const running = await launch(config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
+  const running = await launch('all', config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
   return {
     running,
     backend: running.database.backend,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { networksFileSchema } from '@trustpoint/chain';
-import { HARDHAT_CHAIN_ID } from '@trustpoint/contracts';
+import { HARDHAT_CHAIN_ID } from '@trustpoint/registry-abi';
 
 /** Where the embedded chain listens (`CHAIN_HOST`, `CHAIN_PORT`). */
 export interface EmbeddedChainAddress {

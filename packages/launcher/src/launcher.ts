@@ -1,26 +1,25 @@
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import {
   AnchorEngine,
   loadNetworks,
   NetworkRegistry,
+  shareNetworkHealth,
   startAnchoringThread,
+  watchNetworkHealth,
 } from '@trustpoint/chain';
-import {
-  ensureDeployment,
-  HARDHAT_DEV_KEY,
-  startLocalChain,
-  type TrustpointDeployment,
-} from '@trustpoint/contracts';
 import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
-import { createDatabase, type Database } from '@trustpoint/db';
-import { serviceObservability } from '@trustpoint/observability';
+import { createDatabase, pendingMigrations, type Database } from '@trustpoint/db';
+import { serviceObservability, startHealthServer } from '@trustpoint/observability';
+import type { TrustpointDeployment } from '@trustpoint/registry-abi';
 import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { JsonRpcProvider, Wallet } from 'ethers';
 import { wantsEmbeddedChain } from './embedded-chain-choice.js';
-import type { LauncherConfig } from './launcher-config.js';
 import { closeGracefully, listen } from './http-listener.js';
+import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
+import { servicePidHolding } from './service-pid-file.js';
 import {
   certApiApp,
   requireProvisioningPlans,
@@ -30,9 +29,39 @@ import {
 } from './service-parts.js';
 
 /**
- * The signer of qualified signatures; a SIGNING_KEY that is no usable key stops the start. The
- * retired keys were checked with the configuration, so an error here is the current key's.
+ * The service's one composition root. A process runs a role of this table: `all` is everything in
+ * one process (`trustpoint start`, `npm start`, `serve all`, the benches), and `cert`, `track` and
+ * `anchor` are its parts, so that each scales on its own on one shared PostgreSQL (`serve <role>`,
+ * the apps of `apps/`). Every role is built by `launch` from the same parts, in the same order.
  */
+export const ROLE_TABLE = {
+  all: {
+    apis: ['cert', 'track'],
+    anchors: true,
+    /** Starts the embedded chain unless a networks file leaves it out; may use PGlite. */
+    ownsMachine: true,
+  },
+  /** The certificate API alone: enqueues records and waits for them, never anchors. */
+  cert: { apis: ['cert'], anchors: false, ownsMachine: false },
+  /** The asset-tracking API alone: the same. */
+  track: { apis: ['track'], anchors: false, ownsMachine: false },
+  /** The anchoring engine and the webhook worker; health and metrics on HEALTH_PORT. */
+  anchor: { apis: [], anchors: true, ownsMachine: false },
+} as const satisfies Record<
+  string,
+  { apis: readonly ('cert' | 'track')[]; anchors: boolean; ownsMachine: boolean }
+>;
+
+export type LaunchRole = keyof typeof ROLE_TABLE;
+/** The roles that run beside others on one PostgreSQL (everything but `all`). */
+export const SERVER_ROLES = ['cert', 'track', 'anchor'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
+/** Why a role cannot start, said once with what to do about it. */
+export class RoleConfigError extends Error {
+  override readonly name = 'RoleConfigError';
+}
+
 export interface EmbeddedChain {
   url: string;
   deployment: TrustpointDeployment;
@@ -40,18 +69,58 @@ export interface EmbeddedChain {
   restoredTransactions: number;
 }
 
-export interface RunningTrustpoint {
+/** What every launched role holds. */
+export interface RunningRole {
+  role: LaunchRole;
+  /** The API's base URL (cert and track; the certificate API's for all). */
+  url: string | undefined;
+  /** The API's listener (cert and track; the certificate API's for all). */
+  server: Server | undefined;
+  database: Database;
+  engine: AnchorEngine;
+  networks: NetworkRegistry;
+  /** A token for any user of this service, signed with the data directory's secret. */
+  mintToken(userId: string): Promise<string>;
+  /**
+   * Stops in order: the listeners gracefully (no new connections, requests in flight answered
+   * within `shutdownTimeoutMs`), then the engine (a batch being claimed or settled finishes its
+   * transaction; nothing stays claimed: signed batches are in the database, and any anchorer with
+   * the registrar's key sends and settles them), the workers, the pool, the chain.
+   */
+  stop(): Promise<void>;
+}
+
+/** The whole service in one process (role `all`). */
+export interface RunningTrustpoint extends RunningRole {
   /** Undefined when a networks file is given that does not name the embedded chain. */
   embeddedChain: EmbeddedChain | undefined;
   certApiUrl: string;
   trackApiUrl: string;
+  /** The local user's token (an administrator of this machine's instance). */
   token: string;
-  /** A token for any user of this service (the local user's is `token`). */
-  mintToken(userId: string): Promise<string>;
-  database: Database;
-  engine: AnchorEngine;
-  networks: NetworkRegistry;
-  stop(): Promise<void>;
+}
+
+/**
+ * The development chain (a Hardhat node, in @trustpoint/contracts), loaded only when the embedded
+ * chain is wanted. A production install of the command leaves it out (an optional peer
+ * dependency): its roles, and a start whose networks file does not name the embedded chain, never
+ * load it.
+ */
+async function loadDevChain(): Promise<typeof import('@trustpoint/contracts/dev-chain')> {
+  try {
+    return await import('@trustpoint/contracts/dev-chain');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      message.includes("'@trustpoint/contracts")
+    ) {
+      throw new Error(
+        'The embedded development chain is not installed here (a production install leaves out @trustpoint/contracts and its Hardhat): name the networks to anchor on in TRUSTPOINT_NETWORKS_FILE, or run from the workspace (npm start)',
+      );
+    }
+    throw error;
+  }
 }
 
 /** Starts the journaled local chain and deploys the registries on it once (reused after). */
@@ -59,40 +128,144 @@ export async function startEmbeddedChain(
   config: LauncherConfig,
   deploymentsFile: string,
 ): Promise<EmbeddedChain & { stop: () => Promise<void> }> {
-  const chain = await startLocalChain({
+  const { startDevChain } = await loadDevChain();
+  const chain = await startDevChain({
     dataDir: join(config.dataDir, 'chain'),
     host: config.chainHost,
     port: config.chainPort,
+    deploymentsFile,
   });
-  try {
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
-    const { deployment } = await ensureDeployment(
-      new Wallet(HARDHAT_DEV_KEY, provider),
-      deploymentsFile,
-    );
-    provider.destroy();
-    return {
-      url: chain.url,
-      deployment,
-      restoredTransactions: chain.replayed,
-      stop: () => chain.stop(),
-    };
-  } catch (error) {
-    await chain.stop();
-    throw error;
-  }
+  return {
+    url: chain.url,
+    deployment: chain.deployment,
+    restoredTransactions: chain.restoredTransactions,
+    stop: () => chain.stop(),
+  };
 }
 
 /**
- * Brings up the whole service, in dependency order: the local chain (with the registries deployed
- * once) unless a networks file leaves it out, the embedded database, the anchoring engine, the
- * APIs. Everything lives under `dataDir`, so a second start resumes the same chain, database and
- * deployments. The local user's plan is exactly the networks this start anchors on.
+ * The networks a role anchors on or waits for. Without a networks file, the local chain must be
+ * running already at CHAIN_HOST:CHAIN_PORT with its registries in the data directory's
+ * deployments file (`trustpoint serve all` started it, or a chain node of its own): roles never
+ * start a chain.
  */
-export async function launch(config: LauncherConfig, logger: Logger): Promise<RunningTrustpoint> {
+async function roleNetworks(role: ServerRole, config: LauncherConfig, logger: Logger) {
+  const deploymentsFile = join(config.dataDir, 'deployments.json');
+  const localChain = `http://${config.chainHost}:${String(config.chainPort)}`;
+  const needs = `trustpoint serve ${role} needs TRUSTPOINT_NETWORKS_FILE or a chain already running at ${localChain} with its registries in ${deploymentsFile}`;
+  let networks: NetworkRegistry;
+  try {
+    networks = new NetworkRegistry(
+      await loadNetworks({
+        networksFile: config.networksFile,
+        deploymentsFile,
+        embeddedRpcUrl: localChain,
+      }),
+    );
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new RoleConfigError(config.networksFile === undefined ? `${needs}: ${reason}` : reason);
+  }
+  if (config.networksFile === undefined) {
+    try {
+      await networks.verifyChainIds({ requireReachable: true });
+    } catch (error) {
+      throw new RoleConfigError(`${needs}: ${(error as Error).message}`);
+    }
+  } else {
+    // Configured networks come and go: an unreachable node is retried, and readiness tells.
+    await networks.verifyChainIds({
+      onUnreachable: (network, error) => {
+        logger.warn(
+          { networkId: network.networkId, err: error.message },
+          'node unreachable at start; will retry',
+        );
+      },
+    });
+  }
+  return networks;
+}
+
+/**
+ * The role's pool on `DATABASE_URL`, migrated at start unless `MIGRATE_AT_START=false`; then a
+ * database that lacks migrations stops the start (run `trustpoint migrate`).
+ */
+function requireDatabaseUrl(role: ServerRole, config: LauncherConfig): string {
+  if (config.databaseUrl === undefined) {
+    throw new RoleConfigError(
+      `trustpoint serve ${role} needs DATABASE_URL (PostgreSQL): the embedded database belongs to one process. For everything in one process on the embedded defaults, run trustpoint serve all (or trustpoint start)`,
+    );
+  }
+  return config.databaseUrl;
+}
+
+async function roleDatabase(role: ServerRole, config: LauncherConfig): Promise<Database> {
+  const database = await createDatabase({
+    url: requireDatabaseUrl(role, config),
+    migrate: config.migrateAtStart,
+    applicationName: `trustpoint-${role}`,
+  });
+  if (!config.migrateAtStart) {
+    const pending = await pendingMigrations(database.knex);
+    if (pending.length > 0) {
+      await database.close();
+      throw new RoleConfigError(
+        `the database lacks ${String(pending.length)} migration(s) (${pending.join(', ')}) and MIGRATE_AT_START=false: run trustpoint migrate first`,
+      );
+    }
+  }
+  return database;
+}
+
+/**
+ * An anchoring role beside a `trustpoint start` (or `serve all`) on the embedded database of the
+ * same data directory would send with the same registrar key (the data directory's chain and
+ * deployments) from another database: the two engines would collide on the key's nonces and
+ * each would anchor records the other does not know. Refused, saying what to run instead.
+ */
+async function refuseSharedRegistrarKey(config: LauncherConfig): Promise<void> {
+  const holder = await servicePidHolding(config.dataDir);
+  if (holder === undefined) return;
+  throw new RoleConfigError(
+    `trustpoint serve anchor would share its registrar key with the service running on ${config.dataDir} (pid ${String(holder)}, trustpoint start), which anchors from its own embedded database: their transactions would collide on the key's nonces. Give the roles a chain of their own (node contracts/dist/scripts/local-chain.js with another TRUSTPOINT_DATA_DIR, see the README), or stop pid ${String(holder)}`,
+  );
+}
+
+/** The database a role works on: PGlite in the data directory is for `all` alone. */
+async function databaseOf(role: LaunchRole, config: LauncherConfig): Promise<Database> {
+  if (ROLE_TABLE[role].ownsMachine) {
+    return createDatabase(
+      config.databaseUrl
+        ? { url: config.databaseUrl }
+        : { dataDir: join(config.dataDir, 'pgdata') },
+    );
+  }
+  return roleDatabase(role as ServerRole, config);
+}
+
+/**
+ * Brings up a role of `ROLE_TABLE`, in dependency order: the local chain (role `all`, with the
+ * registries deployed once, unless a networks file leaves it out), the networks, the database, the
+ * anchoring engine, the webhook worker, the APIs. Everything lives under `dataDir`, so a second
+ * start resumes the same chain, database and deployments. Rejects, having stopped what it started,
+ * when the role cannot start (`RoleConfigError` for a configuration that cannot work).
+ */
+export async function launch(
+  role: 'all',
+  config: LauncherConfig,
+  logger: Logger,
+): Promise<RunningTrustpoint>;
+export async function launch(
+  role: LaunchRole,
+  config: LauncherConfig,
+  logger: Logger,
+): Promise<RunningRole>;
+export async function launch(
+  role: LaunchRole,
+  config: LauncherConfig,
+  logger: Logger,
+): Promise<RunningRole | RunningTrustpoint> {
+  const { apis, anchors, ownsMachine } = ROLE_TABLE[role];
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop();
@@ -100,80 +273,110 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
   try {
     const deploymentsFile = join(config.dataDir, 'deployments.json');
     let embeddedChain: EmbeddedChain | undefined;
-    if (
-      await wantsEmbeddedChain(config.networksFile, {
-        host: config.chainHost,
-        port: config.chainPort,
-      })
-    ) {
-      const { stop, ...chain } = await startEmbeddedChain(config, deploymentsFile);
-      stops.push(stop);
-      embeddedChain = chain;
-    } else {
-      logger.info(
-        { networksFile: config.networksFile },
-        'the networks file does not name the embedded chain (chain id 31337 at CHAIN_HOST:CHAIN_PORT): not starting it',
+    let networks: NetworkRegistry;
+    if (ownsMachine) {
+      if (
+        await wantsEmbeddedChain(config.networksFile, {
+          host: config.chainHost,
+          port: config.chainPort,
+        })
+      ) {
+        const { stop, ...chain } = await startEmbeddedChain(config, deploymentsFile);
+        stops.push(stop);
+        embeddedChain = chain;
+      } else {
+        logger.info(
+          { networksFile: config.networksFile },
+          'the networks file does not name the embedded chain (chain id 31337 at CHAIN_HOST:CHAIN_PORT): not starting it',
+        );
+      }
+      networks = new NetworkRegistry(
+        await loadNetworks({
+          networksFile: config.networksFile,
+          deploymentsFile,
+          ...(embeddedChain === undefined ? {} : { embeddedRpcUrl: embeddedChain.url }),
+        }),
       );
+      await networks.verifyChainIds({ requireReachable: true });
+    } else {
+      // Said before anything else is looked at: it is the first thing a role needs.
+      requireDatabaseUrl(role as ServerRole, config);
+      if (anchors) await refuseSharedRegistrarKey(config);
+      networks = await roleNetworks(role as ServerRole, config, logger);
     }
 
-    const networks = new NetworkRegistry(
-      await loadNetworks({
-        networksFile: config.networksFile,
-        deploymentsFile,
-        ...(embeddedChain === undefined ? {} : { embeddedRpcUrl: embeddedChain.url }),
-      }),
-    );
-    await networks.verifyChainIds({ requireReachable: true });
-
+    const database = await databaseOf(role, config);
+    stops.push(() => database.close());
+    // One secrets file per data directory; every process that shares it makes and checks the same
+    // tokens, PINs and webhook secrets.
     const secrets = await loadOrCreateSecrets(
       join(config.dataDir, 'secrets.json'),
       config.sharedSecrets,
     );
-    const database = await createDatabase(
-      config.databaseUrl
-        ? { url: config.databaseUrl }
-        : { dataDir: join(config.dataDir, 'pgdata') },
-    );
-    stops.push(() => database.close());
-    await ensureLocalUser(
-      database.knex,
-      networks
-        .list()
-        .filter((network) => network.localUser === true)
-        .map((network) => network.networkId),
-    );
-
-    // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
-    // request bursts never starve them, and their signing and encoding use the other core. The
-    // embedded database lives inside this thread, so there they run here.
-    const engine = new AnchorEngine(database.knex, networks, {
-      logger,
-      anchoring: config.databaseUrl === undefined,
-    });
-    engine.start();
-    if (config.databaseUrl !== undefined) {
-      const anchoring = await startAnchoringThread(engine, {
-        databaseUrl: config.databaseUrl,
-        networks: networks.list(),
-        logLevel: logger.level,
-        logger,
-      });
-      stops.push(() => anchoring.stop());
+    if (ownsMachine) {
+      // The local user's plan is exactly the networks this start anchors on.
+      await ensureLocalUser(
+        database.knex,
+        networks
+          .list()
+          .filter((network) => network.localUser === true)
+          .map((network) => network.networkId),
+      );
     }
-    stops.push(() => engine.stop());
 
-    // Health, readiness and metrics: one registry for the process, mounted on both listeners.
+    let engine: AnchorEngine;
+    if (!anchors) {
+      // Enqueues and waits; the anchoring processes anchor, and tell the registrars' health
+      // through the database, so a network that cannot pay answers 503 at once here too.
+      engine = new AnchorEngine(database.knex, networks, { logger, anchoring: false });
+      stops.push(() => engine.stop());
+      const health = watchNetworkHealth(
+        database.knex,
+        engine,
+        networks.list().map((network) => network.networkId),
+        { logger },
+      );
+      stops.push(() => health.stop());
+    } else if (ownsMachine) {
+      // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
+      // request bursts never starve them, and their signing and encoding use the other core. The
+      // embedded database lives inside this thread, so there they run here.
+      engine = new AnchorEngine(database.knex, networks, {
+        logger,
+        anchoring: config.databaseUrl === undefined,
+      });
+      engine.start();
+      if (config.databaseUrl !== undefined) {
+        const anchoring = await startAnchoringThread(engine, {
+          databaseUrl: config.databaseUrl,
+          networks: networks.list(),
+          logLevel: logger.level,
+          logger,
+        });
+        stops.push(() => anchoring.stop());
+      }
+      stops.push(() => engine.stop());
+    } else {
+      engine = new AnchorEngine(database.knex, networks, { logger });
+      // The API processes learn each registrar's health from what this process finds.
+      engine.observe({ health: shareNetworkHealth(database.knex, { logger }) });
+      engine.start();
+      stops.push(() => engine.stop());
+    }
+
+    // Health, readiness and metrics: one registry for the process, at the root of each API's
+    // listener, or on a small port of its own (HEALTH_PORT) where the role serves no API.
     const observability = serviceObservability({
       knex: database.knex,
       networks: networks.list(),
       engine,
       metricsToken: config.metricsToken,
+      ...(ownsMachine ? {} : { labels: { role } }),
     });
     stops.push(() => {
       observability.close();
       return Promise.resolve();
     });
-
     const parts: ServiceParts = {
       config,
       secrets,
@@ -183,28 +386,56 @@ export async function launch(config: LauncherConfig, logger: Logger): Promise<Ru
       logger,
       observability,
     };
-    // Any number of processes may run a worker on one database; this one runs beside the APIs.
-    const webhookWorker = startWebhookWorker(parts);
-    stops.push(() => webhookWorker.stop());
-    await requireProvisioningPlans(parts, (message) => new Error(message));
+    if (anchors) {
+      // Any number of processes may run a worker on one database.
+      const webhookWorker = startWebhookWorker(parts);
+      stops.push(() => webhookWorker.stop());
+    }
+    if (apis.length === 0) {
+      const healthServer = await startHealthServer({
+        host: config.healthHost,
+        port: config.healthPort,
+        checks: observability.checks,
+        registry: observability.registry,
+        metricsToken: config.metricsToken,
+      });
+      stops.push(() => healthServer.close());
+    } else {
+      await requireProvisioningPlans(parts, (message) =>
+        ownsMachine ? new Error(message) : new RoleConfigError(message),
+      );
+    }
 
-    const certServer = await listen(await certApiApp(parts), config.apiHost, config.certApiPort);
-    stops.push(() => closeGracefully(certServer, config.shutdownTimeoutMs));
+    // Each API on a port of its own; the same database, engine, secrets and users.
+    const listeners: { api: 'cert' | 'track'; url: string; server: Server }[] = [];
+    for (const api of apis) {
+      const app: Express = api === 'cert' ? await certApiApp(parts) : trackApiApp(parts);
+      const port = api === 'cert' ? config.certApiPort : config.trackApiPort;
+      const server = await listen(app, config.apiHost, port);
+      stops.push(() => closeGracefully(server, config.shutdownTimeoutMs));
+      const basePath = api === 'cert' ? CERT_API_BASE_PATH : TRACK_API_BASE_PATH;
+      listeners.push({ api, url: `http://${config.apiHost}:${String(port)}${basePath}`, server });
+    }
 
-    // Same database, engine, secrets and local user as the certificate API; a port of its own.
-    const trackServer = await listen(trackApiApp(parts), config.apiHost, config.trackApiPort);
-    stops.push(() => closeGracefully(trackServer, config.shutdownTimeoutMs));
-
-    return {
-      embeddedChain,
-      certApiUrl: `http://${config.apiHost}:${String(config.certApiPort)}${CERT_API_BASE_PATH}`,
-      trackApiUrl: `http://${config.apiHost}:${String(config.trackApiPort)}${TRACK_API_BASE_PATH}`,
-      token: await mintLocalToken(secrets.jwtSecret),
-      mintToken: (userId) => mintLocalToken(secrets.jwtSecret, userId),
+    const running: RunningRole = {
+      role,
+      url: listeners[0]?.url,
+      server: listeners[0]?.server,
       database,
       engine,
       networks,
+      mintToken: (userId) => mintLocalToken(secrets.jwtSecret, userId),
       stop: stopAll,
+    };
+    if (!ownsMachine) return running;
+    const urlOf = (api: 'cert' | 'track') =>
+      listeners.find((listener) => listener.api === api)?.url ?? '';
+    return {
+      ...running,
+      embeddedChain,
+      certApiUrl: urlOf('cert'),
+      trackApiUrl: urlOf('track'),
+      token: await mintLocalToken(secrets.jwtSecret),
     };
   } catch (error) {
     await stopAll();

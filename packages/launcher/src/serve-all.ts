@@ -1,6 +1,6 @@
 // The whole service in one process: chain (unless a networks file leaves it out), database,
 // anchoring engine, webhook worker and both APIs. `trustpoint start` and `npm start` run it.
-import { REGISTRY_CONTRACTS, TrustPointRegistry__factory } from '@trustpoint/contracts';
+import { REGISTRY_CONTRACTS, TrustPointRegistry__factory } from '@trustpoint/registry-abi';
 import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { launch, type RunningTrustpoint } from './launcher.js';
@@ -110,7 +110,7 @@ export async function serveAll(): Promise<ServedInstance> {
     mixin: requestLogMixin,
   });
   const config = readLauncherConfig();
-  const running = await launch(config, logger);
+  const running = await launch('all', config, logger);
   await writeLocalToken(config.dataDir, running.token);
   console.log(banner(running, config.dataDir));
 

@@ -1,9 +1,9 @@
-// `trustpoint serve cert|track|anchor`: one role of the service in this process (see launch-role).
+// `trustpoint serve cert|track|anchor`: one role of the service in this process (see ROLE_TABLE).
 import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { stopOnSignals } from './graceful-shutdown.js';
-import { launchRole, type ServerRole } from './launch-role.js';
 import { readLauncherConfig } from './launcher-config.js';
+import { launch, type ServerRole } from './launcher.js';
 
 /**
  * Starts one role from the environment's configuration, prints one line once it is ready (the
@@ -18,7 +18,7 @@ export async function serveRole(role: ServerRole): Promise<void> {
     mixin: requestLogMixin,
   });
   const config = readLauncherConfig();
-  const running = await launchRole(role, config, logger);
+  const running = await launch(role, config, logger);
   const networks = running.networks
     .list()
     .map((network) => network.networkId)

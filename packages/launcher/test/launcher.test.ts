@@ -18,7 +18,7 @@ describe('Embedded launcher', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
     const config = await testLaunchConfig(dataDir);
 
-    const first = await launch(config, silent);
+    const first = await launch('all', config, silent);
     const firstDeployment = first.embeddedChain?.deployment;
     const created = await fetch(`${first.certApiUrl}/certificates?type=content&networkId=31337`, {
       method: 'POST',
@@ -43,7 +43,7 @@ describe('Embedded launcher', () => {
     const credits = await findCreditBalance(first.database.knex, LOCAL_USER_ID);
     await first.stop();
 
-    const second = await launch(config, silent);
+    const second = await launch('all', config, silent);
     try {
       expect(user?.planId).toBe('local');
       expect(credits).toBeGreaterThan(0);
@@ -78,7 +78,7 @@ describe('Embedded launcher', () => {
 
   it('when started, then the printed token is a valid HS256 token for the local user', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-'));
-    const running = await launch(await testLaunchConfig(dataDir), silent);
+    const running = await launch('all', await testLaunchConfig(dataDir), silent);
     try {
       const { jwtSecret } = await loadOrCreateSecrets(join(dataDir, 'secrets.json'));
 
@@ -152,6 +152,7 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
       const childrenBefore = await childPids();
       const outcome = await withWorkerRecording(async (workers) => {
         const running = await launch(
+          'all',
           await testLaunchConfig(dataDir, { databaseUrl: databaseUrl.toString() }),
           silent,
         );

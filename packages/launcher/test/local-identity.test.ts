@@ -3,7 +3,7 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findUserAccount, updateUser } from '@trustpoint/db';
-import { openTestDatabase, testBackends } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends } from '@trustpoint/test-database';
 import { describe, expect, it } from 'vitest';
 import { ensureLocalUser, LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
 

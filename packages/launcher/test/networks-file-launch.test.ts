@@ -95,14 +95,14 @@ describe('Launcher with a networks file', () => {
   it('when the file does not name the embedded chain, then it is not started, the local plan is the networks marked localUser, and certificates anchor there', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-file-'));
     // A first start without the file: the embedded chain and a plan that names it.
-    const before = await launch(await testLaunchConfig(dataDir), silent);
+    const before = await launch('all', await testLaunchConfig(dataDir), silent);
     const planBefore = await localPlan(before);
     await before.stop();
     const config = await testLaunchConfig(dataDir, {
       networksFile: await writeNetworksFile(dataDir, [{ ...operatorNetwork, localUser: true }]),
     });
 
-    const running = await launch(config, silent);
+    const running = await launch('all', config, silent);
     try {
       expect(planBefore).toEqual(['31337']);
       expect(running.embeddedChain).toBeUndefined();
@@ -132,7 +132,7 @@ describe('Launcher with a networks file', () => {
     } finally {
       await running.stop();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('when the file names the embedded chain (chain 31337 at CHAIN_HOST:CHAIN_PORT), then it is started and deployed, and the local user may use only the network marked for it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-launch-file-'));
@@ -148,7 +148,7 @@ describe('Launcher with a networks file', () => {
       networksFile: await writeNetworksFile(dataDir, [operatorNetwork, embeddedNetwork]),
     });
 
-    const running = await launch(config, silent);
+    const running = await launch('all', config, silent);
     try {
       expect(running.embeddedChain?.url).toBe(`http://127.0.0.1:${String(chainPort)}`);
       expect(await localPlan(running)).toEqual(['31337']);
@@ -161,5 +161,5 @@ describe('Launcher with a networks file', () => {
     } finally {
       await running.stop();
     }
-  }, 120_000);
+  }, 240_000);
 });

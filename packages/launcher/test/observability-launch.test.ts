@@ -11,7 +11,7 @@ const silent = pino({ level: 'silent' });
 describe('Health and metrics of the launched service', () => {
   it('when the service runs, then each API listener answers /healthz, /readyz and /metrics at its root without a token, and /metrics counts the API traffic by route', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-observability-'));
-    const running = await launch(await testLaunchConfig(dataDir), silent);
+    const running = await launch('all', await testLaunchConfig(dataDir), silent);
     try {
       const created = await fetch(
         `${running.certApiUrl}/certificates?type=content&networkId=31337`,

@@ -5,7 +5,7 @@ import { freePort } from '@trustpoint/contracts';
 import { createDatabase } from '@trustpoint/db';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { launchRole } from '../src/launch-role.js';
+import { launch } from '../src/launcher.js';
 import { startEmbeddedChain } from '../src/launcher.js';
 import { testLaunchConfig } from './support/test-launch-config.js';
 
@@ -39,8 +39,8 @@ describe.skipIf(!process.env.DATABASE_URL)('health and metrics of the roles', ()
     const healthPort = await freePort();
     const config = await testLaunchConfig(dataDir, { databaseUrl: database.url, healthPort });
     const chain = await startEmbeddedChain(config, join(dataDir, 'deployments.json'));
-    const anchor = await launchRole('anchor', config, silent);
-    const cert = await launchRole('cert', config, silent);
+    const anchor = await launch('anchor', config, silent);
+    const cert = await launch('cert', config, silent);
     try {
       // Act
       const health = await fetch(`http://127.0.0.1:${String(healthPort)}/healthz`);

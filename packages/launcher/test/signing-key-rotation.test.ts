@@ -18,7 +18,7 @@ describe('Signing-key rotation through the launcher', () => {
   it('when restarted with a new SIGNING_KEY and the old JWKS as SIGNING_KEYS_RETIRED, then an earlier signature stays valid and both keys are served', async () => {
     // Arrange: a qualified certificate signed with the key the first start made.
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-rotation-'));
-    const first = await launch(await testLaunchConfig(dataDir), silent);
+    const first = await launch('all', await testLaunchConfig(dataDir), silent);
     let certID: string;
     let oldJwks: Jwks;
     try {
@@ -44,6 +44,7 @@ describe('Signing-key rotation through the launcher', () => {
     // Act
     const { signingKey, retiredSigningKeys } = readLauncherConfig(env);
     const second = await launch(
+      'all',
       await testLaunchConfig(dataDir, { signingKey, retiredSigningKeys }),
       silent,
     );

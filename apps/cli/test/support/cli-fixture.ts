@@ -82,6 +82,7 @@ export async function startService(
   const databaseUrl = database?.url;
   const certApiPort = await freePort();
   const running = await launch(
+    'all',
     {
       ...readLauncherConfig({}),
       dataDir,

@@ -15,6 +15,7 @@ import pino from 'pino';
 export async function startService(): Promise<RunningTrustpoint> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-sdk-'));
   return launch(
+    'all',
     {
       ...readLauncherConfig({}),
       dataDir,
