@@ -139,7 +139,14 @@ export {
   spendCredit,
   spendCredits,
 } from './repositories/credits-repository.js';
-export { findPlan, isNetworkInPlan, listPlans, savePlan } from './repositories/plans-repository.js';
+export {
+  createPlan,
+  findPlan,
+  isNetworkInPlan,
+  listPlans,
+  lockPlan,
+  savePlan,
+} from './repositories/plans-repository.js';
 export type { Plan } from './repositories/plans-repository.js';
 export {
   batchedUserLookup,
@@ -149,6 +156,7 @@ export {
   findUserAccount,
   findUsers,
   listUserAccounts,
+  lockUser,
   setUserDisabled,
   updateUser,
   USER_ROLES,

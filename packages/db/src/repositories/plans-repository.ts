@@ -35,6 +35,32 @@ export async function savePlan(db: Queryable, plan: Plan): Promise<Plan> {
   return { id: plan.id, name: plan.name, networkIds };
 }
 
+/**
+ * Creates the plan unless its id is taken (undefined then, nothing changed). Pass the transaction
+ * that records the creation: the name and the networks are written by two statements.
+ */
+export async function createPlan(trx: Queryable, plan: Plan): Promise<Plan | undefined> {
+  const inserted = await trx<PlanRow>('plans')
+    .insert({ id: plan.id, name: plan.name })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  if (inserted.length === 0) return undefined;
+  return savePlan(trx, plan);
+}
+
+/**
+ * Locks the plan's row (`FOR UPDATE`) for the rest of the caller's transaction, so that concurrent
+ * changes of it take turns; false when there is no such plan.
+ */
+export async function lockPlan(trx: Queryable, id: string): Promise<boolean> {
+  const row = await trx<PlanRow>('plans')
+    .where('id', id)
+    .forUpdate()
+    .first<{ id: string } | undefined>('id');
+  return row !== undefined;
+}
+
 export async function findPlan(db: Queryable, id: string): Promise<Plan | undefined> {
   const row = await db<PlanRow>('plans').where('id', id).first('id', 'name');
   if (row === undefined) return undefined;

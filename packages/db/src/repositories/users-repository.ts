@@ -212,6 +212,21 @@ export async function setUserDisabled(
   return updated === 0 ? undefined : findUserAccount(db, id);
 }
 
+/**
+ * Locks the user's row (`FOR UPDATE`) for the rest of the caller's transaction, so that concurrent
+ * changes of its state take turns; says whether it was disabled. Undefined when there is none.
+ */
+export async function lockUser(
+  trx: Queryable,
+  id: string,
+): Promise<{ disabledAt: Date | null } | undefined> {
+  const row = await trx('users')
+    .where('id', id)
+    .forUpdate()
+    .first<{ disabled_at: Date | null } | undefined>('disabled_at');
+  return row === undefined ? undefined : { disabledAt: row.disabled_at };
+}
+
 /** Any user, disabled or not, with its balance: for administrators. */
 export async function findUserAccount(db: Queryable, id: string): Promise<UserAccount | undefined> {
   const row = await db('users')

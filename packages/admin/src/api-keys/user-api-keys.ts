@@ -1,0 +1,169 @@
+import { recordAudit, type ChangeContext, type IdempotencyClaim } from '@trustpoint/db';
+import { API_SCOPES, DomainError, type ApiScope } from '@trustpoint/domain';
+import { commitIdempotentChange } from '@trustpoint/http';
+import {
+  changeApiKeyScopes,
+  countActiveApiKeys,
+  createApiKey,
+  DEFAULT_MAX_API_KEYS_PER_USER,
+  findApiKey,
+  listApiKeys,
+  lockUserKeys,
+  revokeApiKey,
+  type ApiKey,
+} from '@trustpoint/identity';
+import type { Knex } from 'knex';
+import { refused } from '../admin-errors.js';
+import { existingAccount } from '../users/user-accounts.js';
+
+/** A user's keys, revoked ones too; 404 for an unknown user. */
+export async function listUserApiKeys(knex: Knex, userId: string): Promise<ApiKey[]> {
+  await existingAccount(knex, userId);
+  return listApiKeys(knex, userId, { includeRevoked: true });
+}
+
+export interface UserApiKeyRequest {
+  userId: string;
+  name: string;
+  expiresAt: Date | null;
+  /** Every scope when absent. */
+  scopes: readonly ApiScope[] | undefined;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+/**
+ * Makes a key for a user, audited (`api-key.create`), under the user's key lock so that concurrent
+ * creations cannot both pass the count of active keys. An administrator's key for a user has no
+ * parent: it is the user's, bounded by nothing of the administrator's. `claim`: the request's
+ * Idempotency-Key, marked done in the same transaction.
+ */
+export async function createUserApiKey(
+  knex: Knex,
+  request: UserApiKeyRequest,
+  claim: IdempotencyClaim | undefined,
+  context: ChangeContext,
+): Promise<{ apiKey: ApiKey; key: string }> {
+  const { userId, expiresAt } = request;
+  return knex.transaction(async (trx) => {
+    await existingAccount(trx, userId);
+    await lockUserKeys(trx, userId);
+    if (
+      (await countActiveApiKeys(trx, userId, new Date(request.now()))) >=
+      DEFAULT_MAX_API_KEYS_PER_USER
+    ) {
+      throw refused(
+        'body',
+        `A user has at most ${String(DEFAULT_MAX_API_KEYS_PER_USER)} active API keys; revoke one first`,
+      );
+    }
+    const made = await createApiKey(trx, {
+      userId,
+      name: request.name,
+      expiresAt,
+      createdBy: context.actorId,
+      scopes: request.scopes ?? API_SCOPES,
+    });
+    await commitIdempotentChange(trx, claim, made.apiKey.id);
+    await recordAudit(trx, [
+      {
+        ...context,
+        action: 'api-key.create',
+        target: `api-key:${made.apiKey.id}`,
+        changes: {
+          userId,
+          name: made.apiKey.name,
+          expiresAt: expiresAt?.toISOString() ?? null,
+          scopes: made.apiKey.scopes,
+        },
+      },
+    ]);
+    return made;
+  });
+}
+
+/**
+ * Revokes the key a creation made whose answer was lost with its process (nobody received it),
+ * audited with that reason; nothing when it is revoked already.
+ */
+export async function revokeUnansweredApiKey(
+  knex: Knex,
+  key: { userId: string; keyId: string; at: Date },
+  context: ChangeContext,
+): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const revoked = await revokeApiKey(trx, {
+      userId: key.userId,
+      id: key.keyId,
+      revokedBy: context.actorId,
+      at: key.at,
+    });
+    if (revoked !== undefined) {
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'api-key.revoke',
+          target: `api-key:${key.keyId}`,
+          changes: { userId: key.userId, reason: 'its creation was never answered' },
+        },
+      ]);
+    }
+  });
+}
+
+/** Sets a user's key's scopes, widening allowed (never past its parent's); 404 when no such key. */
+export async function changeUserApiKeyScopes(
+  knex: Knex,
+  change: { userId: string; keyId: string; scopes: readonly ApiScope[]; now: () => number },
+  context: ChangeContext,
+): Promise<ApiKey> {
+  const changed = await knex.transaction(async (trx) => {
+    await existingAccount(trx, change.userId);
+    return changeApiKeyScopes(trx, {
+      userId: change.userId,
+      keyId: change.keyId,
+      scopes: change.scopes,
+      mayWiden: true,
+      ...context,
+      now: new Date(change.now()),
+    });
+  });
+  if (changed === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+  return changed.apiKey;
+}
+
+/**
+ * Revokes a user's key and the keys made with it, audited (`api-key.revoke`, naming those); a key
+ * revoked already is answered as it is and nothing is recorded. 404 when no such key.
+ */
+export async function revokeUserApiKey(
+  knex: Knex,
+  key: { userId: string; keyId: string; now: () => number },
+  context: ChangeContext,
+): Promise<ApiKey> {
+  const { userId, keyId } = key;
+  return knex.transaction(async (trx) => {
+    const before = await findApiKey(trx, userId, keyId);
+    if (before === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    const revoked = await revokeApiKey(trx, {
+      userId,
+      id: keyId,
+      revokedBy: context.actorId,
+      at: new Date(key.now()),
+    });
+    if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+    if (before.revokedAt !== null) return revoked;
+    await recordAudit(trx, [
+      {
+        ...context,
+        action: 'api-key.revoke',
+        target: `api-key:${keyId}`,
+        changes: {
+          userId,
+          ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+        },
+      },
+    ]);
+    return revoked;
+  });
+}
