@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { RunningTrustpoint } from '@trustpoint/launcher/launcher';
+import { documentPath, type DocumentName } from '@trustpoint/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTrustpointClient,
@@ -44,6 +46,27 @@ afterAll(async () => {
 });
 
 describe('TrustpointClient against the running service', () => {
+  it('when the service is asked for its OpenAPI documents, then they are the committed files the types are generated from', async () => {
+    // Arrange: the service runs with `trustpoint start`'s defaults.
+    const origin = new URL(service.certApiUrl).origin;
+    const served: Record<DocumentName, string> = {
+      'cert-api': `${origin}/cert/v2/openapi.json`,
+      'track-api': `${service.trackApiUrl}/openapi.json`,
+      'admin-api': `${origin}/admin/v1/openapi.json`,
+    };
+
+    for (const [name, url] of Object.entries(served) as [DocumentName, string][]) {
+      // Act
+      const answer = await fetch(url);
+
+      // Assert
+      expect(answer.status, url).toBe(200);
+      expect(await answer.json(), `${url} serves packages/openapi/documents/${name}.json`).toEqual(
+        JSON.parse(await readFile(documentPath(name), 'utf8')),
+      );
+    }
+  });
+
   describe('certificates', () => {
     it('when a content certificate is created, then it is anchored (201) and read back by certID', async () => {
       const created = await client.cert.createContentCertificate(
