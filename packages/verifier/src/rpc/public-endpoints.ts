@@ -1,5 +1,3 @@
-import type { PinnedNetwork } from '../trust/trust.js';
-
 /**
  * Public JSON-RPC endpoints of well-known chains, for a verifier whose user has no node of their
  * own for a network: an answer of theirs counts only when at least two endpoints of different
@@ -105,7 +103,7 @@ export const PUBLIC_CHAINS: readonly PublicChain[] = [
  */
 export function publicChainFor(
   chains: readonly PublicChain[] | undefined,
-  network: Pick<PinnedNetwork, 'chainId' | 'genesisHash'>,
+  network: { chainId: number; genesisHash?: string | undefined },
 ): PublicChain | undefined {
   return chains?.find(
     (chain) =>

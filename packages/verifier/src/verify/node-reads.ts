@@ -6,7 +6,7 @@ import {
   type PublicChain,
 } from '../rpc/public-endpoints.js';
 import type { PinnedNetwork } from '../trust/trust.js';
-import type { LookupContext } from './on-chain-read.js';
+import type { LookupContext } from './lookup-context.js';
 import { rpcUrlsFor } from './rpc-urls.js';
 
 /**

@@ -1,15 +1,12 @@
-import type { JsonRpcOptions, NodeAttempt } from '../rpc/json-rpc-nodes.js';
-import { NodeIdentityCheck } from '../rpc/node-identity.js';
-import type { PublicChain } from '../rpc/public-endpoints.js';
-import { DevelopmentAccountCheck } from '../trust/development-accounts.js';
+import type { NodeAttempt } from '../rpc/json-rpc-nodes.js';
 import { announcedSuccessors } from '../trust/registry-successors.js';
 import {
   networkPins,
   type PinnedNetwork,
   type PinnedRegistry,
   type RegistryKind,
-  type Trust,
 } from '../trust/trust.js';
+import type { LookupContext } from './lookup-context.js';
 import {
   enoughOperators,
   nodesOnChain,
@@ -17,7 +14,6 @@ import {
   type EndpointAnswer,
   type ProvenNodeSet,
 } from './node-reads.js';
-import type { RpcUrls } from './rpc-urls.js';
 
 /** Where a record is looked up, and how its answers name it. */
 export interface RecordTarget {
@@ -34,32 +30,7 @@ export interface RecordTarget {
   key: string;
 }
 
-/** What a verification shares between its lookups: the trust and the checks already made. */
-export interface LookupContext extends JsonRpcOptions {
-  rpc: RpcUrls;
-  trust?: Trust | undefined;
-  /**
-   * Public endpoints of well-known chains, asked for a pinned network the user gave no node for;
-   * their answers count only when two of different operators agree. None unless given.
-   */
-  publicEndpoints?: readonly PublicChain[] | undefined;
-  identity: NodeIdentityCheck;
-  developmentAccounts: DevelopmentAccountCheck;
-}
-
-export function lookupContext(
-  options: JsonRpcOptions & {
-    rpc: RpcUrls;
-    trust?: Trust | undefined;
-    publicEndpoints?: readonly PublicChain[] | undefined;
-  },
-): LookupContext {
-  return {
-    ...options,
-    identity: new NodeIdentityCheck(options),
-    developmentAccounts: new DevelopmentAccountCheck(options),
-  };
-}
+export { lookupContext, type LookupContext } from './lookup-context.js';
 
 /** Whether the contract read is one the verifier trusts, and through whom. */
 export type RegistryTrust =
