@@ -13,6 +13,7 @@ export default tseslint.config(
       'contracts/artifacts/**',
       'contracts/cache/**',
       'contracts/typechain-types/**',
+      'packages/registry-abi/typechain-types/**',
       '**/coverage/**',
     ],
   },

@@ -3,10 +3,14 @@
 // records their addresses in a deployments file that the services read. Re-running against a chain
 // where the recorded registries still exist reuses them, unless --force is given.
 import { parseArgs } from 'node:util';
+import {
+  HARDHAT_CHAIN_ID,
+  HARDHAT_DEV_KEY,
+  type TrustpointDeployment,
+} from '@trustpoint/registry-abi';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { deployTrustpoint, type DeployOptions, type TrustpointDeployment } from '../src/deploy';
+import { deployTrustpoint, type DeployOptions } from '../src/deploy';
 import { ensureDeployment, recordDeployment } from '../src/deployments-file';
-import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '../src/hardhat-node';
 import { verifyDeploymentSources, type SourceVerificationOptions } from '../src/verify-sources';
 
 const USAGE = `Usage: trustpoint-deploy [options]

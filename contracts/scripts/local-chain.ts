@@ -3,12 +3,8 @@
 // the data directory, with the registries deployed once and their addresses in the deployments
 // file. Ctrl-C stops it; the next start resumes the same chain.
 import { join } from 'node:path';
-import { JsonRpcProvider, Wallet } from 'ethers';
-import { TrustPointRegistry__factory } from '../typechain-types';
-import { REGISTRY_CONTRACTS } from '../src/deploy';
-import { ensureDeployment } from '../src/deployments-file';
-import { HARDHAT_DEV_KEY } from '../src/hardhat-node';
-import { startLocalChain } from '../src/local-chain';
+import { REGISTRY_CONTRACTS, TrustPointRegistry__factory } from '@trustpoint/registry-abi';
+import { startDevChain } from '../src/dev-chain';
 
 async function main(): Promise<void> {
   const host = process.env.CHAIN_HOST ?? '127.0.0.1';
@@ -18,26 +14,26 @@ async function main(): Promise<void> {
     process.env.TRUSTPOINT_DATA_DIR ?? join(process.env.INIT_CWD ?? process.cwd(), '.trustpoint');
   const out = process.env.DEPLOYMENTS_FILE ?? join(dataDir, 'deployments.json');
 
-  const chain = await startLocalChain({ dataDir: join(dataDir, 'chain'), host, port });
+  const chain = await startDevChain({
+    dataDir: join(dataDir, 'chain'),
+    host,
+    port,
+    deploymentsFile: out,
+  });
   const stop = () => {
     void chain.stop().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
-  const { deployment } = await ensureDeployment(new Wallet(HARDHAT_DEV_KEY, provider), out);
-  provider.destroy();
+  const { deployment } = chain;
   const names = REGISTRY_CONTRACTS[deployment.registries ?? 'slots'];
 
   const unknownCall = TrustPointRegistry__factory.createInterface().encodeFunctionData(
     'getTrustPoint',
     ['did:trustpoint:certid:unknown', 0],
   );
-  console.log(`Trustpoint local chain ready on ${chain.url} (chain id ${deployment.chainId}, ${String(chain.replayed)} transactions restored)
+  console.log(`Trustpoint local chain ready on ${chain.url} (chain id ${deployment.chainId}, ${String(chain.restoredTransactions)} transactions restored)
   ${names.trustPoints.padEnd(24)} ${deployment.trustPointRegistry}
   ${names.evidences.padEnd(24)} ${deployment.evidenceRepository}
   ${'TrustPointStatusRegistry'.padEnd(24)} ${deployment.statusRegistry ?? '-'}

@@ -1,14 +1,14 @@
-import { NonceManager, sha256, solidityPackedKeccak256, toUtf8Bytes, type Signer } from 'ethers';
-import {
-  EvidenceBatchRepository__factory,
-  TrustPointBatchRegistry__factory,
-} from '../typechain-types';
 import {
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
   MAX_BATCH_RECORDS,
   TRUSTPOINT_BUCKET_BITS,
-} from './record-batches';
+} from '@trustpoint/registry-abi';
+import { NonceManager, sha256, solidityPackedKeccak256, toUtf8Bytes, type Signer } from 'ethers';
+import {
+  EvidenceBatchRepository__factory,
+  TrustPointBatchRegistry__factory,
+} from '../typechain-types';
 
 /** Gas used by each write of the batch registries, as mined (21,000 base included). */
 export interface BatchRegistrationGas {

@@ -1,3 +1,4 @@
+import type { RegistryGeneration, TrustpointDeployment } from '@trustpoint/registry-abi';
 import type { Signer } from 'ethers';
 import {
   EvidenceBatchRepository__factory,
@@ -6,38 +7,6 @@ import {
   TrustPointRegistry__factory,
   TrustPointStatusRegistry__factory,
 } from '../typechain-types';
-
-/**
- * The registries' generation: `batches` (TrustPointBatchRegistry, EvidenceBatchRepository: large
- * batches kept as contract code, under half the gas a record) for every new deployment; `slots`
- * (TrustPointRegistry, EvidenceRepository: one storage slot a record) for deployments made before.
- * Both answer the same `getTrustPoint` / `getEvidence` calls.
- */
-export type RegistryGeneration = 'batches' | 'slots';
-
-/** The contract names of each generation's registries. */
-export const REGISTRY_CONTRACTS = {
-  batches: { trustPoints: 'TrustPointBatchRegistry', evidences: 'EvidenceBatchRepository' },
-  slots: { trustPoints: 'TrustPointRegistry', evidences: 'EvidenceRepository' },
-} as const;
-
-/** Where the registries of one chain live; what the services read to anchor and verify. */
-export interface TrustpointDeployment {
-  chainId: string;
-  trustPointRegistry: string;
-  evidenceRepository: string;
-  admin: string;
-  registrar: string;
-  blockNumber: number;
-  deployedAt: string;
-  /** Absent in deployments recorded before batch registries existed: those are `slots`. */
-  registries?: RegistryGeneration;
-  /**
-   * The network's permanent status registry (`TrustPointStatusRegistry`: `revocationOf(certId)`).
-   * Absent in deployments recorded before it existed; `ensureDeployment` adds it to them.
-   */
-  statusRegistry?: string;
-}
 
 export interface DeployOptions {
   /** Account that manages roles; the deployer by default. */

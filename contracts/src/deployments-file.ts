@@ -1,26 +1,10 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+// Writing the deployments file, and deploying what it lacks. Reading it is in
+// @trustpoint/registry-abi, where the services find it without Hardhat.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { readDeployments, type TrustpointDeployment } from '@trustpoint/registry-abi';
 import type { Provider, Signer } from 'ethers';
-import {
-  deployStatusRegistry,
-  deployTrustpoint,
-  type DeployOptions,
-  type TrustpointDeployment,
-} from './deploy';
-
-/** The deployments file: one entry per chain id. */
-export type DeploymentsFile = Record<string, TrustpointDeployment>;
-
-export async function readDeployments(path: string): Promise<DeploymentsFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  return JSON.parse(text) as DeploymentsFile;
-}
+import { deployStatusRegistry, deployTrustpoint, type DeployOptions } from './deploy';
 
 /** Adds or replaces the entry of one chain; written atomically so a crash never leaves half a file. */
 export async function recordDeployment(

@@ -3,15 +3,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
-/**
- * Account #0 of every Hardhat node. Public knowledge: only ever used on a local development chain,
- * where it holds the registrar role of the embedded deployment.
- */
-export const HARDHAT_DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-
-/** Chain id of every Hardhat node. */
-export const HARDHAT_CHAIN_ID = 31337n;
-
 /** A local Hardhat JSON-RPC node run as a child process, as an outside client would reach it. */
 export interface HardhatNode {
   url: string;

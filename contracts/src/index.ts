@@ -1,12 +1,8 @@
-// Public surface of @trustpoint/contracts: ABIs, TypeChain bindings, deployment and gas figures.
-import {
-  EvidenceBatchRepository__factory,
-  EvidenceRepository__factory,
-  TrustPointBatchRegistry__factory,
-  TrustPointRegistry__factory,
-  TrustPointStatusRegistry__factory,
-} from '../typechain-types';
-
+// Public surface of @trustpoint/contracts: the registries' TypeChain bindings with their bytecode
+// (to deploy them), the deployer, the development chain, gas figures and source verification.
+// What the service needs at run time (ABIs, the batch encoding, the deployments file) lives in
+// @trustpoint/registry-abi, without Hardhat; the part of it tests and benches use beside the
+// deployer is re-exported here.
 export type {
   EvidenceBatchRepository,
   IEvidenceBatchRepository,
@@ -36,28 +32,34 @@ export {
   TrustPointStatusRegistry__factory,
 } from '../typechain-types';
 
-/** ABI of the certificate trustpoint registry. */
-export const trustPointRegistryAbi = TrustPointRegistry__factory.abi;
-/** ABI of the asset evidence repository. */
-export const evidenceRepositoryAbi = EvidenceRepository__factory.abi;
-/** ABI of the certificate trustpoint registry that keeps large batches as contract code. */
-export const trustPointBatchRegistryAbi = TrustPointBatchRegistry__factory.abi;
-/** ABI of the asset evidence repository that keeps large batches as contract code. */
-export const evidenceBatchRepositoryAbi = EvidenceBatchRepository__factory.abi;
-/** ABI of the certificate status registry: revocations readable from the certID alone. */
-export const trustPointStatusRegistryAbi = TrustPointStatusRegistry__factory.abi;
-
-/** Trustpoint kinds with their on-chain codes. */
-export const TrustPointType = { Evidence: 0, Revocation: 1, Signature: 2 } as const;
-export type TrustPointTypeCode = (typeof TrustPointType)[keyof typeof TrustPointType];
+export {
+  BATCH_RECORD_BYTES,
+  bucketOf,
+  encodeRecordBatch,
+  EVIDENCE_BUCKET_BITS,
+  HARDHAT_CHAIN_ID,
+  HARDHAT_DEV_KEY,
+  keyPrefix,
+  MAX_BATCH_RECORDS,
+  readDeployments,
+  REGISTRY_CONTRACTS,
+  TRUSTPOINT_BUCKET_BITS,
+  TrustPointType,
+  type BatchRecord,
+  type DeploymentsFile,
+  type EncodedBatch,
+  type RegistryGeneration,
+  type TrustpointDeployment,
+  type TrustPointTypeCode,
+} from '@trustpoint/registry-abi';
 
 export * from './deploy';
 export * from './deployments-file';
+export * from './dev-chain';
 export * from './batch-gas-scenarios';
 export * from './gas-scenarios';
 export * from './hardhat-node';
 export * from './local-chain';
 export * from './local-chain-process';
-export * from './record-batches';
 export * from './status-gas-scenarios';
 export * from './verify-sources';

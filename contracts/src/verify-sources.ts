@@ -3,13 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Etherscan } from '@nomicfoundation/hardhat-verify/etherscan';
 import { Sourcify } from '@nomicfoundation/hardhat-verify/sourcify';
-import { REGISTRY_CONTRACTS } from './deploy';
+import { REGISTRY_CONTRACTS, type TrustpointDeployment } from '@trustpoint/registry-abi';
 import {
   EvidenceRepository__factory,
   TrustPointRegistry__factory,
   TrustPointStatusRegistry__factory,
 } from '../typechain-types';
-import type { TrustpointDeployment } from './deploy';
 
 /** An Etherscan-compatible explorer API (Etherscan and its family, Blockscout, Routescan...). */
 export interface EtherscanTarget {

@@ -1,12 +1,13 @@
 // The batch registries as an outside client sees them: a real `hardhat node`, raw eth_call.
 import { expect } from 'chai';
 import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
-import { HARDHAT_DEV_KEY, startHardhatNode, type HardhatNode } from '../src/hardhat-node';
+import { startHardhatNode, type HardhatNode } from '../src/hardhat-node';
 import {
+  HARDHAT_DEV_KEY,
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
   TRUSTPOINT_BUCKET_BITS,
-} from '../src/record-batches';
+} from '@trustpoint/registry-abi';
 import {
   EvidenceBatchRepository__factory,
   TrustPointBatchRegistry__factory,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { ethers } from 'hardhat';
 import { deployTrustpoint } from '../src/deploy';
-import { ensureDeployment, readDeployments, recordDeployment } from '../src/deployments-file';
+import { readDeployments } from '@trustpoint/registry-abi';
+import { ensureDeployment, recordDeployment } from '../src/deployments-file';
 import { TrustPointStatusRegistry__factory } from '../typechain-types';
 
 describe('Deployments file', () => {

@@ -1,7 +1,7 @@
 import { loadFixture } from '@nomicfoundation/hardhat-network-helpers';
 import { expect } from 'chai';
 import { ethers } from 'hardhat';
-import { encodeRecordBatch, EVIDENCE_BUCKET_BITS } from '../src/record-batches';
+import { encodeRecordBatch, EVIDENCE_BUCKET_BITS } from '@trustpoint/registry-abi';
 import { deployBatchRegistries, digest, recordKey, spread } from './fixtures';
 
 const ASSET = digest('asset').hex;

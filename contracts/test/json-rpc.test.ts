@@ -6,12 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { AbiCoder, JsonRpcProvider, Wallet } from 'ethers';
-import {
-  HARDHAT_DEV_KEY as DEV_KEY,
-  startHardhatNode,
-  type HardhatNode,
-} from '../src/hardhat-node';
-import type { DeploymentsFile } from '../src/deployments-file';
+import { startHardhatNode, type HardhatNode } from '../src/hardhat-node';
+import { HARDHAT_DEV_KEY as DEV_KEY, type DeploymentsFile } from '@trustpoint/registry-abi';
 import {
   EvidenceBatchRepository__factory,
   TrustPointBatchRegistry__factory,

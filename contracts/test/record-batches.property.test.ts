@@ -11,7 +11,7 @@ import {
   EVIDENCE_BUCKET_BITS,
   MAX_BATCH_RECORDS,
   TRUSTPOINT_BUCKET_BITS,
-} from '../src/record-batches';
+} from '@trustpoint/registry-abi';
 import { deployReleaseRegistries, digest, recordKey } from './fixtures';
 import { ethCall, serveHardhatNetwork, type JsonRpcEndpoint } from './json-rpc-server';
 

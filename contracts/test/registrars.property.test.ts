@@ -12,7 +12,7 @@ import {
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
   TRUSTPOINT_BUCKET_BITS,
-} from '../src/record-batches';
+} from '@trustpoint/registry-abi';
 import { deployReleaseRegistries, digest, recordKey } from './fixtures';
 import { ethCall, serveHardhatNetwork, type JsonRpcEndpoint } from './json-rpc-server';
 

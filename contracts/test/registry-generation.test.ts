@@ -6,7 +6,7 @@ import {
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
   TRUSTPOINT_BUCKET_BITS,
-} from '../src/record-batches';
+} from '@trustpoint/registry-abi';
 import { deployBatchRegistries, digest, Evidence, recordKey } from './fixtures';
 
 const BASE_MS = 1_767_225_600_000 - (1_767_225_600_000 % 1024);

@@ -7,7 +7,7 @@ import {
   MAX_BATCH_RECORDS,
   TRUSTPOINT_BUCKET_BITS,
   type BatchRecord,
-} from '../src/record-batches';
+} from '@trustpoint/registry-abi';
 import {
   deployBatchRegistries,
   digest,

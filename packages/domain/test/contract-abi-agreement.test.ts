@@ -2,7 +2,7 @@ import {
   evidenceRepositoryAbi,
   TrustPointType,
   trustPointRegistryAbi,
-} from '@trustpoint/contracts';
+} from '@trustpoint/registry-abi';
 import { type Fragment, Interface } from 'ethers';
 import { GET_EVIDENCE_SELECTOR, GET_TRUST_POINT_SELECTOR } from '@trustpoint/verifier';
 import { describe, expect, it } from 'vitest';

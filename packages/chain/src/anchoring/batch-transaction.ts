@@ -10,7 +10,7 @@ import {
   TrustPointRegistry__factory,
   TrustPointStatusRegistry__factory,
   type RegistryGeneration,
-} from '@trustpoint/contracts';
+} from '@trustpoint/registry-abi';
 import type { RefusedRecord, SignedBatch } from '@trustpoint/db';
 import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';

@@ -1,4 +1,4 @@
-import type { RegistryGeneration } from '@trustpoint/contracts';
+import type { RegistryGeneration } from '@trustpoint/registry-abi';
 import {
   abandonAnchorBatch,
   claimAnchorBatch,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { readDeployments, HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '@trustpoint/contracts';
+import { readDeployments, HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from '@trustpoint/registry-abi';
 import { z } from 'zod';
 import {
   defaultAnchorTimeoutMs,

@@ -3,7 +3,7 @@ import {
   EvidenceRepository__factory,
   TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
-} from '@trustpoint/contracts';
+} from '@trustpoint/registry-abi';
 import type { RecordKind } from '../anchoring/anchor-record.js';
 import { JsonRpcClient, JsonRpcError } from '../rpc/json-rpc-client.js';
 

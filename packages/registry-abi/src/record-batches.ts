@@ -1,5 +1,6 @@
 // Encoding of the batch registries' writes (TrustPointBatchRegistry, EvidenceBatchRepository):
-// the same layout as contracts/libraries/RecordBatches.sol, which documents it.
+// the same layout as contracts/contracts/libraries/RecordBatches.sol, which documents it; the
+// contracts' tests write batches encoded here and read every record back.
 import { concat, getBytes, hexlify, toBeHex, zeroPadValue } from 'ethers';
 
 /** Most records in one data contract: (EIP-170's 24,576 bytes - 1) / 48. */
