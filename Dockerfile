@@ -3,7 +3,8 @@
 # `trustpoint migrate` (the command is the container's arguments). Stages:
 #   build   the whole workspace installed and built (dev dependencies included);
 #   chain   a development chain node (hardhat) with the registries deployed, for compose;
-#   runtime (the default) the `trustpoint` command with production dependencies only.
+#   runtime (the default) the `trustpoint` command with production dependencies only (no Hardhat,
+#           solc or ts-node: the development chain is an optional peer of the launcher).
 # Built and run only where a Docker engine exists; CI validates docker-compose.yml without one.
 
 FROM node:20-bookworm-slim AS build
@@ -47,6 +48,7 @@ EXPOSE 8080 8081 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(process.env.HEALTHCHECK_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "/app/dist/index.js"]
-# Name the role: serve cert | serve track | serve anchor | migrate. (`serve all` starts the
-# embedded hardhat chain, whose tooling is a development dependency: use the chain stage instead.)
+# Name the role: serve cert | serve track | serve anchor | migrate. The image holds no Hardhat (the
+# roles read the registries through @trustpoint/registry-abi): `serve all` here needs a networks
+# file naming other nodes, since the embedded development chain is left out; the chain stage runs it.
 CMD ["--help"]
