@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiServer, DEFAULT_API_SERVER_TIMEOUTS } from '../src/api-server.js';
 import { jsonBody } from '../src/json-body.js';
 import { sendSuccess } from '../src/send-success.js';
-import { exchange } from '../src/testing/http-fuzz/raw-exchange.js';
-import { trickleRequest } from '../src/testing/slow-client.js';
+import { exchange } from '@trustpoint/test-doubles/raw-exchange';
+import { trickleRequest } from '@trustpoint/test-doubles/slow-client';
 import { testApp } from './support/test-app.js';
 
 const TIMEOUTS = {
@@ -68,13 +68,15 @@ describe('createApiServer', () => {
     const otherMs = Date.now() - startedAt;
     const result = await slow;
 
-    // Assert
+    // Assert: the other client was answered while the slow one still held its connection (not
+    // after it: a time in ms would measure the machine's load, not the server), and the slow one
+    // was closed by the server at the headers timeout, long before it would have given up itself.
     expect(other.status).toBe(200);
-    expect(otherMs).toBeLessThan(500);
+    expect(otherMs).toBeLessThan(result.closedAfterMs);
     expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
     expect(result.sentBytes).toBeLessThan(request.length);
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(500);
-    expect(result.closedAfterMs).toBeLessThan(2_000);
+    expect(result.closedAfterMs).toBeLessThan(4_000);
   });
 
   it('when a client trickles its body, then 408 and the connection closed at the request timeout', async () => {
@@ -100,7 +102,7 @@ describe('createApiServer', () => {
     expect(fast.status).toBe(200);
     expect(trickled.received).toMatch(/^HTTP\/1\.1 408 /);
     expect(trickled.sentBytes).toBeLessThan(body.length);
-    expect(trickled.closedAfterMs).toBeLessThan(2_500);
+    expect(trickled.closedAfterMs).toBeLessThan(4_000);
   });
 
   it.each([
