@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '@trustpoint/domain';
 import { createDatabase } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import type { LocalChain } from '@trustpoint/contracts';
 import { HARDHAT_DEV_KEY } from '@trustpoint/contracts';
 import { parseEther, parseUnits, Transaction, Wallet } from 'ethers';
@@ -318,7 +318,8 @@ describe.each(testBackends())(
 
       expect(waited).toBeInstanceOf(DomainError);
       expect((waited as DomainError).code).toBe('networkUnavailable');
-      expect(waitedMs).toBeLessThan(5_000);
+      // Refused at once, not at the end of its 30 s wait (a bound in ms, loose: the machine may be busy).
+      expect(waitedMs).toBeLessThan(15_000);
       expect(refused).toBeInstanceOf(DomainError);
       expect((refused as DomainError).code).toBe('networkUnavailable');
       expect(health).toMatchObject({ state: 'notReady', balanceWei: '0' });

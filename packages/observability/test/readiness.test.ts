@@ -2,12 +2,12 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
 import { HARDHAT_DEV_KEY, freePort, type LocalChain } from '@trustpoint/contracts';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { computeAddress } from 'ethers';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trickleRequest } from '@trustpoint/http/testing';
+import { trickleRequest } from '@trustpoint/test-doubles/slow-client';
 import {
   serviceObservability,
   startHealthServer,
@@ -245,7 +245,7 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         // Assert
         expect(health.status).toBe(200);
         expect(result.received).toMatch(/^HTTP\/1\.1 408 /);
-        expect(result.closedAfterMs).toBeLessThan(2_000);
+        expect(result.closedAfterMs).toBeLessThan(4_000);
       } finally {
         await server.close();
       }
