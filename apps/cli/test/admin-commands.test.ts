@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
 import { startService, trustpoint, type RunningService } from './support/cli-fixture.js';

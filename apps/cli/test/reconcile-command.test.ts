@@ -6,7 +6,7 @@ import {
   TrustPointRegistry__factory,
   TRUSTPOINT_BUCKET_BITS,
 } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { JsonRpcProvider, NonceManager, Wallet, id as keccakOfText } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
 import {
@@ -12,7 +12,7 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
-import { startLocalDns, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 /**
  * Deploys, as a forger would, a contract that answers every call with `(hash, Evidence)`: the

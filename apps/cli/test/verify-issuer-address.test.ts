@@ -15,7 +15,7 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
-import { startLocalDns, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 describe('trustpoint verify: an issuing origin whose name resolves to a loopback address', () => {
   let dns: LocalDns;
@@ -94,7 +94,7 @@ describe('trustpoint verify: an issuing origin whose name resolves to a loopback
     expect(text.code).toBe(EXIT.issuerUntrusted);
     expect(text.stdout).toContain('resolves to 127.0.0.1, a loopback address');
     // The guard asked the DNS given, and connected nowhere.
-    expect(dns.addressQuestions).toContain('A certs.example.com');
+    expect(dns.questions).toContain('A certs.example.com');
     expect(connections).toBe(0);
   });
 });

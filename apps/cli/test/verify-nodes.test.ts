@@ -25,7 +25,7 @@ import {
   GET_TRUST_POINT_SELECTOR,
   startJsonRpcRelay,
   type JsonRpcRelay,
-} from './support/json-rpc-relay.js';
+} from '@trustpoint/test-doubles/json-rpc-relay';
 import { trustpointProcess, type RoleProcess } from './support/role-process.js';
 
 /** A port nothing listens on. */

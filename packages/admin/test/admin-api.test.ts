@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { findUserAccount, listCreditMovements } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { mintAccessToken } from '@trustpoint/http';
-import { checkedRequest } from '@trustpoint/http/testing';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_BASE_PATH } from '../src/index.js';
 import { startAdminApi, type AdminFixture } from './support/admin-fixture.js';

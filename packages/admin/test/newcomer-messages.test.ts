@@ -1,5 +1,5 @@
-import { testBackends } from '@trustpoint/db/testing';
-import { checkedRequest } from '@trustpoint/http/testing';
+import { testBackends } from '@trustpoint/test-database';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_BASE_PATH } from '../src/index.js';

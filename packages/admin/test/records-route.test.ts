@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { testBackends } from '@trustpoint/db/testing';
-import { checkedRequest } from '@trustpoint/http/testing';
+import { testBackends } from '@trustpoint/test-database';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_BASE_PATH } from '../src/index.js';
 import { startAdminApi, type AdminFixture } from './support/admin-fixture.js';

@@ -1,5 +1,5 @@
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import {
   certificateSchema,
   decodeGetTrustPointResponse,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { listAuditEntries, updateUser, type AuditEntry } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
-import { checkedRequest } from '@trustpoint/http/testing';
+import { testBackends } from '@trustpoint/test-database';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';

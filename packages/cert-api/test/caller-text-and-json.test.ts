@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import {
   canonicalJson,
   decodeGetTrustPointResponse,

@@ -1,4 +1,4 @@
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import {
   decodeGetTrustPointResponse,
   getTrustPointRequest,

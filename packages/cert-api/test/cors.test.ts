@@ -1,7 +1,7 @@
 // CORS over real HTTP: public reads answer pages of any origin, nothing else does.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { createUser, savePlan } from '@trustpoint/db';
 import { createApiServer } from '@trustpoint/http';
-import { callerStateDigest } from '@trustpoint/db/testing';
+import { callerStateDigest } from '@trustpoint/test-database';
 import {
   fuzzSettingsFromEnv,
   operationsWithoutGenerator,
@@ -12,11 +12,11 @@ import {
   servedOperations,
   type FuzzedApi,
   type HttpFuzzTarget,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/fuzz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERT_API_BASE_PATH } from '../src/server.js';
 import { startCertApi, tokenFor, type CertApiFixture } from './support/cert-api-fixture.js';
-import { startLocalDns, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { request } from './support/checked-request.js';
 
 // One backend, not both: PostgreSQL where DATABASE_URL is set (CI), else PGlite.

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { findCreditBalance, grantCredits } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';

@@ -7,12 +7,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { issuerDomainRecordValue } from '@trustpoint/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { startLocalDns, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 const ORIGIN = 'https://certs.example.org';
 const DOMAIN = 'university.example';

@@ -5,11 +5,11 @@
 // any other URL only at a public address.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { startLocalDns, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 describe.each(testBackends())('an issuing origin a certificate names, on %s', (backend) => {
   let dns: LocalDns;
@@ -69,7 +69,7 @@ describe.each(testBackends())('an issuing origin a certificate names, on %s', (b
     }
     expect(connections).toBe(0);
     expect(
-      dns.addressQuestions.filter((question) => question.endsWith('certs.example.com')),
+      dns.questions.filter((question) => /^(A|AAAA) .*certs\.example\.com$/.test(question)),
     ).toEqual([]);
   });
 });

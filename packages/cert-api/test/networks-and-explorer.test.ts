@@ -1,5 +1,5 @@
 import { HARDHAT_DEV_KEY, TrustPointRegistry__factory } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';

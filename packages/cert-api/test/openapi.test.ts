@@ -1,5 +1,5 @@
 import { ADMIN_API_BASE_PATH, adminApiDocument } from '@trustpoint/admin';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import {
   certificateSchema,
   createErrorCatalogue,

@@ -1,4 +1,4 @@
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { certApiDocument } from '../src/openapi/cert-api-document.js';

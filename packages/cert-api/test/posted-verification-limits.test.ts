@@ -2,13 +2,13 @@
 // the service's node about every trustpoint it lists: what bounds that work (found by a forger's
 // probe: one 950 KB copy listing 3,000 trustpoints cost 19 s and thousands of eth_calls).
 import { freePort } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { SERVICE_BUSY_BODY, TOO_MANY_REQUESTS_BODY } from '@trustpoint/http';
 import { MAX_CERTIFICATE_TRUSTPOINTS } from '@trustpoint/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { startJsonRpcRelay, type JsonRpcRelay } from './support/json-rpc-relay.js';
+import { startJsonRpcRelay, type JsonRpcRelay } from '@trustpoint/test-doubles/json-rpc-relay';
 
 const PER_MINUTE = 5;
 

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 // s3rver ships no types; it is only started and closed here.
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore

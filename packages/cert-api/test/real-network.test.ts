@@ -1,12 +1,12 @@
 import { jsonRpcCall } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { certificateSchema, type Certificate } from '@trustpoint/domain';
 import type { WebhookWorker } from '@trustpoint/webhooks';
+import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
 import {
-  startQuickWebhookWorker,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '@trustpoint/webhooks/testing';
+} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';

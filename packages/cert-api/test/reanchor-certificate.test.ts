@@ -1,5 +1,5 @@
 import { findCreditBalance, listAuditEntries } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { contentCertificateHash, readDisclosableCertificate } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';

@@ -1,5 +1,5 @@
 import { AnchorEngine, NetworkRegistry } from '@trustpoint/chain';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { verifyCertificate, type Trust } from '@trustpoint/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';

@@ -3,7 +3,7 @@ import {
   HARDHAT_DEV_KEY,
   TrustPointRegistry__factory,
 } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { trustPointKey } from '@trustpoint/domain';
 import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ import {
   GET_TRUST_POINT_SELECTOR,
   startJsonRpcRelay,
   type JsonRpcRelay,
-} from './support/json-rpc-relay.js';
+} from '@trustpoint/test-doubles/json-rpc-relay';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
 import { anchoredVersion1Certificate } from './support/stored-certificate.js';
-import { startLocalDns, startLocalDoh, type LocalDns } from './support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {
@@ -102,14 +102,12 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   let token: string;
   let dir: string;
 
-  // A real DNS server on a local port (the service checks domain proofs there) and a DNS-over-HTTPS
-  // endpoint asking it, which stands in for the public resolver the pages use by default.
+  // A real DNS server on a local port (the service checks domain proofs there) and its
+  // DNS-over-HTTPS endpoint, which stands in for the public resolver the pages use by default.
   let dns: LocalDns;
-  let doh: { url: string; close: () => Promise<void> };
 
   beforeAll(async () => {
     dns = await startLocalDns();
-    doh = await startLocalDoh(dns.server);
     api = await startCertApi('pglite', {
       explorerUrl: EXPLORER,
       publicOrigin: () => base,
@@ -133,7 +131,6 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       server.closeAllConnections();
     });
     await api.close();
-    await doh.close();
     await dns.close();
   });
 
@@ -715,7 +712,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     const certificate = await certifyContent();
     await call(`/issuer-domains/${domain}`, { method: 'DELETE' });
     const page = await openPage();
-    await page.fill('#dns-resolver', doh.url);
+    await page.fill('#dns-resolver', dns.dohUrl);
     const identity = page.locator('#issuer .issuer-identity');
 
     const proven = await verifyJson(page, 'proven-domain.json', certificate);
@@ -742,7 +739,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(otherText).toContain('names another account');
     expect(goneState).toBe('unproven');
     // The resolver is remembered for the next verification in this browser.
-    await expect(page.inputValue('#dns-resolver')).resolves.toBe(doh.url);
+    await expect(page.inputValue('#dns-resolver')).resolves.toBe(dns.dohUrl);
   });
 
   it('when a certificate names a registry its forger deployed, then it is not verified: shown untrusted with that registry and how to trust', async () => {

@@ -1,4 +1,4 @@
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { DomainError } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';

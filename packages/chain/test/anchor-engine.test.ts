@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createUser, findCreditBalance, savePlan } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import type { LocalChain } from '@trustpoint/contracts';
 import { freePort } from '@trustpoint/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startLocalChainProcess, type LocalChainProcess } from '@trustpoint/contracts';
 import { createDatabase } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';

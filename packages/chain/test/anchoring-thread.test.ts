@@ -1,7 +1,7 @@
 // The anchoring thread on PostgreSQL: the anchorers run in a worker thread with a pool of their
 // own, and the requests' engine (built with `anchoring: false`) learns of settled records from
 // the thread's messages.
-import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
 import { DomainError } from '@trustpoint/domain';
 import { parseEther } from 'ethers';
 import workerThreads from 'node:worker_threads';

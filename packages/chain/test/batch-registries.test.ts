@@ -1,4 +1,4 @@
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { trustPointKey } from '@trustpoint/domain';
 import {
   deployTrustpoint,

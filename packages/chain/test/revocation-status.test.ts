@@ -1,5 +1,5 @@
 import { TrustPointStatusRegistry__factory, type LocalChain } from '@trustpoint/contracts';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { id, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorEngine, AnchorFailedError } from '../src/anchoring/anchor-engine.js';

@@ -1,6 +1,6 @@
 import { readNetworkHealth, recordNetworkHealth } from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
 import { shareNetworkHealth, watchNetworkHealth } from '../src/anchoring/shared-network-health.js';

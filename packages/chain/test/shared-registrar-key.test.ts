@@ -1,5 +1,5 @@
 import type { LocalChain } from '@trustpoint/contracts';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
 import type { NetworkConfig } from '../src/networks/network-config.js';

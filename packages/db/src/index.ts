@@ -6,6 +6,8 @@ export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
 export type { Database, DatabaseBackend } from './database.js';
+export { openPglite } from './open-pglite.js';
+export type { PgliteDatabase, PgliteOptions } from './open-pglite.js';
 export {
   appliedMigrations,
   migrate,

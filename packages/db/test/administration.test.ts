@@ -17,7 +17,7 @@ import {
   setUserDisabled,
   updateUser,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenPaidRecord, givenUser, uniqueId } from './test-data.js';
 
 const ADMIN = { actorId: 'admin-1', requestId: 'req-1' };

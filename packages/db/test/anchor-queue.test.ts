@@ -15,7 +15,7 @@ import {
   type ClaimOptions,
   type QueuedRecord,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenUser, randomDigest, uniqueId } from './test-data.js';
 
 const SIGNER = '0x00000000000000000000000000000000000000a1';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../src/index.js';
 import type { Migration } from '../src/migrations/migration.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { randomDigest } from './test-data.js';
 
 const before = migrations.filter((migration) => migration.name < '0023');

@@ -13,7 +13,7 @@ import {
   type AssetRecord,
   type NewAsset,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenPaidRecord, givenUser, orderedUuid, randomDigest, violationOf } from './test-data.js';
 
 function newAsset(userId: string, overrides: Partial<NewAsset> = {}): NewAsset {

@@ -10,7 +10,7 @@ import {
   type CertificateListFilter,
   type CertificateRecord,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, randomDigest } from './test-data.js';
 
 const issuedOn = 1_717_171_717_171;

@@ -20,7 +20,7 @@ import {
   type NewTrustpoint,
   type TrustpointTypeCode,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
 
 // Beyond 2^32, so that an int8 read back as anything but a number would show.

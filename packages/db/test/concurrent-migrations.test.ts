@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDatabase, migrations, pendingMigrations } from '../src/index.js';
-import { openTestDatabase } from '../src/testing/index.js';
+import { openTestDatabase } from './support/test-database.js';
 
 const serverUrl = process.env.DATABASE_URL;
 

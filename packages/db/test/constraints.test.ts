@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, randomDigest, uniqueId, violationOf } from './test-data.js';
 
 describe.each(testBackends())('constraints on %s', (backend) => {

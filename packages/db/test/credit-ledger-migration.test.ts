@@ -9,7 +9,7 @@ import {
   recordAudit,
 } from '../src/index.js';
 import type { Migration } from '../src/migrations/migration.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 
 const before = migrations.filter((migration) => migration.name < '0025');
 /** Up to this upgrade and no further, whatever later migrations are added. */

@@ -14,7 +14,7 @@ import {
   type CreditSpendingAction,
   type User,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenPaidRecord, givenUser, randomDigest } from './test-data.js';
 
 const ADMIN = { actorId: 'admin-1', requestId: null };

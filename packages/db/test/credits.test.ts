@@ -7,7 +7,7 @@ import {
   spendCredit,
   spendCredits,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenUser, uniqueId, violationOf } from './test-data.js';
 
 describe.each(testBackends())('credits on %s', (backend) => {

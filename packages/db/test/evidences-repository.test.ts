@@ -13,7 +13,7 @@ import {
   type AssetRecord,
   type NewEvidence,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenPaidRecord, givenUser, randomDigest, violationOf } from './test-data.js';
 
 const now = 1_767_225_600;

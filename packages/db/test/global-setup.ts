@@ -1,2 +1,2 @@
 /** Makes the PGlite images before any test file runs (see `makePgliteImages`). */
-export { makePgliteImages as default } from '../src/testing/index.js';
+export { makePgliteImages as default } from './support/test-database.js';

@@ -7,7 +7,7 @@ import {
   recordIssuerDomainCheck,
   releaseIssuerDomain,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenUser } from './test-data.js';
 
 const NOW = 1_800_000_000_000;

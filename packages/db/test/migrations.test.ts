@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations, rollbackAll } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 
 const allTables = [
   'anchor_batches',

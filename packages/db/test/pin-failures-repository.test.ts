@@ -5,7 +5,7 @@ import {
   reservePinAttempt,
   type PinFailureBudget,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { uniqueId } from './test-data.js';
 
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@ import {
   savePlan,
   updateUser,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenUser, uniqueId } from './test-data.js';
 
 describe.each(testBackends())('plans and users on %s', (backend) => {

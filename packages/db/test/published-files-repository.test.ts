@@ -6,7 +6,7 @@ import {
   lockPublishedFileHash,
   unpublishUncertifiedFile,
 } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, randomDigest } from './test-data.js';
 
 function publishedFile(fileHash = randomDigest()) {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCreditBalance, isTransientConflict, retryTransientConflicts } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { givenUser } from './test-data.js';
 
 /** A database error as both drivers raise it: the SQLSTATE in `code`. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTrustpoint, findCertificate, lockCertificate } from '../src/index.js';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, randomDigest, violationOf } from './test-data.js';
 
 describe.each(testBackends())('trustpoint signatures on %s', (backend) => {

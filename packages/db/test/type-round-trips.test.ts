@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, testBackends, type TestDatabase } from '../src/testing/index.js';
+import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { certificateRow, givenUser, uniqueId } from './test-data.js';
 
 // Every assertion here is exact, so passing on both backends means both return the same values.

@@ -42,7 +42,13 @@ export {
 export type { ApiAppOptions, MountedApi } from './api-app.js';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
 export { currentRequestId, requestLogMixin } from './request-context.js';
-export { API_DOCS_DOCUMENT_CSP, API_DOCS_PAGE_CSP, apiDocs } from './api-docs.js';
+export {
+  API_DOCS_DOCUMENT_CSP,
+  API_DOCS_DOCUMENT_PATH,
+  API_DOCS_PAGE_CSP,
+  API_DOCS_PAGE_PATH,
+  apiDocs,
+} from './api-docs.js';
 export type { ApiDocsOptions } from './api-docs.js';
 export { authenticate, optionalAuthenticate } from './authenticate.js';
 export type { AuthenticateOptions } from './authenticate.js';

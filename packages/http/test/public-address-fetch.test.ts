@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NonPublicAddressError, publicAddressFetch } from '../src/index.js';
-import { startAddressDns, type AddressDns } from './support/address-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 interface Listener {
   port: number;
@@ -46,14 +46,14 @@ async function startListener(address: string, port = 0): Promise<Listener> {
 }
 
 describe('publicAddressFetch', () => {
-  let dns: AddressDns;
+  let dns: LocalDns;
   let local: Listener;
   let other: Listener;
   const documentAt = (host: string, port = local.port) =>
     `http://${host}:${String(port)}/.well-known/trustpoint.json`;
 
   beforeAll(async () => {
-    dns = await startAddressDns();
+    dns = await startLocalDns();
     local = await startListener('127.0.0.1');
     // The same port on another loopback address: where a rebinding DNS points first.
     other = await startListener('127.0.0.2', local.port);
@@ -64,12 +64,12 @@ describe('publicAddressFetch', () => {
   });
 
   beforeEach(() => {
-    dns.zone.clear();
-    dns.asked.length = 0;
+    dns.addresses.clear();
+    dns.questions.length = 0;
   });
 
   it('when a public-looking name resolves to 127.0.0.1, then nothing is connected to and the refusal says why', async () => {
-    dns.zone.set('certs.example.com', ['127.0.0.1']);
+    dns.addresses.set('certs.example.com', ['127.0.0.1']);
     const guarded = publicAddressFetch({ dnsServers: [dns.server] });
     const before = local.connections;
 
@@ -82,7 +82,7 @@ describe('publicAddressFetch', () => {
     );
     expect((error as Error).cause).toBeInstanceOf(NonPublicAddressError);
     expect(local.connections).toBe(before);
-    expect(dns.asked).toContain('A certs.example.com');
+    expect(dns.questions).toContain('A certs.example.com');
   });
 
   it.each([
@@ -98,7 +98,7 @@ describe('publicAddressFetch', () => {
     ['a link-local IPv6 address', ['fe80::1'], 'fe80::1, a link local address'],
     ['a public and a loopback address', ['93.184.216.34', '127.0.0.1'], '127.0.0.1, a loopback'],
   ])('when the name resolves to %s, then it is refused', async (_case, addresses, why) => {
-    dns.zone.set('issuer.example.org', addresses);
+    dns.addresses.set('issuer.example.org', addresses);
     const guarded = publicAddressFetch({ dnsServers: [dns.server] });
 
     const error = await guarded(documentAt('issuer.example.org')).catch(
@@ -126,7 +126,7 @@ describe('publicAddressFetch', () => {
   });
 
   it('when the address is allowed, then the name is resolved on the DNS given and the listener serves it (the refusals above are the address, not the setup)', async () => {
-    dns.zone.set('certs.example.com', ['127.0.0.1']);
+    dns.addresses.set('certs.example.com', ['127.0.0.1']);
     const allowing = publicAddressFetch({
       dnsServers: [dns.server],
       policy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
@@ -143,7 +143,7 @@ describe('publicAddressFetch', () => {
 
   it('when the DNS answers an allowed address, then a refused one (rebinding), then the name is resolved once and the connection goes to the address checked', async () => {
     let answers = 0;
-    dns.zone.set('rebind.example.net', () => {
+    dns.addresses.set('rebind.example.net', () => {
       answers += 1;
       return answers <= 1 ? ['127.0.0.2'] : ['127.0.0.1'];
     });
@@ -158,11 +158,11 @@ describe('publicAddressFetch', () => {
     expect(response.status).toBe(200);
     expect(other.connections).toBe(beforeOther + 1);
     expect(local.connections).toBe(beforeLocal);
-    expect(dns.asked.filter((question) => question === 'A rebind.example.net')).toHaveLength(1);
+    expect(dns.questions.filter((question) => question === 'A rebind.example.net')).toHaveLength(1);
   });
 
   it('when the server redirects, then the redirect is not followed', async () => {
-    dns.zone.set('certs.example.com', ['127.0.0.1']);
+    dns.addresses.set('certs.example.com', ['127.0.0.1']);
     const allowing = publicAddressFetch({
       dnsServers: [dns.server],
       policy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },

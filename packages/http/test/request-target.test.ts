@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createApiServer } from '../src/api-server.js';
 import { requestTarget } from '../src/request-target.js';
-import { trickleRequest } from '../src/testing/slow-client.js';
+import { trickleRequest } from '@trustpoint/test-doubles/slow-client';
 import { testApp } from './support/test-app.js';
 
 function appWithTarget(checked = true) {

@@ -1,5 +1,5 @@
 import { batchedUserLookup } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { authenticate, createApiApp, currentUser } from '@trustpoint/http';
 import { DomainError } from '@trustpoint/domain';
 import pino from 'pino';

@@ -1,6 +1,6 @@
 import { findApiKey, createApiKey, listApiKeys, revokeApiKey } from '../src/index.js';
 import { listAuditEntries } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

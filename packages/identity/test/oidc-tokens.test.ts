@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { findCreditBalance, findUser, listAuditEntries, savePlan } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
 import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
 import type { LocalChain } from '@trustpoint/contracts';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import express, { Router } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

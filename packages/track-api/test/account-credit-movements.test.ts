@@ -1,6 +1,6 @@
 import { freePort } from '@trustpoint/contracts';
 import { insertAsset } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { assetHash, newUuidV7 } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';

@@ -1,6 +1,6 @@
 import { holdMining, resumeMining } from '@trustpoint/contracts';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import {
   assetSchema,
   decodeGetEvidenceResponse,

@@ -1,4 +1,4 @@
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { canonicalJson, decodeGetEvidenceResponse, getEvidenceRequest } from '@trustpoint/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callerStateDigest } from '@trustpoint/db/testing';
+import { callerStateDigest } from '@trustpoint/test-database';
 import { createApiServer } from '@trustpoint/http';
 import {
   fuzzSettingsFromEnv,
@@ -8,7 +8,7 @@ import {
   runHttpFuzz,
   servedOperations,
   type HttpFuzzTarget,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/fuzz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRACK_API_BASE_PATH } from '../src/server.js';
 import { startTrackApi, tokenFor, type TrackApiFixture } from './support/track-api-fixture.js';

@@ -1,5 +1,5 @@
 import { EvidenceRepository__factory, HARDHAT_DEV_KEY } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import { JsonRpcProvider } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';

@@ -1,10 +1,10 @@
-import { testBackends } from '@trustpoint/db/testing';
+import { testBackends } from '@trustpoint/test-database';
 import type { WebhookWorker } from '@trustpoint/webhooks';
+import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
 import {
-  startQuickWebhookWorker,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '@trustpoint/webhooks/testing';
+} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -21,7 +22,7 @@ import {
   type Trust,
   type TrustDocument,
 } from '../src/index.js';
-import { nodeTxtResolver, startLocalDns, type LocalDns } from './support/dns-server.js';
+import { nodeTxtResolver } from './support/node-txt-resolver.js';
 import {
   FAKE_GENESIS,
   fetchOf,
@@ -461,7 +462,9 @@ describe('verifyCertificate: the identity the issuer proved in the DNS', () => {
         detail: `${DOMAIN} proves it: _trustpoint.${DOMAIN} names ${ORIGIN} and the account ${ACCOUNT}`,
       });
     }
-    expect(dns.queries.filter((name) => name === `_trustpoint.${DOMAIN}`)).toHaveLength(2);
+    expect(
+      dns.questions.filter((question) => question === `TXT _trustpoint.${DOMAIN}`),
+    ).toHaveLength(2);
   });
 
   it.each([
@@ -517,7 +520,7 @@ describe('verifyCertificate: the identity the issuer proved in the DNS', () => {
   });
 
   it('when a certificate names no domain, then nothing is looked up and no identity is claimed', async () => {
-    dns.queries.length = 0;
+    dns.questions.length = 0;
 
     const result = await verifyWith(
       'ignored.example',
@@ -526,7 +529,7 @@ describe('verifyCertificate: the identity the issuer proved in the DNS', () => {
     );
 
     expect(result.issuer.identity).toBeUndefined();
-    expect(dns.queries).toEqual([]);
+    expect(dns.questions).toEqual([]);
   });
 
   it('reads records and domains strictly', () => {

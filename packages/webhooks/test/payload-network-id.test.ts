@@ -1,18 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createUser, savePlan } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@trustpoint/test-doubles/webhook-receiver';
+import pino from 'pino';
 import {
   createSecretSealer,
   insertEndpointWithin,
   newEndpointSecret,
-  type WebhookWorker,
+  WebhookWorker,
 } from '../src/index.js';
-import {
-  startQuickWebhookWorker,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../src/testing/index.js';
 
 const sealer = createSecretSealer(randomBytes(32));
 const LOCAL = { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false };
@@ -54,7 +54,16 @@ describe.each(testBackends())('networkId in delivered webhook bodies on %s', (ba
       },
       10,
     );
-    worker = startQuickWebhookWorker(db.knex, { sealer, addressPolicy: LOCAL });
+    // Retries within the test's patience, polling often.
+    worker = new WebhookWorker({
+      knex: db.knex,
+      sealer,
+      addressPolicy: LOCAL,
+      logger: pino({ level: 'silent' }),
+      retry: { initialDelayMs: 50, maxDelayMs: 200 },
+      pollIntervalMs: 20,
+    });
+    worker.start();
     const certificateId = randomUUID();
     await db.knex('certificates').insert({
       id: certificateId,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createUser, savePlan } from '@trustpoint/db';
-import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,10 @@ import {
   type WebhookEventType,
   type WebhookWorkerOptions,
 } from '../src/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../src/testing/index.js';
+import {
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@trustpoint/test-doubles/webhook-receiver';
 
 const sealer = createSecretSealer(randomBytes(32));
 const LOCAL = { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false };

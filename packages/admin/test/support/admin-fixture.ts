@@ -8,7 +8,7 @@ import {
   type DatabaseBackend,
   type UserRole,
 } from '@trustpoint/db';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
 import { createApiApp, mintAccessToken } from '@trustpoint/http';
 import { Identities } from '@trustpoint/identity';
 import type { Express } from 'express';

@@ -1,16 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
+import { databaseDigest } from '@trustpoint/test-database';
 import {
-  checkedRequest,
-  databaseDigest,
   documentedOperations,
   expectRefusedAndUnchanged,
   SHARED_ISOLATION_CASES,
   type IsolationCase,
   type IsolationWorld,
-  type OpenApiDocument,
   type Party,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CertApiFixture } from '../support/cert-api-fixture.js';

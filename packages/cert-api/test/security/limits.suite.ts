@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from '@trustpoint/http';
-import { databaseDigest, trickleRequest } from '@trustpoint/http/testing';
+import { databaseDigest } from '@trustpoint/test-database';
+import { trickleRequest } from '@trustpoint/test-doubles/slow-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { CertApiFixture } from '../support/cert-api-fixture.js';

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import type { ApiScope } from '@trustpoint/domain';
-import {
-  checkedRequest,
-  checkEveryOperationScope,
-  databaseDigest,
-  type OpenApiDocument,
-} from '@trustpoint/http/testing';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
+import { checkEveryOperationScope } from '@trustpoint/test-kit/security';
+import { databaseDigest } from '@trustpoint/test-database';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CertApiFixture } from '../support/cert-api-fixture.js';

@@ -1,8 +1,8 @@
-import { startOidcIssuerDouble, type OidcIssuerDouble } from '@trustpoint/http/testing';
+import { startOidcIssuerDouble, type OidcIssuerDouble } from '@trustpoint/test-doubles/oidc-issuer';
 import { parseOidcIssuers } from '@trustpoint/identity';
 
 import { startCertApi, type CertApiFixture } from '../support/cert-api-fixture.js';
-import { startLocalDns, type LocalDns } from '../support/local-dns.js';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 /** The audience the API expects of the OpenID Connect issuer's tokens. */
 export const OIDC_AUDIENCE = 'https://api.trustpoint.test';

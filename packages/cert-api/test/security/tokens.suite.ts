@@ -3,13 +3,13 @@ import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { findUserAccount } from '@trustpoint/db';
 import {
   acceptedAuthorization,
-  databaseDigest,
-  checkedRequest,
   REFUSED_TOKEN_CASES,
   refusedTokenBody,
   tokenCaseContext,
   type TokenCaseContext,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
+import { databaseDigest } from '@trustpoint/test-database';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import type supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 

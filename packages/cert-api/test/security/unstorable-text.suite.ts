@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { createUser, savePlan } from '@trustpoint/db';
-import { callerStateDigest } from '@trustpoint/db/testing';
+import { callerStateDigest } from '@trustpoint/test-database';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import {
-  checkedRequest,
   unstorableTextCases,
   unstorableTextFailures,
-  type KnownValues,
-  type OpenApiDocument,
   type SentUnstorableTextCase,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
+import { type KnownValues } from '@trustpoint/test-kit/fuzz';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { CERT_API_BASE_PATH } from '../../src/server.js';

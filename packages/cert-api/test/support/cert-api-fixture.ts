@@ -16,7 +16,7 @@ import {
   type LocalChain,
 } from '@trustpoint/contracts';
 import { createUser, listRegistriesInUse, savePlan, type DatabaseBackend } from '@trustpoint/db';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
 import { mintAccessToken, type TrustProxy } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
 import type { PublicChain } from '@trustpoint/verifier';

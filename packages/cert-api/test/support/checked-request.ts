@@ -1,4 +1,4 @@
-import { checkedRequest } from '@trustpoint/http/testing';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import { CERT_API_BASE_PATH } from '../../src/server.js';
 
 /**

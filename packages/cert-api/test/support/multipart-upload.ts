@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkServedResponse } from '@trustpoint/http/testing';
+import { checkServedResponse } from '@trustpoint/test-kit/openapi';
 import type { Express } from 'express';
 import { CERT_API_BASE_PATH } from '../../src/server.js';
 

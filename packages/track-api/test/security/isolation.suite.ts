@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Asset } from '@trustpoint/domain';
+import { databaseDigest } from '@trustpoint/test-database';
 import {
-  databaseDigest,
   documentedOperations,
   expectRefusedAndUnchanged,
   SHARED_ISOLATION_CASES,
   type IsolationCase,
   type IsolationWorld,
-  type OpenApiDocument,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
+import { type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { request } from '../support/checked-request.js';

@@ -1,4 +1,4 @@
-import { databaseDigest } from '@trustpoint/http/testing';
+import { databaseDigest } from '@trustpoint/test-database';
 import type supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,8 +1,6 @@
-import {
-  checkEveryOperationScope,
-  databaseDigest,
-  type OpenApiDocument,
-} from '@trustpoint/http/testing';
+import { checkEveryOperationScope } from '@trustpoint/test-kit/security';
+import { databaseDigest } from '@trustpoint/test-database';
+import { type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import type { ApiScope } from '@trustpoint/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-import { startOidcIssuerDouble, type OidcIssuerDouble } from '@trustpoint/http/testing';
+import { startOidcIssuerDouble, type OidcIssuerDouble } from '@trustpoint/test-doubles/oidc-issuer';
 import { parseOidcIssuers } from '@trustpoint/identity';
 
 import { startTrackApi, type TrackApiFixture } from '../support/track-api-fixture.js';

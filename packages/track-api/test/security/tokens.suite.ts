@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { setUserDisabled } from '@trustpoint/db';
 import {
   acceptedAuthorization,
-  databaseDigest,
   REFUSED_TOKEN_CASES,
   refusedTokenBody,
   tokenCaseContext,
   type TokenCaseContext,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
+import { databaseDigest } from '@trustpoint/test-database';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { request } from '../support/checked-request.js';

@@ -1,11 +1,10 @@
-import { callerStateDigest } from '@trustpoint/db/testing';
+import { callerStateDigest } from '@trustpoint/test-database';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import {
-  checkedRequest,
   unstorableTextCases,
   unstorableTextFailures,
-  type OpenApiDocument,
   type SentUnstorableTextCase,
-} from '@trustpoint/http/testing';
+} from '@trustpoint/test-kit/security';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { TRACK_API_BASE_PATH } from '../../src/server.js';

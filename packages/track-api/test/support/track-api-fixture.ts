@@ -11,7 +11,7 @@ import {
   type LocalChain,
 } from '@trustpoint/contracts';
 import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/db/testing';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
 import type { Asset, Transaction } from '@trustpoint/domain';
 import { mintAccessToken } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
