@@ -6,6 +6,7 @@ export * from './networks/network-summary.js';
 export * from './networks/trust-document-source.js';
 export * from './rpc/json-rpc-provider.js';
 export * from './anchoring/anchor-record.js';
+export * from './anchoring/acknowledgement-wait.js';
 export * from './anchoring/anchor-logger.js';
 export * from './anchoring/anchor-engine.js';
 export * from './anchoring/anchoring-observer.js';

@@ -1,6 +1,7 @@
 // Public API of @trustpoint/domain: pure rules shared by the APIs, the anchoring engine and verifiers.
 
 // Resources (spec section 2)
+export * from './anchoring/acknowledgement.js';
 export * from './schemas/anchoring-status.js';
 export * from './schemas/asset-fields.js';
 export * from './schemas/asset-list.js';

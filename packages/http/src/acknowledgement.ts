@@ -1,27 +1,8 @@
-import { DomainError } from '@trustpoint/domain';
+import type { Acknowledgement } from '@trustpoint/domain';
 import type { Request, Response } from 'express';
 
 /** The longest a request may ask to wait for its record (`Prefer: wait=N`), in seconds. */
 export const MAX_PREFERRED_WAIT_SECONDS = 600;
-
-/**
- * How a request that creates a record to anchor is answered:
- * - `waitMs`: how long the request waits for its record to be anchored (0: not at all; undefined:
- *   the anchoring engine's own anchor timeout);
- * - `onTimeout`: when the wait ends first, `accept` answers 202 with the pending record, which
- *   stays queued; `withdraw` takes the record back with its credit and answers 503 (synchronous
- *   mode), unless its batch was already sent: then it will be anchored, and the answer is 202.
- */
-export interface Acknowledgement {
-  waitMs: number | undefined;
-  onTimeout: 'accept' | 'withdraw';
-}
-
-/** The synchronous mode with the anchoring engine's anchor timeout: what applies by default. */
-export const SYNCHRONOUS_ACKNOWLEDGEMENT: Acknowledgement = {
-  waitMs: undefined,
-  onTimeout: 'withdraw',
-};
 
 /**
  * What a network does when a request states no preference: the networks file's fields of the
@@ -97,38 +78,4 @@ export function acknowledge(
     res.setHeader('Preference-Applied', 'respond-async');
   }
   return 202;
-}
-
-/** What came of waiting: the receipts once anchored, or nothing while the records are pending. */
-export type AnchorWait<Receipt> = { anchored: true; receipts: Receipt[] } | { anchored: false };
-
-/**
- * Waits for a request's records as `acknowledgement` says. A timeout (or a network not ready)
- * ends in `{anchored: false}` when the request accepts a pending answer; otherwise the records are
- * withdrawn (`withdraw`: all or none, false when a batch already took one) and the error stands,
- * unless they could not be withdrawn: then they will be anchored, and the answer must not claim a
- * failure (a retry would meet its own record as a repeat), so it is `{anchored: false}` too.
- */
-export async function awaitAcknowledgement<Receipt>(input: {
-  acknowledgement: Acknowledgement;
-  recordIds: readonly number[];
-  wait: (recordId: number, timeoutMs: number | undefined) => Promise<Receipt>;
-  withdraw: () => Promise<boolean>;
-}): Promise<AnchorWait<Receipt>> {
-  const { acknowledgement, recordIds } = input;
-  if (acknowledgement.waitMs !== undefined && acknowledgement.waitMs <= 0) {
-    return { anchored: false };
-  }
-  try {
-    const receipts = await Promise.all(
-      recordIds.map((recordId) => input.wait(recordId, acknowledgement.waitMs)),
-    );
-    return { anchored: true, receipts };
-  } catch (error) {
-    const unavailable = error instanceof DomainError && error.code === 'networkUnavailable';
-    if (unavailable && acknowledgement.onTimeout === 'accept') return { anchored: false };
-    if (await input.withdraw()) throw error;
-    if (unavailable) return { anchored: false };
-    throw error;
-  }
 }

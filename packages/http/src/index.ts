@@ -4,12 +4,10 @@ export { AccessTokens } from './access-tokens.js';
 export {
   acknowledge,
   acknowledgementFor,
-  awaitAcknowledgement,
   MAX_PREFERRED_WAIT_SECONDS,
   parsePrefer,
-  SYNCHRONOUS_ACKNOWLEDGEMENT,
 } from './acknowledgement.js';
-export type { Acknowledgement, AcknowledgementDefaults, AnchorWait } from './acknowledgement.js';
+export type { AcknowledgementDefaults } from './acknowledgement.js';
 export type { AccessTokenSettings } from './access-tokens.js';
 export type { VerifiedToken } from './verify-access-token.js';
 export { createApiApp } from './api-app.js';

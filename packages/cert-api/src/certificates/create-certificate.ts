@@ -1,4 +1,4 @@
-import type { AnchorReceipt } from '@trustpoint/chain';
+import { awaitAcknowledgement, type AnchorReceipt } from '@trustpoint/chain';
 import {
   Batcher,
   findCertificateRepeats,
@@ -26,15 +26,12 @@ import {
   DomainError,
   newCertId,
   newUuidV7,
+  SYNCHRONOUS_ACKNOWLEDGEMENT,
+  type Acknowledgement,
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
-import {
-  awaitAcknowledgement,
-  commitIdempotentChange,
-  SYNCHRONOUS_ACKNOWLEDGEMENT,
-  type Acknowledgement,
-} from '@trustpoint/http';
+import { commitIdempotentChange } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { certificateAudit } from './certificate-audit.js';
 import { certificateHashV2 } from './certificate-hash-v2.js';
@@ -408,10 +405,9 @@ export async function createCertificate(
     }),
   });
 
-  const wait = await awaitAcknowledgement({
+  const wait = await awaitAcknowledgement(engine, {
     acknowledgement,
     recordIds,
-    wait: (recordId, timeoutMs) => engine.waitForAnchor(recordId, timeoutMs),
     withdraw: () =>
       knex.transaction(async (trx) => {
         // A request that lost its key to a retry withdraws nothing: the retry may have answered

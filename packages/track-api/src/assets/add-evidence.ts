@@ -1,6 +1,5 @@
 import { recordAudit, withdrawEvidence, type IdempotencyClaim, type User } from '@trustpoint/db';
-import type { AddEvidenceBody, Transaction } from '@trustpoint/domain';
-import type { Acknowledgement } from '@trustpoint/http';
+import type { Acknowledgement, AddEvidenceBody, Transaction } from '@trustpoint/domain';
 import { assetAudit } from './asset-audit.js';
 import { transactionView } from './asset-view.js';
 import { readableOrNotFound } from './readable-asset.js';

@@ -18,9 +18,10 @@ import {
   formatUserDid,
   newTrackId,
   newUuidV7,
+  type Acknowledgement,
   type CreateAssetBody,
 } from '@trustpoint/domain';
-import { commitIdempotentChange, type Acknowledgement } from '@trustpoint/http';
+import { commitIdempotentChange } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
 import {
   awaitEvidenceAnchor,

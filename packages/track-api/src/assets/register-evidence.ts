@@ -1,4 +1,4 @@
-import type { AnchorReceipt, AnchorRequest } from '@trustpoint/chain';
+import { awaitAcknowledgement, type AnchorReceipt, type AnchorRequest } from '@trustpoint/chain';
 import {
   DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
   EvidenceClockAheadError,
@@ -10,13 +10,15 @@ import {
   type NewEvidence,
   type Queryable,
 } from '@trustpoint/db';
-import { evidenceHash, evidenceKey, formatUserDid, type JsonObject } from '@trustpoint/domain';
 import {
-  awaitAcknowledgement,
+  evidenceHash,
+  evidenceKey,
+  formatUserDid,
   SYNCHRONOUS_ACKNOWLEDGEMENT,
-  TooManyRequestsError,
   type Acknowledgement,
-} from '@trustpoint/http';
+  type JsonObject,
+} from '@trustpoint/domain';
+import { TooManyRequestsError } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { TrackServices } from './track-services.js';
 
@@ -153,10 +155,9 @@ export async function awaitEvidenceAnchor(
 ): Promise<AnchorReceipt | undefined> {
   const recordId = evidence.anchorRecordId;
   if (recordId === null) throw new Error(`evidence ${String(evidence.id)} was not queued`);
-  const wait = await awaitAcknowledgement({
+  const wait = await awaitAcknowledgement(services.engine, {
     acknowledgement: acknowledgement ?? SYNCHRONOUS_ACKNOWLEDGEMENT,
     recordIds: [recordId],
-    wait: (id, timeoutMs) => services.engine.waitForAnchor(id, timeoutMs),
     withdraw: () =>
       services.knex.transaction(async (trx) => {
         // The key stays locked until the withdrawal commits: no retry takes it over meanwhile.
