@@ -34,6 +34,8 @@ export async function renderGeneratedTypes() {
     const ast = await openapiTS(JSON.parse(await readFile(path, 'utf8')), {
       // A free JSON object (`data`, `content`, `metadata`) takes any fields, not none.
       emptyObjectsUnknown: true,
+      // A member with a default may be left out (the admin API's request bodies): `required` says.
+      defaultNonNullable: false,
       // Uploads (`format: binary`) are Blobs to send, not strings: `fs.openAsBlob` streams a file.
       transform: (schema) =>
         schema.format === 'binary' ? ts.factory.createTypeReferenceNode('Blob') : undefined,

@@ -1,3 +1,5 @@
+import type { AdminApi } from '@trustpoint/sdk';
+import createClient, { type Client } from 'openapi-fetch';
 import { CliError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 
@@ -9,14 +11,19 @@ export interface AdminConnection {
   timeoutMs?: number;
 }
 
-interface ErrorBody {
-  statusCode?: number;
-  type?: string;
-  message?: string;
-  errors?: { field?: string; error?: string }[];
-}
+/** The admin API's schemas, generated from its committed OpenAPI document. */
+export type AdminSchemas = AdminApi.components['schemas'];
+/** The error body as documented, read from whatever answered: any member may be missing. */
+type ErrorBody = Partial<Omit<AdminSchemas['ErrorBody'], 'errors'>> & {
+  errors?: Partial<AdminSchemas['FieldError']>[];
+};
 
-type Query = Record<string, string | number | boolean | undefined>;
+/** What openapi-fetch answers for one call. */
+interface Answer<T> {
+  data?: { data: T };
+  error?: unknown;
+  response: Response;
+}
 
 /** What the service said went wrong, in one line: its message and each field's error. */
 function describeError(status: number, body: ErrorBody | undefined): string {
@@ -28,11 +35,13 @@ function describeError(status: number, body: ErrorBody | undefined): string {
 }
 
 /**
- * The admin API over HTTP. Each method answers the `data` of the success envelope; every failure
- * is a `CliError` carrying the exit code for its status and the service's error body.
+ * The admin API over HTTP. `api` is an openapi-fetch client typed from the admin API's document
+ * (`AdminApi` of @trustpoint/sdk), so each path, parameter and body is checked against it;
+ * `answer` turns its result into the `data` of the success envelope, and every failure into a
+ * `CliError` carrying the exit code for its status and the service's error body.
  */
 export class AdminClient {
-  readonly #base: string;
+  readonly api: Client<AdminApi.paths>;
 
   constructor(readonly connection: AdminConnection) {
     let origin: URL;
@@ -44,44 +53,16 @@ export class AdminClient {
     if (origin.protocol !== 'http:' && origin.protocol !== 'https:') {
       throw new CliError(`--url must be http(s): ${connection.url}`, EXIT.usage);
     }
-    this.#base = `${connection.url.replace(/\/+$/, '')}/admin/v1`;
+    this.api = createClient<AdminApi.paths>({
+      baseUrl: `${connection.url.replace(/\/+$/, '')}/admin/v1`,
+      headers: { Authorization: `Bearer ${connection.token}`, Accept: 'application/json' },
+      fetch: (request) => this.#send(request),
+    });
   }
 
-  get<T>(path: string, query: Query = {}): Promise<T> {
-    return this.#send<T>('GET', path, undefined, query);
-  }
-
-  post<T>(path: string, body: object = {}): Promise<T> {
-    return this.#send<T>('POST', path, body);
-  }
-
-  patch<T>(path: string, body: object): Promise<T> {
-    return this.#send<T>('PATCH', path, body);
-  }
-
-  put<T>(path: string, body: object): Promise<T> {
-    return this.#send<T>('PUT', path, body);
-  }
-
-  delete<T>(path: string): Promise<T> {
-    return this.#send<T>('DELETE', path);
-  }
-
-  async #send<T>(method: string, path: string, body?: object, query: Query = {}): Promise<T> {
-    const url = new URL(`${this.#base}${path}`);
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    let response: Response;
+  async #send(request: Request): Promise<Response> {
     try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${this.connection.token}`,
-          Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
+      return await fetch(request, {
         redirect: 'error',
         signal: AbortSignal.timeout(this.connection.timeoutMs ?? 30_000),
       });
@@ -92,27 +73,37 @@ export class AdminClient {
         EXIT.unreachable,
       );
     }
-    const text = await response.text();
-    let parsed: unknown;
+  }
+
+  /** The `data` of a success answer to a call of `api`. */
+  async answer<T>(call: Promise<Answer<T>>): Promise<T> {
+    let answer: Answer<T> | undefined;
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
+      answer = await call;
+    } catch (error) {
+      // A success that is not JSON (openapi-fetch parses it as such) is not the admin API.
+      if (!(error instanceof SyntaxError)) throw error;
     }
-    if (!response.ok) {
-      const errorBody = parsed as ErrorBody | undefined;
+    const response = answer?.response;
+    if (response !== undefined && !response.ok) {
+      const body =
+        typeof answer?.error === 'object' && answer.error !== null
+          ? (answer.error as ErrorBody)
+          : undefined;
       throw new CliError(
-        describeError(response.status, errorBody),
+        describeError(response.status, body),
         exitCodeOfStatus(response.status),
-        errorBody ?? { statusCode: response.status },
+        body ?? { statusCode: response.status },
       );
     }
-    if (parsed === null || typeof parsed !== 'object' || !('data' in parsed)) {
+    const data = answer?.data;
+    if (typeof data !== 'object' || !('data' in data)) {
+      const where = response === undefined ? '' : ` ${new URL(response.url).pathname}`;
       throw new CliError(
-        `the service answered ${method} ${url.pathname} with no data (is --url the certificate API?)`,
+        `the service answered${where} with no data (is --url the certificate API?)`,
         EXIT.failure,
       );
     }
-    return (parsed as { data: T }).data;
+    return data.data;
   }
 }

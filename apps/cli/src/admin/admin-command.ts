@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { Io, Output } from '../output.js';
+import type { Io } from '../output.js';
+import type { AdminAction } from './admin-action.js';
 import { AdminClient } from './admin-client.js';
 import { apiKeysCommands } from './api-keys-commands.js';
 import { auditCommand } from './audit-command.js';
@@ -8,17 +9,6 @@ import { creditsCommands } from './credits-commands.js';
 import { plansCommands } from './plans-commands.js';
 import { tokensCommands } from './tokens-commands.js';
 import { usersCommands } from './users-commands.js';
-
-type AdminHandler<A extends unknown[], O> = (
-  client: AdminClient,
-  args: A,
-  options: O,
-) => Promise<Output>;
-
-/** Turns a handler into a commander action: connects, calls it, prints text or `--json`. */
-export type AdminAction = <A extends unknown[], O = object>(
-  handler: AdminHandler<A, O>,
-) => (...params: unknown[]) => Promise<void>;
 
 /** `trustpoint admin ...`: the admin API of a running service, the embedded one included. */
 export function adminCommand(program: Command, io: Io): void {

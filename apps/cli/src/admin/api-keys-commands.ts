@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { usageError } from '../cli-error.js';
 import { record, table, type Output } from '../output.js';
-import type { AdminAction } from './admin-command.js';
-import type { ApiKey } from './admin-types.js';
+import type { AdminSchemas } from './admin-client.js';
+import type { AdminAction } from './admin-action.js';
+
+type ApiKey = AdminSchemas['ApiKey'];
+type ApiScope = AdminSchemas['ApiScope'];
 
 const keyFields = (key: ApiKey): [string, unknown][] => [
   ['id', key.id],
@@ -16,12 +19,14 @@ const keyFields = (key: ApiKey): [string, unknown][] => [
   ['parent key', key.parentKeyId],
 ];
 
-const SCOPES = ['read', 'certify', 'track', 'keys', 'webhooks', 'admin'];
+const SCOPES: readonly ApiScope[] = ['read', 'certify', 'track', 'keys', 'webhooks', 'admin'];
+const isScope = (scope: string): scope is ApiScope => (SCOPES as readonly string[]).includes(scope);
 
 /** `--scopes read,certify` (or space-separated) as the list the service takes. */
-function scopeList(value: string): string[] {
-  const scopes = value.split(/[\s,]+/).filter((scope) => scope !== '');
-  const unknown = scopes.filter((scope) => !SCOPES.includes(scope));
+function scopeList(value: string): ApiScope[] {
+  const given = value.split(/[\s,]+/).filter((scope) => scope !== '');
+  const scopes = given.filter(isScope);
+  const unknown = given.filter((scope) => !isScope(scope));
   if (scopes.length === 0 || unknown.length > 0) {
     throw usageError(
       `--scopes takes some of ${SCOPES.join(', ')}${unknown.length > 0 ? `; not ${unknown.join(', ')}` : ''}`,
@@ -48,8 +53,8 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     .argument('<userId>')
     .action(
       action<[string]>(async (client, [userId]) => {
-        const { apiKeys } = await client.get<{ apiKeys: ApiKey[] }>(
-          `/users/${encodeURIComponent(userId)}/api-keys`,
+        const { apiKeys } = await client.answer(
+          client.api.GET('/users/{id}/api-keys', { params: { path: { id: userId } } }),
         );
         return {
           data: apiKeys,
@@ -80,13 +85,17 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     .action(
       action<[string], { name: string; expiresAt?: string; scopes?: string }>(
         async (client, [userId], options): Promise<Output> => {
-          const created = await client.post<ApiKey & { key: string }>(
-            `/users/${encodeURIComponent(userId)}/api-keys`,
-            {
-              name: options.name,
-              ...(options.expiresAt === undefined ? {} : { expiresAt: instant(options.expiresAt) }),
-              ...(options.scopes === undefined ? {} : { scopes: scopeList(options.scopes) }),
-            },
+          const created = await client.answer(
+            client.api.POST('/users/{id}/api-keys', {
+              params: { path: { id: userId } },
+              body: {
+                name: options.name,
+                ...(options.expiresAt === undefined
+                  ? {}
+                  : { expiresAt: instant(options.expiresAt) }),
+                ...(options.scopes === undefined ? {} : { scopes: scopeList(options.scopes) }),
+              },
+            }),
           );
           return {
             data: created,
@@ -109,9 +118,11 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     )
     .action(
       action<[string, string], { scopes: string }>(async (client, [userId, keyId], options) => {
-        const changed = await client.patch<ApiKey>(
-          `/users/${encodeURIComponent(userId)}/api-keys/${encodeURIComponent(keyId)}`,
-          { scopes: scopeList(options.scopes) },
+        const changed = await client.answer(
+          client.api.PATCH('/users/{id}/api-keys/{keyId}', {
+            params: { path: { id: userId, keyId } },
+            body: { scopes: scopeList(options.scopes) },
+          }),
         );
         return { data: changed, text: record(keyFields(changed)) };
       }),
@@ -124,8 +135,10 @@ export function apiKeysCommands(admin: Command, action: AdminAction): void {
     .argument('<keyId>')
     .action(
       action<[string, string]>(async (client, [userId, keyId]) => {
-        const revoked = await client.delete<ApiKey>(
-          `/users/${encodeURIComponent(userId)}/api-keys/${encodeURIComponent(keyId)}`,
+        const revoked = await client.answer(
+          client.api.DELETE('/users/{id}/api-keys/{keyId}', {
+            params: { path: { id: userId, keyId } },
+          }),
         );
         return { data: revoked, text: record(keyFields(revoked)) };
       }),

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { table } from '../output.js';
-import type { AdminAction } from './admin-command.js';
-import type { AuditEntry, Pagination } from './admin-types.js';
+import type { AdminAction } from './admin-action.js';
 import { pageOptions, type PageOptions } from './options.js';
 
 interface AuditOptions extends PageOptions {
@@ -24,9 +23,12 @@ export function auditCommand(admin: Command, action: AdminAction): void {
       .option('--until <time>', 'ISO 8601'),
   ).action(
     action<[], AuditOptions>(async (client, _args, options) => {
-      const page = await client.get<{ entries: AuditEntry[]; pagination: Pagination }>('/audit', {
-        ...options,
-      });
+      const { actor, action: name, target, since, until, offset, limit } = options;
+      const page = await client.answer(
+        client.api.GET('/audit', {
+          params: { query: { actor, action: name, target, since, until, offset, limit } },
+        }),
+      );
       return {
         data: page,
         text: table(page.entries, [

@@ -1,17 +1,11 @@
 import type { Command } from 'commander';
 import { table, type Output } from '../output.js';
 import { movementPurpose } from '../account/credit-movement-purpose.js';
-import type { AdminAction } from './admin-command.js';
-import type { CreditMovement, Pagination } from './admin-types.js';
+import type { AdminSchemas } from './admin-client.js';
+import type { AdminAction } from './admin-action.js';
 import { nonNegativeInteger, pageOptions, positiveInteger, type PageOptions } from './options.js';
 
-interface Balance {
-  userId: string;
-  balance: number;
-  movement: CreditMovement;
-}
-
-const balanceOutput = (result: Balance): Output => ({
+const balanceOutput = (result: AdminSchemas['CreditChange']): Output => ({
   data: result,
   text: `${result.userId} now has ${String(result.balance)} credits (${result.movement.amount >= 0 ? '+' : ''}${String(result.movement.amount)})`,
 });
@@ -28,15 +22,14 @@ export function creditsCommands(admin: Command, action: AdminAction): void {
       .argument('<userId>'),
   ).action(
     action<[string], PageOptions>(async (client, [userId], options) => {
-      const history = await client.get<{
-        userId: string;
-        balance: number;
-        movements: CreditMovement[];
-        pagination: Pagination;
-      }>(`/users/${encodeURIComponent(userId)}/credits`, {
-        offset: options.offset,
-        limit: options.limit,
-      });
+      const history = await client.answer(
+        client.api.GET('/users/{id}/credits', {
+          params: {
+            path: { id: userId },
+            query: { offset: options.offset, limit: options.limit },
+          },
+        }),
+      );
       return {
         data: history,
         text: `${history.userId}: ${String(history.balance)} credits\n${table(history.movements, [
@@ -61,10 +54,12 @@ export function creditsCommands(admin: Command, action: AdminAction): void {
     .action(
       action<[string, number], { reason?: string }>(async (client, [userId, amount], options) =>
         balanceOutput(
-          await client.post<Balance>(`/users/${encodeURIComponent(userId)}/credits/grant`, {
-            amount,
-            reason: options.reason,
-          }),
+          await client.answer(
+            client.api.POST('/users/{id}/credits/grant', {
+              params: { path: { id: userId } },
+              body: { amount, reason: options.reason },
+            }),
+          ),
         ),
       ),
     );
@@ -78,10 +73,12 @@ export function creditsCommands(admin: Command, action: AdminAction): void {
     .action(
       action<[string, number], { reason?: string }>(async (client, [userId, balance], options) =>
         balanceOutput(
-          await client.post<Balance>(`/users/${encodeURIComponent(userId)}/credits/set`, {
-            balance,
-            reason: options.reason,
-          }),
+          await client.answer(
+            client.api.POST('/users/{id}/credits/set', {
+              params: { path: { id: userId } },
+              body: { balance, reason: options.reason },
+            }),
+          ),
         ),
       ),
     );

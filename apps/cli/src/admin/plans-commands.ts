@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { usageError } from '../cli-error.js';
 import { record, table, type Output } from '../output.js';
-import type { AdminAction } from './admin-command.js';
-import type { Plan } from './admin-types.js';
+import type { AdminSchemas } from './admin-client.js';
+import type { AdminAction } from './admin-action.js';
 
-const planOutput = (plan: Plan): Output => ({
+const planOutput = (plan: AdminSchemas['Plan']): Output => ({
   data: plan,
   text: record([
     ['id', plan.id],
@@ -28,7 +28,7 @@ export function plansCommands(admin: Command, action: AdminAction): void {
     .description('every plan, by id')
     .action(
       action<[]>(async (client) => {
-        const { plans: all } = await client.get<{ plans: Plan[] }>('/plans');
+        const { plans: all } = await client.answer(client.api.GET('/plans'));
         return {
           data: all,
           text: table(all, [
@@ -45,7 +45,9 @@ export function plansCommands(admin: Command, action: AdminAction): void {
     .argument('<id>')
     .action(
       action<[string]>(async (client, [id]) =>
-        planOutput(await client.get<Plan>(`/plans/${encodeURIComponent(id)}`)),
+        planOutput(
+          await client.answer(client.api.GET('/plans/{id}', { params: { path: { id } } })),
+        ),
       ),
     );
 
@@ -58,11 +60,11 @@ export function plansCommands(admin: Command, action: AdminAction): void {
     .action(
       action<[string], { name: string; networks: string }>(async (client, [id], options) =>
         planOutput(
-          await client.post<Plan>('/plans', {
-            id,
-            name: options.name,
-            networkIds: networkIds(options.networks),
-          }),
+          await client.answer(
+            client.api.POST('/plans', {
+              body: { id, name: options.name, networkIds: networkIds(options.networks) },
+            }),
+          ),
         ),
       ),
     );
@@ -76,10 +78,12 @@ export function plansCommands(admin: Command, action: AdminAction): void {
     .action(
       action<[string], { name?: string; networks: string }>(async (client, [id], options) =>
         planOutput(
-          await client.put<Plan>(`/plans/${encodeURIComponent(id)}`, {
-            name: options.name,
-            networkIds: networkIds(options.networks),
-          }),
+          await client.answer(
+            client.api.PUT('/plans/{id}', {
+              params: { path: { id } },
+              body: { name: options.name, networkIds: networkIds(options.networks) },
+            }),
+          ),
         ),
       ),
     );

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { AdminAction } from './admin-command.js';
-import type { IssuedToken } from './admin-types.js';
+import type { AdminAction } from './admin-action.js';
 import { positiveInteger } from './options.js';
 
 export function tokensCommands(admin: Command, action: AdminAction): void {
@@ -17,9 +16,11 @@ export function tokensCommands(admin: Command, action: AdminAction): void {
     )
     .action(
       action<[string], { expiresIn?: number }>(async (client, [userId], options) => {
-        const token = await client.post<IssuedToken>(
-          `/users/${encodeURIComponent(userId)}/tokens`,
-          { expiresInSeconds: options.expiresIn },
+        const token = await client.answer(
+          client.api.POST('/users/{id}/tokens', {
+            params: { path: { id: userId } },
+            body: { expiresInSeconds: options.expiresIn },
+          }),
         );
         return { data: token, text: token.accessToken };
       }),

@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
 import { record, table, type Output } from '../output.js';
-import type { AdminAction } from './admin-command.js';
-import type { Pagination, User } from './admin-types.js';
+import type { AdminSchemas } from './admin-client.js';
+import type { AdminAction } from './admin-action.js';
 import { nonNegativeInteger, pageOptions, type PageOptions } from './options.js';
+
+type User = AdminSchemas['AdminUser'];
 
 export function userRecord(user: User): string {
   return record([
@@ -24,7 +26,7 @@ interface UpdateOptions {
   name?: string;
   plan?: string;
   qualified?: boolean;
-  role?: 'user' | 'admin';
+  role?: User['role'];
 }
 
 const roleOption = () =>
@@ -42,11 +44,17 @@ export function usersCommands(admin: Command, action: AdminAction): void {
   ).action(
     action<[], PageOptions & { disabled?: boolean; enabled?: boolean }>(
       async (client, _args, options) => {
-        const page = await client.get<{ users: User[]; pagination: Pagination }>('/users', {
-          offset: options.offset,
-          limit: options.limit,
-          disabled: options.disabled ? true : options.enabled ? false : undefined,
-        });
+        const page = await client.answer(
+          client.api.GET('/users', {
+            params: {
+              query: {
+                offset: options.offset,
+                limit: options.limit,
+                disabled: options.disabled ? true : options.enabled ? false : undefined,
+              },
+            },
+          }),
+        );
         const { offset, total } = page.pagination;
         return {
           data: page,
@@ -76,17 +84,21 @@ export function usersCommands(admin: Command, action: AdminAction): void {
     .action(
       action<
         [string],
-        { name: string; plan: string; credits: number; qualified: boolean; role: string }
+        { name: string; plan: string; credits: number; qualified: boolean; role: User['role'] }
       >(async (client, [id], options) =>
         userOutput(
-          await client.post<User>('/users', {
-            id,
-            displayName: options.name,
-            planId: options.plan,
-            credits: options.credits,
-            qualified: options.qualified,
-            role: options.role,
-          }),
+          await client.answer(
+            client.api.POST('/users', {
+              body: {
+                id,
+                displayName: options.name,
+                planId: options.plan,
+                credits: options.credits,
+                qualified: options.qualified,
+                role: options.role,
+              },
+            }),
+          ),
         ),
       ),
     );
@@ -97,7 +109,9 @@ export function usersCommands(admin: Command, action: AdminAction): void {
     .argument('<id>')
     .action(
       action<[string]>(async (client, [id]) =>
-        userOutput(await client.get<User>(`/users/${encodeURIComponent(id)}`)),
+        userOutput(
+          await client.answer(client.api.GET('/users/{id}', { params: { path: { id } } })),
+        ),
       ),
     );
 
@@ -118,7 +132,11 @@ export function usersCommands(admin: Command, action: AdminAction): void {
           qualified: options.qualified,
           role: options.role,
         };
-        return userOutput(await client.patch<User>(`/users/${encodeURIComponent(id)}`, changes));
+        return userOutput(
+          await client.answer(
+            client.api.PATCH('/users/{id}', { params: { path: { id } }, body: changes }),
+          ),
+        );
       }),
     );
 
@@ -134,9 +152,12 @@ export function usersCommands(admin: Command, action: AdminAction): void {
       .action(
         action<[string], { reason?: string }>(async (client, [id], options) =>
           userOutput(
-            await client.post<User>(`/users/${encodeURIComponent(id)}/${verb}`, {
-              reason: options.reason,
-            }),
+            await client.answer(
+              client.api.POST(`/users/{id}/${verb}`, {
+                params: { path: { id } },
+                body: { reason: options.reason },
+              }),
+            ),
           ),
         ),
       );

@@ -44,12 +44,11 @@ async function loadRecords(
   const records: DatabaseRecord[] = [];
   let after: number | undefined;
   for (;;) {
-    const page = await client.get<{ records: DatabaseRecord[]; next: number | null }>('/records', {
-      network,
-      limit: PAGE,
-      ...(since === undefined ? {} : { since: since.toISOString() }),
-      ...(after === undefined ? {} : { after }),
-    });
+    const page = await client.answer(
+      client.api.GET('/records', {
+        params: { query: { network, limit: PAGE, since: since?.toISOString(), after } },
+      }),
+    );
     records.push(...page.records);
     if (page.next === null) return records;
     after = page.next;

@@ -317,14 +317,14 @@ export interface components {
       /** @description The plan id */
       planId: string;
       /** @default false */
-      qualified: boolean;
+      qualified?: boolean;
       /** @default user */
-      role: components['schemas']['UserRole'];
+      role?: components['schemas']['UserRole'];
       /**
        * @description The balance to start with
        * @default 0
        */
-      credits: number;
+      credits?: number;
     };
     /**
      * @description 'admin' also reaches the admin API
@@ -344,7 +344,7 @@ export interface components {
     };
     MintTokenBody: {
       /** @default 3600 */
-      expiresInSeconds: number;
+      expiresInSeconds?: number;
     };
     GrantCreditsBody: {
       /** @description Credits to add */
