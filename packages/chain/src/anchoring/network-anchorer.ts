@@ -3,7 +3,6 @@ import {
   abandonAnchorBatch,
   claimAnchorBatch,
   countPendingBatches,
-  findSignerNextNonce,
   listPendingBatches,
   markTransactionPendingSince,
   readQueuedBacklog,
@@ -12,7 +11,7 @@ import {
   type BatchTransaction,
   type PendingBatch,
 } from '@trustpoint/db';
-import { formatUnits, Wallet, type FeeData, type JsonRpcProvider } from 'ethers';
+import { Wallet, type JsonRpcProvider } from 'ethers';
 import type { Knex } from 'knex';
 import type { NetworkConfig } from '../networks/network-config.js';
 import { JsonRpcClient, JsonRpcError } from '../rpc/json-rpc-client.js';
@@ -22,7 +21,6 @@ import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-reco
 import { backoffDelay } from './backoff.js';
 import {
   batchCapacity,
-  batchCost,
   contractFor,
   contractOfRaw,
   GENERATION_PROBE,
@@ -31,14 +29,15 @@ import {
 } from './batch-transaction.js';
 import {
   DEFAULT_FEE_POLICY,
-  feesFor,
   feesOfRaw,
   maxCostPerGas,
   replacementFees,
   type FeePolicy,
-  type TransactionFees,
 } from './fees.js';
 import type { NetworkHealth } from './network-health.js';
+import { describe, isNodeUnreachable, NODE_STARTING_ATTEMPTS } from './node-errors.js';
+import { RegistrarWatch } from './registrar-watch.js';
+import { StepLoop } from './step-loop.js';
 
 export interface AnchorerTiming {
   /** How often the queue is looked at when nothing wakes the anchorer. */
@@ -100,23 +99,19 @@ export class NetworkAnchorer {
   readonly #wallet: Wallet;
   /** When this process last broadcast each batch; empty after a restart, so all go out again. */
   readonly #broadcastAt = new Map<number, number>();
-  readonly #sender = new Loop();
-  readonly #settler = new Loop();
+  readonly #sender = new StepLoop();
+  readonly #settler = new StepLoop();
   /** Batches whose transaction this process saw mined and not yet confirmed: a reorg shows here. */
   readonly #seenMined = new Map<number, string>();
   /** Batches already reported as stuck at the fee cap (told once, not at every look). */
   readonly #atCap = new Set<number>();
   readonly #fees: FeePolicy;
+  /** The registrar's funds at current fees, and whether another deployment signs with its key. */
+  readonly #registrar: RegistrarWatch;
   /** Set after a batch reverted: the next batches are simulated to find the refused records. */
   #simulate = true;
   /** The generation of each registry this network names, asked of the chain once. */
   readonly #generations = new Map<string, RegistryGeneration>();
-  #market: { at: number; data: Promise<FeeData> } | undefined;
-  #registrarBalance: { at: number; wei: Promise<bigint> } | undefined;
-  #health: NetworkHealth;
-  #healthCheckedAt = 0;
-  /** Whether a use of the registrar key by another deployment was reported and not yet over. */
-  #keySharedReported = false;
 
   constructor(input: {
     knex: Knex;
@@ -138,7 +133,18 @@ export class NetworkAnchorer {
     this.#rpc = new JsonRpcClient(input.network.rpcUrl, input.timing.rpcTimeoutMs);
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
     this.#fees = input.network.fees ?? DEFAULT_FEE_POLICY;
-    this.#health = { networkId: input.network.networkId, state: 'unknown' };
+    this.#registrar = new RegistrarWatch({
+      knex: input.knex,
+      network: input.network,
+      logger: input.logger,
+      onHealth: (health: NetworkHealth) => {
+        input.events.health(health);
+      },
+      provider: this.#provider,
+      rpc: this.#rpc,
+      address: this.#wallet.address,
+      fees: this.#fees,
+    });
   }
 
   /**
@@ -184,18 +190,18 @@ export class NetworkAnchorer {
 
   /** Sends the next ready batch; returns how long to wait before looking again. */
   async #sendStep(): Promise<number> {
-    const sinceCheck = Date.now() - this.#healthCheckedAt;
+    const sinceCheck = Date.now() - this.#registrar.checkedAt;
     const checkEvery =
-      this.#health.state === 'notReady'
+      this.#registrar.health.state === 'notReady'
         ? this.#timing.notReadyCheckMs
         : this.#timing.balanceCheckMs;
     // At start, then at intervals while idle; before every batch too (below).
     if (sinceCheck >= checkEvery) {
-      await this.#checkBalance(1);
-      await this.#checkKeyNotShared();
+      await this.#registrar.checkBalance(1);
+      await this.#registrar.checkKeyNotShared();
     }
-    if (this.#health.state === 'notReady') {
-      return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#healthCheckedAt));
+    if (this.#registrar.health.state === 'notReady') {
+      return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#registrar.checkedAt));
     }
     // Counting the batches that wait for confirmations too would leave blocks with room empty on a
     // network asking several: at most maxInFlight batches per `confirmations` blocks.
@@ -217,125 +223,15 @@ export class NetworkAnchorer {
         );
         continue;
       }
-      if (!(await this.#checkBalance(backlog.count))) return this.#timing.notReadyCheckMs;
+      if (!(await this.#registrar.checkBalance(backlog.count))) return this.#timing.notReadyCheckMs;
       if (await this.#sendBatch(kind)) return 0;
     }
     return nextCheckMs;
   }
 
-  /**
-   * Compares the registrar's balance with what a batch of `recordCount` records needs at current
-   * fees (its gas limit x the max fee per gas it would be signed with). Below it, the network is
-   * not ready: logged once at error level when it becomes so, once at info when funded again.
-   */
-  async #checkBalance(recordCount: number): Promise<boolean> {
-    const [balance, fees] = await Promise.all([this.#balance(), this.#transactionFees()]);
-    const required = batchCost(recordCount, fees);
-    const ready = balance >= required;
-    const previous = this.#health.state;
-    this.#healthCheckedAt = Date.now();
-    this.#health = {
-      networkId: this.#network.networkId,
-      state: ready ? 'ready' : 'notReady',
-      ...(ready
-        ? {}
-        : {
-            reason: `registrar ${this.#wallet.address} holds ${formatUnits(balance)}, the next batch needs ${formatUnits(required)} (native currency) at current fees`,
-          }),
-      balanceWei: balance.toString(),
-      requiredWei: required.toString(),
-      checkedAt: new Date(this.#healthCheckedAt),
-    };
-    if (!ready && previous !== 'notReady') {
-      this.#logger.error(
-        {
-          networkId: this.#network.networkId,
-          registrar: this.#wallet.address,
-          balanceWei: balance.toString(),
-          requiredWei: required.toString(),
-        },
-        'network not ready: the registrar cannot pay for the next batch; fund it. New requests to this network fail with 503, queued records wait',
-      );
-    } else if (ready && previous === 'notReady') {
-      this.#logger.info(
-        { networkId: this.#network.networkId, balanceWei: balance.toString() },
-        'network ready again: the registrar is funded; queued records are sent',
-      );
-    }
-    this.#events.health(this.#health);
-    return ready;
-  }
-
-  /**
-   * Whether another deployment signs with this registrar key: the chain has mined transactions of
-   * the key at nonces this deployment never signed (every process of one deployment takes its
-   * nonces from the same `signer_nonces` row, so the chain can never be ahead of it otherwise).
-   * Their nonces collide with ours (batches are re-signed, records delayed) and `reconcile` then
-   * reports the other deployment's records as orphans. Told once at error level, with what to do,
-   * and again when it stops; anchoring goes on, realigning nonces as a crash recovery would.
-   */
-  async #checkKeyNotShared(): Promise<void> {
-    const signed = await findSignerNextNonce(
-      this.#knex,
-      this.#network.networkId,
-      this.#wallet.address,
-    );
-    if (signed === undefined) return;
-    const mined = await this.#rpc.transactionCount(this.#wallet.address, 'latest');
-    const shared = mined > signed;
-    if (shared && !this.#keySharedReported) {
-      this.#logger.error(
-        {
-          networkId: this.#network.networkId,
-          registrar: this.#wallet.address,
-          minedNonce: mined,
-          signedUpTo: signed - 1,
-        },
-        "registrar key shared: another deployment (or a person) signs with this network's registrar key; its transactions take the nonces this deployment signs with and reconcile reports its records as orphans. Give every deployment a registrar key of its own (REGISTRAR_ROLE on the registries), or run the roles of one deployment on one database",
-      );
-    } else if (!shared && this.#keySharedReported) {
-      this.#logger.info(
-        { networkId: this.#network.networkId, registrar: this.#wallet.address },
-        'registrar key no longer used by another deployment',
-      );
-    }
-    this.#keySharedReported = shared;
-  }
-
   async #settleStep(): Promise<number> {
     await this.#settlePending();
     return this.#timing.pollIntervalMs;
-  }
-
-  /** The node's fee suggestion, kept a second at most: batches sent in a burst share one look-up. */
-  #feeData(): Promise<FeeData> {
-    const now = Date.now();
-    if (!this.#market || now - this.#market.at > 1_000) {
-      const data = this.#provider.getFeeData();
-      this.#market = { at: now, data };
-      data.catch(() => {
-        this.#market = undefined;
-      });
-    }
-    return this.#market.data;
-  }
-
-  /** The registrar's balance, kept a second at most, like the fee data. */
-  #balance(): Promise<bigint> {
-    const now = Date.now();
-    if (!this.#registrarBalance || now - this.#registrarBalance.at > 1_000) {
-      const wei = this.#rpc.balance(this.#wallet.address);
-      this.#registrarBalance = { at: now, wei };
-      wei.catch(() => {
-        this.#registrarBalance = undefined;
-      });
-    }
-    return this.#registrarBalance.wei;
-  }
-
-  /** The fees a new batch is signed with: the node's suggestion, floor and cap applied. */
-  async #transactionFees(): Promise<TransactionFees> {
-    return feesFor(await this.#feeData(), this.#fees);
   }
 
   /**
@@ -370,7 +266,7 @@ export class NetworkAnchorer {
     const generation = await this.#generationOf(kind);
     // Fetched before the claim transaction opens, so that it holds its locks (and, on the embedded
     // database, its only connection) for signing alone rather than for a network round trip.
-    await this.#feeData();
+    await this.#registrar.feeData();
     const claimed = await claimAnchorBatch(this.#knex, {
       networkId: this.#network.networkId,
       kind,
@@ -387,7 +283,7 @@ export class NetworkAnchorer {
           nonce,
           simulate,
           generation,
-          fees: () => this.#transactionFees(),
+          fees: () => this.#registrar.transactionFees(),
         }),
     });
     if (!claimed) return false;
@@ -585,7 +481,7 @@ export class NetworkAnchorer {
     // (and, still unmined then, is replaced at once, its blocks already counted).
     if (minedNonce < batch.nonce) return false;
     const previous = feesOfRaw(latest.rawTransaction);
-    const next = replacementFees(previous, await this.#feeData(), this.#fees);
+    const next = replacementFees(previous, await this.#registrar.feeData(), this.#fees);
     if (!next) {
       if (!this.#atCap.has(batch.id)) {
         this.#atCap.add(batch.id);
@@ -654,79 +550,4 @@ export class NetworkAnchorer {
     this.#atCap.delete(batch.id);
     this.#sender.wake();
   }
-}
-
-/**
- * A loop that runs a step, then waits the delay the step asks for (or until woken); a failing
- * step is retried after the delay `onFailure` gives for its consecutive attempt number.
- */
-class Loop {
-  #running = false;
-  #done: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-
-  start(step: () => Promise<number>, onFailure: (error: unknown, attempt: number) => number): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#done = (async () => {
-      let failures = 0;
-      while (this.#running) {
-        let delay: number;
-        try {
-          delay = await step();
-          failures = 0;
-        } catch (error) {
-          failures += 1;
-          delay = onFailure(error, failures);
-        }
-        // stop() wakes a sleeping loop, so a stopped loop never waits out a long delay.
-        if (delay > 0) await this.#sleep(delay);
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.#running = false;
-    this.wake();
-    await this.#done;
-  }
-
-  wake(): void {
-    this.#wake?.();
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
-    });
-  }
-}
-
-/** Attempts a node that refuses connections is taken to be starting, logged at info. */
-const NODE_STARTING_ATTEMPTS = 10;
-
-/** The node could not be reached at all (refused, reset, no such host), as opposed to an answer. */
-export function isNodeUnreachable(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND') return true;
-    if (/fetch failed|ECONNREFUSED/.test(cause.message)) return true;
-    cause = cause.cause;
-  }
-  return false;
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const short = (error as { shortMessage?: string }).shortMessage;
-    const info = (error as { info?: { error?: { message?: string } } }).info?.error?.message;
-    return [short ?? error.message, info].filter(Boolean).join(': ');
-  }
-  return String(error);
 }
