@@ -12,13 +12,19 @@ Expected values are derived independently of the TypeScript code under test:
     checked against keccak256("") and the two error selectors published in the spec; the key
     packing and the ABI encoding are written out by hand here, not taken from ethers.
 
-Usage (from packages/domain):
-  python3 scripts/generate-test-vectors.py           # rewrite test-vectors.json
-  python3 scripts/generate-test-vectors.py --check   # fail if the file is out of date
+Python's standard library only (with the `sha256sum`, `openssl` and `node` commands it runs).
+test/vector-generators.test.ts runs it, and the two generators under test/vectors, in `npm test`
+and CI, and fails when what they write differs from the committed files.
+
+Usage (python3 >= 3.9, from packages/verifier):
+  python3 scripts/generate-test-vectors.py                 # rewrite test-vectors.json
+  python3 scripts/generate-test-vectors.py --check         # fail if the file is out of date
+  python3 scripts/generate-test-vectors.py --output PATH   # write them elsewhere
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import math
@@ -741,10 +747,10 @@ def build() -> dict:
     }
 
 
-def prettier(text: str) -> str:
+def prettier(text: str, file_name: str) -> str:
     """Formats like the repository's Prettier, so `prettier --check` and `--check` here agree."""
     return subprocess.run(
-        ["npx", "--no-install", "prettier", "--stdin-filepath", OUTPUT.name],
+        ["npx", "--no-install", "prettier", "--stdin-filepath", file_name],
         input=text,
         capture_output=True,
         check=True,
@@ -753,17 +759,34 @@ def prettier(text: str) -> str:
     ).stdout
 
 
-def main() -> int:
-    text = prettier(json.dumps(build(), indent=2, ensure_ascii=True) + "\n")
-    if "--check" in sys.argv[1:]:
-        if OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.name} is out of date: run python3 scripts/generate-test-vectors.py", file=sys.stderr)
+def vector_options(committed: Path) -> argparse.Namespace:
+    """The options every generator takes: --check, or --output PATH instead of the committed file."""
+    parser = argparse.ArgumentParser(description=f"Writes {committed.name}.")
+    parser.add_argument(
+        "--check", action="store_true", help=f"fail if {committed.name} is out of date; write nothing"
+    )
+    parser.add_argument(
+        "--output", type=Path, default=committed, help=f"where to write (default: {committed})"
+    )
+    return parser.parse_args()
+
+
+def write_vectors(text: str, committed: Path, options: argparse.Namespace, command: str) -> int:
+    if options.check:
+        if committed.read_text(encoding="utf-8") != text:
+            print(f"{committed.name} is out of date: run {command}", file=sys.stderr)
             return 1
-        print(f"{OUTPUT.name} is up to date")
+        print(f"{committed.name} is up to date")
         return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
+    options.output.write_text(text, encoding="utf-8")
+    print(f"wrote {options.output}")
     return 0
+
+
+def main() -> int:
+    options = vector_options(OUTPUT)
+    text = prettier(json.dumps(build(), indent=2, ensure_ascii=True) + "\n", OUTPUT.name)
+    return write_vectors(text, OUTPUT, options, "python3 scripts/generate-test-vectors.py")
 
 
 if __name__ == "__main__":

@@ -4,13 +4,15 @@ the hash covers its trackID and owner besides assetId and data).
 
 This is a second implementation of the rule, written from the README's text without the
 TypeScript code under test: SHA-256 from Python's standard library, RFC 8785 from the reference in
-scripts/generate-test-vectors.py (checked first against the RFC's own examples). CI does not run
-it: the JSON it writes is committed, and test/asset-hash-vectors.test.ts checks this package, and
-Node's own SHA-256 over the vector's canonical text, against it.
+scripts/generate-test-vectors.py (checked first against the RFC's own examples). The JSON it
+writes is committed: test/asset-hash-vectors.test.ts checks this package, and Node's own SHA-256
+over the vector's canonical text, against it; test/vector-generators.test.ts runs this script in
+`npm test` and CI and fails when it writes anything else.
 
 Usage (python3 >= 3.9, from packages/verifier):
   python3 test/vectors/generate-asset-hash-v2.py           # rewrite test/vectors/asset-hash-v2.json
   python3 test/vectors/generate-asset-hash-v2.py --check   # fail if the file is out of date
+  python3 test/vectors/generate-asset-hash-v2.py --output PATH
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -110,28 +111,10 @@ def build() -> dict:
     }
 
 
-def prettier(text: str) -> str:
-    return subprocess.run(
-        ["npx", "--no-install", "prettier", "--stdin-filepath", OUTPUT.name],
-        input=text,
-        capture_output=True,
-        check=True,
-        cwd=PACKAGE_DIR,
-        text=True,
-    ).stdout
-
-
 def main() -> int:
-    text = prettier(json.dumps(build(), indent=2, ensure_ascii=False) + "\n")
-    if "--check" in sys.argv[1:]:
-        if OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.name} is out of date: run python3 test/vectors/generate-asset-hash-v2.py", file=sys.stderr)
-            return 1
-        print(f"{OUTPUT.name} is up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUTPUT}")
-    return 0
+    options = _v1.vector_options(OUTPUT)
+    text = _v1.prettier(json.dumps(build(), indent=2, ensure_ascii=False) + "\n", OUTPUT.name)
+    return _v1.write_vectors(text, OUTPUT, options, "python3 test/vectors/generate-asset-hash-v2.py")
 
 
 if __name__ == "__main__":
