@@ -253,3 +253,52 @@ export type {
   IdempotentRequest,
   StoredResponse,
 } from './repositories/idempotency-keys-repository.js';
+export { readDatabaseClock } from './database-clock.js';
+export { WEBHOOK_EVENT_TYPES } from './repositories/webhook-event-types.js';
+export type { WebhookEventType } from './repositories/webhook-event-types.js';
+export {
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  findWebhookEndpointWithSecret,
+  insertWebhookEndpointWithin,
+  listWebhookAttempts,
+  listWebhookEndpoints,
+  scheduleWebhookRedelivery,
+} from './repositories/webhook-endpoints-repository.js';
+export type {
+  NewWebhookEndpoint,
+  WebhookDeliveryAttempt,
+  WebhookEndpoint,
+} from './repositories/webhook-endpoints-repository.js';
+export {
+  claimDueWebhookDeliveries,
+  recordWebhookDeliveryAttempt,
+} from './repositories/webhook-deliveries-repository.js';
+export type {
+  ClaimedWebhookDelivery,
+  WebhookAttemptRecord,
+  WebhookClaimOptions,
+} from './repositories/webhook-deliveries-repository.js';
+export {
+  countActiveApiKeys,
+  findApiKeyByDigest,
+  findApiKeyById,
+  findUserApiKey,
+  insertApiKey,
+  listActiveDescendantKeys,
+  listUserApiKeys,
+  lockUserApiKeys,
+  recordApiKeyUse,
+  revokeApiKeyTree,
+  setApiKeyScopes,
+} from './repositories/api-keys-repository.js';
+export type { ApiKeyRecord, NewApiKeyRecord } from './repositories/api-keys-repository.js';
+export {
+  countRateLimitHits,
+  deleteRateLimitKey,
+  deleteRateLimitWindowsBefore,
+  findRateLimitHits,
+  uncountRateLimitHit,
+} from './repositories/rate-limit-counts-repository.js';
+export type { RateLimitHits } from './repositories/rate-limit-counts-repository.js';
+export { takeBootstrapLock } from './repositories/bootstrap-lock.js';

@@ -1,0 +1,260 @@
+import { API_SCOPES, parseScopeParameter, scopeParameter, type ApiScope } from '@trustpoint/domain';
+import type { Queryable } from '../queryable.js';
+import { lockUser } from './users-repository.js';
+
+/** An API key as stored, without its digest: the key itself exists only in its creator's hands. */
+export interface ApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string;
+  createdAt: Date;
+  /** Who made it: the user, or the administrator who made it for them. */
+  createdBy: string | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+  /** What the key (and every token exchanged for it) may do. */
+  scopes: ApiScope[];
+  /** The key it was made with, whose scopes and expiry bound it and whose revocation ends it. */
+  parentKeyId: string | null;
+}
+
+export interface NewApiKeyRecord {
+  id: string;
+  userId: string;
+  name: string;
+  /** The digest a presented key is looked up by; never the key. */
+  secretHash: string;
+  expiresAt?: Date | null | undefined;
+  createdBy?: string | null | undefined;
+  /** Every scope when absent. */
+  scopes?: readonly ApiScope[] | undefined;
+  parentKeyId?: string | null | undefined;
+}
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  created_by: string | null;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+  scope: string;
+  parent_key_id: string | null;
+}
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'created_by',
+  'created_at',
+  'expires_at',
+  'last_used_at',
+  'revoked_at',
+  'revoked_by',
+  'scope',
+  'parent_key_id',
+];
+
+function scopesOf(row: ApiKeyRow): ApiScope[] {
+  const parsed = parseScopeParameter(row.scope);
+  // The table's check admits only known scopes.
+  if (!parsed.ok)
+    throw new Error(`API key ${row.id} has unknown scopes ${parsed.unknown.join(' ')}`);
+  return parsed.scopes;
+}
+
+function fromRow(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    revokedBy: row.revoked_by,
+    scopes: scopesOf(row),
+    parentKeyId: row.parent_key_id,
+  };
+}
+
+/**
+ * Stores a key. A user that does not exist is a foreign-key violation
+ * (`constraintViolation(error).kind === 'foreign-key'`).
+ */
+export async function insertApiKey(db: Queryable, apiKey: NewApiKeyRecord): Promise<ApiKeyRecord> {
+  const [row] = await db('api_keys')
+    .insert({
+      id: apiKey.id,
+      user_id: apiKey.userId,
+      name: apiKey.name,
+      secret_hash: apiKey.secretHash,
+      created_by: apiKey.createdBy ?? null,
+      expires_at: apiKey.expiresAt ?? null,
+      scope: scopeParameter(apiKey.scopes ?? API_SCOPES),
+      parent_key_id: apiKey.parentKeyId ?? null,
+    })
+    .returning<ApiKeyRow[]>(COLUMNS);
+  if (row === undefined) throw new Error('inserting an API key returned no row');
+  return fromRow(row);
+}
+
+/** The user's keys, newest first: those not revoked, or all with `includeRevoked`. */
+export async function listUserApiKeys(
+  db: Queryable,
+  userId: string,
+  options: { includeRevoked?: boolean } = {},
+): Promise<ApiKeyRecord[]> {
+  const query = db('api_keys').where('user_id', userId);
+  if (options.includeRevoked !== true) void query.whereNull('revoked_at');
+  const rows = await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select<ApiKeyRow[]>(COLUMNS);
+  return rows.map(fromRow);
+}
+
+/**
+ * Takes the user's row lock for the rest of the transaction, so that concurrent creations of the
+ * user's keys count and insert one after another: without it each could count below the limit
+ * before any inserts. Call first in the transaction that counts (`countActiveApiKeys`) and creates.
+ */
+export async function lockUserApiKeys(trx: Queryable, userId: string): Promise<void> {
+  await lockUser(trx, userId);
+}
+
+/** Keys of the user that are neither revoked nor expired at `now`. */
+export async function countActiveApiKeys(
+  db: Queryable,
+  userId: string,
+  now: Date,
+): Promise<number> {
+  const row = await db('api_keys')
+    .where('user_id', userId)
+    .whereNull('revoked_at')
+    .where((expiry) => void expiry.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .count<{ count: string | number }[]>('* as count')
+    .first();
+  return Number(row?.count ?? 0);
+}
+
+/** One key of the user (revoked or not), or undefined: another user's key is not found either. */
+export async function findUserApiKey(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<ApiKeyRecord | undefined> {
+  const row = await db('api_keys')
+    .where({ id, user_id: userId })
+    .first<ApiKeyRow | undefined>(COLUMNS);
+  return row === undefined ? undefined : fromRow(row);
+}
+
+/**
+ * Revokes the user's key and every key made with it (its children, theirs, ...), in one
+ * statement, after every creation of the user's keys in flight (they hold the user's row lock,
+ * taken here too), so that the tree holds every child made with a key of it. Keys revoked already
+ * keep their first revocation. The ids this call revoked (the key's own among them unless it was
+ * revoked already); none when the user has no such key.
+ */
+export async function revokeApiKeyTree(
+  db: Queryable,
+  revocation: { userId: string; id: string; revokedBy: string | null; at: Date },
+): Promise<string[]> {
+  await lockUserApiKeys(db, revocation.userId);
+  const result = await db.raw<{ rows: { id: string }[] }>(
+    `with recursive tree as (
+       select id from api_keys where id = ? and user_id = ?
+       union
+       select child.id from api_keys child join tree on child.parent_key_id = tree.id
+     )
+     update api_keys set revoked_at = ?, revoked_by = ?
+      where id in (select id from tree) and revoked_at is null
+     returning id`,
+    [revocation.id, revocation.userId, revocation.at, revocation.revokedBy],
+  );
+  return result.rows.map((row) => row.id);
+}
+
+/** The keys made with the key (its children, theirs, ...) that are not revoked, by id. */
+export async function listActiveDescendantKeys(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<ApiKeyRecord[]> {
+  const result = await db.raw<{ rows: ApiKeyRow[] }>(
+    `with recursive tree as (
+       select ${COLUMNS.join(', ')} from api_keys
+        where parent_key_id = ? and user_id = ? and revoked_at is null
+       union
+       select ${COLUMNS.map((column) => `child.${column}`).join(', ')}
+         from api_keys child join tree on child.parent_key_id = tree.id
+        where child.revoked_at is null
+     )
+     select ${COLUMNS.join(', ')} from tree order by id`,
+    [id, userId],
+  );
+  return result.rows.map(fromRow);
+}
+
+/** Sets the scopes of some of the user's keys, in one statement. */
+export async function setApiKeyScopes(
+  db: Queryable,
+  userId: string,
+  scopes: ReadonlyMap<string, readonly ApiScope[]>,
+): Promise<void> {
+  if (scopes.size === 0) return;
+  await db.raw(
+    `update api_keys set scope = changed.scope
+       from jsonb_to_recordset(?::jsonb) as changed(id text, scope text)
+      where api_keys.id = changed.id and api_keys.user_id = ?`,
+    [
+      JSON.stringify([...scopes].map(([id, wanted]) => ({ id, scope: scopeParameter(wanted) }))),
+      userId,
+    ],
+  );
+}
+
+/** The key with this digest, revoked and expired ones too: one index probe, no cache. */
+export async function findApiKeyByDigest(
+  db: Queryable,
+  digest: string,
+): Promise<ApiKeyRecord | undefined> {
+  const row = await db('api_keys')
+    .where('secret_hash', digest)
+    .first<ApiKeyRow | undefined>(COLUMNS);
+  return row === undefined ? undefined : fromRow(row);
+}
+
+/** The key of this id, whoever's, revoked and expired ones too: one primary-key probe, no cache. */
+export async function findApiKeyById(db: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db('api_keys').where('id', id).first<ApiKeyRow | undefined>(COLUMNS);
+  return row === undefined ? undefined : fromRow(row);
+}
+
+/**
+ * Records a use of the key at `usedAt`, unless its last recorded use is `staleBefore` or later
+ * (then another request recorded it meanwhile): one conditional update.
+ */
+export async function recordApiKeyUse(
+  db: Queryable,
+  id: string,
+  usedAt: Date,
+  staleBefore: Date,
+): Promise<void> {
+  await db('api_keys')
+    .where('id', id)
+    .where(
+      (stale) => void stale.whereNull('last_used_at').orWhere('last_used_at', '<', staleBefore),
+    )
+    .update({ last_used_at: usedAt });
+}
