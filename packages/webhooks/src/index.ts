@@ -1,19 +1,21 @@
 // Public API of @trustpoint/webhooks: endpoints, events and their signed delivery.
 
 export { newEndpointSecret } from './endpoint-secret.js';
+// The endpoints and their delivery log are stored by @trustpoint/db; the names this package has
+// always given them.
 export {
-  deleteEndpoint,
-  findEndpoint,
-  insertEndpointWithin,
-  listAttempts,
-  listEndpoints,
-  scheduleRedelivery,
-} from './endpoints-repository.js';
+  deleteWebhookEndpoint as deleteEndpoint,
+  findWebhookEndpoint as findEndpoint,
+  insertWebhookEndpointWithin as insertEndpointWithin,
+  listWebhookAttempts as listAttempts,
+  listWebhookEndpoints as listEndpoints,
+  scheduleWebhookRedelivery as scheduleRedelivery,
+} from '@trustpoint/db';
 export type {
-  DeliveryAttempt,
+  WebhookDeliveryAttempt as DeliveryAttempt,
   NewWebhookEndpoint,
   WebhookEndpoint,
-} from './endpoints-repository.js';
+} from '@trustpoint/db';
 export { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
 export type { RetrySchedule } from './retry-schedule.js';
 export {
@@ -24,8 +26,8 @@ export {
 export type { SecretSealer } from './secret-sealer.js';
 export { sendWebhook } from './send-webhook.js';
 export type { SendOutcome } from './send-webhook.js';
-export { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
-export type { WebhookEventType } from './webhook-event-types.js';
+export { WEBHOOK_EVENT_TYPES } from '@trustpoint/db';
+export type { WebhookEventType } from '@trustpoint/db';
 export { MAX_ENDPOINT_URL_LENGTH } from './webhook-schemas.js';
 export { DEFAULT_MAX_ENDPOINTS_PER_USER } from './webhook-settings.js';
 export type { WebhookSettings } from './webhook-settings.js';

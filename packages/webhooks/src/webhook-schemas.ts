@@ -1,6 +1,6 @@
+import { WEBHOOK_EVENT_TYPES } from '@trustpoint/db';
 import { refuseUnstorableText, successEnvelopeSchema, textSchema } from '@trustpoint/domain';
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
 
 /** Longest endpoint URL, in characters. */
 export const MAX_ENDPOINT_URL_LENGTH = 2048;

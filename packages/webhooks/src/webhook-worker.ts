@@ -1,3 +1,9 @@
+import {
+  claimDueWebhookDeliveries,
+  readDatabaseClock,
+  recordWebhookDeliveryAttempt,
+  type ClaimedWebhookDelivery,
+} from '@trustpoint/db';
 import type { AddressPolicy } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -37,24 +43,6 @@ export interface WebhookWorkerOptions {
 export interface WebhookAttemptOutcome {
   status: 'delivered' | 'pending' | 'failed';
   durationMs: number;
-}
-
-/**
- * Every time the worker compares or writes is the database's clock (`clock_timestamp()`), the clock
- * the outbox triggers write with: a process clock read in whole milliseconds would find a delivery
- * written within the same millisecond (microseconds later) not yet due, and leave it to the next
- * poll; a worker on another host would lease by its own clock's skew.
- */
-interface ClaimedDelivery {
-  id: number;
-  attempts: number;
-  retry_from: Date;
-  event_id: string;
-  type: string;
-  payload: unknown;
-  created_at: Date;
-  url: string;
-  secret_sealed: string;
 }
 
 /**
@@ -120,52 +108,22 @@ export class WebhookWorker {
     return this.#options.batchSize ?? 20;
   }
 
-  async #claim(): Promise<ClaimedDelivery[]> {
-    const { knex } = this.#options;
-    return knex.transaction(async (trx) => {
-      // Compared and leased in SQL: a timestamp read into JavaScript loses its microseconds.
-      const offsetSeconds = (this.#options.clockOffsetMs ?? 0) / 1000;
-      const leaseSeconds = offsetSeconds + (this.#options.leaseMs ?? 60_000) / 1000;
-      const due = trx('webhook_deliveries')
-        .where('status', 'pending')
-        .andWhereRaw('next_attempt_at <= clock_timestamp() + make_interval(secs => ?)', [
-          offsetSeconds,
-        ])
-        .orderBy('next_attempt_at')
-        .limit(this.#batchSize)
-        .forUpdate()
-        .skipLocked()
-        .select('id');
-      const taken = await trx('webhook_deliveries')
-        .whereIn('id', due)
-        .update({
-          next_attempt_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [leaseSeconds]),
-          attempts: trx.raw('attempts + 1'),
-        })
-        .returning<{ id: number }[]>(['id']);
-      if (taken.length === 0) return [];
-      return trx({ d: 'webhook_deliveries' })
-        .join({ e: 'webhook_events' }, 'e.id', 'd.event_id')
-        .join({ p: 'webhook_endpoints' }, 'p.id', 'd.endpoint_id')
-        .whereIn(
-          'd.id',
-          taken.map((row) => row.id),
-        )
-        .select<ClaimedDelivery[]>(
-          'd.id',
-          'd.attempts',
-          'd.retry_from',
-          'd.event_id',
-          'e.type',
-          'e.payload',
-          'e.created_at',
-          'p.url',
-          'p.secret_sealed',
-        );
+  /**
+   * Every time the worker compares or writes is the database's clock (`clock_timestamp()`), the
+   * clock the outbox triggers write with: a process clock read in whole milliseconds would find a
+   * delivery written within the same millisecond (microseconds later) not yet due, and leave it to
+   * the next poll; a worker on another host would lease by its own clock's skew.
+   */
+  async #claim(): Promise<ClaimedWebhookDelivery[]> {
+    const offsetSeconds = (this.#options.clockOffsetMs ?? 0) / 1000;
+    return claimDueWebhookDeliveries(this.#options.knex, {
+      limit: this.#batchSize,
+      leaseSeconds: offsetSeconds + (this.#options.leaseMs ?? 60_000) / 1000,
+      clockOffsetSeconds: offsetSeconds,
     });
   }
 
-  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+  async #deliver(delivery: ClaimedWebhookDelivery): Promise<void> {
     const started = performance.now();
     const timeoutMs = this.#options.requestTimeoutMs ?? 10_000;
     let outcome: SendOutcome;
@@ -194,43 +152,25 @@ export class WebhookWorker {
     await this.#record(delivery, outcome, Math.max(0, performance.now() - started));
   }
 
-  async #record(delivery: ClaimedDelivery, outcome: SendOutcome, durationMs: number) {
+  async #record(delivery: ClaimedWebhookDelivery, outcome: SendOutcome, durationMs: number) {
     const delayMs = retryDelayMs(delivery.attempts, this.#retry);
     const recorded = await this.#options.knex.transaction(async (trx) => {
       const offsetSeconds = (this.#options.clockOffsetMs ?? 0) / 1000;
-      const clock = await trx.raw<{ rows: { now: Date }[] }>(
-        'select clock_timestamp() + make_interval(secs => ?) as now',
-        [offsetSeconds],
-      );
-      const now = (clock.rows[0]?.now ?? new Date()).getTime();
+      const now = (await readDatabaseClock(trx, offsetSeconds)).getTime();
       const givesUp = now + delayMs > delivery.retry_from.getTime() + this.#retry.retryForMs;
       const status = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
       // Only while this worker's lease holds: the attempt count is the one it took.
-      const updated = await trx('webhook_deliveries')
-        .where({ id: delivery.id, attempts: delivery.attempts })
-        .update({
-          status,
-          ...(status === 'pending'
-            ? {
-                next_attempt_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [
-                  offsetSeconds + delayMs / 1000,
-                ]),
-              }
-            : {}),
-        })
-        .returning<{ endpoint_id: string }[]>(['endpoint_id']);
-      const [row] = updated;
-      if (row === undefined) return undefined;
-      await trx('webhook_attempts').insert({
-        delivery_id: delivery.id,
-        endpoint_id: row.endpoint_id,
+      const stored = await recordWebhookDeliveryAttempt(trx, {
+        deliveryId: delivery.id,
         attempt: delivery.attempts,
-        attempted_at: new Date(now - durationMs),
-        status_code: outcome.statusCode,
+        status,
+        retryInSeconds: offsetSeconds + delayMs / 1000,
+        attemptedAt: new Date(now - durationMs),
+        statusCode: outcome.statusCode,
         error: outcome.error,
-        duration_ms: Math.round(durationMs),
+        durationMs: Math.round(durationMs),
       });
-      return status;
+      return stored ? status : undefined;
     });
     if (recorded === undefined) return;
     this.#options.onAttempt?.({ status: recorded, durationMs });

@@ -1,5 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit, type NewAuditEntry, type Queryable } from '@trustpoint/db';
+import {
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  findWebhookEndpointWithSecret,
+  insertWebhookEndpointWithin,
+  listWebhookAttempts,
+  listWebhookEndpoints,
+  recordAudit,
+  scheduleWebhookRedelivery,
+  type NewAuditEntry,
+  type Queryable,
+  type WebhookDeliveryAttempt,
+  type WebhookEndpoint,
+} from '@trustpoint/db';
 import { DomainError } from '@trustpoint/domain';
 import {
   authenticate,
@@ -17,17 +30,6 @@ import {
 } from '@trustpoint/http';
 import { Router, type Response } from 'express';
 import { newEndpointSecret } from './endpoint-secret.js';
-import {
-  deleteEndpoint,
-  findEndpoint,
-  findEndpointWithSecret,
-  insertEndpointWithin,
-  listAttempts,
-  listEndpoints,
-  scheduleRedelivery,
-  type DeliveryAttempt,
-  type WebhookEndpoint,
-} from './endpoints-repository.js';
 import {
   attemptsQuerySchema,
   createEndpointBodySchema,
@@ -48,7 +50,7 @@ function endpointView(endpoint: WebhookEndpoint) {
   };
 }
 
-function attemptView(attempt: DeliveryAttempt) {
+function attemptView(attempt: WebhookDeliveryAttempt) {
   return { ...attempt, attemptedAt: attempt.attemptedAt.toISOString() };
 }
 
@@ -89,7 +91,7 @@ export function webhooksRouter(
   router.use(WEBHOOK_ENDPOINTS_PATH, authenticate(auth), requireScope('webhooks'));
 
   const ownEndpoint = async (userId: string, id: string) => {
-    const endpoint = await findEndpoint(knex, userId, id);
+    const endpoint = await findWebhookEndpoint(knex, userId, id);
     if (endpoint === undefined) throw new DomainError('notFound', { detail: 'no such endpoint' });
     return endpoint;
   };
@@ -107,7 +109,7 @@ export function webhooksRouter(
       : [
           idempotent(idempotency, {
             async recover(id, _req, res) {
-              const found = await findEndpointWithSecret(knex, currentUser(res).id, id);
+              const found = await findWebhookEndpointWithSecret(knex, currentUser(res).id, id);
               if (found === undefined) return false;
               answerCreated(res, found.endpoint, settings.sealer.open(found.secretSealed));
               return true;
@@ -129,7 +131,7 @@ export function webhooksRouter(
     }
     const secret = newEndpointSecret();
     const endpoint = await knex.transaction(async (trx) => {
-      const inserted = await insertEndpointWithin(
+      const inserted = await insertWebhookEndpointWithin(
         trx,
         {
           id: randomUUID(),
@@ -154,7 +156,7 @@ export function webhooksRouter(
   });
 
   router.get(WEBHOOK_ENDPOINTS_PATH, async (_req, res) => {
-    const endpoints = await listEndpoints(knex, currentUser(res).id);
+    const endpoints = await listWebhookEndpoints(knex, currentUser(res).id);
     sendSuccess(res, 200, `Retrieved ${String(endpoints.length)} webhook endpoint(s)`, {
       endpoints: endpoints.map(endpointView),
     });
@@ -170,7 +172,7 @@ export function webhooksRouter(
     const { id } = validate(endpointIdParamsSchema, req.params, 'path');
     const endpoint = await ownEndpoint(currentUser(res).id, id);
     await knex.transaction(async (trx) => {
-      if (!(await deleteEndpoint(trx, endpoint.userId, endpoint.id))) {
+      if (!(await deleteWebhookEndpoint(trx, endpoint.userId, endpoint.id))) {
         throw new DomainError('notFound', { detail: 'endpoint deleted meanwhile' });
       }
       await recordAudit(trx, [endpointAudit(res, 'webhook-endpoint.delete', endpoint)]);
@@ -182,7 +184,7 @@ export function webhooksRouter(
     const { id } = validate(endpointIdParamsSchema, req.params, 'path');
     const { limit } = validate(attemptsQuerySchema, req.query, 'query');
     const endpoint = await ownEndpoint(currentUser(res).id, id);
-    const attempts = await listAttempts(knex, endpoint.id, limit);
+    const attempts = await listWebhookAttempts(knex, endpoint.id, limit);
     sendSuccess(res, 200, `Retrieved ${String(attempts.length)} delivery attempt(s)`, {
       attempts: attempts.map(attemptView),
     });
@@ -191,7 +193,7 @@ export function webhooksRouter(
   router.post(`${WEBHOOK_ENDPOINTS_PATH}/:id/events/:eventId/redeliver`, async (req, res) => {
     const { id, eventId } = validate(redeliveryParamsSchema, req.params, 'path');
     const endpoint = await ownEndpoint(currentUser(res).id, id);
-    if (!(await scheduleRedelivery(knex, endpoint, eventId))) {
+    if (!(await scheduleWebhookRedelivery(knex, endpoint, eventId))) {
       throw new DomainError('notFound', { detail: 'no such event for this user' });
     }
     sendSuccess(res, 202, 'Redelivery scheduled', {
