@@ -1,4 +1,10 @@
-import { constraintViolation, recordAudit, type Queryable } from '@trustpoint/db';
+import {
+  constraintViolation,
+  countActiveApiKeys,
+  lockUserApiKeys,
+  recordAudit,
+  type Queryable,
+} from '@trustpoint/db';
 import { API_SCOPES, DomainError, scopesBeyond } from '@trustpoint/domain';
 import {
   commitIdempotentChange,
@@ -14,14 +20,12 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 
 import {
   apiKeyById,
-  countActiveApiKeys,
   createApiKey,
   findApiKey,
   listApiKeys,
-  lockUserKeys,
   revokeApiKey,
   type ApiKey,
-} from './api-keys-repository.js';
+} from './api-keys.js';
 import { changeApiKeyScopes } from './change-api-key-scopes.js';
 import {
   apiKeyIdParamsSchema,
@@ -141,7 +145,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
       // The count, the key and its audit entry in one transaction under the user's lock, so that
       // concurrent creations cannot all pass the count; the key and its entry commit together.
       created = await knex.transaction(async (trx) => {
-        await lockUserKeys(trx, userId);
+        await lockUserApiKeys(trx, userId);
         if ((await countActiveApiKeys(trx, userId, new Date(now()))) >= maxKeys) {
           throw refused(
             'body',

@@ -1,15 +1,19 @@
-import { recordAudit, type ChangeContext, type Queryable } from '@trustpoint/db';
+import {
+  lockUserApiKeys,
+  recordAudit,
+  setApiKeyScopes,
+  type ChangeContext,
+  type Queryable,
+} from '@trustpoint/db';
 import { DomainError, scopesBeyond, sortedScopes, type ApiScope } from '@trustpoint/domain';
 
 import {
   activeDescendants,
   apiKeyById,
   findApiKey,
-  lockUserKeys,
   revokeApiKey,
-  setApiKeyScopes,
   type ApiKey,
-} from './api-keys-repository.js';
+} from './api-keys.js';
 
 export interface ApiKeyScopesChange extends ChangeContext {
   userId: string;
@@ -59,7 +63,7 @@ export async function changeApiKeyScopes(
   change: ApiKeyScopesChange,
 ): Promise<ApiKeyScopesChanged | undefined> {
   const scopes = sortedScopes(change.scopes);
-  await lockUserKeys(trx, change.userId);
+  await lockUserApiKeys(trx, change.userId);
   const apiKey = await findApiKey(trx, change.userId, change.keyId);
   if (apiKey === undefined) return undefined;
   if (apiKey.revokedAt !== null) {

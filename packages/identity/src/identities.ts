@@ -11,7 +11,7 @@ import {
 import { decodeJwt } from 'jose';
 
 import { apiKeyDigest, apiKeyId, looksLikeApiKey } from './api-key-format.js';
-import { apiKeyByDigest, apiKeyById, touchApiKey, type ApiKey } from './api-keys-repository.js';
+import { apiKeyByDigest, apiKeyById, touchApiKey, type ApiKey } from './api-keys.js';
 import { OidcIssuer, type OidcKeyFetchOptions } from './oidc-issuer.js';
 import type { OidcIssuerConfig } from './oidc-issuer-config.js';
 import { provisionUser } from './provision-user.js';

@@ -22,17 +22,20 @@ export {
   activeDescendants,
   apiKeyByDigest,
   apiKeyById,
-  countActiveApiKeys,
   createApiKey,
   findApiKey,
   LAST_USED_PRECISION_MS,
   listApiKeys,
-  lockUserKeys,
   revokeApiKey,
-  setApiKeyScopes,
   touchApiKey,
-} from './api-keys-repository.js';
-export type { ApiKey, ApiKeyStatus, NewApiKey } from './api-keys-repository.js';
+} from './api-keys.js';
+export type { ApiKey, ApiKeyStatus, NewApiKey } from './api-keys.js';
+// Stored by @trustpoint/db, under the names this package has always given them.
+export {
+  countActiveApiKeys,
+  lockUserApiKeys as lockUserKeys,
+  setApiKeyScopes,
+} from '@trustpoint/db';
 export {
   API_KEYS_PATH,
   apiKeysRouter,
