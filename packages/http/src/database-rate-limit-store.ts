@@ -1,4 +1,11 @@
-import type { Queryable } from '@trustpoint/db';
+import {
+  countRateLimitHits,
+  deleteRateLimitKey,
+  deleteRateLimitWindowsBefore,
+  findRateLimitHits,
+  uncountRateLimitHit,
+  type Queryable,
+} from '@trustpoint/db';
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 
 /** How often a store deletes the rows of windows long gone (keys no longer seen). */
@@ -46,11 +53,9 @@ export class DatabaseRateLimitStore implements Store {
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
     const windowStart = this.#windowStart();
-    const row = await this.#db('rate_limit_counts')
-      .where({ key: this.prefix + key, window_start: windowStart })
-      .first<{ hits: number } | undefined>('hits');
-    if (row === undefined) return undefined;
-    return { totalHits: row.hits, resetTime: new Date(windowStart + this.#windowMs) };
+    const hits = await findRateLimitHits(this.#db, this.prefix + key, windowStart);
+    if (hits === undefined) return undefined;
+    return { totalHits: hits, resetTime: new Date(windowStart + this.#windowMs) };
   }
 
   /**
@@ -84,63 +89,44 @@ export class DatabaseRateLimitStore implements Store {
     const resetTime = new Date(windowStart + this.#windowMs);
     this.#sweepNowAndThen(windowStart);
     const keys = [...pending.keys.keys()].sort();
-    const rows = keys.map((key) => [
-      this.prefix + key,
+    const counts = keys.map((key) => ({
+      key: this.prefix + key,
       windowStart,
-      pending.keys.get(key)?.length ?? 0,
-    ]);
-    this.#db
-      .raw<{ rows: { key: string; hits: number }[] }>(
-        `insert into rate_limit_counts as counted (key, window_start, hits) values ${rows.map(() => '(?, ?, ?)').join(', ')}
-         on conflict (key) do update set
-           hits = case when counted.window_start = excluded.window_start
-             then counted.hits + excluded.hits else excluded.hits end,
-           window_start = excluded.window_start
-         returning key, hits`,
-        rows.flat(),
-      )
-      .then(
-        (result) => {
-          const totals = new Map(result.rows.map((row) => [row.key, row.hits]));
-          for (const key of keys) {
-            const waiting = pending.keys.get(key) ?? [];
-            const total = totals.get(this.prefix + key) ?? waiting.length;
-            // The last of this turn's requests sees the total; earlier ones, their own places.
-            waiting.forEach((request, index) => {
-              request.resolve({ totalHits: total - waiting.length + index + 1, resetTime });
-            });
-          }
-        },
-        (error: unknown) => {
-          for (const waiting of pending.keys.values()) {
-            for (const request of waiting) request.reject(error);
-          }
-        },
-      );
+      hits: pending.keys.get(key)?.length ?? 0,
+    }));
+    countRateLimitHits(this.#db, counts).then(
+      (totals) => {
+        for (const key of keys) {
+          const waiting = pending.keys.get(key) ?? [];
+          const total = totals.get(this.prefix + key) ?? waiting.length;
+          // The last of this turn's requests sees the total; earlier ones, their own places.
+          waiting.forEach((request, index) => {
+            request.resolve({ totalHits: total - waiting.length + index + 1, resetTime });
+          });
+        }
+      },
+      (error: unknown) => {
+        for (const waiting of pending.keys.values()) {
+          for (const request of waiting) request.reject(error);
+        }
+      },
+    );
   }
 
   async decrement(key: string): Promise<void> {
-    await this.#db('rate_limit_counts')
-      .where({ key: this.prefix + key, window_start: this.#windowStart() })
-      .where('hits', '>', 0)
-      .decrement('hits', 1);
+    await uncountRateLimitHit(this.#db, this.prefix + key, this.#windowStart());
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.#db('rate_limit_counts')
-      .where({ key: this.prefix + key })
-      .delete();
+    await deleteRateLimitKey(this.#db, this.prefix + key);
   }
 
   /** Deletes, in the background and at most once a minute per store, rows of ended windows. */
   #sweepNowAndThen(windowStart: number): void {
     if (this.#now() < this.#nextSweep) return;
     this.#nextSweep = this.#now() + SWEEP_EVERY_MS;
-    this.#db('rate_limit_counts')
-      .where('window_start', '<', windowStart - this.#windowMs)
-      .delete()
-      .catch(() => {
-        // Stale rows only cost space; the next sweep takes them.
-      });
+    deleteRateLimitWindowsBefore(this.#db, windowStart - this.#windowMs).catch(() => {
+      // Stale rows only cost space; the next sweep takes them.
+    });
   }
 }
