@@ -6,6 +6,7 @@ import {
   pendingMigrations,
   recordAudit,
   savePlan,
+  takeBootstrapLock,
 } from '@trustpoint/db';
 import { createApiKey } from '@trustpoint/identity';
 import type { LauncherConfig } from './launcher-config.js';
@@ -13,9 +14,6 @@ import { servicePidHolding } from './service-pid-file.js';
 
 /** The plan the first administrator is given: no networks (an administrator adds them). */
 export const ADMINISTRATORS_PLAN_ID = 'administrators';
-
-/** Whichever `trustpoint init-admin` runs first takes this lock; the others then find its admin. */
-const BOOTSTRAP_LOCK_KEY = 7_420_250_001;
 
 export interface AdminToBootstrap {
   userId: string;
@@ -62,7 +60,8 @@ export async function bootstrapAdmin(
       );
     }
     return await database.knex.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?)', [BOOTSTRAP_LOCK_KEY]);
+      // Whichever init-admin takes it first creates the administrator; the others then find it.
+      await takeBootstrapLock(trx);
       const existingAdmin = await findAnyAdministrator(trx);
       if (existingAdmin !== undefined) return { created: false, existingAdmin };
       await savePlan(trx, { id: ADMINISTRATORS_PLAN_ID, name: 'Administrators', networkIds: [] });
