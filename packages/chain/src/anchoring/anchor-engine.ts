@@ -10,7 +10,7 @@ import { DomainError } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
-import type { AnchoringObserver } from './anchoring-observer.js';
+import type { AnchoringObserver, FailedRecord } from './anchoring-observer.js';
 import type { AnchorReceipt, AnchorRequest } from './anchor-record.js';
 import { contractFor } from './batch-transaction.js';
 import {
@@ -19,6 +19,7 @@ import {
   type AnchorerTiming,
 } from './network-anchorer.js';
 import { unknownHealth, type NetworkHealth } from './network-health.js';
+export type { FailedRecord } from './anchoring-observer.js';
 import { backfillRevocationStatuses, revocationStatusRequest } from './status-backfill.js';
 
 export interface AnchorEngineOptions {
@@ -52,11 +53,6 @@ export interface AnchorEngineOptions {
 }
 
 /** A record the registry refused for good, and why. */
-export interface FailedRecord {
-  recordId: number;
-  reason: string;
-}
-
 export const DEFAULT_ANCHOR_TIMEOUT_MS = 30_000;
 
 /** A record that can never be anchored (the registry refused it, or it was withdrawn). */

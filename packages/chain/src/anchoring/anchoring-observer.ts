@@ -1,4 +1,3 @@
-import type { FailedRecord } from './anchor-engine.js';
 import type { AnchorReceipt } from './anchor-record.js';
 import type { NetworkHealth } from './network-health.js';
 
@@ -12,4 +11,10 @@ export interface AnchoringObserver {
   anchored?(receipts: readonly AnchorReceipt[]): void;
   failed?(records: readonly FailedRecord[]): void;
   health?(health: NetworkHealth): void;
+}
+
+/** A record that can never be anchored, and why (the registry refused it, or it was withdrawn). */
+export interface FailedRecord {
+  recordId: number;
+  reason: string;
 }
