@@ -49,7 +49,8 @@ module.exports = {
     },
     {
       name: 'no-circle',
-      comment: 'Modules that import each other, type-only imports included: one of them holds what both need.',
+      comment:
+        'Modules that import each other, type-only imports included: one of them holds what both need.',
       severity: 'error',
       from: {},
       to: { circular: true },

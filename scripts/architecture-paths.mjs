@@ -34,13 +34,17 @@ export function workspaceFolders() {
 
 function sourceOf(folder, target) {
   let file = target;
-  if (file && typeof file === 'object') file = file.types ?? file.import ?? file.default ?? file.require;
+  if (file && typeof file === 'object')
+    file = file.types ?? file.import ?? file.default ?? file.require;
   if (typeof file !== 'string') return undefined;
   const relative = file.replace(/^\.\//, '');
   if (!relative.startsWith('dist/')) {
     return existsSync(join(root, folder, relative)) ? `${folder}/${relative}` : undefined;
   }
-  const base = relative.slice('dist/'.length).replace(/\.d\.ts$/, '.ts').replace(/\.(m?)js$/, '.$1ts');
+  const base = relative
+    .slice('dist/'.length)
+    .replace(/\.d\.ts$/, '.ts')
+    .replace(/\.(m?)js$/, '.$1ts');
   for (const candidate of [`src/${base}`, base, `src/${base.replace(/^src\//, '')}`]) {
     if (existsSync(join(root, folder, candidate))) return `${folder}/${candidate}`;
   }

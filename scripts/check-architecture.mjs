@@ -84,7 +84,9 @@ for (const folder of folders) {
     lines.forEach((line, index) => {
       if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
       if (SQL.some((pattern) => pattern.test(line))) {
-        breaches.push(`${relative(root, file)}:${String(index + 1)}: SQL outside packages/db: ${line.trim()}`);
+        breaches.push(
+          `${relative(root, file)}:${String(index + 1)}: SQL outside packages/db: ${line.trim()}`,
+        );
       }
     });
   }
