@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testBackends } from '@trustpoint/test-database';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
+import { deployForgedRegistry } from '@trustpoint/test-doubles/forged-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
 import {
@@ -12,42 +14,6 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
-import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
-
-/**
- * Deploys, as a forger would, a contract that answers every call with `(hash, Evidence)`: the
- * ABI encoding of `getTrustPoint`'s outputs, whatever is asked. Sent from the node's first
- * unlocked account.
- */
-async function deployForgedRegistry(chainUrl: string, hash: string): Promise<string> {
-  const word = (value: number) => value.toString(16).padStart(64, '0');
-  const answer = `${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex').padEnd(128, '0')}`;
-  const size = answer.length / 2;
-  const hex2 = (value: number) => value.toString(16).padStart(4, '0');
-  // runtime: CODECOPY(0, 13, size); RETURN(0, size); then the answer
-  const runtime = `61${hex2(size)}600e60003961${hex2(size)}6000f3${answer}`;
-  const runtimeSize = runtime.length / 2;
-  // init: CODECOPY(0, 12, runtimeSize); RETURN(0, runtimeSize); then the runtime
-  const init = `61${hex2(runtimeSize)}600e60003961${hex2(runtimeSize)}6000f3${runtime}`;
-  const rpc = async (method: string, params: unknown[]) => {
-    const response = await fetch(chainUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await response.json()) as { result: unknown };
-    return body.result;
-  };
-  const [from] = (await rpc('eth_accounts', [])) as string[];
-  const transaction = await rpc('eth_sendTransaction', [{ from, data: `0x${init}` }]);
-  for (;;) {
-    const receipt = (await rpc('eth_getTransactionReceipt', [transaction])) as {
-      contractAddress?: string;
-    } | null;
-    if (receipt?.contractAddress) return receipt.contractAddress;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A port nothing listens on: a node that is down. */
 async function closedPort(): Promise<number> {

@@ -3,10 +3,13 @@
 // to a loopback or private address was still fetched. Here a real DNS server on a local port maps
 // the origin a certificate names to 127.0.0.1, where a real listener records every connection.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  startCountingListener,
+  type CountingListener,
+} from '@trustpoint/test-doubles/counting-listener';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
 import {
@@ -15,12 +18,10 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
-import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 describe('trustpoint verify: an issuing origin whose name resolves to a loopback address', () => {
   let dns: LocalDns;
-  let listener: Server;
-  let connections = 0;
+  let listener: CountingListener;
   let service: RunningService;
   let namedOrigin: string;
   let path: string;
@@ -29,14 +30,8 @@ describe('trustpoint verify: an issuing origin whose name resolves to a loopback
 
   beforeAll(async () => {
     dns = await startLocalDns();
-    listener = createServer((_request, response) => {
-      response.writeHead(404).end();
-    });
-    listener.on('connection', () => {
-      connections += 1;
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const { port } = listener.address() as AddressInfo;
+    listener = await startCountingListener();
+    const { port } = listener;
     dns.addresses.set('certs.example.com', ['127.0.0.1']);
     namedOrigin = `https://certs.example.com:${String(port)}`;
     // The service names that origin in its certificates (its public URL), and listens elsewhere.
@@ -64,11 +59,7 @@ describe('trustpoint verify: an issuing origin whose name resolves to a loopback
   afterAll(async () => {
     await service.stop();
     await dns.close();
-    await new Promise<void>((resolve) => {
-      listener.close(() => {
-        resolve();
-      });
-    });
+    await listener.close();
   });
 
   it('when the DNS given maps the name to 127.0.0.1, then the document is not read, the verdict says why, and the listener sees no connection', async () => {
@@ -95,6 +86,6 @@ describe('trustpoint verify: an issuing origin whose name resolves to a loopback
     expect(text.stdout).toContain('resolves to 127.0.0.1, a loopback address');
     // The guard asked the DNS given, and connected nowhere.
     expect(dns.questions).toContain('A certs.example.com');
-    expect(connections).toBe(0);
+    expect(listener.connections()).toBe(0);
   });
 });

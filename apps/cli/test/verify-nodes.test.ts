@@ -15,17 +15,16 @@ import {
   startHardhatNode,
   type HardhatNode,
 } from '@trustpoint/contracts';
+import {
+  answeringTrustPointsWith,
+  startJsonRpcRelay,
+  type JsonRpcRelay,
+} from '@trustpoint/test-doubles/json-rpc-relay';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
 import type { TrustFile } from '../src/trust/trust-store.js';
 import { trustpoint } from './support/cli-fixture.js';
-import {
-  evidenceAnswer,
-  GET_TRUST_POINT_SELECTOR,
-  startJsonRpcRelay,
-  type JsonRpcRelay,
-} from '@trustpoint/test-doubles/json-rpc-relay';
 import { trustpointProcess, type RoleProcess } from './support/role-process.js';
 
 /** A port nothing listens on. */
@@ -251,12 +250,7 @@ describe('trustpoint verify: the nodes it asks, as npm start runs on other ports
   it('when a public endpoint answers another record, then the endpoints disagree: NOT CHECKED (exit 10), each answer shown', async () => {
     const { path, hash } = await certify();
     const other = 'ab'.repeat(32);
-    const liar = await relay((call, reply) =>
-      call.method === 'eth_call' &&
-      (call.params[0] as { data?: string }).data?.startsWith(GET_TRUST_POINT_SELECTOR) === true
-        ? { result: evidenceAnswer(other) }
-        : reply,
-    );
+    const liar = await relay(answeringTrustPointsWith(other));
 
     const result = await trustpoint(
       ['verify', path, '--public-endpoints', await standIns([chainUrl, liar])],

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/test-database';
+import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { anchoredVersion1Certificate } from './support/stored-certificate.js';
 
 const MOVEMENTS = '/cert/v2/account/credit-movements';
 

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
-import { anchoredVersion1Certificate } from './support/stored-certificate.js';
 
 const run = promisify(execFile);
 

@@ -3,18 +3,19 @@
 // waits (a forger's probe found the Node verifiers fetched such names). The service trusts its own
 // origin only and reads no other's trust document; its verifier's fetch reaches its own nodes, and
 // any other URL only at a public address.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { testBackends } from '@trustpoint/test-database';
+import {
+  startCountingListener,
+  type CountingListener,
+} from '@trustpoint/test-doubles/counting-listener';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 describe.each(testBackends())('an issuing origin a certificate names, on %s', (backend) => {
   let dns: LocalDns;
-  let listener: Server;
-  let connections = 0;
+  let listener: CountingListener;
   let api: CertApiFixture;
   let namedOrigin: string;
   let copy: object;
@@ -22,14 +23,8 @@ describe.each(testBackends())('an issuing origin a certificate names, on %s', (b
 
   beforeAll(async () => {
     dns = await startLocalDns();
-    listener = createServer((_request, response) => {
-      response.writeHead(404).end();
-    });
-    listener.on('connection', () => {
-      connections += 1;
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const { port } = listener.address() as AddressInfo;
+    listener = await startCountingListener();
+    const { port } = listener;
     // A public-looking name whose DNS answer is the listener's loopback address.
     dns.addresses.set('certs.example.com', ['127.0.0.1']);
     namedOrigin = `https://certs.example.com:${String(port)}`;
@@ -45,11 +40,7 @@ describe.each(testBackends())('an issuing origin a certificate names, on %s', (b
   afterAll(async () => {
     await api.close();
     await dns.close();
-    await new Promise<void>((resolve) => {
-      listener.close(() => {
-        resolve();
-      });
-    });
+    await listener.close();
   });
 
   it('when its copy is posted or its record verified, then the issuer is not trusted, the document not read and why, and nothing connects to the address its name resolves to', async () => {
@@ -67,7 +58,7 @@ describe.each(testBackends())('an issuing origin a certificate names, on %s', (b
         },
       });
     }
-    expect(connections).toBe(0);
+    expect(listener.connections()).toBe(0);
     expect(
       dns.questions.filter((question) => /^(A|AAAA) .*certs\.example\.com$/.test(question)),
     ).toEqual([]);

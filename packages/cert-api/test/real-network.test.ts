@@ -1,12 +1,8 @@
-import { jsonRpcCall } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/test-database';
 import { certificateSchema, type Certificate } from '@trustpoint/domain';
+import { testBackends } from '@trustpoint/test-database';
+import { confirmationsOf } from '@trustpoint/test-kit/fixtures';
+import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
 import type { WebhookWorker } from '@trustpoint/webhooks';
-import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
-import {
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
@@ -23,7 +19,6 @@ describe.each(testBackends())(
   (backend) => {
     let api: CertApiFixture;
     let worker: WebhookWorker;
-    let receiver: WebhookReceiver | undefined;
 
     beforeAll(async () => {
       api = await startCertApi(backend, {
@@ -38,10 +33,8 @@ describe.each(testBackends())(
       await api.close();
     });
 
-    afterEach(async () => {
-      await receiver?.close();
-      receiver = undefined;
-    });
+    const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), '/cert/v2');
+    afterEach(closeReceivers);
 
     const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -61,26 +54,10 @@ describe.each(testBackends())(
       }
     };
 
-    /** Blocks that hold the transaction, its own included: its confirmations now. */
-    const confirmationsOf = async (transactionHash: string): Promise<number> => {
-      const receipt = (await jsonRpcCall(api.chain.url, 'eth_getTransactionReceipt', [
-        transactionHash,
-      ])) as { blockNumber: string } | null;
-      if (receipt === null) return 0;
-      const latest = Number(await jsonRpcCall(api.chain.url, 'eth_blockNumber'));
-      return latest - Number(receipt.blockNumber) + 1;
-    };
-
     it('when certificates are created with respond-async, then 202 pending, anchored after 2 confirmations, and trustpoint.anchored delivered signed after failed attempts', async () => {
       // Arrange: an endpoint at a receiver that fails its first two attempts.
       const { token } = await api.user();
-      receiver = await startWebhookReceiver({ failFirst: 2 });
-      const endpoint = await request(api.app)
-        .post('/cert/v2/webhooks/endpoints')
-        .set(auth(token))
-        .send({ url: receiver.url, events: ['trustpoint.anchored'] });
-      expect(endpoint.status).toBe(201);
-      receiver.secret = String(endpoint.body.data.secret);
+      const { receiver } = await endpointFor(token, { events: ['trustpoint.anchored'] }, 2);
 
       // Act: three certificates at once, as concurrent clients send them.
       const accepted = await Promise.all(
@@ -119,9 +96,9 @@ describe.each(testBackends())(
           smartContract: api.network.trustPointRegistry,
           transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
         });
-        expect(await confirmationsOf(trustpoint?.transactionHash ?? '')).toBeGreaterThanOrEqual(
-          CONFIRMATIONS,
-        );
+        expect(
+          await confirmationsOf(api.chain.url, trustpoint?.transactionHash ?? ''),
+        ).toBeGreaterThanOrEqual(CONFIRMATIONS);
       }
       // One verified trustpoint.anchored per certificate, after the receiver's two failures.
       for (const certificate of anchored) {

@@ -1,10 +1,10 @@
 import { findCreditBalance, listAuditEntries } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/test-database';
 import { contentCertificateHash, readDisclosableCertificate } from '@trustpoint/domain';
+import { testBackends } from '@trustpoint/test-database';
+import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
-import { anchoredVersion1Certificate } from './support/stored-certificate.js';
 
 const BASE = '/cert/v2/certificates';
 

@@ -9,17 +9,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { jsonRpcCall, startHardhatNode, type HardhatNode } from '@trustpoint/contracts';
+import {
+  answeringTrustPointsWith,
+  startJsonRpcRelay,
+  type JsonRpcRelay,
+} from '@trustpoint/test-doubles/json-rpc-relay';
 import type { PublicChain } from '@trustpoint/verifier';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
-import {
-  evidenceAnswer,
-  GET_TRUST_POINT_SELECTOR,
-  startJsonRpcRelay,
-  type JsonRpcRelay,
-} from '@trustpoint/test-doubles/json-rpc-relay';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {
@@ -183,12 +182,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser: which node
   it('when a public endpoint answers another record, then the endpoints disagree: not verified, both answers shown', async () => {
     const { certID, data } = await certify();
     const other = 'ab'.repeat(32);
-    const liar = await relay((call, reply) =>
-      call.method === 'eth_call' &&
-      (call.params[0] as { data?: string }).data?.startsWith(GET_TRUST_POINT_SELECTOR) === true
-        ? { result: evidenceAnswer(other) }
-        : reply,
-    );
+    const liar = await relay(answeringTrustPointsWith(other));
     standIns = standInChain([api.chain.url, liar]);
 
     const page = await openWithNodes(NO_NODE, link(certID));

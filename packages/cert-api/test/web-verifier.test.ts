@@ -8,14 +8,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
+import { deployForgedRegistry } from '@trustpoint/test-doubles/forged-registry';
+import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
 import { withholdCertificateFields } from '@trustpoint/verifier';
 import { WEB_VERIFIER_STANDALONE_FILE } from '@trustpoint/web-verifier';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { chromiumAvailable, launchChromium } from './support/headless-chromium.js';
-import { anchoredVersion1Certificate } from './support/stored-certificate.js';
-import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 /** The page's local storage, as the tests use it (this package is typed without the DOM). */
 interface PageStorage {
@@ -25,41 +26,6 @@ interface PageStorage {
 
 const SCREENSHOTS = join(__dirname, '..', 'screenshots');
 const EXPLORER = 'https://explorer.example';
-
-/**
- * Deploys what a forger would: a contract that answers any call with the ABI encoding of
- * `getTrustPoint`'s outputs holding `hash` (an Evidence), whatever is asked. Sent from an unlocked
- * account of the node that the anchoring engine does not use.
- */
-async function deployForgedRegistry(chainUrl: string, hash: string): Promise<string> {
-  const word = (value: number) => value.toString(16).padStart(64, '0');
-  const answer = `${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex').padEnd(128, '0')}`;
-  const size = answer.length / 2;
-  const hex2 = (value: number) => value.toString(16).padStart(4, '0');
-  // runtime: CODECOPY(0, 14, size); RETURN(0, size); then the answer
-  const runtime = `61${hex2(size)}600e60003961${hex2(size)}6000f3${answer}`;
-  const runtimeSize = runtime.length / 2;
-  // init: CODECOPY(0, 14, runtimeSize); RETURN(0, runtimeSize); then the runtime
-  const init = `61${hex2(runtimeSize)}600e60003961${hex2(runtimeSize)}6000f3${runtime}`;
-  const rpc = async (method: string, params: unknown[]) => {
-    const response = await fetch(chainUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return ((await response.json()) as { result: unknown }).result;
-  };
-  const accounts = (await rpc('eth_accounts', [])) as string[];
-  const from = accounts[9];
-  const transaction = await rpc('eth_sendTransaction', [{ from, data: `0x${init}` }]);
-  for (;;) {
-    const receipt = (await rpc('eth_getTransactionReceipt', [transaction])) as {
-      contractAddress?: string;
-    } | null;
-    if (receipt?.contractAddress) return receipt.contractAddress;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A certificate answer as the API gives it: the certificate under `data`, its fields under `data.data`. */
 interface CertificateAnswer {
@@ -749,7 +715,8 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     )) as unknown as {
       data: { data: { hash: string }; metadata: { smartContract: string }[] };
     };
-    const forged = await deployForgedRegistry(api.chain.url, certificate.data.data.hash);
+    // From an account of the node that the anchoring engine does not use.
+    const forged = await deployForgedRegistry(api.chain.url, certificate.data.data.hash, 9);
     certificate.data.metadata = certificate.data.metadata.map((item) => ({
       ...item,
       smartContract: forged,

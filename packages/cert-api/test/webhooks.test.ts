@@ -1,10 +1,6 @@
 import { testBackends } from '@trustpoint/test-database';
+import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
 import type { WebhookWorker } from '@trustpoint/webhooks';
-import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
-import {
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
@@ -17,7 +13,6 @@ const CREATE = '/cert/v2/certificates?type=content&networkId=31337';
 describe.each(testBackends())('Webhooks of the certificate API on %s', (backend) => {
   let api: CertApiFixture;
   let worker: WebhookWorker;
-  const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     api = await startCertApi(backend);
@@ -29,24 +24,11 @@ describe.each(testBackends())('Webhooks of the certificate API on %s', (backend)
     await api.close();
   });
 
-  afterEach(async () => {
-    for (const receiver of receivers.splice(0)) await receiver.close();
-  });
+  /** A receiver and an endpoint of the user at it; the receiver knows the secret. */
+  const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), '/cert/v2');
+  afterEach(closeReceivers);
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-  /** A receiver and an endpoint of the user at it; the receiver knows the secret. */
-  const endpointFor = async (token: string, body: Record<string, unknown> = {}, failFirst = 0) => {
-    const receiver = await startWebhookReceiver({ failFirst });
-    receivers.push(receiver);
-    const response = await request(api.app)
-      .post(ENDPOINTS)
-      .set(auth(token))
-      .send({ url: receiver.url, ...body });
-    expect(response.status).toBe(201);
-    receiver.secret = String(response.body.data.secret);
-    return { receiver, endpoint: response.body.data as { id: string; secret: string } };
-  };
 
   it('when an endpoint is created, then its secret is shown once and the list shows it without', async () => {
     const { token } = await api.user();

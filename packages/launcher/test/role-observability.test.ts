@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
-import { createDatabase } from '@trustpoint/db';
+import { freshPostgresDatabase } from '@trustpoint/test-database';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { launch } from '../src/launcher.js';
@@ -11,30 +11,12 @@ import { testLaunchConfig } from './support/test-launch-config.js';
 
 const silent = pino({ level: 'silent' });
 
-/** A database of its own on the server of DATABASE_URL (a new chain must not meet old nonces). */
-async function freshDatabase(serverUrl: string) {
-  const name = `trustpoint_role_obs_${String(Date.now())}`;
-  const server = await createDatabase({ url: serverUrl, migrate: false, poolMax: 1 });
-  await server.knex.raw('create database ??', [name]);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      try {
-        await server.knex.raw('drop database if exists ?? with (force)', [name]);
-      } finally {
-        await server.close();
-      }
-    },
-  };
-}
-
 // Roles need PostgreSQL; they run only where DATABASE_URL names a server (as in CI).
 describe.skipIf(!process.env.DATABASE_URL)('health and metrics of the roles', () => {
   it('when serve anchor and serve cert run, then the anchoring process answers /healthz, /readyz and /metrics on HEALTH_PORT, and the API at its root, its metrics labelled by role', async () => {
     // Arrange
-    const database = await freshDatabase(process.env.DATABASE_URL ?? '');
+    // A database of its own: a new chain must not meet old nonces.
+    const database = await freshPostgresDatabase('trustpoint_role_obs');
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-role-obs-'));
     const healthPort = await freePort();
     const config = await testLaunchConfig(dataDir, { databaseUrl: database.url, healthPort });

@@ -91,3 +91,19 @@ export function evidenceAnswer(hash: string): string {
   const word = (value: number) => value.toString(16).padStart(64, '0');
   return `0x${word(64)}${word(0)}${word(64)}${Buffer.from(hash).toString('hex')}`;
 }
+
+/**
+ * A `change` for `startJsonRpcRelay` that makes it an endpoint that lies: every `getTrustPoint`
+ * call is answered with an Evidence of `hash`, whatever the node holds; other calls pass.
+ */
+export function answeringTrustPointsWith(
+  hash: string,
+): (call: RelayedCall, reply: RelayedReply) => RelayedReply {
+  return (call, reply) =>
+    call.method === 'eth_call' &&
+    (call.params[0] as { data?: string } | undefined)?.data?.startsWith(
+      GET_TRUST_POINT_SELECTOR,
+    ) === true
+      ? { result: evidenceAnswer(hash) }
+      : reply;
+}

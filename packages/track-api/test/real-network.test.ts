@@ -1,12 +1,8 @@
-import { jsonRpcCall } from '@trustpoint/contracts';
-import { testBackends } from '@trustpoint/test-database';
 import { assetSchema, type Asset } from '@trustpoint/domain';
+import { testBackends } from '@trustpoint/test-database';
+import { confirmationsOf } from '@trustpoint/test-kit/fixtures';
+import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
 import type { WebhookWorker } from '@trustpoint/webhooks';
-import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
-import {
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
@@ -22,7 +18,6 @@ describe.each(testBackends())(
   (backend) => {
     let api: TrackApiFixture;
     let worker: WebhookWorker;
-    let receiver: WebhookReceiver | undefined;
 
     beforeAll(async () => {
       api = await startTrackApi(backend, {
@@ -37,10 +32,8 @@ describe.each(testBackends())(
       await api.close();
     });
 
-    afterEach(async () => {
-      await receiver?.close();
-      receiver = undefined;
-    });
+    const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), BASE);
+    afterEach(closeReceivers);
 
     const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -56,26 +49,10 @@ describe.each(testBackends())(
       }
     };
 
-    /** Blocks that hold the transaction, its own included: its confirmations now. */
-    const confirmationsOf = async (transactionHash: string): Promise<number> => {
-      const receipt = (await jsonRpcCall(api.chain.url, 'eth_getTransactionReceipt', [
-        transactionHash,
-      ])) as { blockNumber: string } | null;
-      if (receipt === null) return 0;
-      const latest = Number(await jsonRpcCall(api.chain.url, 'eth_blockNumber'));
-      return latest - Number(receipt.blockNumber) + 1;
-    };
-
     it('when an asset and an evidence are sent with respond-async, then 202 pending, anchored after 2 confirmations, and evidence.anchored delivered signed after failed attempts', async () => {
       // Arrange: an endpoint at a receiver that fails its first two attempts.
       const owner = await api.user();
-      receiver = await startWebhookReceiver({ failFirst: 2 });
-      const endpoint = await request(api.app)
-        .post(`${BASE}/webhooks/endpoints`)
-        .set(auth(owner.token))
-        .send({ url: receiver.url, events: ['evidence.anchored'] });
-      expect(endpoint.status).toBe(201);
-      receiver.secret = String(endpoint.body.data.secret);
+      const { receiver } = await endpointFor(owner.token, { events: ['evidence.anchored'] }, 2);
 
       // Act: the asset (its first evidence), then an evidence, before any block holds them.
       const created = await request(api.app)
@@ -108,9 +85,9 @@ describe.each(testBackends())(
           smartContract: api.network.evidenceRepository,
           transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) as unknown,
         });
-        expect(await confirmationsOf(evidence.transactionHash ?? '')).toBeGreaterThanOrEqual(
-          CONFIRMATIONS,
-        );
+        expect(
+          await confirmationsOf(api.chain.url, evidence.transactionHash ?? ''),
+        ).toBeGreaterThanOrEqual(CONFIRMATIONS);
       }
       expect(anchored.transactions.map((evidence) => evidence.hash)).toContain(
         added.body.data.hash,

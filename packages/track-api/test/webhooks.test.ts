@@ -1,10 +1,6 @@
 import { testBackends } from '@trustpoint/test-database';
+import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
 import type { WebhookWorker } from '@trustpoint/webhooks';
-import { startQuickWebhookWorker } from '@trustpoint/test-kit/webhooks';
-import {
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '@trustpoint/test-doubles/webhook-receiver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
@@ -16,7 +12,6 @@ const ENDPOINTS = `${BASE}/webhooks/endpoints`;
 describe.each(testBackends())('Webhooks of the asset-tracking API on %s', (backend) => {
   let api: TrackApiFixture;
   let worker: WebhookWorker;
-  const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     api = await startTrackApi(backend);
@@ -28,23 +23,11 @@ describe.each(testBackends())('Webhooks of the asset-tracking API on %s', (backe
     await api.close();
   });
 
-  afterEach(async () => {
-    for (const receiver of receivers.splice(0)) await receiver.close();
-  });
+  /** A receiver and an endpoint of the user at it; the receiver knows the secret. */
+  const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), BASE);
+  afterEach(closeReceivers);
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-  const endpointFor = async (token: string, body: Record<string, unknown> = {}, failFirst = 0) => {
-    const receiver = await startWebhookReceiver({ failFirst });
-    receivers.push(receiver);
-    const response = await request(api.app)
-      .post(ENDPOINTS)
-      .set(auth(token))
-      .send({ url: receiver.url, ...body });
-    expect(response.status).toBe(201);
-    receiver.secret = String(response.body.data.secret);
-    return { receiver, endpoint: response.body.data as { id: string } };
-  };
 
   it('when an evidence is registered asynchronously, then evidence.anchored is delivered, signed, after failed attempts', async () => {
     // Arrange

@@ -3,9 +3,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
-import { createDatabase, type DatabaseBackend } from '@trustpoint/db';
+import type { DatabaseBackend } from '@trustpoint/db';
 import { launch, type RunningTrustpoint } from '@trustpoint/launcher/launcher';
 import { readLauncherConfig, type LauncherConfig } from '@trustpoint/launcher/launcher-config';
+import {
+  freshPostgresDatabase as freshDatabaseOnServer,
+  type FreshPostgresDatabase,
+} from '@trustpoint/test-database';
 import { readTrustDocument } from '@trustpoint/verifier';
 import pino from 'pino';
 import { run } from '../../src/program.js';
@@ -51,24 +55,8 @@ export interface RunningService {
  * service's chain is new each time, so rows of an earlier chain (nonces above all) must not be
  * there. Returns its URL and how to drop it.
  */
-export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('the PostgreSQL backend needs DATABASE_URL');
-  const name = `trustpoint_cli_test_${String(Date.now())}`;
-  const server = await createDatabase({ url: serverUrl, migrate: false, poolMax: 1 });
-  await server.knex.raw('create database ??', [name]);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      try {
-        await server.knex.raw('drop database if exists ?? with (force)', [name]);
-      } finally {
-        await server.close();
-      }
-    },
-  };
+export function freshPostgresDatabase(): Promise<FreshPostgresDatabase> {
+  return freshDatabaseOnServer('trustpoint_cli_test');
 }
 
 /** The whole service, as `trustpoint start` runs it, on free ports and a fresh data directory. */

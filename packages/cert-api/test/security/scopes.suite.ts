@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
-import type { ApiScope } from '@trustpoint/domain';
+import { databaseDigest } from '@trustpoint/test-database';
+import { apiKeysOf } from '@trustpoint/test-kit/fixtures';
 import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import { checkEveryOperationScope } from '@trustpoint/test-kit/security';
-import { databaseDigest } from '@trustpoint/test-database';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CertApiFixture } from '../support/cert-api-fixture.js';
@@ -12,22 +12,6 @@ import type { SecurityApi } from './shared-api.js';
 
 const BASE = '/cert/v2';
 const adminRequest = checkedRequest(ADMIN_API_BASE_PATH);
-
-/** An API key of the user with exactly these scopes, made over HTTP as a customer would. */
-async function keyWith(
-  api: CertApiFixture,
-  token: string,
-  scopes: readonly ApiScope[],
-): Promise<string> {
-  const response = await request(api.app)
-    .post(`${BASE}/api-keys`)
-    .set('Authorization', `Bearer ${token}`)
-    .send({ name: `scopes ${scopes.join(' ')}`, scopes });
-  if (response.status !== 201) {
-    throw new Error(`POST /api-keys: ${String(response.status)} ${JSON.stringify(response.body)}`);
-  }
-  return (response.body as { data: { key: string } }).data.key;
-}
 
 /**
  * Every documented operation of the certificate API and the admin API it serves, tried with a key
@@ -57,7 +41,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
         app: api.app,
         basePath: BASE,
         document: certDocument,
-        keyWith: (scopes) => keyWith(api, user.token, scopes),
+        keyWith: apiKeysOf(request(api.app), BASE, user.token),
         digest: () => databaseDigest(api.db.knex),
         pathValues: { type: 'certID', id: certificate.certID },
       });
@@ -92,7 +76,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
         app: api.app,
         basePath: ADMIN_API_BASE_PATH,
         document: adminDocument,
-        keyWith: (scopes) => keyWith(api, admin.token, scopes),
+        keyWith: apiKeysOf(request(api.app), BASE, admin.token),
         digest: () => databaseDigest(api.db.knex),
         pathValues: { id: `nobody-${randomUUID()}` },
       });
@@ -106,7 +90,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
       // Arrange
       const user = await api.user({ credits: 1_000 });
       const certificate = await api.certify(user.token);
-      const reader = await keyWith(api, user.token, ['read']);
+      const reader = await apiKeysOf(request(api.app), BASE, user.token)(['read']);
       const before = await databaseDigest(api.db.knex);
 
       // Act
@@ -149,7 +133,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
     it('when a token is narrowed to read at the token endpoint from a key that may certify, then it cannot certify', async () => {
       // Arrange
       const user = await api.user({ credits: 1_000 });
-      const key = await keyWith(api, user.token, ['read', 'certify']);
+      const key = await apiKeysOf(request(api.app), BASE, user.token)(['read', 'certify']);
       const keyId = key.slice('tp_live_'.length, 'tp_live_'.length + 12);
       const issued = await request(api.app).post(`${BASE}/oauth/token`).type('form').send({
         grant_type: 'client_credentials',

@@ -1,31 +1,16 @@
-import { testBackends } from '@trustpoint/test-database';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describeSecuritySuites } from '@trustpoint/test-kit/suites';
 
 import { isolationSuite } from './isolation.suite.js';
 import { limitsSuite } from './limits.suite.js';
 import { scopesSuite } from './scopes.suite.js';
-import { startSecurityApi, stopSecurityApi, type SecurityApi } from './shared-api.js';
+import { startSecurityApi, stopSecurityApi } from './shared-api.js';
 import { tokensSuite } from './tokens.suite.js';
 import { unstorableTextSuite } from './unstorable-text.suite.js';
 
 // The security suites of the certificate API (and the admin API it serves): bearer tokens,
 // isolation of users, limits. They share one API per backend, whose start is most of their cost.
-describe.each(testBackends())('security of the certificate API on %s', (backend) => {
-  let shared: SecurityApi | undefined;
-  const get = (): SecurityApi => {
-    if (shared === undefined) throw new Error('the API is not started');
-    return shared;
-  };
-  beforeAll(async () => {
-    shared = await startSecurityApi(backend);
-  });
-  afterAll(async () => {
-    if (shared !== undefined) await stopSecurityApi(shared);
-  });
-
-  tokensSuite(get);
-  isolationSuite(get);
-  limitsSuite(get);
-  unstorableTextSuite(get);
-  scopesSuite(get);
-});
+describeSecuritySuites(
+  'security of the certificate API',
+  { start: startSecurityApi, stop: stopSecurityApi },
+  [tokensSuite, isolationSuite, limitsSuite, unstorableTextSuite, scopesSuite],
+);

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { findUserAccount } from '@trustpoint/db';
+import { databaseDigest } from '@trustpoint/test-database';
+import { checkedRequest } from '@trustpoint/test-kit/openapi';
 import {
-  acceptedAuthorization,
-  REFUSED_TOKEN_CASES,
-  refusedTokenBody,
+  expireApiKeyIn,
   tokenCaseContext,
   type TokenCaseContext,
 } from '@trustpoint/test-kit/security';
-import { databaseDigest } from '@trustpoint/test-database';
-import { checkedRequest } from '@trustpoint/test-kit/openapi';
+import { refusedTokenTests } from '@trustpoint/test-kit/suites';
 import type supertest from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 
 import { JWT_SECRET, type CertApiFixture } from '../support/cert-api-fixture.js';
 import { request } from '../support/checked-request.js';
@@ -79,56 +78,19 @@ export function tokensSuite(shared: () => SecurityApi): void {
         },
         oidc,
         oidcAudience: OIDC_AUDIENCE,
-        expireApiKey: async (id) => {
-          await api.db
-            .knex('api_keys')
-            .where('id', id)
-            .update({ expires_at: new Date(Date.now() - 1_000) });
-        },
+        expireApiKey: expireApiKeyIn(api.db.knex),
       });
       expect((await findUserAccount(api.db.knex, disabled.id))?.disabledAt).toBeInstanceOf(Date);
     });
 
     describe.each(TARGETS)('$name', (target) => {
-      it('when the token is valid, then the request is carried out (the control)', async () => {
-        // Arrange
-        const before = await databaseDigest(api.db.knex);
-
-        // Act
-        const response = await target.send(api, await acceptedAuthorization(context));
-
-        // Assert
-        expect(response.status).toBe(201);
-        expect(await databaseDigest(api.db.knex)).not.toBe(before);
-      });
-
-      it('when a genuine token of the configured OpenID Connect issuer names the user, then it is accepted (the control of the key-confusion cases)', async () => {
-        // Act
-        const response = await target.send(
-          api,
-          `Bearer ${await oidc.token(OIDC_AUDIENCE, context.userId)}`,
-        );
-
-        // Assert
-        expect(response.status).toBe(201);
-      });
-
-      it.each(REFUSED_TOKEN_CASES)(
-        'when the token is $name, then 401 "$message" and nothing changes',
-        async (refused) => {
-          // Arrange
-          const authorization = await refused.authorization(context);
-          const before = await databaseDigest(api.db.knex);
-
-          // Act
-          const response = await target.send(api, authorization);
-
-          // Assert
-          expect(response.status).toBe(401);
-          expect(response.body).toEqual(refusedTokenBody(refused));
-          expect(await databaseDigest(api.db.knex)).toBe(before);
-        },
-      );
+      refusedTokenTests(() => ({
+        context,
+        oidc,
+        oidcAudience: OIDC_AUDIENCE,
+        digest: () => databaseDigest(api.db.knex),
+        send: (authorization) => target.send(api, authorization),
+      }));
     });
   });
 }

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
 import { createUser, savePlan } from '@trustpoint/db';
 import { callerStateDigest } from '@trustpoint/test-database';
-import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
-import {
-  unstorableTextCases,
-  unstorableTextFailures,
-  type SentUnstorableTextCase,
-} from '@trustpoint/test-kit/security';
+import { createApiKey, createWebhookEndpoint } from '@trustpoint/test-kit/fixtures';
 import { type KnownValues } from '@trustpoint/test-kit/fuzz';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
+import { unstorableTextCases, type SentUnstorableTextCase } from '@trustpoint/test-kit/security';
+import { unstorableTextTest } from '@trustpoint/test-kit/suites';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { CERT_API_BASE_PATH } from '../../src/server.js';
@@ -36,15 +34,21 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       });
       const user = `Bearer ${owner.token}`;
       const admin = `Bearer ${await tokenFor(adminId)}`;
-      const key = await checkedRequest(CERT_API_BASE_PATH)(api.app)
-        .post(`${CERT_API_BASE_PATH}/api-keys`)
-        .set('Authorization', user)
-        .send({ name: 'text rule' });
-      const { id: keyId, key: keySecret } = key.body.data as { id: string; key: string };
-      const endpoint = await checkedRequest(CERT_API_BASE_PATH)(api.app)
-        .post(`${CERT_API_BASE_PATH}/webhooks/endpoints`)
-        .set('Authorization', user)
-        .send({ url: 'http://127.0.0.1:9/hook' });
+      const agent = checkedRequest(CERT_API_BASE_PATH)(api.app);
+      const { id: keyId, key: keySecret } = await createApiKey(
+        agent,
+        CERT_API_BASE_PATH,
+        owner.token,
+        { name: 'text rule' },
+      );
+      const { id: endpointId } = await createWebhookEndpoint(
+        agent,
+        CERT_API_BASE_PATH,
+        owner.token,
+        {
+          url: 'http://127.0.0.1:9/hook',
+        },
+      );
       const certificate = await api.certify(owner.token, { public: true });
       const known: KnownValues = {
         id: [certificate.certID],
@@ -61,7 +65,6 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       for (const [basePath, authorization, values] of documents) {
         const served = await checkedRequest(basePath)(api.app).get(`${basePath}/openapi.json`);
         const document = served.body as OpenApiDocument;
-        const endpointId = (endpoint.body as { data: { id: string } }).data.id;
         cases.push(
           ...unstorableTextCases({
             document,
@@ -108,14 +111,9 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       );
     });
 
-    it('when any string of any documented body holds U+0000 or a lone surrogate, then 400 naming it and nothing is stored', async () => {
-      const { api } = get();
-
-      const failures = await unstorableTextFailures(api.app, cases, () =>
-        callerStateDigest(api.db.knex),
-      );
-
-      expect(failures).toEqual([]);
-    }, 300_000);
+    unstorableTextTest(cases, () => ({
+      app: get().api.app,
+      digest: () => callerStateDigest(get().api.db.knex),
+    }));
   });
 }

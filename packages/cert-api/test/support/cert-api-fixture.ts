@@ -1,35 +1,39 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  AnchorEngine,
   NetworkRegistry,
   TrustDocumentSource,
+  type AnchorEngine,
   type NetworkConfig,
 } from '@trustpoint/chain';
-import {
-  deployTrustpoint,
-  HARDHAT_DEV_KEY,
-  startLocalChain,
-  useIntervalMining,
-  type LocalChain,
-} from '@trustpoint/contracts';
-import { createUser, listRegistriesInUse, savePlan, type DatabaseBackend } from '@trustpoint/db';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
-import { mintAccessToken, type TrustProxy } from '@trustpoint/http';
+import type { LocalChain } from '@trustpoint/contracts';
+import { listRegistriesInUse, type DatabaseBackend } from '@trustpoint/db';
+import type { TrustProxy } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
+import {
+  createTestUser,
+  deployRegistries,
+  localWebhookSettings,
+  SECOND_DEV_KEY,
+  startTestAnchorEngine,
+  startTestNetwork,
+  tokenFor as testTokenFor,
+  type TestNetworkOptions,
+  type TestUserOptions,
+} from '@trustpoint/test-kit/fixtures';
 import type { PublicChain } from '@trustpoint/verifier';
 import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
-import { JsonRpcProvider, Wallet } from 'ethers';
 import pino, { type Logger } from 'pino';
+import type { PublishedFileStore } from '../../src/files/published-file-store.js';
 import {
   createCertApp,
   createCertificateSigner,
   createPinCipher,
   generateSigningKey,
 } from '../../src/server.js';
-
 import type {
   CertificateSigner,
   FilesSettings,
@@ -38,11 +42,8 @@ import type {
   UrlFetchSettings,
 } from '../../src/server.js';
 import { request } from './checked-request.js';
-import type { PublishedFileStore } from '../../src/files/published-file-store.js';
 
 export const JWT_SECRET = randomBytes(32).toString('base64url');
-/** The development chain's second account (funded by it): the second network's registrar. */
-const SECOND_DEV_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const NAMESPACE = 'trustpoint';
 
 /** A certificate API on a real database and a real local chain, with users made per test. */
@@ -70,11 +71,7 @@ export interface CertApiFixture {
    * A new user on a plan with the local network (or none) and `credits`, qualified for
    * signatures or not (default); returns a token.
    */
-  user(options?: {
-    credits?: number;
-    networks?: string[];
-    qualified?: boolean;
-  }): Promise<{ id: string; token: string }>;
+  user(options?: TestUserOptions): Promise<{ id: string; token: string }>;
   close(): Promise<void>;
 }
 
@@ -86,14 +83,13 @@ export interface CreatedCertificate {
 
 /** A token of the service for the user (HS256, as the launcher mints them); seconds to live. */
 export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): Promise<string> {
-  return mintAccessToken(secret, { subject: userId, ttlSeconds: expiresIn });
+  return testTokenFor(userId, secret, expiresIn);
 }
 
 export async function startCertApi(
   backend: DatabaseBackend,
-  options: {
+  options: TestNetworkOptions & {
     anchorTimeoutMs?: number;
-    rpcUrl?: string;
     maxFileBytes?: number;
     urlFetch?: Partial<UrlFetchSettings>;
     /** The signer of qualified signatures; by default one with a new P-256 key. */
@@ -102,19 +98,8 @@ export async function startCertApi(
     now?: () => number;
     /** Limits on wrong PINs; the defaults by default. */
     pinAttempts?: Partial<PinAttemptLimits>;
-    /** The network's block explorer; none by default. */
-    explorerUrl?: string;
-    /**
-     * Mine as a real network does: a block every this many milliseconds (automine off, set once
-     * the registries are deployed). Default: a block per transaction.
-     */
     /** Also run a second network (id 1337) on the same chain, with registries of its own. */
     secondNetwork?: boolean;
-    /** Configure the network without its status registry, as a deployment before revocation statuses. */
-    withoutStatusRegistry?: boolean;
-    intervalMiningMs?: number;
-    /** Confirmations the network asks before a record is anchored; 1 by default. */
-    confirmations?: number;
     /** Where published files go instead of the temporary directory (an S3 bucket). */
     filesStore?: PublishedFileStore;
     /** External OpenID Connect providers whose tokens the app accepts; none by default. */
@@ -138,44 +123,12 @@ export async function startCertApi(
     trustProxy?: TrustProxy;
   } = {},
 ): Promise<CertApiFixture> {
-  const chain = await startLocalChain({
-    dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-cert-api-')),
-    port: 0,
-  });
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
-  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
-  provider.destroy();
-  if (options.intervalMiningMs !== undefined) {
-    await useIntervalMining(chain.url, options.intervalMiningMs);
-  }
-  const network: NetworkConfig = {
-    networkId: '31337',
-    name: 'test chain',
-    rpcUrl: options.rpcUrl ?? chain.url,
-    chainId: 31337,
-    trustPointRegistry: deployment.trustPointRegistry,
-    evidenceRepository: deployment.evidenceRepository,
-    ...(options.withoutStatusRegistry === true || deployment.statusRegistry === undefined
-      ? {}
-      : { statusRegistry: deployment.statusRegistry }),
-    signerKey: HARDHAT_DEV_KEY,
-    confirmations: options.confirmations ?? 1,
-    explorerUrl: options.explorerUrl,
-    batch: { maxSize: 100, maxWaitMs: 10 },
-  };
+  const { chain, deployment, network } = await startTestNetwork(options);
   // A second network on the same chain (network id 1337), with registries and a registrar of
   // its own (the chain's second development account), for what spans networks.
   let second: NetworkConfig | undefined;
   if (options.secondNetwork === true) {
-    const secondProvider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
-    const secondDeployment = await deployTrustpoint(new Wallet(SECOND_DEV_KEY, secondProvider));
-    secondProvider.destroy();
+    const secondDeployment = await deployRegistries(chain.url, SECOND_DEV_KEY);
     second = {
       ...network,
       networkId: '1337',
@@ -191,12 +144,10 @@ export async function startCertApi(
   const db = await openTestDatabase(backend);
   const networks = new NetworkRegistry(second === undefined ? [network] : [network, second]);
   const logger = options.logger ?? pino({ level: 'silent' });
-  const engine = new AnchorEngine(db.knex, networks, {
+  const engine = startTestAnchorEngine(db.knex, networks, {
     logger,
-    anchorTimeoutMs: options.anchorTimeoutMs ?? 30_000,
-    timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
+    ...(options.anchorTimeoutMs === undefined ? {} : { anchorTimeoutMs: options.anchorTimeoutMs }),
   });
-  engine.start();
   const files: FilesSettings = {
     dir: await mkdtemp(join(tmpdir(), 'trustpoint-files-')),
     maxFileBytes: options.maxFileBytes ?? 16 * 1024 ** 2,
@@ -204,10 +155,7 @@ export async function startCertApi(
   };
   const signer = options.signer ?? (await createCertificateSigner(generateSigningKey()));
   const pins = createPinCipher(randomBytes(32));
-  const webhooks: WebhookSettings = {
-    sealer: createSecretSealer(randomBytes(32)),
-    addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
-  };
+  const webhooks = localWebhookSettings();
   // One key for every app on this database, as the launcher's processes share theirs.
   const idempotencySealer = createSecretSealer(randomBytes(32));
   const { publicOrigin } = options;
@@ -280,16 +228,8 @@ export async function startCertApi(
       }
       return response.body.data as CreatedCertificate;
     },
-    async user({ credits = 100, networks: planNetworks = ['31337'], qualified = false } = {}) {
-      const id = `user-${randomUUID()}`;
-      await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });
-      await createUser(db.knex, {
-        id,
-        displayName: id,
-        planId: `plan-${id}`,
-        qualified,
-        ...(credits > 0 ? { initialCredits: credits } : {}),
-      });
+    async user(userOptions) {
+      const id = await createTestUser(db.knex, userOptions);
       return { id, token: await tokenFor(id) };
     },
     async close() {

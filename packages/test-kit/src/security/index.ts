@@ -6,7 +6,7 @@ export type {
   RefusedTokenCase,
   TokenCaseContext,
 } from './refused-tokens.js';
-export { tokenCaseContext } from './token-case-context.js';
+export { expireApiKeyIn, tokenCaseContext } from './token-case-context.js';
 export type { TokenCaseContextInput } from './token-case-context.js';
 export {
   documentedOperations,

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import type { Queryable } from '@trustpoint/db';
 import supertest from 'supertest';
 
 import { mintAccessToken } from '@trustpoint/http';
@@ -90,5 +91,14 @@ export async function tokenCaseContext(input: TokenCaseContextInput): Promise<To
       publicKeyPem: input.oidc.publicKeyPem,
       publicJwk: input.oidc.publicJwk,
     },
+  };
+}
+
+/** An `expireApiKey` on the API's database: the key's expiry set a second in the past, as time would. */
+export function expireApiKeyIn(knex: Queryable): (id: string) => Promise<void> {
+  return async (id) => {
+    await knex('api_keys')
+      .where('id', id)
+      .update({ expires_at: new Date(Date.now() - 1_000) });
   };
 }

@@ -1,28 +1,12 @@
-import { checkEveryOperationScope } from '@trustpoint/test-kit/security';
 import { databaseDigest } from '@trustpoint/test-database';
+import { apiKeysOf } from '@trustpoint/test-kit/fixtures';
 import { type OpenApiDocument } from '@trustpoint/test-kit/openapi';
-import type { ApiScope } from '@trustpoint/domain';
+import { checkEveryOperationScope } from '@trustpoint/test-kit/security';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { BASE, type TrackApiFixture } from '../support/track-api-fixture.js';
 import { request } from '../support/checked-request.js';
+import { BASE, type TrackApiFixture } from '../support/track-api-fixture.js';
 import type { SecurityApi } from './shared-api.js';
-
-/** An API key of the user with exactly these scopes, made over HTTP as a customer would. */
-export async function keyWith(
-  api: TrackApiFixture,
-  token: string,
-  scopes: readonly ApiScope[],
-): Promise<string> {
-  const response = await request(api.app)
-    .post(`${BASE}/api-keys`)
-    .set('Authorization', `Bearer ${token}`)
-    .send({ name: `scopes ${scopes.join(' ')}`, scopes });
-  if (response.status !== 201) {
-    throw new Error(`POST /api-keys: ${String(response.status)} ${JSON.stringify(response.body)}`);
-  }
-  return (response.body as { data: { key: string } }).data.key;
-}
 
 /** Every documented operation with a token, tried with a key without its scope and with only it. */
 export function scopesSuite(shared: () => SecurityApi): void {
@@ -46,7 +30,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
         app: api.app,
         basePath: BASE,
         document,
-        keyWith: (scopes) => keyWith(api, user.token, scopes),
+        keyWith: apiKeysOf(request(api.app), BASE, user.token),
         digest: () => databaseDigest(api.db.knex),
         pathValues: { trackID: asset.trackID },
       });
@@ -70,7 +54,7 @@ export function scopesSuite(shared: () => SecurityApi): void {
       // Arrange
       const user = await api.user({ credits: 1_000 });
       const asset = await api.createAsset(user.token);
-      const reader = await keyWith(api, user.token, ['read']);
+      const reader = await apiKeysOf(request(api.app), BASE, user.token)(['read']);
       const before = await databaseDigest(api.db.knex);
 
       // Act

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { setUserDisabled } from '@trustpoint/db';
+import { databaseDigest } from '@trustpoint/test-database';
 import {
-  acceptedAuthorization,
-  REFUSED_TOKEN_CASES,
-  refusedTokenBody,
+  expireApiKeyIn,
   tokenCaseContext,
   type TokenCaseContext,
 } from '@trustpoint/test-kit/security';
-import { databaseDigest } from '@trustpoint/test-database';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { refusedTokenTests } from '@trustpoint/test-kit/suites';
+import { beforeAll, describe } from 'vitest';
 
 import { request } from '../support/checked-request.js';
 import { BASE, JWT_SECRET, type TrackApiFixture } from '../support/track-api-fixture.js';
@@ -51,52 +50,16 @@ export function tokensSuite(shared: () => SecurityApi): void {
         },
         oidc,
         oidcAudience: OIDC_AUDIENCE,
-        expireApiKey: async (id) => {
-          await api.db
-            .knex('api_keys')
-            .where('id', id)
-            .update({ expires_at: new Date(Date.now() - 1_000) });
-        },
+        expireApiKey: expireApiKeyIn(api.db.knex),
       });
     });
 
-    it('when the token is valid, then the asset is created (the control)', async () => {
-      // Arrange
-      const before = await databaseDigest(api.db.knex);
-
-      // Act
-      const response = await createAsset(await acceptedAuthorization(context));
-
-      // Assert
-      expect(response.status).toBe(201);
-      expect(await databaseDigest(api.db.knex)).not.toBe(before);
-    });
-
-    it('when a genuine token of the configured OpenID Connect issuer names the user, then it is accepted (the control of the key-confusion cases)', async () => {
-      // Act
-      const response = await createAsset(
-        `Bearer ${await oidc.token(OIDC_AUDIENCE, context.userId)}`,
-      );
-
-      // Assert
-      expect(response.status).toBe(201);
-    });
-
-    it.each(REFUSED_TOKEN_CASES)(
-      'when the token is $name, then 401 "$message" and nothing changes',
-      async (refused) => {
-        // Arrange
-        const authorization = await refused.authorization(context);
-        const before = await databaseDigest(api.db.knex);
-
-        // Act
-        const response = await createAsset(authorization);
-
-        // Assert
-        expect(response.status).toBe(401);
-        expect(response.body).toEqual(refusedTokenBody(refused));
-        expect(await databaseDigest(api.db.knex)).toBe(before);
-      },
-    );
+    refusedTokenTests(() => ({
+      context,
+      oidc,
+      oidcAudience: OIDC_AUDIENCE,
+      digest: () => databaseDigest(api.db.knex),
+      send: createAsset,
+    }));
   });
 }

@@ -1,10 +1,8 @@
 import { callerStateDigest } from '@trustpoint/test-database';
+import { createApiKey, createWebhookEndpoint } from '@trustpoint/test-kit/fixtures';
 import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
-import {
-  unstorableTextCases,
-  unstorableTextFailures,
-  type SentUnstorableTextCase,
-} from '@trustpoint/test-kit/security';
+import { unstorableTextCases, type SentUnstorableTextCase } from '@trustpoint/test-kit/security';
+import { unstorableTextTest } from '@trustpoint/test-kit/suites';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { TRACK_API_BASE_PATH } from '../../src/server.js';
@@ -24,15 +22,15 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       const other = await api.user();
       const authorization = `Bearer ${owner.token}`;
       const request = checkedRequest(TRACK_API_BASE_PATH)(api.app);
-      const key = await request
-        .post(`${TRACK_API_BASE_PATH}/api-keys`)
-        .set('Authorization', authorization)
-        .send({ name: 'text rule' });
-      const { id: keyId, key: keySecret } = key.body.data as { id: string; key: string };
-      const endpoint = await request
-        .post(`${TRACK_API_BASE_PATH}/webhooks/endpoints`)
-        .set('Authorization', authorization)
-        .send({ url: 'http://127.0.0.1:9/hook' });
+      const { id: keyId, key: keySecret } = await createApiKey(
+        request,
+        TRACK_API_BASE_PATH,
+        owner.token,
+        { name: 'text rule' },
+      );
+      const endpoint = await createWebhookEndpoint(request, TRACK_API_BASE_PATH, owner.token, {
+        url: 'http://127.0.0.1:9/hook',
+      });
       const asset = await api.createAsset(owner.token);
       const served = await request.get(`${TRACK_API_BASE_PATH}/openapi.json`);
       cases.push(
@@ -42,7 +40,7 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
           known: {
             trackID: [asset.trackID],
             userDid: [other.did],
-            id: [(endpoint.body as { data: { id: string } }).data.id],
+            id: [endpoint.id],
             keyId: [keyId],
             networkId: ['31337'],
             client_id: [keyId],
@@ -68,14 +66,9 @@ export function unstorableTextSuite(get: () => SecurityApi): void {
       );
     });
 
-    it('when any string of any documented body holds U+0000 or a lone surrogate, then 400 naming it and nothing is stored', async () => {
-      const { api } = get();
-
-      const failures = await unstorableTextFailures(api.app, cases, () =>
-        callerStateDigest(api.db.knex),
-      );
-
-      expect(failures).toEqual([]);
-    }, 300_000);
+    unstorableTextTest(cases, () => ({
+      app: get().api.app,
+      digest: () => callerStateDigest(get().api.db.knex),
+    }));
   });
 }

@@ -1,22 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AnchorEngine, NetworkRegistry, type NetworkConfig } from '@trustpoint/chain';
-import {
-  deployTrustpoint,
-  HARDHAT_DEV_KEY,
-  startLocalChain,
-  useIntervalMining,
-  type LocalChain,
-} from '@trustpoint/contracts';
-import { createUser, savePlan, type DatabaseBackend } from '@trustpoint/db';
-import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
+import { NetworkRegistry, type AnchorEngine, type NetworkConfig } from '@trustpoint/chain';
+import type { LocalChain } from '@trustpoint/contracts';
+import type { DatabaseBackend } from '@trustpoint/db';
 import type { Asset, Transaction } from '@trustpoint/domain';
-import { mintAccessToken } from '@trustpoint/http';
 import type { OidcIssuerConfig } from '@trustpoint/identity';
-import { createSecretSealer, type WebhookSettings } from '@trustpoint/webhooks';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { openTestDatabase, type TestDatabase } from '@trustpoint/test-database';
+import {
+  createTestUser,
+  localWebhookSettings,
+  startTestAnchorEngine,
+  startTestNetwork,
+  tokenFor as testTokenFor,
+  type TestNetworkOptions,
+} from '@trustpoint/test-kit/fixtures';
+import type { WebhookSettings } from '@trustpoint/webhooks';
 import pino from 'pino';
 import type supertest from 'supertest';
 import { createTrackApp } from '../../src/server.js';
@@ -58,7 +55,7 @@ export interface TrackApiFixture {
 
 /** A token of the service for the user (HS256, as the launcher mints them); seconds to live. */
 export function tokenFor(userId: string, secret = JWT_SECRET, expiresIn = 3_600): Promise<string> {
-  return mintAccessToken(secret, { subject: userId, ttlSeconds: expiresIn });
+  return testTokenFor(userId, secret, expiresIn);
 }
 
 function expectStatus(what: string, expected: number, response: supertest.Response): void {
@@ -71,18 +68,8 @@ function expectStatus(what: string, expected: number, response: supertest.Respon
 
 export async function startTrackApi(
   backend: DatabaseBackend,
-  options: {
+  options: TestNetworkOptions & {
     anchorTimeoutMs?: number;
-    rpcUrl?: string;
-    /** The network's block explorer; none by default. */
-    explorerUrl?: string;
-    /**
-     * Mine as a real network does: a block every this many milliseconds (automine off, set once
-     * the registries are deployed). Default: a block per transaction.
-     */
-    intervalMiningMs?: number;
-    /** Confirmations the network asks before a record is anchored; 1 by default. */
-    confirmations?: number;
     /** External OpenID Connect providers whose tokens the app accepts; none by default. */
     oidcIssuers?: readonly OidcIssuerConfig[];
     /** The services' clock (milliseconds); `Date.now` by default. */
@@ -91,44 +78,16 @@ export async function startTrackApi(
     maxEvidenceAheadSeconds?: number;
   } = {},
 ): Promise<TrackApiFixture> {
-  const chain = await startLocalChain({
-    dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-track-api-')),
-    port: 0,
-  });
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
-  const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
-  provider.destroy();
-  if (options.intervalMiningMs !== undefined) {
-    await useIntervalMining(chain.url, options.intervalMiningMs);
-  }
-  const network: NetworkConfig = {
-    networkId: '31337',
-    name: 'test chain',
-    rpcUrl: options.rpcUrl ?? chain.url,
-    chainId: 31337,
-    trustPointRegistry: deployment.trustPointRegistry,
-    evidenceRepository: deployment.evidenceRepository,
-    signerKey: HARDHAT_DEV_KEY,
-    confirmations: options.confirmations ?? 1,
-    explorerUrl: options.explorerUrl,
-    batch: { maxSize: 100, maxWaitMs: 10 },
-  };
+  // The track API reads no revocation status: its network is configured without that registry.
+  const { chain, network } = await startTestNetwork({ ...options, withoutStatusRegistry: true });
   const db = await openTestDatabase(backend, { poolMax: 20 });
   const networks = new NetworkRegistry([network]);
   const logger = pino({ level: 'silent' });
-  const engine = new AnchorEngine(db.knex, networks, {
+  const engine = startTestAnchorEngine(db.knex, networks, {
     logger,
-    anchorTimeoutMs: options.anchorTimeoutMs ?? 30_000,
-    timing: { retryMaxMs: 300, rpcTimeoutMs: 500 },
+    ...(options.anchorTimeoutMs === undefined ? {} : { anchorTimeoutMs: options.anchorTimeoutMs }),
   });
-  engine.start();
-  const webhooks: WebhookSettings = {
-    sealer: createSecretSealer(randomBytes(32)),
-    addressPolicy: { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false },
-  };
+  const webhooks = localWebhookSettings();
   const app = createTrackApp({
     jwtSecret: JWT_SECRET,
     webhooks,
@@ -152,15 +111,8 @@ export async function startTrackApi(
     network,
     engine,
     webhooks,
-    async user({ credits = 100, networks: planNetworks = ['31337'] } = {}) {
-      const id = `user-${randomUUID()}`;
-      await savePlan(db.knex, { id: `plan-${id}`, name: 'test plan', networkIds: planNetworks });
-      await createUser(db.knex, {
-        id,
-        displayName: id,
-        planId: `plan-${id}`,
-        ...(credits > 0 ? { initialCredits: credits } : {}),
-      });
+    async user(userOptions) {
+      const id = await createTestUser(db.knex, userOptions);
       return { id, did: `did:user:${id}`, token: await tokenFor(id) };
     },
     async createAsset(token, body = {}) {
