@@ -20,6 +20,7 @@ import {
   startJsonRpcRelay,
   type JsonRpcRelay,
 } from '@trustpoint/test-doubles/json-rpc-relay';
+import { certifyOverHttp } from '@trustpoint/test-kit/fixtures';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exit-codes.js';
@@ -115,18 +116,7 @@ describe('trustpoint verify: the nodes it asks, as npm start runs on other ports
 
   const certify = async () => {
     const token = (await readFile(join(dataDir, 'local-token'), 'utf8')).trim();
-    const response = await fetch(`${certApi}/cert/v2/certificates?type=content&networkId=31337`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Order',
-        description: 'nodes test',
-        public: true,
-        content: { order: randomUUID() },
-      }),
-    });
-    const body = (await response.json()) as { data: { data: { hash: string } } };
-    if (response.status !== 201) throw new Error(JSON.stringify(body));
+    const body = await certifyOverHttp(certApi, token);
     const path = join(dataDir, `${randomUUID()}.json`);
     await writeFile(path, JSON.stringify(body));
     return { path, hash: body.data.data.hash };

@@ -1,24 +1,18 @@
-import { createHash } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/test-database';
 import {
   canonicalJson,
   decodeGetTrustPointResponse,
   getTrustPointRequest,
   readDisclosableCertificate,
 } from '@trustpoint/domain';
+import { testBackends } from '@trustpoint/test-database';
+import { doubleHashOf } from '@trustpoint/test-kit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
 import { uploadMultipart } from './support/multipart-upload.js';
 
 const CREATE = '/cert/v2/certificates';
-
-/** `doubleHash` of canonical JSON text written out by hand: the published rule, independently. */
-function doubleHashOfText(canonicalText: string): string {
-  const inner = createHash('sha256').update(canonicalText, 'utf8').digest();
-  return createHash('sha256').update(inner).digest('hex');
-}
 
 // Valid JSON that a client may send; each is refused (U+0000, lone surrogates: not storable or
 // hashable as sent) or kept exactly (`__proto__`), never a 500.
@@ -248,7 +242,7 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     expect(canonicalJson(reading.content)).toBe(content);
     // The unsalted digest of the content as sent finds it.
     const byDigest = await request(api.app)
-      .get(`${CREATE}/hash/${doubleHashOfText(content)}`)
+      .get(`${CREATE}/hash/${doubleHashOf(content)}`)
       .set('Authorization', `Bearer ${token}`);
     expect(byDigest.body.data.certID).toBe(certID);
     const [trustpoint] = response.body.data.metadata as {
@@ -287,9 +281,7 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     );
     expect(readDisclosableCertificate(response.body.data).hash).toBe(response.body.data.data.hash);
     const byDigest = await request(api.app)
-      .get(
-        `${CREATE}/hash/${doubleHashOfText('{"assetId":"p-1","content":{"__proto__":{"x":1}}}')}`,
-      )
+      .get(`${CREATE}/hash/${doubleHashOf('{"assetId":"p-1","content":{"__proto__":{"x":1}}}')}`)
       .set('Authorization', `Bearer ${token}`);
     expect(byDigest.body.data.certID).toBe(response.body.data.certID);
   });

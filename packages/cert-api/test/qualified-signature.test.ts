@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { freePort } from '@trustpoint/contracts';
 import { findCreditBalance } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/test-database';
+import { doubleHashOf } from '@trustpoint/test-kit/fixtures';
 import { Interface } from 'ethers';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,11 +29,6 @@ interface CertificateBody {
 const registry = new Interface([
   'function getTrustPoint(string certId, uint256 timestamp) view returns (string hash, uint8 trustPointType)',
 ]);
-
-function doubleSha256Hex(text: string): string {
-  const inner = createHash('sha256').update(text, 'utf8').digest();
-  return createHash('sha256').update(inner).digest('hex');
-}
 
 async function trustpointCount(api: CertApiFixture, certId: string): Promise<number> {
   const rows = await api.db
@@ -132,7 +127,7 @@ describe.each(testBackends())('qualified signatures on %s', (backend) => {
       type: 'content',
       signedAt: signature.timestamp,
     });
-    expect(signature.trustPointHash).toBe(doubleSha256Hex(signature.signature));
+    expect(signature.trustPointHash).toBe(doubleHashOf(signature.signature));
     expect(await onChain(signature, created.certID)).toEqual({
       hash: signature.trustPointHash,
       type: 2,
@@ -415,7 +410,7 @@ describe.each(testBackends())('qualified signatures on %s', (backend) => {
       hash: body.data.hash,
       signedAt: body.data.issuedOn + 1,
     });
-    expect(signature.trustPointHash).toBe(doubleSha256Hex(signature.signature));
+    expect(signature.trustPointHash).toBe(doubleHashOf(signature.signature));
     expect(await onChain(signature, body.certID)).toEqual({
       hash: signature.trustPointHash,
       type: 2,

@@ -3,7 +3,6 @@
 // link that tries to swap the user's nodes. Public endpoints cannot be reached from a test: the
 // served page's setting lists stand-ins on this machine instead, the instance's real Hardhat chain,
 // relays in front of it (one of them lying), and a second Hardhat node (another chain, id 31337).
-import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +13,7 @@ import {
   startJsonRpcRelay,
   type JsonRpcRelay,
 } from '@trustpoint/test-doubles/json-rpc-relay';
+import { certifyOverHttp } from '@trustpoint/test-kit/fixtures';
 import type { PublicChain } from '@trustpoint/verifier';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,21 +84,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser: which node
     await api.close();
   });
 
-  const certify = async () => {
-    const response = await fetch(`${base}/cert/v2/certificates?type=content&networkId=31337`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Order',
-        description: 'nodes test',
-        public: true,
-        content: { order: randomUUID() },
-      }),
-    });
-    const body = (await response.json()) as { data: { certID: string; data: { hash: string } } };
-    if (response.status !== 201) throw new Error(JSON.stringify(body));
-    return body.data;
-  };
+  const certify = async () => (await certifyOverHttp(base, token)).data;
 
   const relay = async (change?: Parameters<typeof startJsonRpcRelay>[1]) => {
     const started = await startJsonRpcRelay(api.chain.url, change);

@@ -1,7 +1,6 @@
 import { testBackends } from '@trustpoint/test-database';
-import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
-import type { WebhookWorker } from '@trustpoint/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliveringWebhooks } from '@trustpoint/test-kit/suites';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
 
@@ -12,21 +11,20 @@ const CREATE = '/cert/v2/certificates?type=content&networkId=31337';
 // first attempts and checks every signature with standardwebhooks, a worker with short backoff.
 describe.each(testBackends())('Webhooks of the certificate API on %s', (backend) => {
   let api: CertApiFixture;
-  let worker: WebhookWorker;
 
   beforeAll(async () => {
     api = await startCertApi(backend);
-    worker = startQuickWebhookWorker(api.db.knex, api.webhooks);
   });
 
   afterAll(async () => {
-    await worker.stop();
     await api.close();
   });
 
-  /** A receiver and an endpoint of the user at it; the receiver knows the secret. */
-  const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), '/cert/v2');
-  afterEach(closeReceivers);
+  /** Delivers its webhooks; `endpointFor` makes a receiver and an endpoint of a user at it. */
+  const { endpointFor } = deliveringWebhooks(
+    () => ({ agent: request(api.app), knex: api.db.knex, webhooks: api.webhooks }),
+    '/cert/v2',
+  );
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 

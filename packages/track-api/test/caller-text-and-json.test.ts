@@ -1,16 +1,10 @@
-import { createHash } from 'node:crypto';
 import { findCreditBalance } from '@trustpoint/db';
-import { testBackends } from '@trustpoint/test-database';
 import { canonicalJson, decodeGetEvidenceResponse, getEvidenceRequest } from '@trustpoint/domain';
+import { testBackends } from '@trustpoint/test-database';
+import { doubleHashOf } from '@trustpoint/test-kit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
-
-/** `doubleHash` of canonical JSON text written out by hand: the published rule, independently. */
-function doubleHashOfText(canonicalText: string): string {
-  const inner = createHash('sha256').update(canonicalText, 'utf8').digest();
-  return createHash('sha256').update(inner).digest('hex');
-}
 
 // Valid JSON that a client may send; each is refused (U+0000, lone surrogates: not storable or
 // hashable as sent) or kept exactly (`__proto__`), never a 500.
@@ -154,13 +148,13 @@ describe.each(testBackends())('Caller text and JSON in assets and evidences on %
     expect(canonicalJson(read.body.data.data)).toBe(data);
     // Version 2, written out by hand: the domain, then the canonical payload as sent.
     expect(created.body.data.assetHash).toBe(
-      doubleHashOfText(
+      doubleHashOf(
         `Trustpoint asset hash v2\n{"assetId":"proto-1","data":${data},"hashVersion":2,"owner":${JSON.stringify(owner.did)},"trackID":${JSON.stringify(trackID)}}`,
       ),
     );
     const evidence = added.body.data as { timestamp: number; userOwner: string; hash: string };
     expect(canonicalJson(added.body.data.metadata)).toBe(metadata);
-    const expectedHash = doubleHashOfText(
+    const expectedHash = doubleHashOf(
       `{"metadata":${metadata},"timestamp":${String(evidence.timestamp)},"userOwner":${JSON.stringify(evidence.userOwner)}}`,
     );
     expect(evidence.hash).toBe(expectedHash);

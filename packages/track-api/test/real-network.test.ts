@@ -1,9 +1,8 @@
 import { assetSchema, type Asset } from '@trustpoint/domain';
 import { testBackends } from '@trustpoint/test-database';
 import { confirmationsOf } from '@trustpoint/test-kit/fixtures';
-import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
-import type { WebhookWorker } from '@trustpoint/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliveringWebhooks } from '@trustpoint/test-kit/suites';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
@@ -17,23 +16,23 @@ describe.each(testBackends())(
   'Evidences on a chain that mines like a real one, on %s',
   (backend) => {
     let api: TrackApiFixture;
-    let worker: WebhookWorker;
 
     beforeAll(async () => {
       api = await startTrackApi(backend, {
         intervalMiningMs: BLOCK_MS,
         confirmations: CONFIRMATIONS,
       });
-      worker = startQuickWebhookWorker(api.db.knex, api.webhooks);
     });
 
     afterAll(async () => {
-      await worker.stop();
       await api.close();
     });
 
-    const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), BASE);
-    afterEach(closeReceivers);
+    /** Delivers its webhooks; `endpointFor` makes a receiver and an endpoint of a user at it. */
+    const { endpointFor } = deliveringWebhooks(
+      () => ({ agent: request(api.app), knex: api.db.knex, webhooks: api.webhooks }),
+      BASE,
+    );
 
     const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 

@@ -1,7 +1,6 @@
 import { testBackends } from '@trustpoint/test-database';
-import { startQuickWebhookWorker, webhookEndpoints } from '@trustpoint/test-kit/webhooks';
-import type { WebhookWorker } from '@trustpoint/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deliveringWebhooks } from '@trustpoint/test-kit/suites';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/checked-request.js';
 import { BASE, startTrackApi, type TrackApiFixture } from './support/track-api-fixture.js';
 
@@ -11,21 +10,20 @@ const ENDPOINTS = `${BASE}/webhooks/endpoints`;
 // first attempts and checks every signature with standardwebhooks, a worker with short backoff.
 describe.each(testBackends())('Webhooks of the asset-tracking API on %s', (backend) => {
   let api: TrackApiFixture;
-  let worker: WebhookWorker;
 
   beforeAll(async () => {
     api = await startTrackApi(backend);
-    worker = startQuickWebhookWorker(api.db.knex, api.webhooks);
   });
 
   afterAll(async () => {
-    await worker.stop();
     await api.close();
   });
 
-  /** A receiver and an endpoint of the user at it; the receiver knows the secret. */
-  const { endpointFor, closeReceivers } = webhookEndpoints(() => request(api.app), BASE);
-  afterEach(closeReceivers);
+  /** Delivers its webhooks; `endpointFor` makes a receiver and an endpoint of a user at it. */
+  const { endpointFor } = deliveringWebhooks(
+    () => ({ agent: request(api.app), knex: api.db.knex, webhooks: api.webhooks }),
+    BASE,
+  );
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 

@@ -1,15 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ADMIN_API_BASE_PATH } from '@trustpoint/admin';
-import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import { databaseDigest } from '@trustpoint/test-database';
+import { checkedRequest, type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import {
   documentedOperations,
   expectRefusedAndUnchanged,
   SHARED_ISOLATION_CASES,
+  webhookEventOf,
   type IsolationCase,
   type IsolationWorld,
   type Party,
 } from '@trustpoint/test-kit/security';
+import { isolationTests } from '@trustpoint/test-kit/suites';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { CertApiFixture } from '../support/cert-api-fixture.js';
@@ -368,16 +370,7 @@ export function isolationSuite(shared: () => SecurityApi): void {
         digest: () => databaseDigest(api.db.knex),
         async ownerEvent(endpointId) {
           await api.certify(owner.token);
-          const row = await api.db
-            .knex('webhook_deliveries')
-            .join('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-            .where({
-              'webhook_deliveries.endpoint_id': endpointId,
-              'webhook_events.user_id': owner.id,
-            })
-            .first<{ id: string } | undefined>('webhook_events.id as id');
-          if (row === undefined) throw new Error('no webhook event of the owner');
-          return row.id;
+          return webhookEventOf(api.db.knex, endpointId, owner.id);
         },
       };
       certDocument = (await request(api.app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
@@ -387,23 +380,7 @@ export function isolationSuite(shared: () => SecurityApi): void {
 
     const cases: readonly IsolationCase<CertWorld>[] = [...CERT_CASES, ...SHARED_ISOLATION_CASES];
 
-    it('when a route is documented, then it has an isolation case', () => {
-      // Assert
-      const covered = new Set(cases.map((c) => c.operation));
-      expect(
-        documentedOperations(certDocument).filter((operation) => !covered.has(operation)),
-      ).toEqual([]);
-      expect(
-        cases.filter((c) => !documentedOperations(certDocument).includes(c.operation)),
-      ).toEqual([]);
-    });
-
-    it.each(cases.map((c) => [c.operation, c.name, c] as const))(
-      '%s: %s',
-      async (_operation, _name, isolationCase) => {
-        await isolationCase.run(world);
-      },
-    );
+    isolationTests(cases, () => ({ world, document: certDocument }));
 
     it('when a user who is not an administrator calls any admin route, then 403 and nothing changes', async () => {
       // Arrange: path parameters name real records of the owner.

@@ -12,6 +12,7 @@ export {
   documentedOperations,
   expectRefusedAndUnchanged,
   SHARED_ISOLATION_CASES,
+  webhookEventOf,
 } from './isolation-cases.js';
 export type { IsolationCase, IsolationWorld, Party } from './isolation-cases.js';
 export { checkEveryOperationScope, requiredScopeOf } from './scope-cases.js';

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import type { Queryable } from '@trustpoint/db';
 import supertest from 'supertest';
 
 import type { OpenApiDocument } from '../openapi/openapi-response-checker.js';
@@ -386,3 +387,20 @@ export const SHARED_ISOLATION_CASES: readonly IsolationCase[] = [
     },
   },
 ];
+
+/**
+ * The id of a webhook event of `userId` delivered to `endpointId`, once the API's own records
+ * (made by the caller) made one: what an isolation world's `ownerEvent` answers.
+ */
+export async function webhookEventOf(
+  knex: Queryable,
+  endpointId: string,
+  userId: string,
+): Promise<string> {
+  const row = await knex('webhook_deliveries')
+    .join('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+    .where({ 'webhook_deliveries.endpoint_id': endpointId, 'webhook_events.user_id': userId })
+    .first<{ id: string } | undefined>('webhook_events.id as id');
+  if (row === undefined) throw new Error(`no webhook event of ${userId} at ${endpointId}`);
+  return row.id;
+}

@@ -10,3 +10,6 @@ export type { SecuritySuite } from './security-suites.mjs';
 export { unstorableTextTest } from './unstorable-text-test.mjs';
 export { describeServiceApp } from './service-app-tests.mjs';
 export type { ServiceApp } from './service-app-tests.mjs';
+export { isolationTests } from './isolation-tests.mjs';
+export { deliveringWebhooks } from './webhook-delivery.mjs';
+export type { WebhookDeliveryWorld } from './webhook-delivery.mjs';

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Asset } from '@trustpoint/domain';
 import { databaseDigest } from '@trustpoint/test-database';
+import { type OpenApiDocument } from '@trustpoint/test-kit/openapi';
 import {
-  documentedOperations,
   expectRefusedAndUnchanged,
   SHARED_ISOLATION_CASES,
+  webhookEventOf,
   type IsolationCase,
   type IsolationWorld,
 } from '@trustpoint/test-kit/security';
-import { type OpenApiDocument } from '@trustpoint/test-kit/openapi';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { isolationTests } from '@trustpoint/test-kit/suites';
+import { beforeAll, describe, expect } from 'vitest';
 
 import { request } from '../support/checked-request.js';
 import { BASE, type TestUser, type TrackApiFixture } from '../support/track-api-fixture.js';
@@ -210,16 +211,7 @@ export function isolationSuite(shared: () => SecurityApi): void {
         digest: () => databaseDigest(api.db.knex),
         async ownerEvent(endpointId) {
           await api.createAsset(owner.token);
-          const row = await api.db
-            .knex('webhook_deliveries')
-            .join('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
-            .where({
-              'webhook_deliveries.endpoint_id': endpointId,
-              'webhook_events.user_id': owner.id,
-            })
-            .first<{ id: string } | undefined>('webhook_events.id as id');
-          if (row === undefined) throw new Error('no webhook event of the owner');
-          return row.id;
+          return webhookEventOf(api.db.knex, endpointId, owner.id);
         },
       };
       document = (await request(api.app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
@@ -227,22 +219,6 @@ export function isolationSuite(shared: () => SecurityApi): void {
 
     const cases: readonly IsolationCase<TrackWorld>[] = [...TRACK_CASES, ...SHARED_ISOLATION_CASES];
 
-    it('when a route is documented, then it has an isolation case', () => {
-      // Assert
-      const covered = new Set(cases.map((c) => c.operation));
-      expect(documentedOperations(document).filter((operation) => !covered.has(operation))).toEqual(
-        [],
-      );
-      expect(cases.filter((c) => !documentedOperations(document).includes(c.operation))).toEqual(
-        [],
-      );
-    });
-
-    it.each(cases.map((c) => [c.operation, c.name, c] as const))(
-      '%s: %s',
-      async (_operation, _name, isolationCase) => {
-        await isolationCase.run(world);
-      },
-    );
+    isolationTests(cases, () => ({ world, document }));
   });
 }
