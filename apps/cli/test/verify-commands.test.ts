@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testBackends } from '@trustpoint/test-database';
+import { closedPort } from '@trustpoint/test-doubles/closed-port';
 import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { deployForgedRegistry } from '@trustpoint/test-doubles/forged-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,20 +14,6 @@ import {
   trustpoint,
   type RunningService,
 } from './support/cli-fixture.js';
-
-/** A port nothing listens on: a node that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
-    });
-  });
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe.each(testBackends())('trustpoint verify against a running service on %s', (backend) => {
   let service: RunningService;

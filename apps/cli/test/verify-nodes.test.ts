@@ -4,7 +4,6 @@
 // (the embedded one, as `npm start` runs) is enough here.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,6 +14,7 @@ import {
   startHardhatNode,
   type HardhatNode,
 } from '@trustpoint/contracts';
+import { closedPort } from '@trustpoint/test-doubles/closed-port';
 import {
   answeringTrustPointsWith,
   startJsonRpcRelay,
@@ -27,20 +27,6 @@ import { EXIT } from '../src/exit-codes.js';
 import type { TrustFile } from '../src/trust/trust-store.js';
 import { trustpoint } from './support/cli-fixture.js';
 import { trustpointProcess, type RoleProcess } from './support/role-process.js';
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => {
-    probe.close(() => {
-      resolve();
-    });
-  });
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function untilPinned(service: RoleProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

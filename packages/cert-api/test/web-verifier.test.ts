@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { closedPort } from '@trustpoint/test-doubles/closed-port';
 import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 import { deployForgedRegistry } from '@trustpoint/test-doubles/forged-registry';
 import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
@@ -46,19 +46,6 @@ const withheld = (answer: CertificateAnswer, paths: (string | number)[][]): Cert
   ...answer,
   data: withholdCertificateFields(answer.data, paths),
 });
-
-/** A port nothing listens on: a node that is down. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => {
-    probe.close(() => {
-      resolve();
-    });
-  });
-  return port;
-}
 
 describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   let api: CertApiFixture;

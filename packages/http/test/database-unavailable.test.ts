@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { createDatabase } from '@trustpoint/db';
+import { closedPort } from '@trustpoint/test-doubles/closed-port';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
@@ -11,16 +11,6 @@ const UNAVAILABLE_BODY = {
   type: 'Service Unavailable Error',
   message: 'The service is temporarily unavailable, please try again later',
 };
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('isDatabaseUnavailable', () => {
   it.each([
