@@ -36,7 +36,7 @@ describe.each(testBackends())('an Idempotency-Key retried after kill -9 on %s', 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-idempotency-crash-'));
     const database = backend === 'postgres' ? await freshPostgresDatabase() : undefined;
-    dropDatabase = database?.drop;
+    dropDatabase = database === undefined ? undefined : () => database.drop();
     const [certPort, trackPort] = [await freePort(), await freePort()];
     env = {
       TRUSTPOINT_DATA_DIR: dataDir,

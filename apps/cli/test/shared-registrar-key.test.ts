@@ -39,7 +39,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       started.push(service);
       await untilRunning(service);
       const database = await freshPostgresDatabase();
-      cleanups.push(database.drop);
+      cleanups.push(() => database.drop());
 
       // Act: the roles pointed at its chain and deployments, as the README once said.
       const anchor = trustpointProcess(['serve', 'anchor'], {
