@@ -30,12 +30,6 @@ export {
   touchApiKey,
 } from './api-keys.js';
 export type { ApiKey, ApiKeyStatus, NewApiKey } from './api-keys.js';
-// Stored by @trustpoint/db, under the names this package has always given them.
-export {
-  countActiveApiKeys,
-  lockUserApiKeys as lockUserKeys,
-  setApiKeyScopes,
-} from '@trustpoint/db';
 export {
   API_KEYS_PATH,
   apiKeysRouter,

@@ -1,21 +1,9 @@
 // Public API of @trustpoint/webhooks: endpoints, events and their signed delivery.
 
 export { newEndpointSecret } from './endpoint-secret.js';
-// The endpoints and their delivery log are stored by @trustpoint/db; the names this package has
-// always given them.
-export {
-  deleteWebhookEndpoint as deleteEndpoint,
-  findWebhookEndpoint as findEndpoint,
-  insertWebhookEndpointWithin as insertEndpointWithin,
-  listWebhookAttempts as listAttempts,
-  listWebhookEndpoints as listEndpoints,
-  scheduleWebhookRedelivery as scheduleRedelivery,
-} from '@trustpoint/db';
-export type {
-  WebhookDeliveryAttempt as DeliveryAttempt,
-  NewWebhookEndpoint,
-  WebhookEndpoint,
-} from '@trustpoint/db';
+// The endpoints and their delivery log are stored by @trustpoint/db (insertWebhookEndpointWithin,
+// listWebhookAttempts, scheduleWebhookRedelivery, ...).
+export type { NewWebhookEndpoint, WebhookEndpoint } from '@trustpoint/db';
 export { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
 export type { RetrySchedule } from './retry-schedule.js';
 export {

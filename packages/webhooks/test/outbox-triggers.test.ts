@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createUser, savePlan } from '@trustpoint/db';
+import { createUser, insertWebhookEndpointWithin, savePlan } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretSealer, insertEndpointWithin } from '../src/index.js';
+import { createSecretSealer } from '../src/index.js';
 
 const sealer = createSecretSealer(randomBytes(32));
 
@@ -23,7 +23,7 @@ describe.each(testBackends())('webhook events written with their change on %s', 
     const userId = `user-${randomUUID()}`;
     await savePlan(db.knex, { id: `plan-${userId}`, name: 'plan', networkIds: [] });
     await createUser(db.knex, { id: userId, displayName: userId, planId: `plan-${userId}` });
-    await insertEndpointWithin(
+    await insertWebhookEndpointWithin(
       db.knex,
       {
         id: randomUUID(),

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createUser, savePlan } from '@trustpoint/db';
+import { createUser, insertWebhookEndpointWithin, savePlan } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,12 +7,7 @@ import {
   type WebhookReceiver,
 } from '@trustpoint/test-doubles/webhook-receiver';
 import pino from 'pino';
-import {
-  createSecretSealer,
-  insertEndpointWithin,
-  newEndpointSecret,
-  WebhookWorker,
-} from '../src/index.js';
+import { createSecretSealer, newEndpointSecret, WebhookWorker } from '../src/index.js';
 
 const sealer = createSecretSealer(randomBytes(32));
 const LOCAL = { allowAddresses: ['127.0.0.1'], allowPrivateAddresses: false };
@@ -42,7 +37,7 @@ describe.each(testBackends())('networkId in delivered webhook bodies on %s', (ba
     await createUser(db.knex, { id: userId, displayName: userId, planId: `plan-${userId}` });
     const secret = newEndpointSecret();
     receiver.secret = secret;
-    await insertEndpointWithin(
+    await insertWebhookEndpointWithin(
       db.knex,
       {
         id: randomUUID(),

@@ -1,14 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createUser, savePlan } from '@trustpoint/db';
+import {
+  createUser,
+  insertWebhookEndpointWithin,
+  listWebhookAttempts,
+  savePlan,
+  scheduleWebhookRedelivery,
+} from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSecretSealer,
-  insertEndpointWithin,
-  listAttempts,
   newEndpointSecret,
-  scheduleRedelivery,
   WebhookWorker,
   type WebhookEventType,
   type WebhookWorkerOptions,
@@ -70,7 +73,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     await createUser(db.knex, { id: userId, displayName: userId, planId: `plan-${userId}` });
     const secret = newEndpointSecret();
     target.secret = secret;
-    const endpoint = await insertEndpointWithin(
+    const endpoint = await insertWebhookEndpointWithin(
       db.knex,
       {
         id: randomUUID(),
@@ -126,7 +129,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     // The receiver answered before the worker recorded the outcome.
     await expect
       .poll(async () =>
-        (await listAttempts(db.knex, endpoint.id, 10)).map((a) => [a.attempt, a.statusCode]),
+        (await listWebhookAttempts(db.knex, endpoint.id, 10)).map((a) => [a.attempt, a.statusCode]),
       )
       .toEqual([
         [4, 204],
@@ -134,7 +137,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
         [2, 500],
         [1, 500],
       ]);
-    const log = await listAttempts(db.knex, endpoint.id, 10);
+    const log = await listWebhookAttempts(db.knex, endpoint.id, 10);
     expect(log[0]?.deliveryStatus).toBe('delivered');
   });
 
@@ -145,7 +148,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     const running = worker({ retry: { initialDelayMs: 30, maxDelayMs: 30, retryForMs: 150 } });
     running.start();
     await expect
-      .poll(async () => (await listAttempts(db.knex, endpoint.id, 1))[0]?.deliveryStatus, {
+      .poll(async () => (await listWebhookAttempts(db.knex, endpoint.id, 1))[0]?.deliveryStatus, {
         timeout: 5_000,
       })
       .toBe('failed');
@@ -161,7 +164,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     worker().start();
     await target.waitFor(() => true);
     // Act
-    expect(await scheduleRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
+    expect(await scheduleWebhookRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
     await expect.poll(() => target.received.length, { timeout: 5_000 }).toBe(2);
     // Assert
     expect(target.received[1]?.headers['webhook-id']).toBe(eventId);
@@ -177,12 +180,12 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     await target.waitFor(() => true);
 
     // Act: asked while the first attempt waits for its answer.
-    expect(await scheduleRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
+    expect(await scheduleWebhookRedelivery(db.knex, endpoint, eventId ?? '')).toBe(true);
 
     // Assert
     await expect.poll(() => target.received.length, { timeout: 5_000 }).toBe(2);
     await expect
-      .poll(async () => (await listAttempts(db.knex, endpoint.id, 5))[0]?.deliveryStatus, {
+      .poll(async () => (await listWebhookAttempts(db.knex, endpoint.id, 5))[0]?.deliveryStatus, {
         timeout: 5_000,
       })
       .toBe('delivered');
@@ -229,7 +232,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     await publish(userId, 'certificate.revoked', { certID: 'c' });
     await worker({ addressPolicy: { allowAddresses: [], allowPrivateAddresses: false } }).runOnce();
     expect(target.received).toEqual([]);
-    const [attempt] = await listAttempts(db.knex, endpoint.id, 1);
+    const [attempt] = await listWebhookAttempts(db.knex, endpoint.id, 1);
     expect(attempt?.statusCode).toBeNull();
     expect(attempt?.error).toMatch(/non-public address/);
   });
@@ -239,7 +242,7 @@ describe.each(testBackends())('webhook delivery on %s', (backend) => {
     const { userId, endpoint } = await userWithEndpoint(target);
     await publish(userId, 'certificate.revoked', { certID: 'c' });
     await worker().runOnce();
-    const [attempt] = await listAttempts(db.knex, endpoint.id, 1);
+    const [attempt] = await listWebhookAttempts(db.knex, endpoint.id, 1);
     expect(attempt).toMatchObject({ statusCode: 302, deliveryStatus: 'pending' });
     expect(target.received).toHaveLength(1);
   });

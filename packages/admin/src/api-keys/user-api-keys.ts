@@ -1,14 +1,18 @@
-import { recordAudit, type ChangeContext, type IdempotencyClaim } from '@trustpoint/db';
+import {
+  countActiveApiKeys,
+  lockUserApiKeys,
+  recordAudit,
+  type ChangeContext,
+  type IdempotencyClaim,
+} from '@trustpoint/db';
 import { API_SCOPES, DomainError, type ApiScope } from '@trustpoint/domain';
 import { commitIdempotentChange } from '@trustpoint/http';
 import {
   changeApiKeyScopes,
-  countActiveApiKeys,
   createApiKey,
   DEFAULT_MAX_API_KEYS_PER_USER,
   findApiKey,
   listApiKeys,
-  lockUserKeys,
   revokeApiKey,
   type ApiKey,
 } from '@trustpoint/identity';
@@ -47,7 +51,7 @@ export async function createUserApiKey(
   const { userId, expiresAt } = request;
   return knex.transaction(async (trx) => {
     await existingAccount(trx, userId);
-    await lockUserKeys(trx, userId);
+    await lockUserApiKeys(trx, userId);
     if (
       (await countActiveApiKeys(trx, userId, new Date(request.now()))) >=
       DEFAULT_MAX_API_KEYS_PER_USER
