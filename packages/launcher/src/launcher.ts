@@ -149,8 +149,12 @@ export async function startEmbeddedChain(
  * deployments file (`trustpoint serve all` started it, or a chain node of its own): roles never
  * start a chain.
  */
-async function roleNetworks(role: ServerRole, config: LauncherConfig, logger: Logger) {
-  const deploymentsFile = join(config.dataDir, 'deployments.json');
+async function roleNetworks(
+  role: ServerRole,
+  config: LauncherConfig,
+  deploymentsFile: string,
+  logger: Logger,
+) {
   const localChain = `http://${config.chainHost}:${String(config.chainPort)}`;
   const needs = `trustpoint serve ${role} needs TRUSTPOINT_NETWORKS_FILE or a chain already running at ${localChain} with its registries in ${deploymentsFile}`;
   let networks: NetworkRegistry;
@@ -302,7 +306,7 @@ export async function launch(
       // Said before anything else is looked at: it is the first thing a role needs.
       requireDatabaseUrl(role as ServerRole, config);
       if (anchors) await refuseSharedRegistrarKey(config);
-      networks = await roleNetworks(role as ServerRole, config, logger);
+      networks = await roleNetworks(role as ServerRole, config, deploymentsFile, logger);
     }
 
     const database = await databaseOf(role, config);
