@@ -2,9 +2,15 @@
 // solidity-coverage (`npm run coverage`) and the gas reporter (off unless REPORT_GAS=true).
 import '@nomicfoundation/hardhat-toolbox';
 import { subtask, type HardhatUserConfig } from 'hardhat/config';
+import type { HardhatNetworkUserConfig } from 'hardhat/types';
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from 'hardhat/builtin-tasks/task-names';
 
 const SOLC_VERSION = '0.8.30';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nodeConfig = require('./hardhat-node.config.js') as {
+  networks: { hardhat: HardhatNetworkUserConfig };
+};
 
 // `npm run coverage` sets this. solidity-coverage compiles instrumented contracts into Hardhat's
 // paths: give it paths of its own, so the build's artifacts and TypeChain bindings (whose bytecode
@@ -36,14 +42,8 @@ const config: HardhatUserConfig = {
   },
   paths: COVERAGE ? { artifacts: 'coverage/artifacts', cache: 'coverage/cache' } : {},
   networks: {
-    hardhat: {
-      hardfork: 'cancun',
-      // The embedded chain's first start date, kept in its data directory: block 0 (and so the
-      // genesis hash verifiers pin) is the same on every start.
-      ...(process.env.TRUSTPOINT_CHAIN_INITIAL_DATE === undefined
-        ? {}
-        : { initialDate: process.env.TRUSTPOINT_CHAIN_INITIAL_DATE }),
-    },
+    // The local chain, as `hardhat node` runs it (hardhat-node.config.js, which it starts with).
+    hardhat: nodeConfig.networks.hardhat,
     localhost: { url: 'http://127.0.0.1:8545' },
   },
   typechain: {
