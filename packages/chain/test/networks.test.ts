@@ -77,6 +77,42 @@ describe('Network configuration', () => {
     expect(network?.batch).toEqual({ maxWaitMs: 50 });
   });
 
+  it('when a network names its queue limit, then it is kept; otherwise what its blocks take in one anchor timeout; a limit under 2 stops start-up', async () => {
+    const key = `0x${'11'.repeat(32)}`;
+    const entry = {
+      rpcUrl: 'https://rpc.example.org',
+      ...ADDRESSES,
+      signerKeyEnv: 'SEPOLIA_KEY',
+    };
+    const paths = await files({
+      networks: [
+        // 12 s blocks of 15 M gas, 2 confirmations: 113.6 records/s for 108 s.
+        {
+          ...entry,
+          networkId: '1',
+          chainId: 1,
+          confirmations: 2,
+          blockTimeMs: 12_000,
+          blockGasLimit: 15_000_000,
+        },
+        { ...entry, networkId: '2', chainId: 2, maxQueuedRecords: 500 },
+        { ...entry, networkId: '3', chainId: 3 },
+      ],
+    });
+
+    const networks = await loadNetworks({ ...paths, env: { SEPOLIA_KEY: key } });
+
+    expect(networks.map((network) => network.queue?.maxQueuedRecords)).toEqual([
+      12_272, 500, 81_818,
+    ]);
+    const wrong = await files({
+      networks: [{ ...entry, networkId: '4', chainId: 4, maxQueuedRecords: 1 }],
+    });
+    await expect(loadNetworks({ ...wrong, env: { SEPOLIA_KEY: key } })).rejects.toThrow(
+      /maxQueuedRecords/,
+    );
+  });
+
   it('when a network states how requests are acknowledged, then it is kept; otherwise synchronous, with a wait sized from its blocks', async () => {
     const key = `0x${'11'.repeat(32)}`;
     const entry = {

@@ -60,7 +60,10 @@ export type {
   SettledRecords,
   SignedBatch,
 } from './repositories/anchor-batches-repository.js';
-export { readAnchorQueueDepth } from './repositories/anchor-queue-depth-repository.js';
+export {
+  countPendingAnchorRecords,
+  readAnchorQueueDepth,
+} from './repositories/anchor-queue-depth-repository.js';
 export type { AnchorQueueDepth } from './repositories/anchor-queue-depth-repository.js';
 export {
   readNetworkHealth,

@@ -46,8 +46,11 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
       });
       // 5xx domain errors (network down) need an operator; 4xx ones are the caller's business.
       const context = { ...requestContext(req, res), code: error.code };
-      if (body.statusCode >= 500) logger.error({ ...context, err: error }, error.message);
-      else logger.debug({ ...context, detail: error.message }, 'request refused');
+      // A busy network's refusals (Retry-After) come by the thousand under load: the anchoring
+      // engine logs when a network starts and stops refusing, not every request.
+      if (body.statusCode >= 500 && error.retryAfterSeconds === undefined) {
+        logger.error({ ...context, err: error }, error.message);
+      } else logger.debug({ ...context, detail: error.message }, 'request refused');
       return body;
     }
     if (error instanceof z.ZodError) return validationErrorBody(error, { catalogue });
@@ -87,7 +90,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     const body = bodyFor(error, req, res);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
     if (
-      (error instanceof TooManyRequestsError || error instanceof ServiceBusyError) &&
+      (error instanceof TooManyRequestsError ||
+        error instanceof ServiceBusyError ||
+        error instanceof DomainError) &&
       error.retryAfterSeconds !== undefined
     ) {
       res.setHeader('Retry-After', String(error.retryAfterSeconds));

@@ -19,6 +19,7 @@ import {
   type AnchorerTiming,
 } from './network-anchorer.js';
 import { unknownHealth, type NetworkHealth } from './network-health.js';
+import { QueueAdmission, type Admission } from './queue-admission.js';
 export type { FailedRecord } from './anchoring-observer.js';
 import { backfillRevocationStatuses, revocationStatusRequest } from './status-backfill.js';
 
@@ -50,6 +51,11 @@ export interface AnchorEngineOptions {
   onFailed?: (records: FailedRecord[]) => void;
   /** Told of every look at a registrar's balance: an anchoring thread passes it on (`reportHealth`). */
   onHealth?: (health: NetworkHealth) => void;
+  /**
+   * Least time between two reads of a network's queue depth for its queue limit (`admit`), made
+   * only while creations come. Default 250 ms.
+   */
+  queueReadEveryMs?: number;
 }
 
 /** A record the registry refused for good, and why. */
@@ -99,6 +105,7 @@ export class AnchorEngine {
   readonly #anchoringKnex: Knex;
   #stopped = false;
   readonly #backfills: Promise<void>[] = [];
+  readonly #admission: QueueAdmission;
 
   constructor(knex: Knex, networks: NetworkRegistry, options: AnchorEngineOptions = {}) {
     this.#knex = knex;
@@ -107,6 +114,10 @@ export class AnchorEngine {
     this.#anchorTimeoutMs = options.anchorTimeoutMs ?? DEFAULT_ANCHOR_TIMEOUT_MS;
     this.#waitPollMs = options.waitPollMs ?? 100;
     this.#logger = options.logger ?? silentLogger;
+    this.#admission = new QueueAdmission(knex, networks, {
+      logger: this.#logger,
+      ...(options.queueReadEveryMs === undefined ? {} : { readEveryMs: options.queueReadEveryMs }),
+    });
     if (options.anchoring ?? true) {
       const timing = { ...DEFAULT_ANCHORER_TIMING, ...options.timing };
       for (const network of networks.list()) {
@@ -243,6 +254,16 @@ export class AnchorEngine {
     this.#networks.require(networkId);
     const notReady = this.#notReady(networkId);
     if (notReady) throw notReady;
+  }
+
+  /**
+   * What a creating request asks before it stores anything: room for `records` more records on the
+   * network's queue, held until the store it is given ends (`admission.during(store)`). Past the
+   * network's limit (`maxQueuedRecords`), fails at once with `networkBusy` (503) and
+   * `retryAfterSeconds`; see `QueueAdmission` for how the queue is counted.
+   */
+  admit(networkId: string, records: number): Promise<Admission> {
+    return this.#admission.admit(networkId, records);
   }
 
   /**

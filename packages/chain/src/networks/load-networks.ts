@@ -8,6 +8,7 @@ import {
   type NetworkConfig,
   type NetworksFile,
 } from './network-config.js';
+import { queueCapacity } from './queue-capacity.js';
 
 export class NetworkConfigError extends Error {
   override readonly name = 'NetworkConfigError';
@@ -97,6 +98,8 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
         `Network ${entry.networkId}: the registrar key must be 0x followed by 64 hex characters`,
       );
     }
+    const anchorTimeoutMs =
+      entry.anchorTimeoutMs ?? defaultAnchorTimeoutMs(entry.confirmations, entry.blockTimeMs);
     return {
       networkId: entry.networkId,
       name: entry.name ?? `Chain ${String(entry.chainId)}`,
@@ -114,8 +117,13 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
         minPriorityFeePerGas: entry.minPriorityFeePerGas,
         replaceAfterBlocks: entry.replaceAfterBlocks,
       },
-      anchorTimeoutMs:
-        entry.anchorTimeoutMs ?? defaultAnchorTimeoutMs(entry.confirmations, entry.blockTimeMs),
+      anchorTimeoutMs,
+      queue: queueCapacity({
+        blockGasLimit: entry.blockGasLimit,
+        blockTimeMs: entry.blockTimeMs,
+        anchorTimeoutMs,
+        maxQueuedRecords: entry.maxQueuedRecords,
+      }),
       acknowledgement: entry.acknowledgement,
       localUser: entry.localUser,
     };

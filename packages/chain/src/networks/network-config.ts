@@ -1,6 +1,7 @@
 import { parseUnits } from 'ethers';
 import { z } from 'zod';
 import { DEFAULT_FEE_POLICY, type FeePolicy } from '../anchoring/fees.js';
+import type { QueueCapacity } from './queue-capacity.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte key');
@@ -71,6 +72,15 @@ export const networkFileEntrySchema = z.strictObject({
    * its confirmations take at `blockTimeMs` when that is longer.
    */
   anchorTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+  /** The network's block gas limit, which sizes the default `maxQueuedRecords`. Default 30,000,000. */
+  blockGasLimit: z.number().int().min(1_000_000).max(10_000_000_000).optional(),
+  /**
+   * Records pending anchoring on this network past which creations are refused (503 `networkBusy`
+   * with `Retry-After`). Default: what the chain takes in one anchor timeout, `blockGasLimit` /
+   * 11,000 gas a record / `blockTimeMs` (1 s when absent) x `anchorTimeoutMs`. At least 2: a
+   * qualified certificate queues two records.
+   */
+  maxQueuedRecords: z.number().int().min(2).max(100_000_000).optional(),
   /**
    * How creations on this network are answered when a request states no `Prefer`: `sync` waits
    * for the record (201, or 503/202 after `anchorTimeoutMs`), `async` answers 202 at once.
@@ -114,6 +124,11 @@ export interface NetworkConfig {
   fees?: FeePolicy;
   /** A synchronous request's wait; the anchoring engine's anchor timeout when absent. */
   anchorTimeoutMs?: number;
+  /**
+   * The queue limit and the rate the chain drains it (`queueCapacity`); when absent, the defaults
+   * for the network's anchor timeout (a 30 M gas block a second).
+   */
+  queue?: QueueCapacity;
   /** How a creation with no `Prefer` is answered; `sync` when absent. */
   acknowledgement?: 'sync' | 'async';
   /** In the launcher's local user's plan (`localUser` in the networks file). */

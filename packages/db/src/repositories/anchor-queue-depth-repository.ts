@@ -44,3 +44,29 @@ export async function readAnchorQueueDepth(db: Queryable): Promise<AnchorQueueDe
     }));
   return [...depths('queued', queued), ...depths('batched', batched)];
 }
+
+/**
+ * The records of one network pending anchoring (queued, or in a signed batch not yet settled),
+ * counted up to `atMost`: a bounded read for the queue limit, however long the queue has grown.
+ * Queued records are read through their partial index, batched ones through the signed batches.
+ */
+export async function countPendingAnchorRecords(
+  db: Queryable,
+  networkId: string,
+  atMost: number,
+): Promise<number> {
+  const limit = Math.max(0, Math.floor(atMost));
+  const queued = db('anchor_records')
+    .where({ network_id: networkId, status: 'queued' })
+    .select(db.raw('1'))
+    .limit(limit);
+  const batched = db('anchor_batches as b')
+    .join('anchor_records as r', 'r.batch_id', 'b.id')
+    .where({ 'b.network_id': networkId, 'b.status': 'signed', 'r.status': 'batched' })
+    .select(db.raw('1'))
+    .limit(limit);
+  const [row] = await db
+    .from(db.unionAll([queued, batched], true).limit(limit).as('pending'))
+    .count<{ count: string | number }[]>({ count: '*' });
+  return Number(row?.count ?? 0);
+}

@@ -12,6 +12,8 @@ export class DomainError extends Error {
   readonly errors: readonly FieldError[] | undefined;
   /** What the caller can do, shown on a 4xx other than 400 (see `toErrorBody`). */
   readonly hint: FieldError | undefined;
+  /** When to come back, in seconds: the answer's `Retry-After` (a 503 of a busy network). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     code: ErrorCode,
@@ -19,6 +21,7 @@ export class DomainError extends Error {
       detail?: string;
       errors?: readonly FieldError[];
       hint?: FieldError;
+      retryAfterSeconds?: number;
       cause?: unknown;
     } = {},
   ) {
@@ -27,5 +30,6 @@ export class DomainError extends Error {
     this.code = code;
     this.errors = options.errors;
     this.hint = options.hint;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

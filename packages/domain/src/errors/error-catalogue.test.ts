@@ -84,6 +84,11 @@ describe('error catalogue', () => {
         'Service Unavailable Error',
         'The blockchain network is not available, please try again later',
       ],
+      networkBusy: [
+        503,
+        'Service Unavailable Error',
+        'The blockchain network has more records waiting than it can take now, please try again later',
+      ],
       identityProviderUnavailable: [
         503,
         'Service Unavailable Error',

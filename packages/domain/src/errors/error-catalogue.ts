@@ -120,6 +120,15 @@ const ENTRIES = {
     status: 503,
     message: () => 'The blockchain network is not available, please try again later',
   },
+  /**
+   * The network's queue holds as many records as its chain takes in one anchor timeout: nothing
+   * was stored; answered with `Retry-After`, the time the queue takes to drain under the limit.
+   */
+  networkBusy: {
+    status: 503,
+    message: () =>
+      'The blockchain network has more records waiting than it can take now, please try again later',
+  },
   /** A configured OpenID Connect provider's discovery or keys cannot be had: not the token's fault. */
   identityProviderUnavailable: {
     status: 503,

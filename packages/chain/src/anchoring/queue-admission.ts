@@ -1,0 +1,169 @@
+import { countPendingAnchorRecords } from '@trustpoint/db';
+import { DomainError } from '@trustpoint/domain';
+import type { Knex } from 'knex';
+import type { NetworkRegistry } from '../networks/network-registry.js';
+import { queueCapacity, type QueueCapacity } from '../networks/queue-capacity.js';
+import type { AnchorLogger } from './anchor-logger.js';
+
+/** Room held on a network's queue by one request, from its admission until its store ends. */
+export interface Admission {
+  /**
+   * Holds the room while `storing` runs (the transaction that queues the records) and gives it
+   * back once it commits or rolls back; what `storing` gives.
+   */
+  during<T>(storing: Promise<T>): Promise<T>;
+}
+
+export interface QueueAdmissionOptions {
+  /** Least time between two reads of a network's queue depth. Default 250 ms. */
+  readEveryMs?: number;
+  logger: AnchorLogger;
+}
+
+/** What this process knows of one network's queue. */
+interface QueueView {
+  capacity: QueueCapacity;
+  /** Pending records at the last read (at most the limit + 1), and when that read started. */
+  counted: number;
+  countedAt: number;
+  /** Records whose store ended (committed or not) since the last read started: maybe not counted. */
+  sinceRead: number;
+  /** The part of `sinceRead` since the running read started, which that read may not see. */
+  sinceReading: number;
+  /** Records admitted whose store has not ended: not in the database for any read yet. */
+  holding: number;
+  reading: Promise<void> | undefined;
+  refusing: boolean;
+}
+
+/**
+ * The queue limit of each network, as one process holds it: creations are admitted against this
+ * process's view of the queue (one bounded count per network at most every `readEveryMs`, while
+ * creations come) plus every record it admitted since that read started, so that a burst is
+ * refused at once, before anything is stored. Admission is decided and recorded in one turn of
+ * the event loop, so concurrent requests of a process never take the queue past the limit.
+ * Records other processes queue are seen at this process's next read: with several creating
+ * processes, the queue can pass the limit by what the others admit within one read interval.
+ */
+export class QueueAdmission {
+  readonly #knex: Knex;
+  readonly #networks: NetworkRegistry;
+  readonly #readEveryMs: number;
+  /** A view older than this is read again before it refuses or admits anything. */
+  readonly #staleAfterMs: number;
+  readonly #logger: AnchorLogger;
+  readonly #views = new Map<string, QueueView>();
+
+  constructor(knex: Knex, networks: NetworkRegistry, options: QueueAdmissionOptions) {
+    this.#knex = knex;
+    this.#networks = networks;
+    this.#readEveryMs = options.readEveryMs ?? 250;
+    this.#staleAfterMs = Math.max(1_000, 4 * this.#readEveryMs);
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Admits `records` more records on the network's queue, or fails with `networkBusy` (503, with
+   * the seconds the chain takes to drain the queue back under the limit as `Retry-After`).
+   */
+  async admit(networkId: string, records: number): Promise<Admission> {
+    const view = this.#view(networkId);
+    const now = Date.now();
+    if (view.reading === undefined && now - view.countedAt >= this.#readEveryMs) {
+      this.#read(networkId, view).catch(() => undefined);
+    }
+    // A view from before a quiet spell says nothing of the queue now: wait for the read.
+    if (now - view.countedAt > this.#staleAfterMs) await view.reading;
+    // From here to the end, one turn of the event loop: no other admission comes in between.
+    const { maxQueuedRecords, recordsPerSecond } = view.capacity;
+    const pending = view.counted + view.sinceRead + view.holding;
+    if (pending + records > maxQueuedRecords) {
+      if (!view.refusing) {
+        view.refusing = true;
+        this.#logger.warn(
+          { networkId, pending, maxQueuedRecords },
+          'anchoring queue full: creations on this network are refused until it drains',
+        );
+      }
+      const excess = pending + records - maxQueuedRecords;
+      throw new DomainError('networkBusy', {
+        detail: `network ${networkId} has ${String(pending)} records pending, limit ${String(maxQueuedRecords)}`,
+        retryAfterSeconds: Math.max(1, Math.ceil(excess / recordsPerSecond)),
+      });
+    }
+    if (view.refusing) {
+      view.refusing = false;
+      this.#logger.info(
+        { networkId, pending, maxQueuedRecords },
+        'anchoring queue below its limit',
+      );
+    }
+    view.holding += records;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      view.holding -= records;
+      view.sinceRead += records;
+      if (view.reading !== undefined) view.sinceReading += records;
+    };
+    return {
+      async during(storing) {
+        try {
+          return await storing;
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+
+  /** The limit and drain rate admission uses for a network. */
+  capacityOf(networkId: string): QueueCapacity {
+    return this.#view(networkId).capacity;
+  }
+
+  #view(networkId: string): QueueView {
+    let view = this.#views.get(networkId);
+    if (view === undefined) {
+      const network = this.#networks.require(networkId);
+      view = {
+        capacity: network.queue ?? queueCapacity({ anchorTimeoutMs: network.anchorTimeoutMs }),
+        counted: 0,
+        countedAt: Number.NEGATIVE_INFINITY,
+        sinceRead: 0,
+        sinceReading: 0,
+        holding: 0,
+        reading: undefined,
+        refusing: false,
+      };
+      this.#views.set(networkId, view);
+    }
+    return view;
+  }
+
+  /** Counts the network's pending records (up to the limit + 1); the view is kept on a failure. */
+  #read(networkId: string, view: QueueView): Promise<void> {
+    const startedAt = Date.now();
+    view.sinceReading = 0;
+    view.reading = countPendingAnchorRecords(
+      this.#knex,
+      networkId,
+      view.capacity.maxQueuedRecords + 1,
+    )
+      .then((counted) => {
+        // Stores that ended before the read started are in its count; later ones may not be.
+        view.counted = counted;
+        view.countedAt = startedAt;
+        view.sinceRead = view.sinceReading;
+      })
+      .catch((error: unknown) => {
+        this.#logger.warn({ networkId, err: String(error) }, 'could not read the anchoring queue');
+        throw error;
+      })
+      .finally(() => {
+        view.reading = undefined;
+      });
+    return view.reading;
+  }
+}
