@@ -69,14 +69,15 @@ export class QueueAdmission {
   async admit(networkId: string, records: number): Promise<Admission> {
     const view = this.#view(networkId);
     const now = Date.now();
-    if (view.reading === undefined && now - view.countedAt >= this.#readEveryMs) {
-      this.#read(networkId, view).catch(() => undefined);
-    }
+    const due = now - view.countedAt >= this.#readEveryMs;
+    if (due && view.reading === undefined) this.#read(networkId, view).catch(() => undefined);
     // A view from before a quiet spell says nothing of the queue now: wait for the read.
     if (now - view.countedAt > this.#staleAfterMs) await view.reading;
+    // Nor is a refusal decided on a view older than one interval: the queue may have drained.
+    else if (due && !this.#fits(view, records)) await view.reading?.catch(() => undefined);
     // From here to the end, one turn of the event loop: no other admission comes in between.
     const { maxQueuedRecords, recordsPerSecond } = view.capacity;
-    const pending = view.counted + view.sinceRead + view.holding;
+    const pending = this.#pending(view);
     if (pending + records > maxQueuedRecords) {
       if (!view.refusing) {
         view.refusing = true;
@@ -116,6 +117,15 @@ export class QueueAdmission {
         }
       },
     };
+  }
+
+  /** Records pending on the network as far as this process knows. */
+  #pending(view: QueueView): number {
+    return view.counted + view.sinceRead + view.holding;
+  }
+
+  #fits(view: QueueView, records: number): boolean {
+    return this.#pending(view) + records <= view.capacity.maxQueuedRecords;
   }
 
   /** The limit and drain rate admission uses for a network. */
