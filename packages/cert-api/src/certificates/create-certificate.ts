@@ -356,7 +356,10 @@ export async function createCertificate(
     timestamp: issuedOn,
     networkId: draft.networkId,
   };
-  const { record: inserted, recordIds } = await store(services, {
+  // Room on the network's queue, held until the store ends: past its limit, 503 before anything
+  // is stored (nor any credit spent).
+  const admission = await engine.admit(draft.networkId, signature === undefined ? 1 : 2);
+  const storing = store(services, {
     certificate: {
       id,
       certId,
@@ -404,6 +407,7 @@ export async function createCertificate(
       qualified: options.qualified,
     }),
   });
+  const { record: inserted, recordIds } = await admission.during(storing);
 
   const wait = await awaitAcknowledgement(engine, {
     acknowledgement,

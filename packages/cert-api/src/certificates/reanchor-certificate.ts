@@ -79,7 +79,9 @@ export async function reanchorCertificate(
   // Computed before the transaction: content the rule refuses is a 400 that spends nothing.
   const hashV2 = certificateHashV2(found.certId, found, services.issuerOrigin?.());
 
-  const outcome = await knex.transaction(async (trx) => {
+  // Past the network's queue limit, 503 before anything is stored (nor any credit spent).
+  const admission = await engine.admit(network, 1);
+  const storing = knex.transaction(async (trx) => {
     const record = await lockedCertificate(trx, found);
     if (!record) throw new DomainError('notFound');
     if (record.hashVersion === 2) return { already: record };
@@ -107,6 +109,7 @@ export async function reanchorCertificate(
     ]);
     return { queued: recordId };
   });
+  const outcome = await admission.during(storing);
 
   if (outcome.already !== undefined) {
     return untilAnchored(services, await reread(services, found.certId));

@@ -81,7 +81,9 @@ export async function signCertificate(
   if (found.revokedAt !== null) throw revokedError(found.certId);
   services.networks.requireForUser(networkId, owner.planNetworkIds);
 
-  const outcome = await knex.transaction(async (trx) => {
+  // Past the network's queue limit, 503 before anything is stored (nor any credit spent).
+  const admission = await engine.admit(networkId, 1);
+  const storing = knex.transaction(async (trx) => {
     // Read again under the lock: another request may have signed or revoked it meanwhile.
     const record = await lockedCertificate(trx, found);
     if (!record) throw new DomainError('notFound');
@@ -106,6 +108,7 @@ export async function signCertificate(
     ]);
     return { queued: recordId };
   });
+  const outcome = await admission.during(storing);
 
   if (outcome.existing !== undefined) {
     await untilAnchored(services, outcome.existing);

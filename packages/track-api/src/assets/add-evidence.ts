@@ -27,13 +27,16 @@ export async function addEvidence(
   services.networks.requireForUser(asset.networkId, registrant.planNetworkIds);
   const acknowledgement = acknowledgementFor?.(asset.networkId);
   requireReadyUnlessPending(services, asset.networkId, acknowledgement);
-  const evidence = await storeEvidence(services, {
+  // Past the network's queue limit, 503 before anything is stored.
+  const admission = await services.engine.admit(asset.networkId, 1);
+  const storing = storeEvidence(services, {
     registrant,
     asset,
     metadata: body.metadata,
     requestId,
     idempotency,
   });
+  const evidence = await admission.during(storing);
 
   const receipt = await awaitEvidenceAnchor(
     services,

@@ -71,10 +71,14 @@ export async function createAsset(
   requireReadyUnlessPending(services, networkId, acknowledgement);
   const trackId = newTrackId(services.namespace);
 
+  // Room on the network's queue for the first evidence, held until the store ends: past its
+  // limit, 503 before anything is stored.
+  const admission = await services.engine.admit(networkId, 1);
+
   let asset: AssetRecord;
   let first: EvidenceRecord;
   try {
-    [asset, first] = await knex.transaction(async (trx) => {
+    const storing = knex.transaction(async (trx) => {
       if (!(await spendCredit(trx, owner.id))) {
         // A repeat is a 409 even without credit left, as for certificates: credits would not help.
         const repeated = await hasAssetId(trx, owner.id, body.assetId);
@@ -118,6 +122,7 @@ export async function createAsset(
       ]);
       return [inserted, evidence] as const;
     });
+    [asset, first] = await admission.during(storing);
   } catch (error) {
     throw conflictOf(error) ?? error;
   }
