@@ -7,6 +7,37 @@ import { parseInt8 } from './parse-int8.js';
 
 const inMemory = 'memory://';
 
+/**
+ * PGlite's own start parameters (0.5.x), with PostgreSQL's buffer cache cut from its default
+ * 128 MB: the engine's WebAssembly memory holds the whole cache and never gives it back, and the
+ * data directory's files stay in the operating system's page cache anyway. Measured on the
+ * embedded service (`trustpoint start`, idle): see docs/performance.md.
+ */
+const PGLITE_START_PARAMS = [
+  '--single',
+  '-F',
+  '-O',
+  '-j',
+  '-c',
+  'search_path=public',
+  '-c',
+  'exit_on_error=false',
+  '-c',
+  'log_checkpoints=false',
+  '-c',
+  'max_worker_processes=0',
+  '-c',
+  'max_parallel_workers=0',
+  '-c',
+  'max_parallel_workers_per_gather=0',
+  '-c',
+  'io_method=sync',
+  '-c',
+  'max_parallel_maintenance_workers=0',
+  '-c',
+  'shared_buffers=16MB',
+];
+
 interface QueryObject {
   method?: string;
 }
@@ -53,6 +84,7 @@ export async function openPglite(
   const pglite = new PGlite({
     dataDir,
     parsers: { [types.INT8]: parseInt8 },
+    startParams: PGLITE_START_PARAMS,
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
   });
   // Fail here, with the engine's own message, when the data directory cannot be opened.
