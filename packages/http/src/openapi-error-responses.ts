@@ -16,6 +16,18 @@ import type { ZodOpenApiExampleObject, ZodOpenApiResponsesObject } from 'zod-ope
  */
 const ALWAYS: readonly ErrorCode[] = ['validation', 'payloadTooLarge', 'internal'];
 
+/** The `Retry-After` of a busy network's 503 (`networkBusy`): the time its queue takes to drain. */
+const NETWORK_BUSY_HEADERS = {
+  'Retry-After': {
+    description:
+      "Set on `networkBusy`: seconds until the network's queue has drained under its limit at " +
+      'the rate its chain takes records (at least 1). Nothing was stored; send the same request ' +
+      'again then (with the same `Idempotency-Key`, which a 503 gives up)',
+    required: false,
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
+};
+
 function exampleOf(
   code: ErrorCode,
   catalogue: ErrorCatalogue,
@@ -58,6 +70,7 @@ export function openApiErrorResponses(
     // Catalogue statuses are 4xx and 5xx.
     responses[`${status}` as `${4 | 5}${string}`] = {
       description: first?.type ?? 'Error',
+      ...(status === 503 && codes.includes('networkBusy') ? { headers: NETWORK_BUSY_HEADERS } : {}),
       content: { 'application/json': { schema: errorBodySchema, examples } },
     };
   }

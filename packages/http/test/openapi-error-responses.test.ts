@@ -22,4 +22,17 @@ describe('openApiErrorResponses', () => {
     expect(Object.keys(responses)).toEqual(['400', '401', '404', '413', '429', '500']);
     expect(JSON.stringify(responses['413'])).toContain(catalogue.payloadTooLarge.message);
   });
+
+  it('when an operation can answer networkBusy, then its 503 documents Retry-After; one that cannot, none', () => {
+    // Act
+    const busy = openApiErrorResponses(catalogue, ['networkUnavailable', 'networkBusy'], []);
+    const unavailable = openApiErrorResponses(catalogue, ['networkUnavailable'], []);
+
+    // Assert
+    expect(busy['503']).toMatchObject({
+      headers: { 'Retry-After': { required: false, schema: { type: 'integer', minimum: 1 } } },
+    });
+    expect(JSON.stringify(busy['503'])).toContain(catalogue.networkBusy.message);
+    expect(unavailable['503']).not.toHaveProperty('headers');
+  });
 });

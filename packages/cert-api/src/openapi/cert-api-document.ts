@@ -424,6 +424,8 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
       'Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, ' +
       'spending one credit. `type=file` takes multipart/form-data; the other types take JSON. ' +
       '`type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. ' +
+      'A network whose queue holds as many records as its chain takes in one anchor timeout ' +
+      'answers 503 `networkBusy` with `Retry-After` before anything is stored. ' +
       CERTIFICATE_HASH_V2_DESCRIPTION,
     security: AUTHENTICATED,
     requestParams: { query: createCertificateQuerySchema, header: preferHeaderSchema },
@@ -463,6 +465,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'payloadTooLarge',
         'outOfCredits',
         'networkUnavailable',
+        'networkBusy',
       ),
     },
   };
@@ -620,6 +623,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'notFound',
         'outOfCredits',
         'networkUnavailable',
+        'networkBusy',
       ),
     },
   };
@@ -662,6 +666,7 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         'notFound',
         'outOfCredits',
         'networkUnavailable',
+        'networkBusy',
       ),
     },
   };

@@ -17,7 +17,7 @@ export interface paths {
     put?: never;
     /**
      * Certify content, an asset, a file or a URL
-     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, the Evidence `trustPointHash`, covers certID, type, name, description, issuer, `issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, each content member and element through a salted RFC 9901 (SD-JWT) disclosure in `data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named `_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description Hashes what is certified and anchors an Evidence trustpoint on the network `networkId`, spending one credit. `type=file` takes multipart/form-data; the other types take JSON. `type=url`: the service fetches the URL once (public addresses only) and hashes the bytes. A network whose queue holds as many records as its chain takes in one anchor timeout answers 503 `networkBusy` with `Retry-After` before anything is stored. Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, the Evidence `trustPointHash`, covers certID, type, name, description, issuer, `issuerOrigin` (the configured public URL), issuedOn, expires, `fileHash` and the content, each content member and element through a salted RFC 9901 (SD-JWT) disclosure in `data.selectiveDisclosure`, so a holder can withhold some and the rest still verifies. Content numbers must be I-JSON (integers within ±(2^53 − 1)) and no member may be named `_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createCertificate'];
     delete?: never;
@@ -1602,6 +1602,8 @@ export interface operations {
       /** @description Service Unavailable Error */
       503: {
         headers: {
+          /** @description Set on `networkBusy`: seconds until the network's queue has drained under its limit at the rate its chain takes records (at least 1). Nothing was stored; send the same request again then (with the same `Idempotency-Key`, which a 503 gives up) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2151,6 +2153,8 @@ export interface operations {
       /** @description Service Unavailable Error */
       503: {
         headers: {
+          /** @description Set on `networkBusy`: seconds until the network's queue has drained under its limit at the rate its chain takes records (at least 1). Nothing was stored; send the same request again then (with the same `Idempotency-Key`, which a 503 gives up) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2281,6 +2285,8 @@ export interface operations {
       /** @description Service Unavailable Error */
       503: {
         headers: {
+          /** @description Set on `networkBusy`: seconds until the network's queue has drained under its limit at the rate its chain takes records (at least 1). Nothing was stored; send the same request again then (with the same `Idempotency-Key`, which a 503 gives up) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {

@@ -1148,6 +1148,8 @@ export interface operations {
       /** @description Service Unavailable Error */
       503: {
         headers: {
+          /** @description Set on `networkBusy`: seconds until the network's queue has drained under its limit at the rate its chain takes records (at least 1). Nothing was stored; send the same request again then (with the same `Idempotency-Key`, which a 503 gives up) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1442,6 +1444,8 @@ export interface operations {
       /** @description Service Unavailable Error */
       503: {
         headers: {
+          /** @description Set on `networkBusy`: seconds until the network's queue has drained under its limit at the rate its chain takes records (at least 1). Nothing was stored; send the same request again then (with the same `Idempotency-Key`, which a 503 gives up) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
