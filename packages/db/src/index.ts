@@ -214,6 +214,7 @@ export {
   findIssuerDomain,
   listIssuerDomains,
   provenIssuerDomainOf,
+  provenIssuerDomainsOf,
   recordIssuerDomainCheck,
   releaseIssuerDomain,
   type IssuerDomainRecord,

@@ -4,6 +4,7 @@ import {
   findIssuerDomain,
   listIssuerDomains,
   provenIssuerDomainOf,
+  provenIssuerDomainsOf,
   recordIssuerDomainCheck,
   releaseIssuerDomain,
 } from '../src/index.js';
@@ -50,6 +51,42 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
     });
     expect(again).toEqual({ created: false, record: first.record });
     await expect(listIssuerDomains(db.knex, user.id)).resolves.toEqual([first.record]);
+  });
+
+  it('when several users are looked up together, then each gets the domain proven last, and a user with none is left out', async () => {
+    const [first, second, third] = [
+      await givenUser(db.knex),
+      await givenUser(db.knex),
+      await givenUser(db.knex),
+    ];
+    for (const [user, domain, at] of [
+      [first, 'one.example', NOW],
+      [first, 'two.example', NOW + 5],
+      [second, 'three.example', NOW + 1],
+      [third, 'unproven.example', undefined],
+    ] as const) {
+      await claimIssuerDomain(db.knex, { userId: user.id, domain, now: NOW });
+      if (at !== undefined) {
+        await recordIssuerDomainCheck(db.knex, {
+          userId: user.id,
+          domain,
+          proven: true,
+          now: at,
+          detail: 'found',
+        });
+      }
+    }
+
+    const found = await provenIssuerDomainsOf(db.knex, [first.id, second.id, third.id, first.id]);
+
+    expect(found).toEqual(
+      new Map([
+        [first.id, 'two.example'],
+        [second.id, 'three.example'],
+      ]),
+    );
+    await expect(provenIssuerDomainOf(db.knex, first.id)).resolves.toBe('two.example');
+    await expect(provenIssuerDomainsOf(db.knex, [])).resolves.toEqual(new Map());
   });
 
   it('when checks prove two domains, then new certificates name the one proven last, and one no longer found is unproven', async () => {

@@ -1,13 +1,14 @@
 import { awaitAcknowledgement, type AnchorReceipt } from '@trustpoint/chain';
 import {
   Batcher,
+  batchedLookup,
   findCertificateRepeats,
   holdsIdempotencyKey,
   insertCertificates,
   insertTrustpoints,
   lockCreditBalances,
   onePer,
-  provenIssuerDomainOf,
+  provenIssuerDomainsOf,
   recordAudit,
   retryTransientConflicts,
   spendCredits,
@@ -279,6 +280,11 @@ async function withIdempotencyKeys(
   return going;
 }
 
+/** The issuer domains of concurrent creations' users, read together by one query. */
+const issuerDomainLookup = onePer((services: CertificateServices) =>
+  batchedLookup((userIds: string[]) => provenIssuerDomainsOf(services.knex, userIds)),
+);
+
 /** Runs the creations of concurrent requests together: one transaction for all that are waiting. */
 const creationGroup = onePer(
   (services: CertificateServices) =>
@@ -335,7 +341,7 @@ export async function createCertificate(
   // by the certificate for verifiers to check: only a service with a public origin can be named.
   const issuerOrigin = services.issuerOrigin?.();
   const issuerDomain =
-    issuerOrigin === undefined ? undefined : await provenIssuerDomainOf(knex, user.id);
+    issuerOrigin === undefined ? undefined : await issuerDomainLookup(services)(user.id);
   const hashV2 = certificateHashV2(
     certId,
     { ...draft, userId: user.id, issuedOn },

@@ -121,13 +121,27 @@ export async function provenIssuerDomainOf(
   db: Queryable,
   userId: string,
 ): Promise<string | undefined> {
-  const row = await db<IssuerDomainRow>('issuer_domains')
-    .where({ user_id: userId })
+  return (await provenIssuerDomainsOf(db, [userId])).get(userId);
+}
+
+/**
+ * `provenIssuerDomainOf` for several users in one query (the creations of concurrent requests):
+ * users with no proven domain are left out of the map.
+ */
+export async function provenIssuerDomainsOf(
+  db: Queryable,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db<IssuerDomainRow>('issuer_domains')
+    .distinctOn('user_id')
+    .select('user_id', 'domain')
+    .whereIn('user_id', [...new Set(userIds)])
     .whereNotNull('proven_at')
     .orderBy([
+      { column: 'user_id', order: 'asc' },
       { column: 'proven_at', order: 'desc' },
       { column: 'domain', order: 'asc' },
-    ])
-    .first();
-  return row?.domain;
+    ]);
+  return new Map(rows.map((row) => [row.user_id, row.domain]));
 }
