@@ -5,6 +5,8 @@ import type { NetworkRegistry } from '../networks/network-registry.js';
 import { queueCapacity, type QueueCapacity } from '../networks/queue-capacity.js';
 import type { AnchorLogger } from './anchor-logger.js';
 
+const REFUSAL_LOG_EVERY_MS = 60_000;
+
 /** Room held on a network's queue by one request, from its admission until its store ends. */
 export interface Admission {
   /**
@@ -33,7 +35,9 @@ interface QueueView {
   /** Records admitted whose store has not ended: not in the database for any read yet. */
   holding: number;
   reading: Promise<void> | undefined;
-  refusing: boolean;
+  /** Refusals since the last line logged about them, and when that was. */
+  refused: number;
+  refusalLoggedAt: number;
 }
 
 /**
@@ -79,25 +83,22 @@ export class QueueAdmission {
     const { maxQueuedRecords, recordsPerSecond } = view.capacity;
     const pending = this.#pending(view);
     if (pending + records > maxQueuedRecords) {
-      if (!view.refusing) {
-        view.refusing = true;
+      // Under a long overload the queue fills and drains a batch at a time: one line a minute.
+      view.refused += 1;
+      const at = Date.now();
+      if (at - view.refusalLoggedAt >= REFUSAL_LOG_EVERY_MS) {
         this.#logger.warn(
-          { networkId, pending, maxQueuedRecords },
-          'anchoring queue full: creations on this network are refused until it drains',
+          { networkId, pending, maxQueuedRecords, refused: view.refused },
+          'anchoring queue full: creations on this network are refused (503) until it drains',
         );
+        view.refusalLoggedAt = at;
+        view.refused = 0;
       }
       const excess = pending + records - maxQueuedRecords;
       throw new DomainError('networkBusy', {
         detail: `network ${networkId} has ${String(pending)} records pending, limit ${String(maxQueuedRecords)}`,
         retryAfterSeconds: Math.max(1, Math.ceil(excess / recordsPerSecond)),
       });
-    }
-    if (view.refusing) {
-      view.refusing = false;
-      this.#logger.info(
-        { networkId, pending, maxQueuedRecords },
-        'anchoring queue below its limit',
-      );
     }
     view.holding += records;
     let held = true;
@@ -145,7 +146,8 @@ export class QueueAdmission {
         sinceReading: 0,
         holding: 0,
         reading: undefined,
-        refusing: false,
+        refused: 0,
+        refusalLoggedAt: Number.NEGATIVE_INFINITY,
       };
       this.#views.set(networkId, view);
     }
