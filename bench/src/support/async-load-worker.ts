@@ -71,7 +71,7 @@ async function client(number: number, until: number, requests: SentRequest[]): P
         continue;
       }
       Atomics.add(counters, ACCEPTED, 1);
-      await anchoredOf(id);
+      if (data.waitForAnchoring) await anchoredOf(id);
     }
   } finally {
     connection.close();

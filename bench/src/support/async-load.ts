@@ -16,6 +16,12 @@ export interface AsyncLoadOptions {
   threads: number;
   /** How long clients send new requests; those sent still wait for their records after it. */
   durationMs: number;
+  /**
+   * Whether a client waits for its record to be anchored before it sends the next; default true.
+   * Without it, each client sends its next creation as soon as the last is answered, and the
+   * service gets more than the chain takes (the backpressure benchmark).
+   */
+  waitForAnchoring?: boolean;
 }
 
 /** One request: when it was sent (ms since the epoch), its answer, and the record's id. */
@@ -38,6 +44,7 @@ export interface AsyncLoadWorkerData {
   durationMs: number;
   /** Int32 counters shared by every thread: [accepted (202), other answers]. */
   counters: SharedArrayBuffer;
+  waitForAnchoring: boolean;
 }
 
 export type AsyncLoadMessage =
@@ -81,6 +88,7 @@ export async function startAsyncLoad(options: AsyncLoadOptions): Promise<AsyncLo
       firstClient,
       durationMs: options.durationMs,
       counters,
+      waitForAnchoring: options.waitForAnchoring ?? true,
     };
     firstClient += clients;
     return new Worker(join(__dirname, 'async-load-worker.js'), { workerData: data });
