@@ -94,9 +94,10 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
     await drain();
   });
 
-  it('when a synchronous or a qualified creation comes while the queue is full, then it is refused at once too', async () => {
+  it('when a synchronous or a qualified creation, or a signature, comes while the queue is full, then it is refused at once too', async () => {
     // Arrange
     const { token } = await api.user({ credits: 10, qualified: true });
+    const earlier = await api.certify(token);
     await holdMining(api.chain.url);
     const filled = await Promise.all(Array.from({ length: LIMIT }, () => create(token)));
     expect(filled.map((answer) => answer.status)).toEqual(Array(LIMIT).fill(202));
@@ -113,12 +114,20 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
       .set('Prefer', 'respond-async')
       .send({ name: 'Signed', description: '', content: { n: randomUUID() } });
 
+    const signature = await request(api.app)
+      .post(
+        `/cert/v2/certificates/certID/${encodeURIComponent(earlier.certID)}/signature?networkId=31337`,
+      )
+      .set('Authorization', `Bearer ${token}`);
+
     // Assert
     expect(synchronous.status).toBe(503);
     expect(synchronous.body).toEqual(BUSY);
     expect(qualified.status).toBe(503);
+    expect(signature.status).toBe(503);
+    expect(signature.body).toEqual(BUSY);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(await total(token)).toBe(LIMIT);
+    expect(await total(token)).toBe(LIMIT + 1);
 
     await drain();
   });
