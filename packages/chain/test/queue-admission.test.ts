@@ -39,6 +39,12 @@ function queuingEngine(knex: TestDatabase['knex'], maxQueuedRecords: number) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Past the next read's earliest time: the interval, or three times the last read's duration
+ * after it ended, which a loaded machine can stretch to a hundred milliseconds or more.
+ */
+const PAST_NEXT_READ_MS = 400;
+
 describe('queueCapacity', () => {
   it('when a network names nothing, then the embedded chain figures: 30 M gas a second over 11,000 gas a record, for 30 s', () => {
     // Act
@@ -143,16 +149,16 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
     const other = await db.knex.transaction((trx) =>
       engine.enqueueAll(trx, evidenceRequests(9, networkId), { queueWhenNotReady: true }),
     );
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
     await create(engine, networkId).catch(() => undefined);
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
 
     // Act
     const refused = await create(engine, networkId);
     for (const id of other) await engine.cancel(db.knex, id);
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
     await create(engine, networkId).catch(() => undefined);
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
     const admitted = await create(engine, networkId);
 
     // Assert: the read counts up to the limit + 1; two or three records over, at 2 a second.
@@ -171,9 +177,9 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
     const admission = await engine.admit(networkId, 2);
     const passed = await admission.during(Promise.reject(failure)).catch((error: unknown) => error);
     const right = await create(engine, networkId);
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
     await engine.admit(networkId, 0);
-    await sleep(READ_EVERY_MS * 2);
+    await sleep(PAST_NEXT_READ_MS);
     const later = await create(engine, networkId);
 
     // Assert: counted as stored until a read says otherwise.
