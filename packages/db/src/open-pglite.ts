@@ -1,42 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import { knex, type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type { Database } from './database.js';
 import { parseInt8 } from './parse-int8.js';
+import { PGLITE_START_PARAMS } from './pglite-start-params.js';
 
 const inMemory = 'memory://';
-
-/**
- * PGlite's own start parameters (0.5.x), with PostgreSQL's buffer cache cut from its default
- * 128 MB: the engine's WebAssembly memory holds the whole cache and never gives it back, and the
- * data directory's files stay in the operating system's page cache anyway. Measured on the
- * embedded service (`trustpoint start`, idle): see docs/performance.md.
- */
-const PGLITE_START_PARAMS = [
-  '--single',
-  '-F',
-  '-O',
-  '-j',
-  '-c',
-  'search_path=public',
-  '-c',
-  'exit_on_error=false',
-  '-c',
-  'log_checkpoints=false',
-  '-c',
-  'max_worker_processes=0',
-  '-c',
-  'max_parallel_workers=0',
-  '-c',
-  'max_parallel_workers_per_gather=0',
-  '-c',
-  'io_method=sync',
-  '-c',
-  'max_parallel_maintenance_workers=0',
-  '-c',
-  'shared_buffers=16MB',
-];
 
 interface QueryObject {
   method?: string;
@@ -73,12 +46,75 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
+/** What the child of `initializeApart` runs: PGlite's initdb in a data directory, then exit. */
+const INITIALIZE = `
+const [engine, dataDir, startParams] = process.argv.slice(1);
+const { PGlite } = require(engine);
+(async () => {
+  const pglite = new PGlite({ dataDir, startParams: JSON.parse(startParams) });
+  await pglite.waitReady;
+  await pglite.close();
+})().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(String((error && error.message) || error));
+    process.exit(1);
+  },
+);
+`;
+
+/**
+ * Initialises an on-disk data directory that has no cluster yet in a child process, then moves
+ * it into place: `initdb` grows the engine's WebAssembly memory to several hundred MiB that a
+ * process never gets back (the embedded service held 360-390 MiB idle after a first start, 280
+ * after a restart), and a first start killed half-way leaves no half-made cluster behind.
+ */
+async function initializeApart(dataDir: string): Promise<void> {
+  const parent = dirname(dataDir);
+  const building = join(parent, `.${basename(dataDir)}.initializing-${String(process.pid)}`);
+  await rm(building, { recursive: true, force: true });
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      INITIALIZE,
+      require.resolve('@electric-sql/pglite'),
+      building,
+      JSON.stringify(PGLITE_START_PARAMS),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) {
+    await rm(building, { recursive: true, force: true });
+    throw new Error(`could not initialise the database in ${dataDir}: ${stderr.trim()}`);
+  }
+  // The directory made empty by mkdir gives way to the initialised one, unless another process
+  // starting on the same directory put its own there first.
+  try {
+    if (existsSync(dataDir) && (await readdir(dataDir)).length === 0) await rmdir(dataDir);
+    await rename(building, dataDir);
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) throw error;
+  }
+}
+
 export async function openPglite(
   dataDir: string,
   schema: string | undefined,
   options: PgliteOptions = {},
 ): Promise<PgliteDatabase> {
-  if (!dataDir.startsWith(inMemory)) await mkdir(dataDir, { recursive: true });
+  if (!dataDir.startsWith(inMemory)) {
+    await mkdir(dataDir, { recursive: true });
+    const empty = (await readdir(dataDir)).length === 0;
+    if (empty && options.loadDataDir === undefined) await initializeApart(dataDir);
+  }
   // PGlite returns int8 as a number when it fits and as a bigint otherwise: one rule for both
   // backends instead.
   const pglite = new PGlite({

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,9 @@ describe('embedded PGlite in a data directory', () => {
 
       // Assert
       expect(second.backend).toBe('pglite');
+      // The first start initialised the cluster apart and moved it into place: nothing else left.
+      await expect(readdir(join(dataDir, '..'))).resolves.toEqual(['pgdata']);
+      await expect(readdir(dataDir)).resolves.toContain('PG_VERSION');
       expect(plan).toEqual({ id, name: 'Kept', networkIds: ['31337'] });
     },
   );
