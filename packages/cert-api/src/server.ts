@@ -282,7 +282,9 @@ export type { CertificateServices } from './certificates/certificate-services.js
 export { certApiDocument, type CertApiDocumentOptions } from './openapi/cert-api-document.js';
 export { DEFAULT_MAX_FILE_BYTES, type FilesSettings } from './files/files-settings.js';
 export type { PublishedFileStore } from './files/published-file-store.js';
-export { s3FileStore, s3ClientOf, type S3FileStoreSettings } from './files/s3-file-store.js';
+// The S3 store is its own entry (`@trustpoint/cert-api/s3-file-store`), loaded only when a bucket
+// is configured, so that a service without one never loads the AWS SDK.
+export type { S3FileStoreSettings } from './files/s3-file-store.js';
 export { s3SettingsFromEnv } from './files/s3-settings-from-env.js';
 export { verifierPublicEndpointsFromEnv } from './routes/verifier-public-endpoints-from-env.js';
 export type { PublicChain } from '@trustpoint/verifier';

@@ -4,7 +4,6 @@ import {
   createCertApp,
   createCertificateSigner,
   createPinCipher,
-  s3FileStore,
   type CertificateSigner,
 } from '@trustpoint/cert-api';
 import { findPlan, listRegistriesInUse, type Database } from '@trustpoint/db';
@@ -150,7 +149,10 @@ export async function certApiApp(parts: ServiceParts): Promise<Express> {
       files: {
         dir: join(config.dataDir, 'files'),
         maxFileBytes: config.maxFileBytes,
-        store: config.filesS3 === undefined ? undefined : s3FileStore(config.filesS3),
+        store:
+          config.filesS3 === undefined
+            ? undefined
+            : (await import('@trustpoint/cert-api/s3-file-store')).s3FileStore(config.filesS3),
       },
       urlFetch: {
         allowAddresses: config.urlFetchAllow,

@@ -27,7 +27,6 @@ import {
 import { Router, type Request, type Response } from 'express';
 import { jsonCertificateDraft } from '../certificates/certificate-drafts.js';
 import type { CertificateServices } from '../certificates/certificate-services.js';
-import { certificatePdf } from '../certificates/certificate-pdf.js';
 import { serviceVerdictOf, verifyCertificateJson } from '../certificates/verify-certificate.js';
 import { certificateView } from '../certificates/certificate-view.js';
 import { changeCertificateAccess } from '../certificates/change-certificate-access.js';
@@ -153,6 +152,8 @@ export function certificatesRouter(
       // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
       const checkedAt = services.now();
       const verdict = serviceVerdictOf(await verifyCertificateJson(services, view, await trust()));
+      // pdf-lib and qrcode load with the first PDF asked for, not with the service.
+      const { certificatePdf } = await import('../certificates/certificate-pdf.js');
       const pdf = await certificatePdf({
         certificate: view,
         verifyUrl,
