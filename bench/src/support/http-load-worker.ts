@@ -42,7 +42,11 @@ async function requests(
     const response = await connection.request(
       'POST',
       urls[targetIndex] as URL,
-      { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+      {
+        authorization: `Bearer ${target.token}`,
+        'content-type': 'application/json',
+        ...data.headers,
+      },
       JSON.stringify(requestBody(data.body, index)),
     );
     const answer = (response.body === '' ? {} : JSON.parse(response.body)) as AnswerBody;

@@ -21,6 +21,8 @@ export interface LoadOptions {
   /** Concurrent requests in all, spread over the threads. */
   clients: number;
   threads: number;
+  /** Extra request headers, e.g. `prefer: respond-async` for answers at once (202). */
+  headers?: Record<string, string>;
 }
 
 /** One answered request, as much of it as the benchmarks report. */
@@ -44,6 +46,7 @@ export interface LoadWorkerData {
   body: LoadBody;
   count: number;
   clients: number;
+  headers: Record<string, string>;
   /** One Int32: the index of the next request, shared by every thread. */
   next: SharedArrayBuffer;
 }
@@ -75,6 +78,7 @@ export async function runHttpLoad(options: LoadOptions): Promise<LoadOutcome> {
       body: options.body,
       count: options.count,
       clients,
+      headers: options.headers ?? {},
       next,
     };
     return new Worker(join(__dirname, 'http-load-worker.js'), { workerData: data });
