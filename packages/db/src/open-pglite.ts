@@ -63,23 +63,15 @@ const { PGlite } = require(engine);
 );
 `;
 
-/**
- * Initialises an on-disk data directory that has no cluster yet in a child process, then moves
- * it into place: `initdb` grows the engine's WebAssembly memory to several hundred MiB that a
- * process never gets back (the embedded service held 360-390 MiB idle after a first start, 280
- * after a restart), and a first start killed half-way leaves no half-made cluster behind.
- */
-async function initializeApart(dataDir: string): Promise<void> {
-  const parent = dirname(dataDir);
-  const building = join(parent, `.${basename(dataDir)}.initializing-${String(process.pid)}`);
-  await rm(building, { recursive: true, force: true });
+/** Runs initdb for `target` (an empty or missing directory) in a child process. */
+async function initializeInChild(target: string, dataDir: string): Promise<void> {
   const child = spawn(
     process.execPath,
     [
       '-e',
       INITIALIZE,
       require.resolve('@electric-sql/pglite'),
-      building,
+      target,
       JSON.stringify(PGLITE_START_PARAMS),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -91,17 +83,40 @@ async function initializeApart(dataDir: string): Promise<void> {
     child.once('exit', resolve);
   });
   if (code !== 0) {
-    await rm(building, { recursive: true, force: true });
     throw new Error(`could not initialise the database in ${dataDir}: ${stderr.trim()}`);
   }
-  // The directory made empty by mkdir gives way to the initialised one, unless another process
-  // starting on the same directory put its own there first.
+}
+
+/**
+ * Initialises an on-disk data directory that has no cluster yet in a child process: `initdb`
+ * grows the engine's WebAssembly memory to several hundred MiB that a process never gets back
+ * (the embedded service held 360-390 MiB idle after a first start, 280 after a restart). The
+ * cluster is made beside the directory and moved into place, so that a first start killed
+ * half-way leaves no half-made cluster; where that cannot be done (a parent directory this
+ * process may not write, the data directory a mount point), it is made in place.
+ */
+async function initializeApart(dataDir: string): Promise<void> {
+  const building = join(
+    dirname(dataDir),
+    `.${basename(dataDir)}.initializing-${String(process.pid)}`,
+  );
+  await rm(building, { recursive: true, force: true }).catch(() => undefined);
+  const apart = await mkdir(building).then(
+    () => true,
+    () => false,
+  );
+  if (!apart) return initializeInChild(dataDir, dataDir);
   try {
-    if (existsSync(dataDir) && (await readdir(dataDir)).length === 0) await rmdir(dataDir);
+    await initializeInChild(building, dataDir);
+    // The directory made empty by mkdir gives way to the initialised one.
+    await rmdir(dataDir);
     await rename(building, dataDir);
   } catch (error) {
     await rm(building, { recursive: true, force: true });
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) throw error;
+    // Another process starting on the same directory put its cluster there first.
+    if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+    if (!existsSync(dataDir) || (await readdir(dataDir)).length > 0) throw error;
+    await initializeInChild(dataDir, dataDir);
   }
 }
 
