@@ -97,7 +97,7 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
     if (request === undefined) throw new Error('one request');
     try {
       const admission = await engine.admit(networkId, 1);
-      return await admission.during(
+      return await admission.during(() =>
         db.knex.transaction((trx) => engine.enqueue(trx, request, { queueWhenNotReady: true })),
       );
     } catch (error) {
@@ -175,7 +175,9 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
 
     // Act
     const admission = await engine.admit(networkId, 2);
-    const passed = await admission.during(Promise.reject(failure)).catch((error: unknown) => error);
+    const passed = await admission
+      .during(() => Promise.reject(failure))
+      .catch((error: unknown) => error);
     const right = await create(engine, networkId);
     await sleep(PAST_NEXT_READ_MS);
     await engine.admit(networkId, 0);

@@ -365,54 +365,55 @@ export async function createCertificate(
   // Room on the network's queue, held until the store ends: past its limit, 503 before anything
   // is stored (nor any credit spent).
   const admission = await engine.admit(draft.networkId, signature === undefined ? 1 : 2);
-  const storing = store(services, {
-    certificate: {
-      id,
-      certId,
-      userId: user.id,
-      type: draft.type,
-      name: draft.name,
-      description: draft.description,
-      content: draft.content,
-      hash: hashV2.hash,
-      contentDigest: draft.hash,
-      hashVersion: 2,
-      issuerOrigin: hashV2.issuerOrigin,
-      issuerDomain: hashV2.issuerDomain,
-      selectiveDisclosure: hashV2.selectiveDisclosure,
-      fileHash: draft.fileHash,
-      issuedOn,
-      expires: draft.expires,
-      public: draft.public,
-      pinEncrypted:
-        draft.certificatePin === null ? null : services.pins.encrypt(draft.certificatePin),
-      externalId: draft.externalId,
-      networkId: draft.networkId,
-    },
-    trustpoints:
-      signature === undefined
-        ? [evidence]
-        : [
-            evidence,
-            {
-              type: 2,
-              hash: signature.trustPointHash,
-              timestamp: signedAt,
-              networkId: draft.networkId,
-              signature: signature.jws,
-            },
-          ],
-    ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
-    idempotency: options.idempotency,
-    audit: certificateAudit(user, options.requestId, 'certificate.create', certId, {
-      type: draft.type,
-      networkId: draft.networkId,
-      hash: hashV2.hash,
-      hashVersion: 2,
-      contentDigest: draft.hash,
-      qualified: options.qualified,
-    }),
-  });
+  const storing = () =>
+    store(services, {
+      certificate: {
+        id,
+        certId,
+        userId: user.id,
+        type: draft.type,
+        name: draft.name,
+        description: draft.description,
+        content: draft.content,
+        hash: hashV2.hash,
+        contentDigest: draft.hash,
+        hashVersion: 2,
+        issuerOrigin: hashV2.issuerOrigin,
+        issuerDomain: hashV2.issuerDomain,
+        selectiveDisclosure: hashV2.selectiveDisclosure,
+        fileHash: draft.fileHash,
+        issuedOn,
+        expires: draft.expires,
+        public: draft.public,
+        pinEncrypted:
+          draft.certificatePin === null ? null : services.pins.encrypt(draft.certificatePin),
+        externalId: draft.externalId,
+        networkId: draft.networkId,
+      },
+      trustpoints:
+        signature === undefined
+          ? [evidence]
+          : [
+              evidence,
+              {
+                type: 2,
+                hash: signature.trustPointHash,
+                timestamp: signedAt,
+                networkId: draft.networkId,
+                signature: signature.jws,
+              },
+            ],
+      ...(options.inTransaction === undefined ? {} : { inTransaction: options.inTransaction }),
+      idempotency: options.idempotency,
+      audit: certificateAudit(user, options.requestId, 'certificate.create', certId, {
+        type: draft.type,
+        networkId: draft.networkId,
+        hash: hashV2.hash,
+        hashVersion: 2,
+        contentDigest: draft.hash,
+        qualified: options.qualified,
+      }),
+    });
   const { record: inserted, recordIds } = await admission.during(storing);
 
   const wait = await awaitAcknowledgement(engine, {

@@ -81,34 +81,35 @@ export async function reanchorCertificate(
 
   // Past the network's queue limit, 503 before anything is stored (nor any credit spent).
   const admission = await engine.admit(network, 1);
-  const storing = knex.transaction(async (trx) => {
-    const record = await lockedCertificate(trx, found);
-    if (!record) throw new DomainError('notFound');
-    if (record.hashVersion === 2) return { already: record };
-    const lateRefusal = refusalOf(record);
-    if (lateRefusal !== undefined) throw cannotReanchor(record.certId, lateRefusal);
-    if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
-    await commitIdempotentChange(trx, idempotency, record.certId);
-    const timestamp = nextTrustpointTimestamp(record, services.now());
-    if (!(await storeHashV2(trx, record.id, hashV2))) return { already: record };
-    const { recordId } = await addQueuedTrustpoint(
-      trx,
-      engine,
-      record,
-      { type: 0, hash: hashV2.hash, timestamp, networkId: network },
-      owner.id,
-    );
-    await recordAudit(trx, [
-      certificateAudit(owner, requestId, 'certificate.reanchor', record.certId, {
-        networkId: network,
-        timestamp,
-        hashVersion: 2,
-        hash: hashV2.hash,
-        previousHash: record.hash,
-      }),
-    ]);
-    return { queued: recordId };
-  });
+  const storing = () =>
+    knex.transaction(async (trx) => {
+      const record = await lockedCertificate(trx, found);
+      if (!record) throw new DomainError('notFound');
+      if (record.hashVersion === 2) return { already: record };
+      const lateRefusal = refusalOf(record);
+      if (lateRefusal !== undefined) throw cannotReanchor(record.certId, lateRefusal);
+      if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
+      await commitIdempotentChange(trx, idempotency, record.certId);
+      const timestamp = nextTrustpointTimestamp(record, services.now());
+      if (!(await storeHashV2(trx, record.id, hashV2))) return { already: record };
+      const { recordId } = await addQueuedTrustpoint(
+        trx,
+        engine,
+        record,
+        { type: 0, hash: hashV2.hash, timestamp, networkId: network },
+        owner.id,
+      );
+      await recordAudit(trx, [
+        certificateAudit(owner, requestId, 'certificate.reanchor', record.certId, {
+          networkId: network,
+          timestamp,
+          hashVersion: 2,
+          hash: hashV2.hash,
+          previousHash: record.hash,
+        }),
+      ]);
+      return { queued: recordId };
+    });
   const outcome = await admission.during(storing);
 
   if (outcome.already !== undefined) {

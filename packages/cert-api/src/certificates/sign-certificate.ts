@@ -83,31 +83,32 @@ export async function signCertificate(
 
   // Past the network's queue limit, 503 before anything is stored (nor any credit spent).
   const admission = await engine.admit(networkId, 1);
-  const storing = knex.transaction(async (trx) => {
-    // Read again under the lock: another request may have signed or revoked it meanwhile.
-    const record = await lockedCertificate(trx, found);
-    if (!record) throw new DomainError('notFound');
-    const signed = signatureOf(record);
-    if (signed) return { existing: signed };
-    if (record.revokedAt !== null) throw revokedError(record.certId);
-    if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
-    await commitIdempotentChange(trx, idempotency, record.certId);
-    const timestamp = nextTrustpointTimestamp(record, services.now());
-    const { recordId } = await addSignatureTrustpoint(
-      trx,
-      engine,
-      { certificateId: record.id, certId: record.certId, networkId, timestamp },
-      await qualifiedSignature(services.signer, record, timestamp),
-      owner.id,
-    );
-    await recordAudit(trx, [
-      certificateAudit(owner, requestId, 'certificate.sign', record.certId, {
-        networkId,
-        timestamp,
-      }),
-    ]);
-    return { queued: recordId };
-  });
+  const storing = () =>
+    knex.transaction(async (trx) => {
+      // Read again under the lock: another request may have signed or revoked it meanwhile.
+      const record = await lockedCertificate(trx, found);
+      if (!record) throw new DomainError('notFound');
+      const signed = signatureOf(record);
+      if (signed) return { existing: signed };
+      if (record.revokedAt !== null) throw revokedError(record.certId);
+      if (!(await spendCredit(trx, owner.id))) throw new DomainError('outOfCredits');
+      await commitIdempotentChange(trx, idempotency, record.certId);
+      const timestamp = nextTrustpointTimestamp(record, services.now());
+      const { recordId } = await addSignatureTrustpoint(
+        trx,
+        engine,
+        { certificateId: record.id, certId: record.certId, networkId, timestamp },
+        await qualifiedSignature(services.signer, record, timestamp),
+        owner.id,
+      );
+      await recordAudit(trx, [
+        certificateAudit(owner, requestId, 'certificate.sign', record.certId, {
+          networkId,
+          timestamp,
+        }),
+      ]);
+      return { queued: recordId };
+    });
   const outcome = await admission.during(storing);
 
   if (outcome.existing !== undefined) {

@@ -258,7 +258,7 @@ export class AnchorEngine {
 
   /**
    * What a creating request asks before it stores anything: room for `records` more records on the
-   * network's queue, held until the store it is given ends (`admission.during(store)`). Past the
+   * network's queue, held until the store it is given ends (`admission.during(() => store)`). Past the
    * network's limit (`maxQueuedRecords`), fails at once with `networkBusy` (503) and
    * `retryAfterSeconds`; see `QueueAdmission` for how the queue is counted.
    */

@@ -10,10 +10,10 @@ const REFUSAL_LOG_EVERY_MS = 60_000;
 /** Room held on a network's queue by one request, from its admission until its store ends. */
 export interface Admission {
   /**
-   * Holds the room while `storing` runs (the transaction that queues the records) and gives it
-   * back once it commits or rolls back; what `storing` gives.
+   * Runs `store` (the transaction that queues the records) holding the room, and gives it back
+   * once the store commits, rolls back or throws before it starts; what `store` gives.
    */
-  during<T>(storing: Promise<T>): Promise<T>;
+  during<T>(store: () => Promise<T>): Promise<T>;
 }
 
 export interface QueueAdmissionOptions {
@@ -116,9 +116,9 @@ export class QueueAdmission {
       if (view.reading !== undefined) view.sinceReading += records;
     };
     return {
-      async during(storing) {
+      async during(store) {
         try {
-          return await storing;
+          return await store();
         } finally {
           release();
         }

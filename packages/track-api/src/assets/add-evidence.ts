@@ -29,13 +29,14 @@ export async function addEvidence(
   requireReadyUnlessPending(services, asset.networkId, acknowledgement);
   // Past the network's queue limit, 503 before anything is stored.
   const admission = await services.engine.admit(asset.networkId, 1);
-  const storing = storeEvidence(services, {
-    registrant,
-    asset,
-    metadata: body.metadata,
-    requestId,
-    idempotency,
-  });
+  const storing = () =>
+    storeEvidence(services, {
+      registrant,
+      asset,
+      metadata: body.metadata,
+      requestId,
+      idempotency,
+    });
   const evidence = await admission.during(storing);
 
   const receipt = await awaitEvidenceAnchor(

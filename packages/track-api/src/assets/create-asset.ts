@@ -78,50 +78,51 @@ export async function createAsset(
   let asset: AssetRecord;
   let first: EvidenceRecord;
   try {
-    const storing = knex.transaction(async (trx) => {
-      if (!(await spendCredit(trx, owner.id))) {
-        // A repeat is a 409 even without credit left, as for certificates: credits would not help.
-        const repeated = await hasAssetId(trx, owner.id, body.assetId);
-        throw new DomainError(repeated ? 'assetIdAlreadyRegistered' : 'outOfCredits');
-      }
-      const inserted = await insertAsset(trx, {
-        id: newUuidV7(),
-        trackId,
-        userId: owner.id,
-        assetId: body.assetId,
-        data: body.data,
-        // Version 2: the asset's own key space, so its evidence seconds are its own.
-        assetHash: assetHashV2({
-          trackID: trackId,
-          owner: formatUserDid(owner.id),
+    const storing = () =>
+      knex.transaction(async (trx) => {
+        if (!(await spendCredit(trx, owner.id))) {
+          // A repeat is a 409 even without credit left, as for certificates: credits would not help.
+          const repeated = await hasAssetId(trx, owner.id, body.assetId);
+          throw new DomainError(repeated ? 'assetIdAlreadyRegistered' : 'outOfCredits');
+        }
+        const inserted = await insertAsset(trx, {
+          id: newUuidV7(),
+          trackId,
+          userId: owner.id,
           assetId: body.assetId,
           data: body.data,
-        }),
-        hashVersion: ASSET_HASH_VERSION_2,
-        networkId,
-      });
-      await commitIdempotentChange(trx, idempotency, trackId);
-      // In the transaction: a refused creation leaves no clock behind, and a new asset's clock
-      // row is its own (a version 2 assetHash belongs to one asset).
-      const timestamp = await takeEvidenceSecond(services, trx, inserted.assetHash);
-      const evidence = await registerEvidence(
-        services,
-        trx,
-        inserted,
-        owner.id,
-        CREATION_METADATA,
-        timestamp,
-      );
-      await recordAudit(trx, [
-        assetAudit(owner, requestId, 'asset.create', trackId, {
-          assetId: body.assetId,
+          // Version 2: the asset's own key space, so its evidence seconds are its own.
+          assetHash: assetHashV2({
+            trackID: trackId,
+            owner: formatUserDid(owner.id),
+            assetId: body.assetId,
+            data: body.data,
+          }),
+          hashVersion: ASSET_HASH_VERSION_2,
           networkId,
-          assetHash: inserted.assetHash,
-          evidenceTimestamp: evidence.timestamp,
-        }),
-      ]);
-      return [inserted, evidence] as const;
-    });
+        });
+        await commitIdempotentChange(trx, idempotency, trackId);
+        // In the transaction: a refused creation leaves no clock behind, and a new asset's clock
+        // row is its own (a version 2 assetHash belongs to one asset).
+        const timestamp = await takeEvidenceSecond(services, trx, inserted.assetHash);
+        const evidence = await registerEvidence(
+          services,
+          trx,
+          inserted,
+          owner.id,
+          CREATION_METADATA,
+          timestamp,
+        );
+        await recordAudit(trx, [
+          assetAudit(owner, requestId, 'asset.create', trackId, {
+            assetId: body.assetId,
+            networkId,
+            assetHash: inserted.assetHash,
+            evidenceTimestamp: evidence.timestamp,
+          }),
+        ]);
+        return [inserted, evidence] as const;
+      });
     [asset, first] = await admission.during(storing);
   } catch (error) {
     throw conflictOf(error) ?? error;
