@@ -20,7 +20,11 @@ let nextNetworkId = 900_000 + Math.floor(Math.random() * 90_000);
  * An engine that only queues (no chain node), on a network of its own (no other test's records
  * in its queue), whose queue holds `maxQueuedRecords` and drains at 2 records a second.
  */
-function queuingEngine(knex: TestDatabase['knex'], maxQueuedRecords: number) {
+function queuingEngine(
+  knex: TestDatabase['knex'],
+  maxQueuedRecords: number,
+  readEveryMs = READ_EVERY_MS,
+) {
   nextNetworkId += 1;
   const network = {
     ...networkFor('http://127.0.0.1:1', {
@@ -32,7 +36,7 @@ function queuingEngine(knex: TestDatabase['knex'], maxQueuedRecords: number) {
   };
   const engine = new AnchorEngine(knex, new NetworkRegistry([network]), {
     anchoring: false,
-    queueReadEveryMs: READ_EVERY_MS,
+    queueReadEveryMs: readEveryMs,
   });
   return { engine, networkId: network.networkId };
 }
@@ -168,9 +172,9 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
     expect(admitted).toEqual(expect.any(Number));
   });
 
-  it('when a store rolls back, then its error passes through and its room comes back at the next read', async () => {
+  it('when a store rolls back, then its error passes through and its room is given again: the refusal waits for a count', async () => {
     // Arrange
-    const { engine, networkId } = queuingEngine(db.knex, 2);
+    const { engine, networkId } = queuingEngine(db.knex, 2, 60_000);
     const failure = new Error('the store failed');
 
     // Act
@@ -178,16 +182,36 @@ describe.each(testBackends())('Queue limit of creations on %s', (backend) => {
     const passed = await admission
       .during(() => Promise.reject(failure))
       .catch((error: unknown) => error);
-    const right = await create(engine, networkId);
-    await sleep(PAST_NEXT_READ_MS);
-    await engine.admit(networkId, 0);
-    await sleep(PAST_NEXT_READ_MS);
-    const later = await create(engine, networkId);
+    const first = await create(engine, networkId);
+    const second = await create(engine, networkId);
+    const third = await create(engine, networkId);
 
-    // Assert: counted as stored until a read says otherwise.
+    // Assert
     expect(passed).toBe(failure);
-    expect(right).toBeInstanceOf(DomainError);
-    expect(later).toEqual(expect.any(Number));
+    expect(first).toEqual(expect.any(Number));
+    expect(second).toEqual(expect.any(Number));
+    expect(third).toBeInstanceOf(DomainError);
+    expect(await countPendingAnchorRecords(db.knex, networkId, 1_000)).toBe(2);
+  });
+
+  it('when the records this process stored leave the queue, then a burst right after is admitted up to the limit, not refused for them', async () => {
+    // Arrange: three stored and withdrawn again (as anchoring takes them) within one read interval.
+    const { engine, networkId } = queuingEngine(db.knex, 3, 60_000);
+    const stored: number[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const id = await create(engine, networkId);
+      if (typeof id !== 'number') throw new Error('admitted');
+      stored.push(id);
+    }
+    for (const id of stored) await engine.cancel(db.knex, id);
+
+    // Act
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => create(engine, networkId)));
+
+    // Assert
+    const refused = outcomes.filter((outcome) => outcome instanceof DomainError);
+    expect(refused).toHaveLength(3);
+    expect(await countPendingAnchorRecords(db.knex, networkId, 1_000)).toBe(3);
   });
 
   it('when the queue is longer than asked, then the count stops at the bound', async () => {

@@ -6,6 +6,8 @@ import { queueCapacity, type QueueCapacity } from '../networks/queue-capacity.js
 import type { AnchorLogger } from './anchor-logger.js';
 
 const REFUSAL_LOG_EVERY_MS = 60_000;
+/** Counts a refusal waits for at most before it is answered. */
+const CONFIRMING_READS = 3;
 
 /** Room held on a network's queue by one request, from its admission until its store ends. */
 export interface Admission {
@@ -50,8 +52,10 @@ interface QueueView {
  * The queue limit of each network, as one process holds it: creations are admitted against this
  * process's view of the queue (one bounded count per network at most every `readEveryMs`, while
  * creations come) plus every record it admitted since that read started, so that a burst is
- * refused at once, before anything is stored. Admission is decided and recorded in one turn of
- * the event loop, so concurrent requests of a process never take the queue past the limit.
+ * refused before anything is stored. Admission is decided and recorded in one turn of the event
+ * loop, so concurrent requests of a process never take the queue past the limit; a refusal is
+ * decided on a count started after it came up, so a queue that drained is not refused for what
+ * this process had assumed still pending.
  * Records other processes queue are seen at this process's next read: with several creating
  * processes, the queue can pass the limit by what the others admit within one read interval.
  */
@@ -83,8 +87,14 @@ export class QueueAdmission {
     if (due && view.reading === undefined) this.#read(networkId, view).catch(() => undefined);
     // A view from before a quiet spell says nothing of the queue now: wait for the read.
     if (now - view.countedAt > this.#staleAfterMs) await view.reading;
-    // Nor is a refusal decided on a view older than one interval: the queue may have drained.
-    else if (due && !this.#fits(view, records)) await view.reading?.catch(() => undefined);
+    // Nor is a refusal decided on what this process assumed: records it stored since the last
+    // count may have been anchored, and the count may be older than the queue's last drain. A
+    // refusal waits for a count (the running one, or the next one the read spacing allows), and
+    // for another while that count raced stores whose records it may already hold.
+    for (let reads = 0; !this.#fits(view, records) && reads < CONFIRMING_READS; reads += 1) {
+      if (reads > 0 && view.sinceRead === 0) break;
+      await this.#readSoon(networkId, view).catch(() => undefined);
+    }
     // From here to the end, one turn of the event loop: no other admission comes in between.
     const { maxQueuedRecords, recordsPerSecond } = view.capacity;
     const pending = this.#pending(view);
@@ -161,30 +171,42 @@ export class QueueAdmission {
     return view;
   }
 
-  /** Counts the network's pending records (up to the limit + 1); the view is kept on a failure. */
-  #read(networkId: string, view: QueueView): Promise<void> {
-    const startedAt = Date.now();
-    view.sinceReading = 0;
-    view.reading = countPendingAnchorRecords(
-      this.#knex,
-      networkId,
-      view.capacity.maxQueuedRecords + 1,
-    )
-      .then((counted) => {
+  /** The running count, or one started as soon as the spacing of reads allows. */
+  #readSoon(networkId: string, view: QueueView): Promise<void> {
+    return view.reading ?? this.#read(networkId, view, view.nextReadAt);
+  }
+
+  /**
+   * Counts the network's pending records (up to the limit + 1), starting no sooner than
+   * `notBefore`; the view is kept on a failure.
+   */
+  #read(networkId: string, view: QueueView, notBefore = Number.NEGATIVE_INFINITY): Promise<void> {
+    const reading = async (): Promise<void> => {
+      const wait = notBefore - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      // Stores that end from here on may or may not be in the count: kept as `sinceReading`.
+      const startedAt = Date.now();
+      view.sinceReading = 0;
+      try {
+        const counted = await countPendingAnchorRecords(
+          this.#knex,
+          networkId,
+          view.capacity.maxQueuedRecords + 1,
+        );
         // Stores that ended before the read started are in its count; later ones may not be.
         view.counted = counted;
         view.countedAt = startedAt;
         view.sinceRead = view.sinceReading;
-      })
-      .catch((error: unknown) => {
+      } catch (error) {
         this.#logger.warn({ networkId, err: String(error) }, 'could not read the anchoring queue');
         throw error;
-      })
-      .finally(() => {
+      } finally {
         view.reading = undefined;
         const endedAt = Date.now();
         view.nextReadAt = endedAt + 3 * (endedAt - startedAt);
-      });
+      }
+    };
+    view.reading = reading();
     return view.reading;
   }
 }
