@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOAK_OPTIONS, runSoak } from '../src/soak/run-soak.js';
+import { stopSoakDeployments } from '../src/soak/soak-deployment.js';
 import { soakMarkdown } from '../src/soak/soak-report.js';
 import { postgresBinDir } from '../src/support/postgres-cluster.js';
 
@@ -9,6 +10,9 @@ import { postgresBinDir } from '../src/support/postgres-cluster.js';
 const wanted = process.env.CI === 'true' || Boolean(process.env.DATABASE_URL);
 
 describe.runIf(wanted)('soak under faults (short: about 2 minutes)', () => {
+  // A soak past the test's time goes on after the test has failed: its processes are stopped here.
+  afterAll(stopSoakDeployments, 120_000);
+
   it('when API processes, anchoring processes and the chain node are SIGKILLed and PostgreSQL crash-restarts under mixed load, then every acknowledged record is anchored exactly once and credits spent equal records paid for', async () => {
     // Arrange
     expect(await postgresBinDir(), 'PostgreSQL programs (initdb, pg_ctl) not found').toBeDefined();

@@ -101,6 +101,16 @@ export async function resumeMining(url: string): Promise<void> {
 /** The chain's settings alone, which `hardhat node` is started with (hardhat.config.ts takes them too). */
 const NODE_CONFIG = 'hardhat-node.config.js';
 
+/**
+ * Node.js arguments that make a child process end when its stdin, a pipe from this process,
+ * closes: a parent that dies without stopping it (SIGKILL, a test runner ending its worker) takes
+ * it along. Spawn the child with `stdio[0]` 'pipe' and leave that pipe open.
+ */
+export function exitWithParentArgs(): string[] {
+  if (!PACKAGE_ROOT) throw new Error('exit-with-parent.js of @trustpoint/contracts not found');
+  return ['--require', join(PACKAGE_ROOT, 'exit-with-parent.js')];
+}
+
 /** Starts `hardhat node` with this package's chain settings and resolves once it answers. */
 export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
   const host = options.host ?? '127.0.0.1';
@@ -115,7 +125,17 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   );
   // The node's own configuration (the chain's settings, nothing to compile or type-check): the
   // full hardhat.config.ts would load the toolbox and TypeScript, twice the start-up work.
-  const args = [cli, '--config', NODE_CONFIG, 'node', '--hostname', host, '--port', String(port)];
+  const args = [
+    ...exitWithParentArgs(),
+    cli,
+    '--config',
+    NODE_CONFIG,
+    'node',
+    '--hostname',
+    host,
+    '--port',
+    String(port),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: PACKAGE_ROOT,
     env: {
@@ -125,7 +145,8 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
         ? {}
         : { TRUSTPOINT_CHAIN_INITIAL_DATE: options.initialDate }),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin: the pipe whose end tells the node this process is gone.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
   const keep = (chunk: Buffer) => {

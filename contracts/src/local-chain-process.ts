@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isJsonRpcReady } from './hardhat-node';
+import { exitWithParentArgs, isJsonRpcReady } from './hardhat-node';
 
 /** The embedded chain in a child process of its own, so that it can be killed like a real node. */
 export interface LocalChainProcess {
@@ -30,10 +30,11 @@ export async function startLocalChainProcess(options: {
   readyTimeoutMs?: number;
 }): Promise<LocalChainProcess> {
   const url = `http://127.0.0.1:${String(options.port)}`;
-  const child = spawn(process.execPath, [scriptPath()], {
+  const child = spawn(process.execPath, [...exitWithParentArgs(), scriptPath()], {
     env: { ...process.env, CHAIN_PORT: String(options.port), TRUSTPOINT_DATA_DIR: options.dataDir },
     detached: true,
-    stdio: 'ignore',
+    // stdin: the pipe whose end tells the chain this process is gone.
+    stdio: ['pipe', 'ignore', 'ignore'],
   });
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {

@@ -96,6 +96,18 @@ export interface SoakDeployment {
   stop(): Promise<void>;
 }
 
+/** The stops of deployments started and not stopped yet. */
+const live = new Set<() => Promise<void>>();
+
+/**
+ * Stops every deployment still running: for a test runner whose test ran out of time while the
+ * soak went on (its own `finally` has not run), so that no PostgreSQL cluster, node or role
+ * process outlives the run. A deployment stopped twice stops once.
+ */
+export async function stopSoakDeployments(): Promise<void> {
+  await Promise.all([...live].map((stop) => stop()));
+}
+
 export async function startSoakDeployment(options: {
   chain: SoakChainSettings;
   apiProcesses: number;
@@ -104,9 +116,15 @@ export async function startSoakDeployment(options: {
   logLevel?: string;
 }): Promise<SoakDeployment> {
   const cleanUps: (() => Promise<unknown>)[] = [];
-  const cleanUp = async () => {
-    for (const step of cleanUps.reverse()) await step().catch(() => undefined);
+  let stopping: Promise<void> | undefined;
+  const cleanUp = () => {
+    stopping ??= (async () => {
+      live.delete(cleanUp);
+      for (const step of cleanUps.reverse()) await step().catch(() => undefined);
+    })();
+    return stopping;
   };
+  live.add(cleanUp);
   try {
     const postgres = await startPostgresCluster();
     cleanUps.push(() => postgres.destroy());

@@ -1,5 +1,6 @@
 // Starts, SIGKILLs and restarts the JSON-RPC relay (rpc-relay.ts) in front of a chain node.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { exitWithParentArgs } from '@trustpoint/contracts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,9 +22,14 @@ export interface RpcRelay {
 }
 
 async function spawnRelay(port: number, nodeUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [relayScript(), String(port), nodeUrl], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...exitWithParentArgs(), relayScript(), String(port), nodeUrl],
+    {
+      // stdin: the pipe whose end tells the process the bench is gone.
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

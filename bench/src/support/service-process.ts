@@ -1,6 +1,7 @@
 // Trustpoint processes started as an operator starts them (`trustpoint serve <role>`, the built
 // command), with their resident memory read from /proc, for benchmarks that compare deployments.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { exitWithParentArgs } from '@trustpoint/contracts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -23,9 +24,10 @@ export async function startServiceProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [...exitWithParentArgs(), CLI, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin: the pipe whose end tells the process the bench is gone.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
