@@ -49,6 +49,8 @@ export interface CertApiOptions {
   requestsPerMinute?: number;
   /** Counts the rate limit in this database, shared by every API process (PostgreSQL); default in memory. */
   rateLimitDatabase?: Knex;
+  /** The clock of the limits counted in `rateLimitDatabase` (minutes of the epoch); `Date.now`. */
+  rateLimitClock?: () => number;
   /** Express's `trust proxy` (`TRUST_PROXY`): the load balancers whose X-Forwarded-For counts. */
   trustProxy?: TrustProxy;
   /**
@@ -222,6 +224,7 @@ export function createCertApp(options: CertApiOptions): Express {
             : new DatabaseRateLimitStore(
                 options.rateLimitDatabase,
                 `${CERT_API_BASE_PATH}:posted-verifications`,
+                options.rateLimitClock === undefined ? {} : { now: options.rateLimitClock },
               ),
       }),
       issuerDomainsRouter(services, auth),
@@ -273,6 +276,7 @@ export function createCertApp(options: CertApiOptions): Express {
     supportContact: options.supportContact,
     requestsPerMinute: options.requestsPerMinute,
     rateLimitDatabase: options.rateLimitDatabase,
+    rateLimitClock: options.rateLimitClock,
     trustProxy: options.trustProxy,
     tokens,
   });

@@ -31,6 +31,11 @@ export interface ApiAppOptions {
    * uses it, instead of in process memory: for PostgreSQL. Default: process memory.
    */
   rateLimitDatabase?: Queryable | undefined;
+  /**
+   * The clock of the rate limit counted in `rateLimitDatabase`, whose windows are minutes of the
+   * epoch: `Date.now` by default (a test holds it inside one window).
+   */
+  rateLimitClock?: (() => number) | undefined;
   /** Express's `trust proxy` (`TRUST_PROXY`): the load balancers whose X-Forwarded-For counts. Default false. */
   trustProxy?: TrustProxy | undefined;
   /** The API's bearer tokens, which the routes authenticate with: the rate limit counts by them. */
@@ -71,7 +76,9 @@ export function createApiApp(options: ApiAppOptions): Express {
         store:
           options.rateLimitDatabase === undefined
             ? undefined
-            : new DatabaseRateLimitStore(options.rateLimitDatabase, `api:${basePath}`),
+            : new DatabaseRateLimitStore(options.rateLimitDatabase, `api:${basePath}`, {
+                ...(options.rateLimitClock === undefined ? {} : { now: options.rateLimitClock }),
+              }),
       }),
     );
     api.use(jsonBody());

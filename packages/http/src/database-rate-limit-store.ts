@@ -51,11 +51,19 @@ export class DatabaseRateLimitStore implements Store {
     return Math.floor(this.#now() / this.#windowMs) * this.#windowMs;
   }
 
+  /**
+   * When the window that starts at `windowStart` ends, on the wall clock express-rate-limit reads
+   * (its Retry-After is this minus `Date.now()`): the same instant with the default clock.
+   */
+  #resetTime(windowStart: number): Date {
+    return new Date(Date.now() + (windowStart + this.#windowMs - this.#now()));
+  }
+
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
     const windowStart = this.#windowStart();
     const hits = await findRateLimitHits(this.#db, this.prefix + key, windowStart);
     if (hits === undefined) return undefined;
-    return { totalHits: hits, resetTime: new Date(windowStart + this.#windowMs) };
+    return { totalHits: hits, resetTime: this.#resetTime(windowStart) };
   }
 
   /**
@@ -86,7 +94,7 @@ export class DatabaseRateLimitStore implements Store {
     if (pending === undefined) return;
     this.#pending = undefined;
     const { windowStart } = pending;
-    const resetTime = new Date(windowStart + this.#windowMs);
+    const resetTime = this.#resetTime(windowStart);
     this.#sweepNowAndThen(windowStart);
     const keys = [...pending.keys.keys()].sort();
     const counts = keys.map((key) => ({

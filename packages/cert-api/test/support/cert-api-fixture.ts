@@ -119,6 +119,8 @@ export async function startCertApi(
     postedVerifications?: Partial<PostedVerificationLimits>;
     /** Count the rate limits in the test database, as the launcher does on PostgreSQL; memory by default. */
     rateLimitsInDatabase?: boolean;
+    /** The clock of the limits counted in the database (their windows are minutes of the epoch). */
+    rateLimitClock?: () => number;
     /** Express's `trust proxy`: `true` lets a test pose as clients of other addresses (X-Forwarded-For). */
     trustProxy?: TrustProxy;
   } = {},
@@ -188,6 +190,7 @@ export async function startCertApi(
         ? {}
         : { postedVerifications: options.postedVerifications }),
       ...(options.rateLimitsInDatabase === true ? { rateLimitDatabase: db.knex } : {}),
+      ...(options.rateLimitClock === undefined ? {} : { rateLimitClock: options.rateLimitClock }),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
       services: {
         knex: db.knex,
