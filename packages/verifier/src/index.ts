@@ -17,6 +17,7 @@ export * from './disclosure/disclosable-certificate.js';
 export * from './disclosure/disclosure.js';
 export * from './disclosure/disclosure-path.js';
 export * from './disclosure/sd-payload.js';
+export * from './random/random-pool.js';
 export * from './disclosure/selective-disclosure-error.js';
 
 // Reading a certificate or an evidence as every verifier does (no member named twice)

@@ -1,4 +1,4 @@
-import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '@trustpoint/verifier';
 
 /**
  * UUIDv7 (RFC 9562 section 5.7): 48-bit Unix milliseconds, version 7, a 12-bit counter in
@@ -31,7 +31,7 @@ const RAND_B_MASK = (1n << 62n) - 1n;
  */
 export function createUuidV7Generator(options: UuidV7Options = {}): UuidV7Generator {
   const now = options.now ?? Date.now;
-  const randomBytes = options.randomBytes ?? cryptoRandomBytes;
+  const randomBytes = options.randomBytes ?? pooledRandomBytes;
   let lastMs = -1;
   let counter = 0;
 
@@ -68,7 +68,7 @@ export function createUuidV7Generator(options: UuidV7Options = {}): UuidV7Genera
   };
 }
 
-/** Process-wide generator on the system clock and node:crypto randomness. */
+/** Process-wide generator on the system clock and the CSPRNG (through its pool). */
 export const newUuidV7: UuidV7Generator = createUuidV7Generator();
 
 /** Lowercase canonical text form with version 7 and the RFC variant. */

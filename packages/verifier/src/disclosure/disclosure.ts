@@ -1,6 +1,7 @@
 import { base64url } from 'jose';
 
 import { canonicalJson, type JsonValue } from '../hashing/canonical-json.js';
+import { pooledRandomBytes } from '../random/random-pool.js';
 import { sha256Digest, utf8Bytes } from '../hashing/sha256.js';
 import type { DisclosurePath } from './disclosure-path.js';
 import { assertMemberName } from './json-value-check.js';
@@ -30,7 +31,7 @@ export interface Disclosure {
 
 /** Fresh salt: 128 bits from the platform's CSPRNG (WebCrypto, in browsers and Node alike). */
 export function randomSalt(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(SALT_BYTES)));
+  return base64url.encode(pooledRandomBytes(SALT_BYTES));
 }
 
 /** RFC 9901 digest: base64url(sha-256(the disclosure's ASCII characters)). */
