@@ -1,6 +1,7 @@
 // Summarises a V8 CPU profile (`node --cpu-prof`, e.g. the API under `bench:create`): where the
 // sampled time went by package and by function, and which stacks call a given function.
 // Run: node bench/dist/profile-summary.js <file.cpuprofile> [--callers <function name>] [--top N]
+//      [--last <seconds>]   (only the profile's last seconds: the load, without the start-up)
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -52,11 +53,17 @@ function add(counts: Map<string, number>, key: string, time: number): void {
 function main(): void {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { callers: { type: 'string' }, top: { type: 'string', default: '30' } },
+    options: {
+      callers: { type: 'string' },
+      top: { type: 'string', default: '30' },
+      last: { type: 'string' },
+    },
   });
   const file = positionals[0];
   if (file === undefined) {
-    console.error('usage: profile-summary <file.cpuprofile> [--callers <function>] [--top N]');
+    console.error(
+      'usage: profile-summary <file.cpuprofile> [--callers <function>] [--top N] [--last <seconds>]',
+    );
     process.exit(2);
   }
   const n = Number(values.top);
@@ -66,8 +73,13 @@ function main(): void {
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parents.set(child, node.id);
   const self = new Map<number, number>();
+  const span = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+  const from = values.last === undefined ? 0 : span - Number(values.last) * 1e6;
+  let at = 0;
   profile.samples.forEach((id, index) => {
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+    const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + delta);
   });
   const total = [...self.values()].reduce((sum, time) => sum + time, 0);
   const byPlace = new Map<string, number>();

@@ -2,13 +2,21 @@ import type { RequestListener, Server } from 'node:http';
 import { createApiServer } from '@trustpoint/http';
 
 /**
+ * Connections the kernel holds for the API while it has not accepted them yet. Node's default
+ * (511) overflows when thousands of clients connect while the event loop is busy (a PGlite query
+ * runs on it): the kernel then drops their SYNs, and each client waits 1, 3, 7, 15 s for its
+ * retransmissions before its first request is even read. Linux caps it at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 8_192;
+
+/**
  * Starts listening, with the API server's timeouts (a client trickling its headers or body is
  * cut off); a port in use is said plainly.
  */
 export function listen(app: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createApiServer(app);
-    server.listen(port, host);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => {
       resolve(server);
     });
