@@ -1,4 +1,4 @@
-/** A key's failures in the current window. */
+/** A key's failures in its window, which started at its first failure. */
 interface Count {
   windowStart: number;
   failures: number;
@@ -8,11 +8,13 @@ interface Count {
 const SWEEP_ABOVE = 10_000;
 
 /**
- * Failed token requests counted per key (a client address, a client id) in fixed windows in
- * process memory. A key is exhausted once it has `limit` failures in the window; the window's end
- * says when it recovers. Exhaustion never refuses by itself: the token endpoint still grants a
- * valid credential, so that nobody's failures (another client behind the same address, a guesser
- * naming someone's client id) lock a valid client out.
+ * Failed token requests counted per key (a client address, a client id) in process memory, each
+ * key in a window of its own that starts at its first failure (not at a minute of the clock, so
+ * that failures just before and just after a minute's end count together). A key is exhausted
+ * once it has `limit` failures in its window; the window's end says when it recovers. Exhaustion
+ * never refuses by itself: the token endpoint still grants a valid credential, so that nobody's
+ * failures (another client behind the same address, a guesser naming someone's client id) lock a
+ * valid client out.
  */
 export class ClientFailureBudget {
   readonly #counts = new Map<string, Count>();
@@ -26,33 +28,37 @@ export class ClientFailureBudget {
     this.#now = options.now ?? Date.now;
   }
 
-  #windowStart(): number {
-    return Math.floor(this.#now() / this.#windowMs) * this.#windowMs;
+  /** The key's count, if its window has not ended at `now`. */
+  #current(key: string, now: number): Count | undefined {
+    const count = this.#counts.get(key);
+    return count !== undefined && now < count.windowStart + this.#windowMs ? count : undefined;
   }
 
-  /** Seconds until the first exhausted key of `keys` recovers; undefined when none is exhausted. */
+  /** Seconds until every exhausted key of `keys` has recovered; undefined when none is exhausted. */
   exhausted(keys: readonly string[]): number | undefined {
-    const windowStart = this.#windowStart();
-    const spent = keys.some((key) => {
-      const count = this.#counts.get(key);
-      return count?.windowStart === windowStart && count.failures >= this.#limit;
-    });
-    if (!spent) return undefined;
-    return Math.max(1, Math.ceil((windowStart + this.#windowMs - this.#now()) / 1_000));
+    const now = this.#now();
+    let recoversAt: number | undefined;
+    for (const key of keys) {
+      const count = this.#current(key, now);
+      if (count === undefined || count.failures < this.#limit) continue;
+      recoversAt = Math.max(recoversAt ?? 0, count.windowStart + this.#windowMs);
+    }
+    if (recoversAt === undefined) return undefined;
+    return Math.max(1, Math.ceil((recoversAt - now) / 1_000));
   }
 
   /** Counts one failure against each of `keys`. */
   recordFailure(keys: readonly string[]): void {
-    const windowStart = this.#windowStart();
+    const now = this.#now();
     if (this.#counts.size > SWEEP_ABOVE) {
       for (const [key, count] of this.#counts) {
-        if (count.windowStart !== windowStart) this.#counts.delete(key);
+        if (now >= count.windowStart + this.#windowMs) this.#counts.delete(key);
       }
     }
     for (const key of keys) {
-      const count = this.#counts.get(key);
-      if (count?.windowStart === windowStart) count.failures += 1;
-      else this.#counts.set(key, { windowStart, failures: 1 });
+      const count = this.#current(key, now);
+      if (count === undefined) this.#counts.set(key, { windowStart: now, failures: 1 });
+      else count.failures += 1;
     }
   }
 }

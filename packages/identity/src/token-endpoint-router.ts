@@ -151,7 +151,7 @@ async function tokenOutcome(req: Request, identities: Identities): Promise<Token
  * short-lived JWT the APIs accept, bound to the key; errors are RFC 6749 5.2 bodies.
  *
  * Failed requests are counted per client address and per client id named: once either has
- * `failuresPerMinute` failures in the minute, further failures of its requests are answered 429
+ * `failuresPerMinute` failures within a minute of its first, further failures of its requests are answered 429
  * (with `Retry-After`) instead of 401/400. A valid credential is always granted: keys hold about
  * 190 random bits, so the count is about noise and a guesser's cost rather than guessing, and
  * refusing valid clients for failures that are not theirs (others behind one NAT, a guesser naming
