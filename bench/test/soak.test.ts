@@ -22,7 +22,6 @@ describe.runIf(wanted)('soak under faults (short: about 2 minutes)', () => {
       faults: { apiKills: 4, anchorKills: 2, nodeKills: 1, postgresRestarts: 1 },
       clients: 16,
       users: 6,
-      settleTimeoutMs: 90_000,
     };
 
     // Act

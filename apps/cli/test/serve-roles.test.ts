@@ -269,15 +269,36 @@ describe.skipIf(!serverUrl)(
         },
         body: JSON.stringify({ name: 'in flight', description: '', content: { at: Date.now() } }),
       });
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // In flight once its certificate is stored (it then waits for the paused anchorer).
+      const db = await createDatabase({
+        url: String(deployment.env.DATABASE_URL),
+        migrate: false,
+        poolMax: 1,
+      });
+      try {
+        const stored = async () =>
+          Number(
+            (await db.knex('certificates').where({ name: 'in flight' }).count({ count: '*' }))[0]
+              ?.count ?? 0,
+          );
+        for (const deadline = Date.now() + 30_000; (await stored()) === 0;) {
+          if (Date.now() > deadline) throw new Error('the request was not stored in 30 s');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await db.close();
+      }
 
-      // Act
+      // Act: SIGTERM, then new connections are refused once the listener has closed.
       cert.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const refused = await fetch(url, { method: 'POST' }).then(
-        () => 'answered',
-        () => 'refused',
-      );
+      let refused = 'answered';
+      for (const deadline = Date.now() + 15_000; refused === 'answered' && Date.now() < deadline;) {
+        refused = await fetch(url, { method: 'POST' }).then(
+          () => 'answered',
+          () => 'refused',
+        );
+        if (refused === 'answered') await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       anchor.child.kill('SIGCONT');
 
       // Assert

@@ -72,7 +72,9 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
         .send({ name: 'Async', description: '', content: { n: Math.random() } });
 
       expect(response.status).toBe(202);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Well under the 30 s a request waits for its record by default; the first checked request
+      // of a file also builds the OpenAPI checker, which a loaded machine takes seconds over.
+      expect(Date.now() - started).toBeLessThan(15_000);
       expect(response.headers['preference-applied']).toBe('respond-async');
       expect(response.headers.vary).toMatch(/prefer/i);
       const certificate = certificateSchema.parse(response.body.data);
@@ -243,7 +245,9 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       const second = await asyncCreate();
 
       expect(sync.status).toBe(503);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Well under the 30 s a request waits for its record by default; the first checked request
+      // of a file also builds the OpenAPI checker, which a loaded machine takes seconds over.
+      expect(Date.now() - started).toBeLessThan(15_000);
       expect(second.status).toBe(202);
       locations.push(String(second.headers.location));
       expect(await findCreditBalance(api.db.knex, id)).toBe(1);

@@ -33,7 +33,9 @@ describe('when the chain is down', () => {
 
     expect(response.status).toBe(503);
     expect(response.body.type).toBe('Service Unavailable Error');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Well under the 30 s a request waits for its record by default; the first checked request
+    // of a file also builds the OpenAPI checker, which a loaded machine takes seconds over.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await findCreditBalance(api.db.knex, id)).toBe(2);
     expect(
       await api.db

@@ -36,7 +36,9 @@ describe('the tracking API when the chain is down', () => {
     // Assert
     expect(response.status).toBe(503);
     expect(response.body.type).toBe('Service Unavailable Error');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Well under the 30 s a request waits for its record by default; the first checked request
+    // of a file also builds the OpenAPI checker, which a loaded machine takes seconds over.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await findCreditBalance(api.db.knex, owner.id)).toBe(2);
     expect(await count('assets', { user_id: owner.id })).toBe(0);
     expect(await count('anchor_records', { status: 'queued' })).toBe(0);

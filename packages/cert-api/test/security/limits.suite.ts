@@ -248,7 +248,9 @@ export function limitsSuite(shared: () => SecurityApi): void {
 
         // Assert
         expect(served.status).toBe(200);
-        expect(servedMs).toBeLessThan(1_000);
+        // Served while the slow clients still held their connections: a fixed bound in ms would
+        // measure the machine's load, not the server.
+        expect(servedMs).toBeLessThan(Math.min(...results.map((result) => result.closedAfterMs)));
         for (const result of results) {
           expect(result.closedAfterMs).toBeLessThan(4_000);
           // Node's 408, unless the socket was destroyed before the answer was flushed (a busy
