@@ -15,7 +15,9 @@ describe.each(testBackends())('withdrawal of an idempotent creation on %s', (bac
 
   beforeAll(async () => {
     api = await startCertApi(backend, {
-      anchorTimeoutMs: 2_500,
+      // Long enough for the retry below to take the key over before the first wait ends, on a
+      // loaded machine too.
+      anchorTimeoutMs: 6_000,
       rpcUrl: `http://127.0.0.1:${String(await freePort())}`,
     });
   });

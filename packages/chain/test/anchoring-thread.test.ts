@@ -293,7 +293,9 @@ describe.skipIf(!databaseUrl)(
     it('when the running thread dies, then it is started again after the restart delay and anchors what was queued meanwhile', async () => {
       const engine = requestsEngine(db, network);
       const { logger, lines } = errorLines();
-      const restartDelayMs = 1_500;
+      // Long enough that the records enqueued below are read back before the thread returns, on
+      // a loaded machine too.
+      const restartDelayMs = 5_000;
       const outcome = await withWorkerRecording(async (workers) => {
         const [warmUp] = await enqueueEach(engine, db, evidenceRequests(1));
         if (warmUp === undefined) throw new Error('one id');

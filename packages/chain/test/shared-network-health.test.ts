@@ -22,13 +22,14 @@ const notReady = (checkedAt: Date) => ({
   checkedAt,
 });
 
+/** Retries `check` every 20 ms for up to 10 s (a loaded machine included), then lets it throw. */
 const eventually = async (check: () => void) => {
-  for (let attempt = 0; ; attempt += 1) {
+  for (const deadline = Date.now() + 10_000; ;) {
     try {
       check();
       return;
     } catch (error) {
-      if (attempt > 100) throw error;
+      if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
