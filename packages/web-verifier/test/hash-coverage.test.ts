@@ -59,6 +59,22 @@ describe('what the anchored hash covers, as the page says it', () => {
     expect(isClaim(hash, 'name')).toBe(false);
   });
 
+  it('when a version 2 copy shows a member added after issuance, then the page does not say every field is covered: the member is named as an unverified claim', () => {
+    const hash = check({
+      covered: ['hashVersion', 'certID', 'name', 'content'],
+      unverified: ['grade'],
+    });
+
+    expect(coverageSentence(hash)).toBe(
+      'Hash version 2: the anchored hash covers hashVersion, certID, name, content. Grade shown is NOT covered: unverified claims of whoever gave you this JSON.',
+    );
+    expect(coverageRows(hash)).toContainEqual([
+      'NOT covered, claims of whoever gave the JSON (unverified)',
+      'grade',
+    ]);
+    expect(isClaim(hash, 'grade')).toBe(true);
+  });
+
   it('when a version 2 copy is refused, then the refusal is named and nothing is covered', () => {
     const hash = check({ matches: false, refusal: 'notWithholdable' });
 

@@ -42,21 +42,21 @@ export function withheldText(field: WithheldField): string {
 /** The lines `trustpoint verify` prints about what the hash covers. */
 export function coverageLines(certificate: unknown, hash: CertificateHashCheck): string[] {
   const covered = hash.covered.length === 0 ? 'nothing' : hash.covered.join(', ');
+  const { claims } = certifiedFields(certificate, hash);
+  const notCovered = `NOT covered, claims of whoever gave the JSON (unverified): ${
+    Object.keys(claims).length === 0
+      ? 'none'
+      : Object.entries(claims)
+          .map(([name, value]) => `${name} ${JSON.stringify(value)}`)
+          .join('; ')
+  }`;
   if (hash.version === 2) {
     return [
       `Covered by the hash (version 2): ${covered}`,
       `Withheld by the holder: ${hash.withheld.length === 0 ? 'none' : hash.withheld.map(withheldText).join('; ')}`,
+      // Members added to a copy after issuance: the rule reads none of them.
+      ...(Object.keys(claims).length === 0 ? [] : [notCovered]),
     ];
   }
-  const { claims } = certifiedFields(certificate, hash);
-  return [
-    `Covered by the hash (version 1): ${covered}`,
-    `NOT covered, claims of whoever gave the JSON (unverified): ${
-      Object.keys(claims).length === 0
-        ? 'none'
-        : Object.entries(claims)
-            .map(([name, value]) => `${name} ${JSON.stringify(value)}`)
-            .join('; ')
-    }`,
-  ];
+  return [`Covered by the hash (version 1): ${covered}`, notCovered];
 }

@@ -420,6 +420,11 @@ function checkCertificateHashV2(
     reading.withheld.length === 0
       ? ''
       : `; ${String(reading.withheld.length)} content field(s) withheld by the holder`;
+  // Members added to the copy after issuance are shown but read by no rule: never "every field".
+  const over =
+    unverified.length === 0
+      ? 'over every shown field'
+      : `over the fields it covers (NOT over ${unverified.join(', ')}, shown but added by whoever gave the JSON)`;
   if (file === undefined || (certificate.type !== 'file' && certificate.type !== 'url')) {
     const bytes =
       certificate.type === 'file' || certificate.type === 'url'
@@ -428,7 +433,7 @@ function checkCertificateHashV2(
     return {
       ...check,
       matches: true,
-      detail: `data.hash recomputed by the version 2 rule over every shown field${withheld}${bytes}`,
+      detail: `data.hash recomputed by the version 2 rule ${over}${withheld}${bytes}`,
     };
   }
   const hashes = file instanceof Uint8Array ? hashFileBytes(file) : file;
@@ -438,7 +443,7 @@ function checkCertificateHashV2(
     fileHash: { given: certificate.fileHash, recomputed: hashes.fileHash },
     matches: fileHashMatches,
     detail: fileHashMatches
-      ? `data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
+      ? `data.hash recomputed by the version 2 rule ${over}, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
       : `${certificate.type === 'file' ? 'the file does' : "the URL's bytes do"} not match the certificate: their sha256 is ${hashes.fileHash}`,
   };
 }

@@ -46,7 +46,11 @@ export function coverageSentence(hash: CertificateHashCheck): string {
       hash.withheld.length === 0
         ? ''
         : ` The holder withheld ${String(hash.withheld.length)} content field(s): ${hash.withheld.map(withheldText).join('; ')}.`;
-    return `Hash version 2: the anchored hash covers every field shown (${listed(hash.covered)}).${withheld}`;
+    if (hash.unverified.length === 0) {
+      return `Hash version 2: the anchored hash covers every field shown (${listed(hash.covered)}).${withheld}`;
+    }
+    // Members added to a copy after issuance (anything `data` shows that the rule does not read).
+    return `Hash version 2: the anchored hash covers ${listed(hash.covered)}.${withheld} ${capitalised(inWords(hash.unverified))} shown ${hash.unverified.length === 1 ? 'is' : 'are'} NOT covered: unverified claims of whoever gave you this JSON.`;
   }
   const covered =
     hash.covered.length === 0
@@ -74,6 +78,14 @@ export function coverageRows(hash: CertificateHashCheck): [string, string][] {
       ...(hash.refusal === undefined
         ? []
         : [['Refused by the version 2 rule', hash.refusal] as [string, string]]),
+      ...(hash.unverified.length === 0
+        ? []
+        : [
+            [
+              'NOT covered, claims of whoever gave the JSON (unverified)',
+              listed(hash.unverified),
+            ] as [string, string],
+          ]),
     ];
   }
   return [
