@@ -17,6 +17,15 @@ const nodeConfig = require('./hardhat-node.config.js') as {
 // the deployer and the gas snapshot use) never hold instrumented code.
 const COVERAGE = process.env.TRUSTPOINT_COVERAGE === '1';
 
+// The 100% branch check must not depend on what the property tests happened to generate: a
+// branch only some random cases reach (a lookup below a bucket entry's first offset) was covered
+// in some CI runs and not in others. Under coverage they run one fixed sequence of cases.
+if (COVERAGE) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as { configureGlobal(parameters: { seed: number }): void };
+  fc.configureGlobal({ seed: 20_261_126 });
+}
+
 // Hardhat downloads compilers from the internet by default; use the solc-js build shipped in the
 // `solc` npm package instead, so compiling works offline and on every machine alike.
 subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, (args: { solcVersion: string }, _hre, runSuper) => {
