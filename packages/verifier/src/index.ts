@@ -17,8 +17,10 @@ export * from './disclosure/disclosable-certificate.js';
 export * from './disclosure/disclosure.js';
 export * from './disclosure/disclosure-path.js';
 export * from './disclosure/sd-payload.js';
-export * from './random/random-pool.js';
 export * from './disclosure/selective-disclosure-error.js';
+
+// Salts and ids: the platform's CSPRNG, drawn in pooled blocks
+export * from './random/random-pool.js';
 
 // Reading a certificate or an evidence as every verifier does (no member named twice)
 export * from './json/strict-json.js';
