@@ -29,6 +29,13 @@ describe('what trustpoint verify prints about the hash', () => {
     ]);
   });
 
+  it('when a copy shows a member added beside data, then it is printed by its path with its value', () => {
+    const withTopLevel = { ...certificate, name: 'Diploma with honours' };
+    expect(coverageLines(withTopLevel, hash({ unverified: ['$.name'] }))).toContain(
+      'NOT covered, claims of whoever gave the JSON (unverified): $.name "Diploma with honours"',
+    );
+  });
+
   it('when a version 2 copy shows only what the rule covers, then no such line is printed', () => {
     expect(coverageLines(certificate, hash({}))).toEqual([
       'Covered by the hash (version 2): hashVersion, certID, name, content',

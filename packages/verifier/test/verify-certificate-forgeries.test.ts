@@ -329,6 +329,29 @@ describe('verifyCertificate against forgeries', () => {
     expect(genuine.hash.unverified).toEqual([]);
     expect(added.hash.unverified).toEqual(['fileName']);
   });
+
+  it("when members are added beside data (a top-level name), then they are listed as unverified by their path, the service's own members not", async () => {
+    const given = issued();
+    const copy = {
+      ...given,
+      certificate: {
+        ...given.certificate,
+        access: { public: true },
+        status: 'anchored',
+        name: 'Diploma with honours',
+        grade: 'A+',
+      },
+    };
+
+    const added = await verify(copy, {
+      networks: [networkOf(ORIGIN, FAKE_GENESIS)],
+      origins: [ORIGIN],
+    });
+
+    expect(added.verdict).toBe('verified');
+    expect(added.hash.unverified).toEqual(['$.name', '$.grade']);
+    expect(added.hash.detail).toContain('NOT over $.name, $.grade');
+  });
 });
 
 describe('verifyCertificate: signature keys from a service', () => {

@@ -75,6 +75,21 @@ describe('what the anchored hash covers, as the page says it', () => {
     expect(isClaim(hash, 'grade')).toBe(true);
   });
 
+  it('when a copy shows a member added beside data, then the page names it as an unverified claim, beside data', () => {
+    const hash = check({
+      covered: ['hashVersion', 'certID', 'name', 'content'],
+      unverified: ['$.name'],
+    });
+
+    expect(coverageSentence(hash)).toBe(
+      'Hash version 2: the anchored hash covers hashVersion, certID, name, content. Name (beside data) shown is NOT covered: unverified claims of whoever gave you this JSON.',
+    );
+    expect(coverageRows(hash)).toContainEqual([
+      'NOT covered, claims of whoever gave the JSON (unverified)',
+      '$.name',
+    ]);
+  });
+
   it('when a version 2 copy is refused, then the refusal is named and nothing is covered', () => {
     const hash = check({ matches: false, refusal: 'notWithholdable' });
 

@@ -19,9 +19,11 @@ export interface CertifiedFields {
 
 /** The covered and the uncovered fields of the certificate as given, by the hash check. */
 export function certifiedFields(certificate: unknown, hash: CertificateHashCheck): CertifiedFields {
-  const json = unwrapEnvelope(certificate) as { certID?: unknown; data?: Record<string, unknown> };
-  const data = json.data ?? {};
-  const valueOf = (name: string) => (name === 'certID' ? json.certID : data[name]);
+  const json = unwrapEnvelope(certificate) as Record<string, unknown>;
+  const data = (json.data ?? {}) as Record<string, unknown>;
+  // `certID` and names of `data`; a member added beside `data` is named `$.<name>`.
+  const valueOf = (name: string) =>
+    name === 'certID' ? json.certID : name.startsWith('$.') ? json[name.slice(2)] : data[name];
   const pick = (names: readonly string[]) =>
     Object.fromEntries(
       names.filter((name) => valueOf(name) !== undefined).map((name) => [name, valueOf(name)]),

@@ -139,7 +139,9 @@ export interface CertificateHashCheck {
   covered: string[];
   /**
    * Shown fields the hash does not cover (version 1: name, description, issuer, the dates, and
-   * the content of a file or URL certificate): claims of whoever handed the JSON on, unverified.
+   * the content of a file or URL certificate; version 2: members added to `data` after issuance):
+   * claims of whoever handed the JSON on, unverified. Members added beside `data` (anything but
+   * `certID`, `data`, `metadata`, `access` and `status`) are named `$.<name>`, whatever the version.
    */
   unverified: string[];
   /** Version 2: what the holder withheld from this copy (a member by its object, its name hidden too). */
@@ -347,6 +349,23 @@ export function readCertificate(json: unknown): CertificateInput {
 /** The members of a version 2 `data` that carry the hash itself rather than a shown field. */
 const V2_STRUCTURE: readonly string[] = ['hash', 'hashVersion', 'selectiveDisclosure'];
 
+/**
+ * The members a certificate has beside `data` as the certificate API answers it: the id (covered),
+ * the trustpoints (checked on chain) and the owner's view (`access`, `status`: the service's, never
+ * shown as certified). Any other member was added to the copy by whoever handed it on.
+ */
+const CERTIFICATE_MEMBERS: readonly string[] = ['certID', 'data', 'metadata', 'access', 'status'];
+
+/**
+ * Members added beside `data` (a top-level `name`, `grade`, ...), as `$.<name>`: no rule reads
+ * them, so a viewer that shows them must say they are claims.
+ */
+function addedBesideData(certificate: CertificateInput): string[] {
+  return Object.keys(certificate.json)
+    .filter((name) => !CERTIFICATE_MEMBERS.includes(name))
+    .map((name) => `$.${name}`);
+}
+
 /** The shown fields of `data` besides the content, each present only when the JSON has it. */
 const SHOWN_FIELDS = ['name', 'description', 'issuer', 'issuedOn', 'expires'] as const;
 
@@ -356,6 +375,7 @@ function checkCertificateHash(
 ): CertificateHashCheck {
   if (certificate.hashVersion !== undefined) return checkCertificateHashV2(certificate, file);
   const check = checkCertificateHashV1(certificate, file);
+  const beside = addedBesideData(certificate);
   const data = certificate.json.data as Record<string, unknown>;
   const contentCovered = certificate.type === 'content' || certificate.type === 'asset';
   const fileCovered = certificate.type === 'file' && check.fileHash !== undefined && check.matches;
@@ -367,6 +387,7 @@ function checkCertificateHash(
       ...SHOWN_FIELDS.filter((name) => data[name] !== undefined),
       ...(contentCovered || data.content === undefined ? [] : ['content']),
       ...(data.fileHash === undefined || fileCovered ? [] : ['fileHash']),
+      ...beside,
     ],
     withheld: [],
   };
@@ -399,9 +420,10 @@ function checkCertificateHashV2(
   const covered = Object.keys(reading.payload).filter((name) => name !== '_sd_alg');
   // Anything else `data` shows (a `fileName` added to a copy, ...) is nobody's but the copy's.
   const data = certificate.json.data as Record<string, unknown>;
-  const unverified = Object.keys(data).filter(
-    (name) => !covered.includes(name) && !V2_STRUCTURE.includes(name),
-  );
+  const unverified = [
+    ...Object.keys(data).filter((name) => !covered.includes(name) && !V2_STRUCTURE.includes(name)),
+    ...addedBesideData(certificate),
+  ];
   const check = {
     ...base,
     recomputed: reading.hash,

@@ -30,7 +30,10 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 const inWords = (names: readonly string[]) => {
-  const words = names.map((name) => FIELD_WORDS[name] ?? name);
+  // A member added beside `data` comes as `$.<name>`.
+  const words = names.map((name) =>
+    name.startsWith('$.') ? `${name.slice(2)} (beside data)` : (FIELD_WORDS[name] ?? name),
+  );
   return words.length <= 1
     ? words.join('')
     : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1] ?? ''}`;
