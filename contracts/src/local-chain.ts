@@ -255,8 +255,15 @@ async function assertPortFree(host: string, port: number): Promise<void> {
     const probe = createNetServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
       reject(
+        // Keeps the code, so the command prints the sentence alone rather than a stack trace.
         error.code === 'EADDRINUSE'
-          ? new Error(`${host}:${String(port)} is already in use (is Trustpoint already running?)`)
+          ? Object.assign(
+              new Error(
+                `${host}:${String(port)} is already in use (is Trustpoint already running?): stop that process, or choose a free port for the local chain with CHAIN_PORT`,
+                { cause: error },
+              ),
+              { code: 'EADDRINUSE' },
+            )
           : error,
       );
     });

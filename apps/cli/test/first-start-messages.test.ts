@@ -45,4 +45,25 @@ describe('trustpoint serve all on a port in use', () => {
     // The anchoring engine may have tried a node still starting: said calmly, not as a failure.
     expect(output).not.toContain('anchoring: sending failed');
   }, 120_000);
+
+  it('when the local chain port is taken, then one line says so and what to do, with no stack trace, and it exits 1', async () => {
+    // Act
+    const service = trustpointProcess(['serve', 'all'], {
+      TRUSTPOINT_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      CERT_API_PORT: String(await freePort()),
+      TRACK_API_PORT: String(await freePort()),
+      CHAIN_PORT: String(busyPort),
+      LOG_LEVEL: 'info',
+    });
+    const code = await service.exited;
+
+    // Assert
+    const output = service.output();
+    expect(code, output).toBe(1);
+    expect(output).toContain(
+      `error: 127.0.0.1:${String(busyPort)} is already in use (is Trustpoint already running?): stop that process, or choose a free port for the local chain with CHAIN_PORT`,
+    );
+    expect(output).not.toMatch(/^\s+at /m);
+  }, 120_000);
 });
