@@ -14,8 +14,13 @@ import { KeepAliveClient } from './keep-alive-client.js';
 import { requestBody } from './load-body.js';
 
 const data = workerData as AsyncLoadWorkerData;
-/** Below the service's keep-alive timeout (5 s), with room for a busy event loop. */
-const IDLE_CONNECTION_MS = 3_000;
+/**
+ * A connection idle for longer than the service keeps it (its `Keep-Alive: timeout=`) less this
+ * margin is replaced before the next request, as HTTP clients do (undici): one the service is
+ * about to close could take the request with it. 3 s when the service announces nothing.
+ */
+const IDLE_MARGIN_MS = 2_000;
+const UNANNOUNCED_IDLE_MS = 3_000;
 const counters = new Int32Array(data.counters);
 /** Clients waiting for their record, by the record's id. */
 const waiting = new Map<string, () => void>();
@@ -38,11 +43,11 @@ async function client(number: number, until: number, requests: SentRequest[]): P
     prefer: 'respond-async',
   };
   let answeredAt = Date.now();
+  let idleMs = UNANNOUNCED_IDLE_MS;
   try {
     while (Date.now() < until && !released) {
-      // The service closes a connection idle for 5 s (Node's keepAliveTimeout); one about to be
-      // closed could take the request with it, so a long wait for anchoring ends with a new one.
-      if (Date.now() - answeredAt > IDLE_CONNECTION_MS) connection.close();
+      // A long wait for anchoring may outlast the service's keep-alive: a new connection then.
+      if (Date.now() - answeredAt > idleMs) connection.close();
       const sentAt = Date.now();
       const started = performance.now();
       let status = 0;
@@ -55,6 +60,9 @@ async function client(number: number, until: number, requests: SentRequest[]): P
           JSON.stringify(requestBody(data.body, (index += 1))),
         );
         status = response.status;
+        if (response.keepAliveMs !== undefined) {
+          idleMs = Math.max(0, response.keepAliveMs - IDLE_MARGIN_MS);
+        }
         if (status === 202) {
           id = (JSON.parse(response.body) as { data: { certID: string } }).data.certID;
         }

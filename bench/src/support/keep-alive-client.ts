@@ -7,6 +7,8 @@ import { connect, type Socket } from 'node:net';
 export interface ClientResponse {
   status: number;
   body: string;
+  /** How long the server keeps this connection idle (its `Keep-Alive: timeout=`), in ms. */
+  keepAliveMs?: number;
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n');
@@ -97,6 +99,11 @@ export class KeepAliveClient {
     this.#buffer = this.#buffer.subarray(bodyEnd);
     const waiting = this.#waiting;
     this.#waiting = undefined;
-    waiting?.resolve({ status, body });
+    const keepAlive = /\r\nkeep-alive: *timeout=(\d+)/i.exec(head);
+    waiting?.resolve({
+      status,
+      body,
+      ...(keepAlive === null ? {} : { keepAliveMs: Number(keepAlive[1]) * 1_000 }),
+    });
   }
 }

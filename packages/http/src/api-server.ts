@@ -14,17 +14,26 @@ export interface ApiServerTimeouts {
    * and it is the time the largest upload (`MAX_FILE_BYTES`) has to arrive.
    */
   requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this. */
+  /**
+   * An idle keep-alive connection is closed after this (and says so: `Keep-Alive: timeout=`).
+   * Longer than a client waits between requests while its record is anchored (blocks of seconds,
+   * a few confirmations), and than a load balancer's idle timeout (60 s on AWS's): a client that
+   * had to reconnect for each request would wait to be accepted, which Node does one connection
+   * per turn of its event loop, a turn that under load holds hundreds of requests' work.
+   */
   keepAliveTimeoutMs: number;
   /** How often the two limits above are checked (each may be overrun by up to this). */
   checkIntervalMs: number;
 }
 
-/** 20 s for the headers, 5 min for a whole request (a 2 GiB upload needs about 60 Mbit/s). */
+/**
+ * 20 s for the headers, 5 min for a whole request (a 2 GiB upload needs about 60 Mbit/s), idle
+ * connections kept 65 s.
+ */
 export const DEFAULT_API_SERVER_TIMEOUTS: Readonly<ApiServerTimeouts> = Object.freeze({
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 300_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 65_000,
   checkIntervalMs: 1_000,
 });
 

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createApiServer, DEFAULT_API_SERVER_TIMEOUTS } from '../src/api-server.js';
@@ -44,7 +44,7 @@ describe('createApiServer', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it('when no timeouts are given, then the headers have 20 s, a request 5 min, checked every second', () => {
+  it('when no timeouts are given, then the headers have 20 s, a request 5 min, idle connections 65 s, checked every second', () => {
     // Act
     server = createApiServer(echoApp());
 
@@ -52,7 +52,33 @@ describe('createApiServer', () => {
     expect(DEFAULT_API_SERVER_TIMEOUTS.headersTimeoutMs).toBe(20_000);
     expect(server.headersTimeout).toBe(20_000);
     expect(server.requestTimeout).toBe(300_000);
-    expect(server.keepAliveTimeout).toBe(5_000);
+    expect(server.keepAliveTimeout).toBe(65_000);
+  });
+
+  it('when a kept-alive connection idles longer than the headers timeout but within keep-alive, then it says how long it is kept and its next request is answered on it', async () => {
+    // Arrange: keep-alive well beyond the headers timeout, as the defaults are (65 s, 20 s).
+    server = createApiServer(echoApp(), { ...TIMEOUTS, keepAliveTimeoutMs: 4_000 });
+    const port = await listening(server);
+    const socket = connect({ port, host: '127.0.0.1' });
+    const received: string[] = [];
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => received.push(chunk.toString('latin1')));
+    socket.on('close', () => (closed = true));
+    const ping = 'GET /ping HTTP/1.1\r\nHost: a\r\n\r\n';
+    socket.write(ping);
+    await expect.poll(() => received.join(''), { timeout: 5_000 }).toContain('pong');
+    const first = received.join('');
+
+    // Act: idle for twice the headers timeout, then a second request on the same connection.
+    await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUTS.headersTimeoutMs));
+    received.length = 0;
+    socket.write(ping);
+
+    // Assert
+    expect(first).toMatch(/\r\nKeep-Alive: timeout=4\r\n/i);
+    await expect.poll(() => received.join(''), { timeout: 5_000 }).toContain('pong');
+    expect(closed).toBe(false);
+    socket.destroy();
   });
 
   it('when a client trickles its headers, then 408 and the connection closed at the headers timeout, while others are served', async () => {

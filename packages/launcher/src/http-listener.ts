@@ -48,10 +48,19 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
     const deadline = setTimeout(() => {
       server.closeAllConnections();
     }, graceMs);
+    // A connection whose request was in flight is kept alive once answered (65 s): closed as soon
+    // as it is idle, not at the deadline.
+    const sweep = setInterval(() => {
+      server.closeIdleConnections();
+    }, IDLE_SWEEP_MS);
     server.close(() => {
       clearTimeout(deadline);
+      clearInterval(sweep);
       resolve();
     });
     server.closeIdleConnections();
   });
 }
+
+/** How often a stopping listener closes the connections that became idle. */
+const IDLE_SWEEP_MS = 50;
