@@ -26,6 +26,12 @@ import { describeMachineSpeed, jsonRoundTripsPerSecond } from './support/machine
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '60');
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? '3000');
+/**
+ * Open loop: creations offered at this rate (per second) on up to BENCH_CLIENTS connections,
+ * whatever the answers, instead of clients each waiting for its record to be anchored; records
+ * then arrive as independent clients' do, not in step with the blocks that release the waiting.
+ */
+const RATE = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
 const USERS = Number(process.env.BENCH_USERS ?? '50');
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? '2000');
 const CONFIRMATIONS = Number(process.env.BENCH_CONFIRMATIONS ?? '2');
@@ -193,6 +199,7 @@ async function main(): Promise<void> {
       clients: CLIENTS,
       threads: THREADS,
       durationMs: SECONDS * 1_000,
+      ...(RATE === undefined ? {} : { ratePerSecond: RATE, waitForAnchoring: false }),
     });
     const observer = new AnchoringObserver(service.running.database.knex, load);
     let finished = false as boolean;
@@ -207,6 +214,7 @@ async function main(): Promise<void> {
     loopDelay.disable();
     const endBlock = await blockNumber(chainUrl);
     const acceptedInLoad = load.accepted();
+    const unsent = load.unsent();
     const drainEnds = Date.now() + DRAIN_SECONDS * 1_000;
     while (!finished && Date.now() < drainEnds) {
       await observer.look(false);
@@ -214,7 +222,15 @@ async function main(): Promise<void> {
     }
     load.release();
     const requests: SentRequest[] = await done;
+    // Open loop: the clients did not wait for their records; the drain does.
+    const acceptedIds = requests.flatMap((request) =>
+      request.id === undefined ? [] : [request.id],
+    );
     await observer.look(false);
+    while (Date.now() < drainEnds && acceptedIds.some((id) => !observer.anchoredAt.has(id))) {
+      await sleep(OBSERVE_MS);
+      await observer.look(false);
+    }
     const lastBlock = await blockNumber(chainUrl);
 
     const blocks: Block[] = [];
@@ -227,6 +243,7 @@ async function main(): Promise<void> {
       loopDelay,
       requests,
       acceptedInLoad,
+      unsent,
       observer,
       blocks,
       endBlock,
@@ -242,6 +259,8 @@ function report(input: {
   loopDelay: IntervalHistogram;
   requests: SentRequest[];
   acceptedInLoad: number;
+  /** Open loop: requests due while every connection was busy. */
+  unsent: number;
   observer: AnchoringObserver;
   blocks: Block[];
   endBlock: number;
@@ -292,7 +311,7 @@ function report(input: {
   const maxInFlight = DEFAULT_ANCHORER_TIMING.maxInFlight;
 
   console.log(
-    `Asynchronous certificates on a chain that mines like a real one, ${input.backend} database: a block every ${(BLOCK_MS / 1_000).toFixed(1)} s (automine off), ${String(CONFIRMATIONS)} confirmations; batches of up to ${String(BATCH_SIZE)} records (wait ${String(BATCH_WAIT_MS)} ms), at most ${String(maxInFlight)} in flight; ${describeClient(CLIENTS, THREADS)}, each waiting for its certificate to be anchored before the next; ${String(USERS)} users\n`,
+    `Asynchronous certificates on a chain that mines like a real one, ${input.backend} database: a block every ${(BLOCK_MS / 1_000).toFixed(1)} s (automine off), ${String(CONFIRMATIONS)} confirmations; batches of up to ${String(BATCH_SIZE)} records (wait ${String(BATCH_WAIT_MS)} ms), at most ${String(maxInFlight)} in flight; ${RATE === undefined ? `${describeClient(CLIENTS, THREADS)}, each waiting for its certificate to be anchored before the next` : `${String(RATE)} creations/s offered (open loop) on up to ${String(CLIENTS)} keep-alive connections in ${String(THREADS)} worker thread${THREADS === 1 ? '' : 's'}, the service alone on the main thread`}; ${String(USERS)} users\n`,
   );
   console.log(describeMachineSpeed(input.speed));
   console.log(
@@ -301,6 +320,11 @@ function report(input: {
   console.log(
     `acknowledged  ${(input.acceptedInLoad / SECONDS).toFixed(0)} records/s (202 pending); answer p50 ${millis(answers, 50)} ms, p99 ${millis(answers, 99)} ms`,
   );
+  if (RATE !== undefined) {
+    console.log(
+      `offered       ${String(RATE)}/s: ${grouped(input.unsent)} due while all ${String(CLIENTS)} connections were busy, not sent (${percent(input.unsent, RATE * SECONDS)})`,
+    );
+  }
   console.log(
     `anchored      ${anchoredPerSecond.toFixed(0)} records/s sustained (records per block / block time over the ${String(steady.length)} blocks mined under load after the first that held records)`,
   );
@@ -319,6 +343,21 @@ function report(input: {
   console.log(
     `queue         while under load: records waiting for a batch mean ${grouped(mean(queued))} (max ${grouped(Math.max(0, ...queued))}); batches signed and unsettled (those waiting for confirmations included) mean ${mean(inFlight).toFixed(1)}, max ${String(Math.max(0, ...inFlight))}; at most ${String(maxInFlight)} unmined`,
   );
+  // When the slow answers came: each 5 s of the load, its answers' p99.
+  const windows = new Map<number, ReturnType<typeof latencyHistogram>>();
+  const loadStart = Math.min(...requests.map((request) => request.sentAt));
+  for (const request of requests) {
+    const window = Math.floor((request.sentAt - loadStart) / 5_000);
+    const histogram = windows.get(window) ?? latencyHistogram();
+    histogram.recordValue(Math.max(1, request.answerMicros));
+    windows.set(window, histogram);
+  }
+  console.log(
+    `answers by 5 s  p99 ${[...windows.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([window, histogram]) => `${String(window * 5)} s: ${millis(histogram, 99)} ms`)
+      .join(', ')}`,
+  );
   const delayMs = (percentile: number) => (input.loopDelay.percentile(percentile) / 1e6).toFixed(0);
   console.log(
     `event loop    the service's thread under load: delay p50 ${delayMs(50)} ms, p99 ${delayMs(99)} ms, max ${(input.loopDelay.max / 1e6).toFixed(0)} ms`,
@@ -334,6 +373,12 @@ function report(input: {
       input.backend === 'pglite'
         ? ' (on the embedded PGlite, requests and anchoring share one connection and one thread)'
         : '';
+    if (RATE !== undefined && input.unsent > 0) {
+      return `the service: it did not answer the ${String(RATE)}/s offered (${grouped(input.unsent)} requests found every connection busy)${shared}`;
+    }
+    if (RATE !== undefined && mean(queued) < BATCH_SIZE / 2) {
+      return `the offered rate: the service answered the ${String(RATE)}/s offered and blocks had room; offer more (BENCH_RATE)`;
+    }
     if (mean(queued) < BATCH_SIZE / 2) {
       return `the requests: blocks had room and few records waited for a batch; the API acknowledged ${(input.acceptedInLoad / SECONDS).toFixed(0)}/s with answers at p50 ${millis(answers, 50)} ms${shared}; with fast answers, more clients (BENCH_CLIENTS) would offer more`;
     }

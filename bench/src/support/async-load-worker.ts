@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   ACCEPTED,
   REFUSED,
+  UNSENT,
   type AsyncLoadMessage,
   type AsyncLoadWorkerData,
   type AsyncLoadWorkerMessage,
@@ -86,6 +87,73 @@ async function client(number: number, until: number, requests: SentRequest[]): P
   }
 }
 
+/**
+ * Open loop: every `tick` the requests due by now are sent, each on a free connection of the
+ * pool; one due with none free is counted unsent. Its time runs from when it was due, so a late
+ * tick counts against the answer.
+ */
+async function openLoop(rate: number, until: number, requests: SentRequest[]): Promise<void> {
+  const free = Array.from({ length: data.clients }, (_, i) => {
+    const target = data.targets[(data.firstClient + i) % data.targets.length];
+    if (!target) throw new Error('no target');
+    const url = new URL(target.url);
+    return { connection: new KeepAliveClient(url), url, token: target.token };
+  });
+  const all = [...free];
+  const started = performance.now();
+  const startedAt = Date.now();
+  let due = 0;
+  const inFlight = new Set<Promise<void>>();
+  const send = (dueMs: number) => {
+    const client = free.pop();
+    if (client === undefined) {
+      Atomics.add(counters, UNSENT, 1);
+      return;
+    }
+    const sending = (async () => {
+      let status = 0;
+      let id: string | undefined;
+      try {
+        const response = await client.connection.request(
+          'POST',
+          client.url,
+          {
+            authorization: `Bearer ${client.token}`,
+            'content-type': 'application/json',
+            prefer: 'respond-async',
+          },
+          JSON.stringify(requestBody(data.body, (index += 1))),
+        );
+        status = response.status;
+        if (status === 202) {
+          id = (JSON.parse(response.body) as { data: { certID: string } }).data.certID;
+        }
+      } catch {
+        status = 0;
+      }
+      const answerMicros = Math.round((performance.now() - started - dueMs) * 1_000);
+      requests.push({
+        sentAt: startedAt + dueMs,
+        answerMicros,
+        status,
+        ...(id === undefined ? {} : { id }),
+      });
+      Atomics.add(counters, id === undefined ? REFUSED : ACCEPTED, 1);
+      free.push(client);
+    })();
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+  };
+  while (Date.now() < until && !released) {
+    const elapsed = performance.now() - started;
+    const target = Math.floor((elapsed * rate) / 1_000);
+    for (; due < target; due += 1) send((due * 1_000) / rate);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await Promise.all(inFlight);
+  for (const client of all) client.connection.close();
+}
+
 const port = parentPort;
 if (!port) throw new Error('async-load-worker runs as a worker thread of startAsyncLoad');
 port.on('message', (message: AsyncLoadMessage) => {
@@ -103,9 +171,12 @@ port.on('message', (message: AsyncLoadMessage) => {
   } else {
     const until = Date.now() + data.durationMs;
     const requests: SentRequest[] = [];
-    const clients = Array.from({ length: data.clients }, (_, i) =>
-      client(data.firstClient + i, until, requests),
-    );
+    const clients =
+      data.ratePerSecond === undefined
+        ? Array.from({ length: data.clients }, (_, i) =>
+            client(data.firstClient + i, until, requests),
+          )
+        : [openLoop(data.ratePerSecond, until, requests)];
     void Promise.all(clients).then(() => {
       const done: AsyncLoadWorkerMessage = { kind: 'done', requests };
       port.postMessage(done);

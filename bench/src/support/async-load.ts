@@ -22,6 +22,13 @@ export interface AsyncLoadOptions {
    * service gets more than the chain takes (the backpressure benchmark).
    */
   waitForAnchoring?: boolean;
+  /**
+   * Open loop: requests sent at this rate in all (per second, spread evenly over the threads),
+   * each on a connection of the `clients` that is free, whatever the earlier answers; a request
+   * due when every connection is busy is not sent and counted (`unsent`). Clients of a real
+   * network arrive independently, not in step with the blocks that anchor their records.
+   */
+  ratePerSecond?: number;
 }
 
 /** One request: when it was sent (ms since the epoch), its answer, and the record's id. */
@@ -45,6 +52,8 @@ export interface AsyncLoadWorkerData {
   /** Int32 counters shared by every thread: [accepted (202), other answers]. */
   counters: SharedArrayBuffer;
   waitForAnchoring: boolean;
+  /** This thread's share of an open-loop rate (requests per second), when the load has one. */
+  ratePerSecond?: number;
 }
 
 export type AsyncLoadMessage =
@@ -58,12 +67,16 @@ export type AsyncLoadWorkerMessage = { kind: 'ready' } | { kind: 'done'; request
 /** Shared counter slots. */
 export const ACCEPTED = 0;
 export const REFUSED = 1;
+/** Open loop: requests due while every connection was busy, not sent. */
+export const UNSENT = 2;
 
 export interface AsyncLoad {
   /** Requests answered 202 so far, in every thread. */
   accepted(): number;
   /** Requests answered otherwise so far. */
   refused(): number;
+  /** Open loop: requests due while every connection was busy, not sent. */
+  unsent(): number;
   /** Tells the waiting clients that these records are anchored. */
   anchored(ids: string[]): void;
   /** Ends every client's wait; `done` then resolves. */
@@ -74,7 +87,7 @@ export interface AsyncLoad {
 
 /** Starts the worker threads and, once all are loaded, the clients. */
 export async function startAsyncLoad(options: AsyncLoadOptions): Promise<AsyncLoad> {
-  const counters = new SharedArrayBuffer(8);
+  const counters = new SharedArrayBuffer(12);
   const view = new Int32Array(counters);
   const threads = Math.max(1, Math.min(options.threads, options.clients));
   let firstClient = 0;
@@ -89,6 +102,9 @@ export async function startAsyncLoad(options: AsyncLoadOptions): Promise<AsyncLo
       durationMs: options.durationMs,
       counters,
       waitForAnchoring: options.waitForAnchoring ?? true,
+      ...(options.ratePerSecond === undefined
+        ? {}
+        : { ratePerSecond: (options.ratePerSecond * clients) / options.clients }),
     };
     firstClient += clients;
     return new Worker(join(__dirname, 'async-load-worker.js'), { workerData: data });
@@ -115,6 +131,7 @@ export async function startAsyncLoad(options: AsyncLoadOptions): Promise<AsyncLo
   return {
     accepted: () => Atomics.load(view, ACCEPTED),
     refused: () => Atomics.load(view, REFUSED),
+    unsent: () => Atomics.load(view, UNSENT),
     anchored(ids) {
       if (ids.length > 0) post({ kind: 'anchored', ids });
     },
