@@ -1,5 +1,6 @@
 import {
   formatDisclosurePath,
+  memberBesideData,
   unwrapEnvelope,
   type CertificateHashCheck,
   type WithheldField,
@@ -21,9 +22,12 @@ export interface CertifiedFields {
 export function certifiedFields(certificate: unknown, hash: CertificateHashCheck): CertifiedFields {
   const json = unwrapEnvelope(certificate) as Record<string, unknown>;
   const data = (json.data ?? {}) as Record<string, unknown>;
-  // `certID` and names of `data`; a member added beside `data` is named `$.<name>`.
-  const valueOf = (name: string) =>
-    name === 'certID' ? json.certID : name.startsWith('$.') ? json[name.slice(2)] : data[name];
+  // `certID`, names of `data`, and members added beside `data`.
+  const valueOf = (name: string) => {
+    if (name === 'certID') return json.certID;
+    const beside = memberBesideData(name);
+    return beside === undefined ? data[name] : json[beside];
+  };
   const pick = (names: readonly string[]) =>
     Object.fromEntries(
       names.filter((name) => valueOf(name) !== undefined).map((name) => [name, valueOf(name)]),
@@ -44,20 +48,18 @@ export function withheldText(field: WithheldField): string {
 /** The lines `trustpoint verify` prints about what the hash covers. */
 export function coverageLines(certificate: unknown, hash: CertificateHashCheck): string[] {
   const covered = hash.covered.length === 0 ? 'nothing' : hash.covered.join(', ');
-  const { claims } = certifiedFields(certificate, hash);
+  const claims = Object.entries(certifiedFields(certificate, hash).claims).map(
+    ([name, value]) => `${name} ${JSON.stringify(value)}`,
+  );
   const notCovered = `NOT covered, claims of whoever gave the JSON (unverified): ${
-    Object.keys(claims).length === 0
-      ? 'none'
-      : Object.entries(claims)
-          .map(([name, value]) => `${name} ${JSON.stringify(value)}`)
-          .join('; ')
+    claims.length === 0 ? 'none' : claims.join('; ')
   }`;
   if (hash.version === 2) {
     return [
       `Covered by the hash (version 2): ${covered}`,
       `Withheld by the holder: ${hash.withheld.length === 0 ? 'none' : hash.withheld.map(withheldText).join('; ')}`,
       // Members added to a copy after issuance: the rule reads none of them.
-      ...(Object.keys(claims).length === 0 ? [] : [notCovered]),
+      ...(claims.length === 0 ? [] : [notCovered]),
     ];
   }
   return [`Covered by the hash (version 1): ${covered}`, notCovered];

@@ -356,6 +356,14 @@ const V2_STRUCTURE: readonly string[] = ['hash', 'hashVersion', 'selectiveDisclo
  */
 const CERTIFICATE_MEMBERS: readonly string[] = ['certID', 'data', 'metadata', 'access', 'status'];
 
+/** How `unverified` names a member added beside `data`: `$.<name>`. */
+const BESIDE_DATA = '$.';
+
+/** The member a name of `unverified` stands for when it was added beside `data`; else undefined. */
+export function memberBesideData(name: string): string | undefined {
+  return name.startsWith(BESIDE_DATA) ? name.slice(BESIDE_DATA.length) : undefined;
+}
+
 /**
  * Members added beside `data` (a top-level `name`, `grade`, ...), as `$.<name>`: no rule reads
  * them, so a viewer that shows them must say they are claims.
@@ -363,7 +371,7 @@ const CERTIFICATE_MEMBERS: readonly string[] = ['certID', 'data', 'metadata', 'a
 function addedBesideData(certificate: CertificateInput): string[] {
   return Object.keys(certificate.json)
     .filter((name) => !CERTIFICATE_MEMBERS.includes(name))
-    .map((name) => `$.${name}`);
+    .map((name) => `${BESIDE_DATA}${name}`);
 }
 
 /** The shown fields of `data` besides the content, each present only when the JSON has it. */
@@ -375,7 +383,6 @@ function checkCertificateHash(
 ): CertificateHashCheck {
   if (certificate.hashVersion !== undefined) return checkCertificateHashV2(certificate, file);
   const check = checkCertificateHashV1(certificate, file);
-  const beside = addedBesideData(certificate);
   const data = certificate.json.data as Record<string, unknown>;
   const contentCovered = certificate.type === 'content' || certificate.type === 'asset';
   const fileCovered = certificate.type === 'file' && check.fileHash !== undefined && check.matches;
@@ -387,7 +394,7 @@ function checkCertificateHash(
       ...SHOWN_FIELDS.filter((name) => data[name] !== undefined),
       ...(contentCovered || data.content === undefined ? [] : ['content']),
       ...(data.fileHash === undefined || fileCovered ? [] : ['fileHash']),
-      ...beside,
+      ...addedBesideData(certificate),
     ],
     withheld: [],
   };

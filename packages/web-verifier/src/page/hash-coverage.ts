@@ -1,5 +1,6 @@
 import {
   formatDisclosurePath,
+  memberBesideData,
   type CertificateHashCheck,
   type WithheldField,
 } from '@trustpoint/verifier';
@@ -30,10 +31,10 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 const inWords = (names: readonly string[]) => {
-  // A member added beside `data` comes as `$.<name>`.
-  const words = names.map((name) =>
-    name.startsWith('$.') ? `${name.slice(2)} (beside data)` : (FIELD_WORDS[name] ?? name),
-  );
+  const words = names.map((name) => {
+    const beside = memberBesideData(name);
+    return beside === undefined ? (FIELD_WORDS[name] ?? name) : `${beside} (beside data)`;
+  });
   return words.length <= 1
     ? words.join('')
     : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1] ?? ''}`;
@@ -53,18 +54,23 @@ export function coverageSentence(hash: CertificateHashCheck): string {
       return `Hash version 2: the anchored hash covers every field shown (${listed(hash.covered)}).${withheld}`;
     }
     // Members added to a copy after issuance (anything `data` shows that the rule does not read).
-    return `Hash version 2: the anchored hash covers ${listed(hash.covered)}.${withheld} ${capitalised(inWords(hash.unverified))} shown ${hash.unverified.length === 1 ? 'is' : 'are'} NOT covered: unverified claims of whoever gave you this JSON.`;
+    return `Hash version 2: the anchored hash covers ${listed(hash.covered)}.${withheld}${notCovered(hash)}`;
   }
   const covered =
     hash.covered.length === 0
       ? 'nothing that was checked here (the file was not given)'
       : `only ${inWords(hash.covered)}`;
-  const claims =
-    hash.unverified.length === 0
-      ? ''
-      : ` ${capitalised(inWords(hash.unverified))} shown ${hash.unverified.length === 1 ? 'is' : 'are'} NOT covered: unverified claims of whoever gave you this JSON.`;
-  return `Hash version 1 (an earlier rule): the anchored hash covers ${covered}.${claims}`;
+  return `Hash version 1 (an earlier rule): the anchored hash covers ${covered}.${notCovered(hash)}`;
 }
+
+/** The sentence naming the shown fields the hash does not cover, with its leading space; none: ''. */
+const notCovered = (hash: CertificateHashCheck) =>
+  hash.unverified.length === 0
+    ? ''
+    : ` ${capitalised(inWords(hash.unverified))} shown ${hash.unverified.length === 1 ? 'is' : 'are'} NOT covered: unverified claims of whoever gave you this JSON.`;
+
+/** The summary row listing what `notCovered` names. */
+const NOT_COVERED_ROW = 'NOT covered, claims of whoever gave the JSON (unverified)';
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -83,17 +89,12 @@ export function coverageRows(hash: CertificateHashCheck): [string, string][] {
         : [['Refused by the version 2 rule', hash.refusal] as [string, string]]),
       ...(hash.unverified.length === 0
         ? []
-        : [
-            [
-              'NOT covered, claims of whoever gave the JSON (unverified)',
-              listed(hash.unverified),
-            ] as [string, string],
-          ]),
+        : [[NOT_COVERED_ROW, listed(hash.unverified)] as [string, string]]),
     ];
   }
   return [
     ['Covered by the hash (version 1)', covered],
-    ['NOT covered, claims of whoever gave the JSON (unverified)', listed(hash.unverified)],
+    [NOT_COVERED_ROW, listed(hash.unverified)],
   ];
 }
 
