@@ -33,16 +33,47 @@ function anchoredOf(id: string): Promise<void> {
   return new Promise((resolve) => waiting.set(id, resolve));
 }
 
+/** What one creation came to: its status (0: no answer), the certID of a 202, the keep-alive. */
+interface CreationAnswer {
+  status: number;
+  id?: string;
+  keepAliveMs?: number;
+}
+
+/** Sends one creation with `Prefer: respond-async` on `connection`; never throws. */
+async function sendCreation(
+  connection: KeepAliveClient,
+  url: URL,
+  token: string,
+): Promise<CreationAnswer> {
+  try {
+    const response = await connection.request(
+      'POST',
+      url,
+      {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        prefer: 'respond-async',
+      },
+      JSON.stringify(requestBody(data.body, (index += 1))),
+    );
+    return {
+      status: response.status,
+      ...(response.status === 202
+        ? { id: (JSON.parse(response.body) as { data: { certID: string } }).data.certID }
+        : {}),
+      ...(response.keepAliveMs === undefined ? {} : { keepAliveMs: response.keepAliveMs }),
+    };
+  } catch {
+    return { status: 0 };
+  }
+}
+
 async function client(number: number, until: number, requests: SentRequest[]): Promise<void> {
   const target = data.targets[number % data.targets.length];
   if (!target) return;
   const url = new URL(target.url);
   const connection = new KeepAliveClient(url);
-  const headers = {
-    authorization: `Bearer ${target.token}`,
-    'content-type': 'application/json',
-    prefer: 'respond-async',
-  };
   let answeredAt = Date.now();
   let idleMs = UNANNOUNCED_IDLE_MS;
   try {
@@ -51,25 +82,8 @@ async function client(number: number, until: number, requests: SentRequest[]): P
       if (Date.now() - answeredAt > idleMs) connection.close();
       const sentAt = Date.now();
       const started = performance.now();
-      let status = 0;
-      let id: string | undefined;
-      try {
-        const response = await connection.request(
-          'POST',
-          url,
-          headers,
-          JSON.stringify(requestBody(data.body, (index += 1))),
-        );
-        status = response.status;
-        if (response.keepAliveMs !== undefined) {
-          idleMs = Math.max(0, response.keepAliveMs - IDLE_MARGIN_MS);
-        }
-        if (status === 202) {
-          id = (JSON.parse(response.body) as { data: { certID: string } }).data.certID;
-        }
-      } catch {
-        status = 0;
-      }
+      const { status, id, keepAliveMs } = await sendCreation(connection, url, target.token);
+      if (keepAliveMs !== undefined) idleMs = Math.max(0, keepAliveMs - IDLE_MARGIN_MS);
       answeredAt = Date.now();
       const answerMicros = Math.round((performance.now() - started) * 1_000);
       requests.push({ sentAt, answerMicros, status, ...(id === undefined ? {} : { id }) });
@@ -111,26 +125,7 @@ async function openLoop(rate: number, until: number, requests: SentRequest[]): P
       return;
     }
     const sending = (async () => {
-      let status = 0;
-      let id: string | undefined;
-      try {
-        const response = await client.connection.request(
-          'POST',
-          client.url,
-          {
-            authorization: `Bearer ${client.token}`,
-            'content-type': 'application/json',
-            prefer: 'respond-async',
-          },
-          JSON.stringify(requestBody(data.body, (index += 1))),
-        );
-        status = response.status;
-        if (status === 202) {
-          id = (JSON.parse(response.body) as { data: { certID: string } }).data.certID;
-        }
-      } catch {
-        status = 0;
-      }
+      const { status, id } = await sendCreation(client.connection, client.url, client.token);
       const answerMicros = Math.round((performance.now() - started - dueMs) * 1_000);
       requests.push({
         sentAt: startedAt + dueMs,
