@@ -186,6 +186,25 @@ describe.skipIf(!databaseUrl)(
       }
     }, 90_000);
 
+    it('when the requests engine queues a record and its transaction commits, then it wakes the idle anchorers of the thread, which otherwise would not look again within the test', async () => {
+      // Arrange: after their first looks, the thread's anchorers move only when woken.
+      const engine = requestsEngine(db, network);
+      await startThread(engine, {
+        timing: { pollIntervalMs: NO_DATABASE_POLL_MS, idlePollMaxMs: NO_DATABASE_POLL_MS },
+      });
+      await sleep(500);
+
+      // Act
+      const [id] = await enqueueEach(engine, db, evidenceRequests(1));
+      if (id === undefined) throw new Error('one id');
+
+      // Assert (read from the database: a wait on the record would wake the anchorers too)
+      await expect
+        .poll(async () => (await statusesOf(db, [id]))[0], { timeout: 20_000, interval: 100 })
+        .toBe('anchored');
+      await engine.stop();
+    }, 60_000);
+
     it('when the registrar is empty, then the thread tells the requests engine its network is not ready and requests fail fast; funded again, the record is anchored', async () => {
       const engine = requestsEngine(db, network);
       const [queued, late] = evidenceRequests(2);

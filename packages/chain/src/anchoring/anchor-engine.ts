@@ -279,7 +279,9 @@ export class AnchorEngine {
   ): Promise<number> {
     if (options.queueWhenNotReady) this.#networks.require(request.networkId);
     else this.requireReady(request.networkId);
-    return enqueueAnchorRecord(trx, request);
+    const id = await enqueueAnchorRecord(trx, request);
+    this.#wakeOnCommit(trx);
+    return id;
   }
 
   /** Queues several records in one statement of the caller's transaction; ids in the order given. */
@@ -292,7 +294,9 @@ export class AnchorEngine {
       if (options.queueWhenNotReady) this.#networks.require(request.networkId);
       else this.requireReady(request.networkId);
     }
-    return enqueueAnchorRecords(trx, requests);
+    const ids = await enqueueAnchorRecords(trx, requests);
+    if (ids.length > 0) this.#wakeOnCommit(trx);
+    return ids;
   }
 
   /**
@@ -310,7 +314,35 @@ export class AnchorEngine {
     const requests = networkIds
       .filter((networkId) => this.#networks.get(networkId)?.statusRegistry !== undefined)
       .map((networkId) => revocationStatusRequest(networkId, revocation));
-    return enqueueAnchorRecordsOnce(trx, requests);
+    const ids = await enqueueAnchorRecordsOnce(trx, requests);
+    if (ids.length > 0) this.#wakeOnCommit(trx);
+    return ids;
+  }
+
+  /**
+   * Has the anchorers look at the queue at once, rather than at their next look (every second
+   * while idle): this process's own ones, and an anchoring thread's through its observer.
+   */
+  wake(): void {
+    for (const anchorer of this.#anchorers.values()) anchorer.wake();
+    for (const observer of this.#observers) observer.queued?.();
+  }
+
+  /** Wakes the anchorers once the transaction that queued records commits (at once outside one). */
+  #wakeOnCommit(trx: Knex | Knex.Transaction): void {
+    if (!trx.isTransaction) {
+      this.wake();
+      return;
+    }
+    let outer = trx as Knex.Transaction;
+    while (outer.parentTransaction) outer = outer.parentTransaction;
+    // A rollback queued nothing: nothing to look at.
+    outer.executionPromise.then(
+      () => {
+        this.wake();
+      },
+      () => undefined,
+    );
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */

@@ -11,6 +11,8 @@ export interface AnchoringObserver {
   anchored?(receipts: readonly AnchorReceipt[]): void;
   failed?(records: readonly FailedRecord[]): void;
   health?(health: NetworkHealth): void;
+  /** Records were queued in this process and committed: anchorers elsewhere may look now. */
+  queued?(): void;
 }
 
 /** A record that can never be anchored, and why (the registry refused it, or it was withdrawn). */

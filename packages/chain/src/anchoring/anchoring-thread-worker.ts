@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const shareHealth = shareNetworkHealth(database.knex, { logger });
   const engine = new AnchorEngine(database.knex, new NetworkRegistry(data.networks), {
     logger,
+    ...(data.timing === undefined ? {} : { timing: data.timing }),
     onAnchored: (receipts) => {
       tell({ kind: 'anchored', receipts });
     },
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   });
   engine.start();
   port.on('message', (message: unknown) => {
+    if (message === 'wake') engine.wake();
     if (message !== 'stop') return;
     void engine
       .stop()

@@ -5,6 +5,7 @@ import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchorEngine, FailedRecord } from './anchor-engine.js';
 import type { AnchorReceipt } from './anchor-record.js';
 import type { NetworkHealth } from './network-health.js';
+import type { AnchorerTiming } from './network-anchorer.js';
 
 /** What the anchoring thread is started with (`workerData`): plain data only. */
 export interface AnchoringThreadData {
@@ -16,6 +17,8 @@ export interface AnchoringThreadData {
   poolMax: number;
   /** pino level of the thread's log lines. */
   logLevel: string;
+  /** The anchorers' timing, where it is not the default. */
+  timing?: Partial<AnchorerTiming> | undefined;
 }
 
 /** What the anchoring thread tells the thread that started it. */
@@ -34,6 +37,8 @@ export interface AnchoringThreadOptions {
   poolMax?: number;
   /** Default `info`. */
   logLevel?: string;
+  /** The anchorers' timing, where it is not the default (`DEFAULT_ANCHORER_TIMING`). */
+  timing?: Partial<AnchorerTiming>;
   logger?: AnchorLogger;
   /** Wait before starting the thread again after it crashed. Default 1 s. */
   restartDelayMs?: number;
@@ -64,6 +69,7 @@ export async function startAnchoringThread(
     networks: options.networks,
     poolMax: options.poolMax ?? 4,
     logLevel: options.logLevel ?? 'info',
+    timing: options.timing,
   };
   let stopping = false;
   let worker: Worker | undefined;
@@ -114,9 +120,17 @@ export async function startAnchoringThread(
     });
 
   await spawn();
+  // Records the requests' engine queued: the thread's anchorers look at once, not at their next
+  // idle look.
+  const unobserve = engine.observe({
+    queued: () => {
+      worker?.postMessage('wake');
+    },
+  });
   return {
     async stop() {
       stopping = true;
+      unobserve();
       clearTimeout(restart);
       const current = worker;
       if (current === undefined) return;

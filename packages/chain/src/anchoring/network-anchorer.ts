@@ -37,11 +37,17 @@ import {
 import type { NetworkHealth } from './network-health.js';
 import { describe, isNodeUnreachable, NODE_STARTING_ATTEMPTS } from './node-errors.js';
 import { RegistrarWatch } from './registrar-watch.js';
-import { StepLoop } from './step-loop.js';
+import { IdleBackoff, StepLoop } from './step-loop.js';
 
 export interface AnchorerTiming {
   /** How often the queue is looked at when nothing wakes the anchorer. */
   pollIntervalMs: number;
+  /**
+   * The longest wait between looks while the queue is empty and no batch is unsettled: the wait
+   * doubles from `pollIntervalMs` up to this. Records queued in this process wake the anchorer
+   * once their transaction commits; this bounds how late one queued by another process is seen.
+   */
+  idlePollMaxMs: number;
   /**
    * Batches signed and not yet mined, per network, before new ones wait. Batches mined and waiting
    * for their confirmations do not count: they are out of the pool and their nonces are taken.
@@ -65,6 +71,7 @@ export interface AnchorerTiming {
 
 export const DEFAULT_ANCHORER_TIMING: AnchorerTiming = {
   pollIntervalMs: 25,
+  idlePollMaxMs: 1_000,
   maxInFlight: 8,
   rebroadcastAfterMs: 3_000,
   retryBaseMs: 100,
@@ -105,6 +112,9 @@ export class NetworkAnchorer {
   readonly #broadcastAt = new Map<number, number>();
   readonly #sender = new StepLoop();
   readonly #settler = new StepLoop();
+  /** How long each loop waits when it found nothing to do: longer at each idle look. */
+  readonly #senderIdle: IdleBackoff;
+  readonly #settlerIdle: IdleBackoff;
   /** Batches whose transaction this process saw mined and not yet confirmed: a reorg shows here. */
   readonly #seenMined = new Map<number, string>();
   /** Batches already reported as stuck at the fee cap (told once, not at every look). */
@@ -136,6 +146,8 @@ export class NetworkAnchorer {
     );
     this.#rpc = new JsonRpcClient(input.network.rpcUrl, input.timing.rpcTimeoutMs);
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
+    this.#senderIdle = new IdleBackoff(input.timing.pollIntervalMs, input.timing.idlePollMaxMs);
+    this.#settlerIdle = new IdleBackoff(input.timing.pollIntervalMs, input.timing.idlePollMaxMs);
     this.#fees = input.network.fees ?? DEFAULT_FEE_POLICY;
     this.#registrar = new RegistrarWatch({
       knex: input.knex,
@@ -165,8 +177,17 @@ export class NetworkAnchorer {
     this.#provider.destroy();
   }
 
-  /** Looks at the queue now rather than at the next poll. */
+  /**
+   * Looks at the queue now if the anchorer is idle (its looks a second apart); a busy one looks
+   * within `pollIntervalMs` anyway, and is not made to look more often.
+   */
   wake(): void {
+    if (this.#senderIdle.idling) this.#wakeSender();
+  }
+
+  /** Looks at the queue now rather than at the next poll. */
+  #wakeSender(): void {
+    this.#senderIdle.reset();
     this.#sender.wake();
   }
 
@@ -211,8 +232,9 @@ export class NetworkAnchorer {
     // network asking several: at most maxInFlight batches per `confirmations` blocks.
     const unsettled = await countPendingBatches(this.#knex, this.#network.networkId);
     const inFlight = Math.max(0, unsettled - this.#seenMined.size);
-    if (inFlight >= this.#timing.maxInFlight) return this.#timing.pollIntervalMs;
+    if (inFlight >= this.#timing.maxInFlight) return this.#senderIdle.busy();
     let nextCheckMs = this.#timing.pollIntervalMs;
+    let queued = false;
     for (const kind of RECORD_KINDS) {
       // A network without a status registry writes no statuses; the revocation does not queue any.
       if (kind === 'status' && this.#network.statusRegistry === undefined) continue;
@@ -220,6 +242,7 @@ export class NetworkAnchorer {
       const maxSize = batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize);
       const backlog = await readQueuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
       if (backlog.count === 0) continue;
+      queued = true;
       if (backlog.count < maxSize && backlog.oldestAgeMs < maxWaitMs) {
         nextCheckMs = Math.min(
           nextCheckMs,
@@ -230,12 +253,22 @@ export class NetworkAnchorer {
       if (!(await this.#registrar.checkBalance(backlog.count))) return this.#timing.notReadyCheckMs;
       if (await this.#sendBatch(kind)) return 0;
     }
-    return nextCheckMs;
+    if (queued || unsettled > 0) {
+      this.#senderIdle.reset();
+      return nextCheckMs;
+    }
+    return this.#senderIdle.idle();
   }
 
   async #settleStep(): Promise<number> {
-    await this.#settlePending();
-    return this.#timing.pollIntervalMs;
+    if ((await this.#settlePending()) > 0) return this.#settlerIdle.busy();
+    return this.#settlerIdle.idle();
+  }
+
+  /** Settles the batches just sent now rather than at the settler's next look. */
+  #wakeSettler(): void {
+    this.#settlerIdle.reset();
+    this.#settler.wake();
   }
 
   /**
@@ -301,7 +334,7 @@ export class NetworkAnchorer {
     if (claimed.rejected.length > 0) this.#events.failed(claimed.rejected);
     if (!claimed.batch) return claimed.rejected.length > 0;
     await this.#broadcast(claimed.batch);
-    this.#settler.wake();
+    this.#wakeSettler();
     return true;
   }
 
@@ -346,13 +379,16 @@ export class NetworkAnchorer {
     return undefined;
   }
 
-  /** Settles, replaces or re-sends every unsettled batch of this network. */
-  async #settlePending(): Promise<void> {
+  /**
+   * Settles, replaces or re-sends every unsettled batch of this network; returns how many there
+   * were.
+   */
+  async #settlePending(): Promise<number> {
     const batches = await listPendingBatches(this.#knex, this.#network.networkId);
     // Batches another process settled are no longer seen mined here.
     const unsettled = new Set(batches.map((batch) => batch.id));
     for (const id of this.#seenMined.keys()) if (!unsettled.has(id)) this.#seenMined.delete(id);
-    if (batches.length === 0) return;
+    if (batches.length === 0) return 0;
     const latestBlock = await this.#rpc.blockNumber();
     for (const batch of batches) {
       const mined = await this.#minedTransaction(batch);
@@ -364,7 +400,7 @@ export class NetworkAnchorer {
             this.#network.confirmations > 1 &&
             this.#seenMined.get(batch.id) !== transaction.transactionHash;
           // Mined: out of the pool, so it no longer holds a place in flight.
-          if (!this.#seenMined.has(batch.id)) this.#sender.wake();
+          if (!this.#seenMined.has(batch.id)) this.#wakeSender();
           this.#seenMined.set(batch.id, transaction.transactionHash);
           if (news) {
             this.#logger.info(
@@ -396,7 +432,7 @@ export class NetworkAnchorer {
           this.#simulate = true;
         }
         this.#broadcastAt.delete(batch.id);
-        this.#sender.wake();
+        this.#wakeSender();
         continue;
       }
       if (batch.signer !== this.#wallet.address) continue;
@@ -438,6 +474,7 @@ export class NetworkAnchorer {
       if (Date.now() - sentAt < this.#timing.rebroadcastAfterMs) continue;
       await this.#rebroadcast(batch);
     }
+    return batches.length;
   }
 
   async #settle(batch: PendingBatch, transaction: BatchTransaction, blockNumber: number) {
@@ -552,6 +589,6 @@ export class NetworkAnchorer {
     await abandonAnchorBatch(this.#knex, batch, 'nonce used by another transaction', minedNonce);
     this.#broadcastAt.delete(batch.id);
     this.#atCap.delete(batch.id);
-    this.#sender.wake();
+    this.#wakeSender();
   }
 }

@@ -1,0 +1,158 @@
+// An anchoring engine with nothing to do: it looks at the queue less and less often (up to
+// `idlePollMaxMs`), and a record queued in this process wakes it once its transaction commits.
+import { enqueueAnchorRecord } from '@trustpoint/db';
+import type { LocalChain } from '@trustpoint/contracts';
+import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
+import type { AnchorerTiming } from '../src/anchoring/network-anchorer.js';
+import type { NetworkConfig } from '../src/networks/network-config.js';
+import { NetworkRegistry } from '../src/networks/network-registry.js';
+import { evidenceRequests } from './support/records.js';
+import { startTestChain } from './support/test-chain.js';
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/** Far beyond every test's timeout: an anchorer with it moves only when woken. */
+const NEVER_MS = 600_000;
+
+async function statusOf(db: TestDatabase, id: number): Promise<string | undefined> {
+  const row = await db
+    .knex('anchor_records')
+    .where({ id })
+    .first<{ status: string } | undefined>('status');
+  return row?.status;
+}
+
+/** The statements `db` runs while `during` runs. */
+async function statementsDuring(db: TestDatabase, during: () => Promise<void>): Promise<number> {
+  let count = 0;
+  const counted = () => {
+    count += 1;
+  };
+  db.knex.on('query', counted);
+  try {
+    await during();
+  } finally {
+    db.knex.off('query', counted);
+  }
+  return count;
+}
+
+describe.each(testBackends())('Idle anchoring on %s', (backend) => {
+  let chain: LocalChain;
+  let network: NetworkConfig;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    ({ chain, network } = await startTestChain());
+    db = await openTestDatabase(backend);
+  }, 60_000);
+
+  afterAll(async () => {
+    await db.close();
+    await chain.stop();
+  });
+
+  function engineWith(timing: Partial<AnchorerTiming>): AnchorEngine {
+    return new AnchorEngine(db.knex, new NetworkRegistry([network]), { timing });
+  }
+
+  it('when nothing is queued, then the anchorer looks at the queue less and less often, not every 25 ms', async () => {
+    // Arrange
+    const engine = engineWith({ pollIntervalMs: 25, idlePollMaxMs: 1_000 });
+    engine.start();
+    try {
+      // Past the start's own reads (the registrar's balance, earlier revocations).
+      await sleep(1_000);
+
+      // Act
+      const statements = await statementsDuring(db, () => sleep(3_000));
+
+      // Assert: at 25 ms, a sender's look (in-flight batches, each kind's backlog) and a
+      // settler's (unsettled batches) would be about 600 statements in 3 s.
+      expect(statements).toBeLessThan(60);
+    } finally {
+      await engine.stop();
+    }
+  }, 30_000);
+
+  it('when a record is queued in a transaction of this process, then its commit wakes the anchorer, which otherwise would not look again within the test', async () => {
+    // Arrange: after its first looks, the anchorer moves only when woken.
+    const engine = engineWith({ pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS });
+    engine.start();
+    try {
+      await sleep(500);
+      const [request] = evidenceRequests(1);
+      if (!request) throw new Error('one request');
+
+      // Act
+      const id = await db.knex.transaction((trx) =>
+        engine.enqueue(trx, request, { queueWhenNotReady: true }),
+      );
+
+      // Assert (read from the database: a wait on the record would wake the anchorer itself)
+      await expect
+        .poll(() => statusOf(db, id), { timeout: 20_000, interval: 100 })
+        .toBe('anchored');
+    } finally {
+      await engine.stop();
+    }
+  }, 60_000);
+
+  it('when a transaction that queued a record rolls back, then nothing is left to anchor and the anchorer goes on', async () => {
+    // Arrange
+    const engine = engineWith({ pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS });
+    engine.start();
+    try {
+      await sleep(500);
+      const [rolledBack, kept] = evidenceRequests(2);
+      if (!rolledBack || !kept) throw new Error('two requests');
+
+      // Act
+      let rolledBackId: number | undefined;
+      await db.knex
+        .transaction(async (trx) => {
+          rolledBackId = await engine.enqueue(trx, rolledBack, { queueWhenNotReady: true });
+          throw new Error('the request failed after queueing');
+        })
+        .catch(() => undefined);
+      const keptId = await db.knex.transaction((trx) =>
+        engine.enqueue(trx, kept, { queueWhenNotReady: true }),
+      );
+
+      // Assert
+      if (rolledBackId === undefined) throw new Error('queued before the rollback');
+      expect(await statusOf(db, rolledBackId)).toBeUndefined();
+      await expect
+        .poll(() => statusOf(db, keptId), { timeout: 20_000, interval: 100 })
+        .toBe('anchored');
+    } finally {
+      await engine.stop();
+    }
+  }, 60_000);
+
+  it('when another process queues a record while the anchorer is idle, then it is found at a later look and anchored', async () => {
+    // Arrange: idle long enough for the looks to reach their longest wait.
+    const engine = engineWith({ pollIntervalMs: 25, idlePollMaxMs: 400 });
+    engine.start();
+    try {
+      await sleep(2_000);
+      const [request] = evidenceRequests(1);
+      if (!request) throw new Error('one request');
+
+      // Act: queued straight into the table, as an API process beside this one does.
+      const id = await enqueueAnchorRecord(db.knex, request);
+
+      // Assert
+      await expect
+        .poll(() => statusOf(db, id), { timeout: 20_000, interval: 100 })
+        .toBe('anchored');
+    } finally {
+      await engine.stop();
+    }
+  }, 60_000);
+});
