@@ -17,6 +17,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { wantsEmbeddedChain } from './embedded-chain-choice.js';
 import { closeGracefully, listen } from './http-listener.js';
+import { releaseMemoryWhenIdle } from './idle-memory.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
 import { servicePidHolding } from './service-pid-file.js';
@@ -420,6 +421,13 @@ export async function launch(
       const basePath = api === 'cert' ? CERT_API_BASE_PATH : TRACK_API_BASE_PATH;
       listeners.push({ api, url: `http://${config.apiHost}:${String(port)}${basePath}`, server });
     }
+
+    // What the start grew and left behind goes back to the system once the process is quiet.
+    const idleMemory = releaseMemoryWhenIdle({ logger });
+    stops.push(() => {
+      idleMemory.stop();
+      return Promise.resolve();
+    });
 
     const running: RunningRole = {
       role,
