@@ -4,7 +4,8 @@ import type { NetworkHealth } from './network-health.js';
 /**
  * Told of what this process's anchoring settles (here or in its anchoring thread), once each:
  * for metrics. Records another process anchored are not reported here, so counts summed over
- * processes count each record once. Observers must not throw or block.
+ * processes count each record once. Also told when records queued here were committed (an
+ * anchoring thread is woken so). Observers must not throw or block.
  */
 export interface AnchoringObserver {
   /** One call per settled batch: its records, all with the batch's transaction. */
