@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import {
   AnchorEngine,
+  DEFAULT_ANCHORER_TIMING,
   loadNetworks,
   NetworkRegistry,
   shareNetworkHealth,
@@ -362,7 +363,12 @@ export async function launch(
       }
       stops.push(() => engine.stop());
     } else {
-      engine = new AnchorEngine(database.knex, networks, { logger });
+      // Its records are queued by other processes, whose commits cannot wake it: it looks at the
+      // queue every pollIntervalMs even when idle, so a lone request is not kept up to a second.
+      engine = new AnchorEngine(database.knex, networks, {
+        logger,
+        timing: { idlePollMaxMs: DEFAULT_ANCHORER_TIMING.pollIntervalMs },
+      });
       // The API processes learn each registrar's health from what this process finds.
       engine.observe({ health: shareNetworkHealth(database.knex, { logger }) });
       engine.start();
