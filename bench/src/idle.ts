@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
+import { clientThreads, runHttpLoad } from './support/http-load.js';
 import { describeMachineSpeed, jsonRoundTripsPerSecond } from './support/machine-check.js';
 import { startServiceProcess, type ServiceProcess } from './support/service-process.js';
 
@@ -38,32 +39,6 @@ async function atRest(service: ServiceProcess, seconds: number) {
   return { rssMiB: (await service.memory()).rssMiB, cpu };
 }
 
-/** `count` content certificates from `clients` concurrent clients, each answered once anchored. */
-async function certify(url: string, token: string, count: number, clients: number) {
-  let next = 0;
-  const statuses = new Map<number, number>();
-  const started = Date.now();
-  const client = async () => {
-    while (next < count) {
-      const index = next;
-      next += 1;
-      const response = await fetch(`${url}/certificates?type=content&networkId=31337`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          name: `Certificate ${String(index)}`,
-          description: 'bench:idle',
-          content: { index },
-        }),
-      });
-      await response.arrayBuffer();
-      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, client));
-  return { statuses, seconds: (Date.now() - started) / 1_000 };
-}
-
 const mib = (value: number) => `${value.toFixed(0)} MiB`;
 const share = (value: number) => `${(value * 100).toFixed(1)}% of a core`;
 
@@ -88,12 +63,19 @@ async function main(): Promise<void> {
       `after start    ${mib(started.rssMiB)} resident (goal <= ${String(GOAL_MIB)} MiB), CPU ${share(started.cpu)}`,
     );
     const token = (await readFile(join(dir, 'data', 'local-token'), 'utf8')).trim();
-    const load = await certify(
-      `http://127.0.0.1:${String(certPort)}/cert/v2`,
-      token,
-      CERTIFICATES,
-      CLIENTS,
-    );
+    // Each answered once anchored.
+    const load = await runHttpLoad({
+      targets: [
+        {
+          url: `http://127.0.0.1:${String(certPort)}/cert/v2/certificates?type=content&networkId=31337`,
+          token,
+        },
+      ],
+      body: 'content-certificate',
+      count: CERTIFICATES,
+      clients: CLIENTS,
+      threads: clientThreads(),
+    });
     const peak = (await service.memory()).peakMiB;
     const answers = [...load.statuses].map(([status, n]) => `${String(status)}: ${String(n)}`);
     console.log(
