@@ -57,90 +57,94 @@ describe.each(testBackends())('Idle anchoring on %s', (backend) => {
     await chain.stop();
   });
 
-  function engineWith(timing: Partial<AnchorerTiming>): AnchorEngine {
-    return new AnchorEngine(db.knex, new NetworkRegistry([network]), { timing });
+  /**
+   * Runs `test` with an engine of this timing, started `settleMs` before (past its first looks),
+   * and stops the engine after it.
+   */
+  async function whileRunning(
+    timing: Partial<AnchorerTiming>,
+    settleMs: number,
+    test: (engine: AnchorEngine) => Promise<void>,
+  ): Promise<void> {
+    const engine = new AnchorEngine(db.knex, new NetworkRegistry([network]), { timing });
+    engine.start();
+    try {
+      await sleep(settleMs);
+      await test(engine);
+    } finally {
+      await engine.stop();
+    }
+  }
+
+  /** Read from the database: a wait on the record would wake the anchorers itself. */
+  async function expectAnchored(id: number): Promise<void> {
+    await expect.poll(() => statusOf(db, id), { timeout: 20_000, interval: 100 }).toBe('anchored');
   }
 
   it('when nothing is queued, then the anchorer looks at the queue less and less often, not every 25 ms', async () => {
-    // Arrange
-    const engine = engineWith({ pollIntervalMs: 25, idlePollMaxMs: 1_000 });
-    engine.start();
-    try {
-      // Past the start's own reads (the registrar's balance, earlier revocations).
-      await sleep(1_000);
-
+    // Arrange: past the start's own reads (the registrar's balance, earlier revocations).
+    await whileRunning({ pollIntervalMs: 25, idlePollMaxMs: 1_000 }, 1_000, async () => {
       // Act
       const statements = await statementsDuring(db, () => sleep(3_000));
 
       // Assert: at 25 ms, a sender's look (in-flight batches, each kind's backlog) and a
       // settler's (unsettled batches) would be about 600 statements in 3 s.
       expect(statements).toBeLessThan(60);
-    } finally {
-      await engine.stop();
-    }
+    });
   }, 30_000);
 
   it('when a record is queued in a transaction of this process, then its commit wakes the anchorer, which otherwise would not look again within the test', async () => {
     // Arrange: after its first looks, the anchorer moves only when woken.
-    const engine = engineWith({ pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS });
-    engine.start();
-    try {
-      await sleep(500);
-      const [request] = evidenceRequests(1);
-      if (!request) throw new Error('one request');
+    await whileRunning(
+      { pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS },
+      500,
+      async (engine) => {
+        const [request] = evidenceRequests(1);
+        if (!request) throw new Error('one request');
 
-      // Act
-      const id = await db.knex.transaction((trx) =>
-        engine.enqueue(trx, request, { queueWhenNotReady: true }),
-      );
+        // Act
+        const id = await db.knex.transaction((trx) =>
+          engine.enqueue(trx, request, { queueWhenNotReady: true }),
+        );
 
-      // Assert (read from the database: a wait on the record would wake the anchorer itself)
-      await expect
-        .poll(() => statusOf(db, id), { timeout: 20_000, interval: 100 })
-        .toBe('anchored');
-    } finally {
-      await engine.stop();
-    }
+        // Assert
+        await expectAnchored(id);
+      },
+    );
   }, 60_000);
 
   it('when a transaction that queued a record rolls back, then nothing is left to anchor and the anchorer goes on', async () => {
     // Arrange
-    const engine = engineWith({ pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS });
-    engine.start();
-    try {
-      await sleep(500);
-      const [rolledBack, kept] = evidenceRequests(2);
-      if (!rolledBack || !kept) throw new Error('two requests');
+    await whileRunning(
+      { pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS },
+      500,
+      async (engine) => {
+        const [rolledBack, kept] = evidenceRequests(2);
+        if (!rolledBack || !kept) throw new Error('two requests');
 
-      // Act
-      let rolledBackId: number | undefined;
-      await db.knex
-        .transaction(async (trx) => {
-          rolledBackId = await engine.enqueue(trx, rolledBack, { queueWhenNotReady: true });
-          throw new Error('the request failed after queueing');
-        })
-        .catch(() => undefined);
-      const keptId = await db.knex.transaction((trx) =>
-        engine.enqueue(trx, kept, { queueWhenNotReady: true }),
-      );
+        // Act
+        let rolledBackId: number | undefined;
+        await db.knex
+          .transaction(async (trx) => {
+            rolledBackId = await engine.enqueue(trx, rolledBack, { queueWhenNotReady: true });
+            throw new Error('the request failed after queueing');
+          })
+          .catch(() => undefined);
+        const keptId = await db.knex.transaction((trx) =>
+          engine.enqueue(trx, kept, { queueWhenNotReady: true }),
+        );
 
-      // Assert
-      if (rolledBackId === undefined) throw new Error('queued before the rollback');
-      expect(await statusOf(db, rolledBackId)).toBeUndefined();
-      await expect
-        .poll(() => statusOf(db, keptId), { timeout: 20_000, interval: 100 })
-        .toBe('anchored');
-    } finally {
-      await engine.stop();
-    }
+        // Assert
+        if (rolledBackId === undefined) throw new Error('queued before the rollback');
+        expect(await statusOf(db, rolledBackId)).toBeUndefined();
+        await expectAnchored(keptId);
+      },
+    );
   }, 60_000);
 
   it('when another process queues a record while the anchorer is idle, then it is found at a later look and anchored', async () => {
     // Arrange: idle long enough for the looks to reach their longest wait.
-    const engine = engineWith({ pollIntervalMs: 25, idlePollMaxMs: 400 });
-    engine.start();
-    try {
-      await sleep(2_000);
+    await whileRunning({ pollIntervalMs: 25, idlePollMaxMs: 400 }, 2_000, async () => {
       const [request] = evidenceRequests(1);
       if (!request) throw new Error('one request');
 
@@ -148,11 +152,7 @@ describe.each(testBackends())('Idle anchoring on %s', (backend) => {
       const id = await enqueueAnchorRecord(db.knex, request);
 
       // Assert
-      await expect
-        .poll(() => statusOf(db, id), { timeout: 20_000, interval: 100 })
-        .toBe('anchored');
-    } finally {
-      await engine.stop();
-    }
+      await expectAnchored(id);
+    });
   }, 60_000);
 });
