@@ -2,6 +2,8 @@ export { constraintViolation } from './constraint-violation.js';
 export type { ConstraintViolation, ConstraintViolationKind } from './constraint-violation.js';
 export { isTransientConflict, retryTransientConflicts } from './transient-conflict.js';
 export { batchedLookup, Batcher, onePer } from './batcher.js';
+export { writeAlongside, writeTogether } from './write-together.js';
+export type { Write } from './write-together.js';
 export type { BatcherOptions, ItemOutcome } from './batcher.js';
 export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
@@ -114,6 +116,7 @@ export {
   insertCertificate,
   insertCertificates,
   insertTrustpoints,
+  trustpointsInsert,
   listCertificates,
   lockCertificate,
   markCertificateRevoked,
@@ -143,6 +146,7 @@ export {
   lockCreditBalances,
   spendCredit,
   spendCredits,
+  creditsSpending,
 } from './repositories/credits-repository.js';
 export {
   createPlan,
@@ -195,7 +199,11 @@ export type {
 export { listCreditMovements } from './repositories/credit-ledger.js';
 export type { CreditMovementListFilter } from './repositories/credit-ledger.js';
 export { refundPaidRecords } from './repositories/credit-refunds.js';
-export { listAuditEntries, recordAudit } from './repositories/audit-repository.js';
+export {
+  auditEntriesInsert,
+  listAuditEntries,
+  recordAudit,
+} from './repositories/audit-repository.js';
 export type { AuditEntry, AuditFilter, NewAuditEntry } from './repositories/audit-repository.js';
 export {
   prunePinFailures,

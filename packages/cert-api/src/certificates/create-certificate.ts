@@ -1,19 +1,21 @@
 import { awaitAcknowledgement, type AnchorReceipt } from '@trustpoint/chain';
 import {
+  auditEntriesInsert,
   Batcher,
+  creditsSpending,
   batchedLookup,
   findCertificateRepeats,
   holdsIdempotencyKey,
   insertCertificates,
-  insertTrustpoints,
   lockCreditBalances,
   onePer,
-  provenIssuerDomainsOf,
   recordAudit,
+  provenIssuerDomainsOf,
   retryTransientConflicts,
-  spendCredits,
   unanchoredTrustpoint,
+  trustpointsInsert,
   withdrawCertificate,
+  writeTogether,
   type CertificateConflict,
   type CertificateRecord,
   type ItemOutcome,
@@ -136,8 +138,8 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
  * The credit balances are locked first, in user order (as every creation and withdrawal takes
  * them), then the certificates go in with one insert that skips repeats. A user's credits go to
  * that user's certificates in the order given; a repeat spends none, so the next certificate
- * of the same user gets its place in a further round. Then one statement spends the credits, one
- * queues every trustpoint and one stores them.
+ * of the same user gets its place in a further round. Then one statement queues every trustpoint,
+ * and one spends the credits, stores the trustpoints and writes the audit entries.
  */
 async function storeCertificates(
   services: CertificateServices,
@@ -203,7 +205,6 @@ async function storeCertificates(
       }
       if (inserted.size === 0) return outcomes;
 
-      await spendCredits(trx, spent);
       const storedIndexes = [...inserted.keys()];
       const queue = storedIndexes.flatMap((index) => {
         const { certificate, trustpoints } = prepared[index] as PreparedCertificate;
@@ -227,12 +228,16 @@ async function storeCertificates(
         certificateId: certificate.id,
         trustpoint: { ...trustpoint, anchorRecordId: recordIds[position] as number },
       }));
-      await insertTrustpoints(trx, queued);
-      // One insert for the whole group, as for the certificates themselves.
-      await recordAudit(
-        trx,
-        storedIndexes.map((index) => (prepared[index] as PreparedCertificate).audit),
-      );
+      // The credits spent, the trustpoints and the audit entries of the whole group: one
+      // statement, a round trip less for each.
+      await writeTogether(trx, [
+        creditsSpending(trx, spent),
+        trustpointsInsert(trx, queued),
+        auditEntriesInsert(
+          trx,
+          storedIndexes.map((index) => (prepared[index] as PreparedCertificate).audit),
+        ),
+      ]);
       for (const index of storedIndexes) await prepared[index]?.inTransaction?.(trx);
 
       for (const index of storedIndexes) {

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 import type { Queryable } from '../queryable.js';
 import type { ChangeContext } from './change-context.js';
 
@@ -38,8 +40,17 @@ export async function recordAudit(
   trx: Queryable,
   entries: readonly NewAuditEntry[],
 ): Promise<void> {
-  if (entries.length === 0) return;
-  await trx.raw(
+  const write = auditEntriesInsert(trx, entries);
+  if (write !== undefined) await write;
+}
+
+/** `recordAudit` as a write to send with others (`writeTogether`); undefined without entries. */
+export function auditEntriesInsert(
+  trx: Queryable,
+  entries: readonly NewAuditEntry[],
+): Knex.Raw | undefined {
+  if (entries.length === 0) return undefined;
+  return trx.raw(
     `insert into audit_log (actor_id, request_id, action, target, changes)
      select actor_id, request_id, action, target, coalesce(changes, '{}')
        from jsonb_to_recordset(?::jsonb)

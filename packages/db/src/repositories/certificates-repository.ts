@@ -510,8 +510,17 @@ export async function insertTrustpoints(
   trx: Knex.Transaction,
   trustpoints: readonly { certificateId: string; trustpoint: NewTrustpoint }[],
 ): Promise<void> {
-  if (trustpoints.length === 0) return;
-  await trx('trustpoints').insert(
+  const write = trustpointsInsert(trx, trustpoints);
+  if (write !== undefined) await write;
+}
+
+/** `insertTrustpoints` as a write to send with others (`writeTogether`); undefined for none. */
+export function trustpointsInsert(
+  trx: Knex.Transaction,
+  trustpoints: readonly { certificateId: string; trustpoint: NewTrustpoint }[],
+): Knex.QueryBuilder | undefined {
+  if (trustpoints.length === 0) return undefined;
+  return trx('trustpoints').insert(
     trustpoints.map(({ certificateId, trustpoint }) => trustpointRow(certificateId, trustpoint)),
   );
 }

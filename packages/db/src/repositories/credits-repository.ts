@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 import type { Queryable } from '../queryable.js';
 import { SERVICE_CHANGE, type ChangeContext } from './change-context.js';
 import { recordCreditMovements } from './credit-movements-repository.js';
@@ -88,9 +90,18 @@ export async function spendCredits(
   trx: Queryable,
   spent: ReadonlyMap<string, number>,
 ): Promise<void> {
+  const write = creditsSpending(trx, spent);
+  if (write !== undefined) await write;
+}
+
+/** `spendCredits` as a write to send with others (`writeTogether`); undefined when none is spent. */
+export function creditsSpending(
+  trx: Queryable,
+  spent: ReadonlyMap<string, number>,
+): Knex.Raw | undefined {
   const entries = [...spent].filter(([, amount]) => amount > 0);
-  if (entries.length === 0) return;
-  await trx.raw(
+  if (entries.length === 0) return undefined;
+  return trx.raw(
     `update credits set balance = credits.balance - spent.amount, updated_at = now()
        from jsonb_to_recordset(?::jsonb) as spent(user_id text, amount int)
       where credits.user_id = spent.user_id`,

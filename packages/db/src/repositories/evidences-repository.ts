@@ -1,5 +1,6 @@
 import type { AnchoringStatus } from '@trustpoint/domain';
 import type { Queryable } from '../queryable.js';
+import { writeAlongside, type Write } from '../write-together.js';
 import { withAnchoringStates } from './anchoring-status.js';
 import { refundPaidRecords } from './credit-refunds.js';
 
@@ -206,15 +207,19 @@ export async function evidenceClockRetryAfter(
 /**
  * Stores several evidences in one statement, in the order given (which their ids follow). A
  * timestamp an assetHash already has surfaces as the database error, as for `insertEvidence`.
+ * `alongside`: other writes of the transaction sent in the same statement (`writeAlongside`).
  */
 export async function insertEvidences(
   db: Queryable,
   evidences: readonly NewEvidence[],
+  alongside: readonly (Write | undefined)[] = [],
 ): Promise<EvidenceRecord[]> {
   if (evidences.length === 0) return [];
-  const rows = await db('evidences')
-    .insert(evidences.map(evidenceInsertRow))
-    .returning<EvidenceRow[]>(evidenceColumns);
+  const rows = await writeAlongside<EvidenceRow>(
+    db,
+    db('evidences').insert(evidences.map(evidenceInsertRow)).returning(evidenceColumns),
+    alongside,
+  );
   const byKey = new Map(rows.map((row) => [`${row.asset_hash}\n${String(row.timestamp)}`, row]));
   return evidences.map((evidence) => {
     const row = byKey.get(`${evidence.assetHash}\n${String(evidence.timestamp)}`);

@@ -1,6 +1,8 @@
 import {
+  auditEntriesInsert,
   batchedLookup,
   Batcher,
+  creditsSpending,
   constraintViolation,
   findAssetsByTrackIds,
   insertEvidences,
@@ -8,9 +10,7 @@ import {
   evidenceClockRetryAfter,
   nextEvidenceTimestamps,
   onePer,
-  recordAudit,
   retryTransientConflicts,
-  spendCredits,
   type AssetRecord,
   type EvidenceRecord,
   type IdempotencyClaim,
@@ -203,25 +203,27 @@ async function writeEvidences(
         drafts.map(({ anchor }) => anchor),
         { queueWhenNotReady: true },
       );
+      // The evidences, the credits spent and the audit entries of the group: one statement.
       const stored = await insertEvidences(
         trx,
         drafts.map(({ evidence }, position) => ({
           ...evidence,
           anchorRecordId: recordIds[position] as number,
         })),
-      );
-      await spendCredits(trx, spent);
-      // One insert for every evidence of the group.
-      await recordAudit(
-        trx,
-        accepted.map((index, position) => {
-          const { registrant, asset, requestId } = items[index] as EvidenceToStore;
-          const evidence = stored[position] as EvidenceRecord;
-          return assetAudit(registrant, requestId, 'evidence.add', asset.trackId, {
-            evidenceTimestamp: evidence.timestamp,
-            hash: evidence.hash,
-          });
-        }),
+        [
+          creditsSpending(trx, spent),
+          auditEntriesInsert(
+            trx,
+            accepted.map((index, position) => {
+              const { registrant, asset, requestId } = items[index] as EvidenceToStore;
+              const { evidence } = drafts[position] as (typeof drafts)[number];
+              return assetAudit(registrant, requestId, 'evidence.add', asset.trackId, {
+                evidenceTimestamp: evidence.timestamp,
+                hash: evidence.hash,
+              });
+            }),
+          ),
+        ],
       );
       accepted.forEach((index, position) => {
         outcomes[index] = { ok: true, value: stored[position] as EvidenceRecord };
