@@ -279,6 +279,7 @@ export function createCertApp(options: CertApiOptions): Express {
     rateLimitClock: options.rateLimitClock,
     trustProxy: options.trustProxy,
     tokens,
+    findUser: auth.findUser,
   });
 }
 

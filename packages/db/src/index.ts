@@ -221,8 +221,6 @@ export {
   claimIssuerDomain,
   findIssuerDomain,
   listIssuerDomains,
-  provenIssuerDomainOf,
-  provenIssuerDomainsOf,
   recordIssuerDomainCheck,
   releaseIssuerDomain,
   type IssuerDomainRecord,

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Queryable } from '@trustpoint/db';
 import type { BearerTokens } from './bearer-tokens.js';
 import { apiDocs, type ApiDocsOptions } from './api-docs.js';
+import { lookUpCallerEarly, type AuthenticateOptions } from './authenticate.js';
 import { errorHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
 import { notFoundPointingToDocs } from './not-found-handler.js';
@@ -41,6 +42,11 @@ export interface ApiAppOptions {
   /** The API's bearer tokens, which the routes authenticate with: the rate limit counts by them. */
   tokens: BearerTokens;
   /**
+   * How the routes' `authenticate` finds the caller: given, the caller is looked up while the
+   * rate limit counts the request (`lookUpCallerEarly`), a round trip less per request.
+   */
+  findUser?: AuthenticateOptions['findUser'] | undefined;
+  /**
    * Further APIs served by the same app, each at its own base path with its own docs, under the
    * same shell (the admin API beside the certificate API).
    */
@@ -67,6 +73,9 @@ export interface MountedApi {
 export function createApiApp(options: ApiAppOptions): Express {
   const apiOf = (basePath: string, routers: readonly Router[]) => {
     const api = express.Router();
+    if (options.findUser !== undefined) {
+      api.use(lookUpCallerEarly({ tokens: options.tokens, findUser: options.findUser }));
+    }
     api.use(
       rateLimit({
         windowMs: 60_000,

@@ -5,10 +5,13 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createApiApp } from '../src/api-app.js';
+import { authenticate } from '../src/authenticate.js';
+import { currentUser } from '../src/current-user.js';
 import { DatabaseRateLimitStore } from '../src/database-rate-limit-store.js';
 import type { TrustProxy } from '../src/trust-proxy.js';
 import { capturedLogger } from './support/captured-logger.js';
-import { testAccessTokens } from './support/fake-users.js';
+import { testAccessTokens, testUser } from './support/fake-users.js';
+import { signToken } from './support/tokens.js';
 
 const document = { openapi: '3.1.0', info: { title: 'Test API', version: '1.0.0' }, paths: {} };
 const LIMIT = 3;
@@ -174,3 +177,61 @@ describe('TRUST_PROXY behind a load balancer', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
+
+describe.each(testBackends())(
+  'The caller looked up beside the rate limit (%s)',
+  { timeout: 60_000 },
+  (backend) => {
+    it("when an authenticated request comes, then its caller's lookup starts before the limit's count is answered, and runs once", async () => {
+      // Arrange: the order in which the count went out, the caller was looked up and the count came back.
+      const database = await openTestDatabase(backend);
+      try {
+        const events: string[] = [];
+        database.knex.on('query', (query: { sql: string }) => {
+          if (query.sql.includes('rate_limit_counts')) events.push('count sent');
+        });
+        database.knex.on('query-response', (_rows: unknown, query: { sql: string }) => {
+          if (query.sql.includes('rate_limit_counts')) events.push('count answered');
+        });
+        const alice = testUser('alice');
+        const auth = {
+          tokens: testAccessTokens(),
+          findUser: (id: string) => {
+            events.push(`looked up ${id}`);
+            return Promise.resolve(id === alice.id ? alice : undefined);
+          },
+        };
+        const router = express.Router();
+        router.get('/me', authenticate(auth), (_req, res) => {
+          res.status(200).json({ id: currentUser(res).id });
+        });
+        const app = createApiApp({
+          basePath: '/api/v1',
+          docs: { document },
+          routers: [router],
+          logger: pino({ level: 'silent' }),
+          tokens: auth.tokens,
+          findUser: auth.findUser,
+          requestsPerMinute: LIMIT,
+          rateLimitDatabase: database.knex,
+          rateLimitClock: () => 1_800_000_030_000,
+        });
+
+        // Act
+        const response = await request(app)
+          .get('/api/v1/me')
+          .set('Authorization', `Bearer ${await signToken('alice')}`);
+
+        // Assert
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ id: 'alice' });
+        expect(events.filter((event) => event.startsWith('looked up'))).toEqual([
+          'looked up alice',
+        ]);
+        expect(events.indexOf('looked up alice')).toBeLessThan(events.indexOf('count answered'));
+      } finally {
+        await database.close();
+      }
+    });
+  },
+);

@@ -109,6 +109,7 @@ export function createTrackApp(options: TrackApiOptions): Express {
     rateLimitDatabase: options.rateLimitDatabase,
     trustProxy: options.trustProxy,
     tokens,
+    findUser: auth.findUser,
   });
 }
 

@@ -3,14 +3,12 @@ import {
   auditEntriesInsert,
   Batcher,
   creditsSpending,
-  batchedLookup,
   findCertificateRepeats,
   holdsIdempotencyKey,
   insertCertificates,
   lockCreditBalances,
   onePer,
   recordAudit,
-  provenIssuerDomainsOf,
   retryTransientConflicts,
   unanchoredTrustpoint,
   trustpointsInsert,
@@ -285,11 +283,6 @@ async function withIdempotencyKeys(
   return going;
 }
 
-/** The issuer domains of concurrent creations' users, read together by one query. */
-const issuerDomainLookup = onePer((services: CertificateServices) =>
-  batchedLookup((userIds: string[]) => provenIssuerDomainsOf(services.knex, userIds)),
-);
-
 /** Runs the creations of concurrent requests together: one transaction for all that are waiting. */
 const creationGroup = onePer(
   (services: CertificateServices) =>
@@ -345,8 +338,8 @@ export async function createCertificate(
   // The domain the account proved (a DNS TXT record naming this origin and the account), named
   // by the certificate for verifiers to check: only a service with a public origin can be named.
   const issuerOrigin = services.issuerOrigin?.();
-  const issuerDomain =
-    issuerOrigin === undefined ? undefined : await issuerDomainLookup(services)(user.id);
+  // Read with the user (authentication): no query of its own.
+  const issuerDomain = issuerOrigin === undefined ? undefined : user.issuerDomain;
   const hashV2 = certificateHashV2(
     certId,
     { ...draft, userId: user.id, issuedOn },

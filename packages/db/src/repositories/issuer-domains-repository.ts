@@ -112,36 +112,3 @@ export async function releaseIssuerDomain(
   const deleted = await db('issuer_domains').where({ user_id: userId, domain }).delete();
   return deleted > 0;
 }
-
-/**
- * The domain the user's new certificates name: the one most recently proven, if any. Certificates
- * made earlier keep the domain they named (or none).
- */
-export async function provenIssuerDomainOf(
-  db: Queryable,
-  userId: string,
-): Promise<string | undefined> {
-  return (await provenIssuerDomainsOf(db, [userId])).get(userId);
-}
-
-/**
- * `provenIssuerDomainOf` for several users in one query (the creations of concurrent requests):
- * users with no proven domain are left out of the map.
- */
-export async function provenIssuerDomainsOf(
-  db: Queryable,
-  userIds: readonly string[],
-): Promise<Map<string, string>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db<IssuerDomainRow>('issuer_domains')
-    .distinctOn('user_id')
-    .select('user_id', 'domain')
-    .whereIn('user_id', [...new Set(userIds)])
-    .whereNotNull('proven_at')
-    .orderBy([
-      { column: 'user_id', order: 'asc' },
-      { column: 'proven_at', order: 'desc' },
-      { column: 'domain', order: 'asc' },
-    ]);
-  return new Map(rows.map((row) => [row.user_id, row.domain]));
-}

@@ -27,6 +27,11 @@ export interface User {
    * now: set when the user was last disabled. Absent when the user never was.
    */
   tokensValidAfter?: Date;
+  /**
+   * The issuer domain the user proved last (`provenIssuerDomainsOf`), read with the user: what a
+   * new certificate names as its `issuerDomain`. Absent when the user proved none.
+   */
+  issuerDomain?: string;
 }
 
 /** A user as the admin API sees it: disabled ones too, with the credit balance. */
@@ -59,6 +64,7 @@ interface UserRow {
   plan_network_ids: string[];
   created_at: Date;
   tokens_valid_after: Date | null;
+  issuer_domain: string | null;
 }
 
 interface UserAccountRow extends UserRow {
@@ -66,7 +72,10 @@ interface UserAccountRow extends UserRow {
   credits: number | null;
 }
 
-/** The user's columns and, in the same query, the network ids of the user's plan. */
+/**
+ * The user's columns and, in the same query, the network ids of the user's plan and the issuer
+ * domain the user proved last (ordered as `provenIssuerDomainsOf` orders them).
+ */
 function userColumns(db: Queryable) {
   return [
     'id',
@@ -78,6 +87,11 @@ function userColumns(db: Queryable) {
     'tokens_valid_after',
     db.raw(
       'array(select network_id from plan_networks where plan_networks.plan_id = users.plan_id order by network_id) as plan_network_ids',
+    ),
+    db.raw(
+      `(select domain from issuer_domains
+         where issuer_domains.user_id = users.id and proven_at is not null
+         order by proven_at desc, domain asc limit 1) as issuer_domain`,
     ),
   ];
 }
@@ -100,6 +114,7 @@ function toUser(row: UserRow): User {
     planNetworkIds: row.plan_network_ids,
     createdAt: row.created_at,
     ...(row.tokens_valid_after === null ? {} : { tokensValidAfter: row.tokens_valid_after }),
+    ...(row.issuer_domain === null ? {} : { issuerDomain: row.issuer_domain }),
   };
 }
 
