@@ -1,6 +1,6 @@
 // An anchoring engine with nothing to do: it looks at the queue less and less often (up to
 // `idlePollMaxMs`), and a record queued in this process wakes it once its transaction commits.
-import { enqueueAnchorRecord } from '@trustpoint/db';
+import { enqueueAnchorRecord, listenForAnchoring } from '@trustpoint/db';
 import type { LocalChain } from '@trustpoint/contracts';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,3 +156,69 @@ describe.each(testBackends())('Idle anchoring on %s', (backend) => {
     });
   }, 60_000);
 });
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  'Anchoring processes that hear each other (postgres)',
+  () => {
+    let chain: LocalChain;
+    let network: NetworkConfig;
+    let db: TestDatabase;
+
+    beforeAll(async () => {
+      ({ chain, network } = await startTestChain());
+      db = await openTestDatabase('postgres');
+    }, 60_000);
+
+    afterAll(async () => {
+      await db.close();
+      await chain.stop();
+    });
+
+    it("when an API process queues a record and another anchors it, then each hears the other's commit: the anchorer that would not look again anchors it, and the waiting request is answered", async () => {
+      // Arrange: an anchoring process that moves only when woken, and an API process (no
+      // anchorers) whose waiting requests would look at their records only after the test.
+      const anchoring = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
+        timing: { pollIntervalMs: NEVER_MS, idlePollMaxMs: NEVER_MS },
+      });
+      const api = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
+        anchoring: false,
+        waitPollMs: NEVER_MS,
+      });
+      const listeners = await Promise.all(
+        [anchoring, api].map((engine) =>
+          listenForAnchoring(
+            { url: process.env.DATABASE_URL as string, schema: db.schema },
+            {
+              queued: () => {
+                engine.wake();
+              },
+              settled: () => {
+                engine.settledElsewhere();
+              },
+            },
+          ),
+        ),
+      );
+      anchoring.start();
+      try {
+        await sleep(500);
+        const [request] = evidenceRequests(1);
+        if (!request) throw new Error('one request');
+
+        // Act: queued by the API process, whose own wake reaches no anchorer of its own.
+        const id = await db.knex.transaction((trx) =>
+          api.enqueue(trx, request, { queueWhenNotReady: true }),
+        );
+        const receipt = await api.waitForAnchor(id, 20_000);
+
+        // Assert
+        expect(receipt).toMatchObject({ recordId: id, networkId: network.networkId });
+        expect(await statusOf(db, id)).toBe('anchored');
+      } finally {
+        await Promise.all(listeners.map((listener) => listener.close()));
+        await anchoring.stop();
+        await api.stop();
+      }
+    }, 60_000);
+  },
+);

@@ -312,3 +312,9 @@ export {
 } from './repositories/rate-limit-counts-repository.js';
 export type { RateLimitHits } from './repositories/rate-limit-counts-repository.js';
 export { takeBootstrapLock } from './repositories/bootstrap-lock.js';
+export { listenForAnchoring } from './anchoring-notifications.js';
+export type {
+  AnchoringNotificationHandlers,
+  AnchoringNotificationOptions,
+  AnchoringNotifications,
+} from './anchoring-notifications.js';

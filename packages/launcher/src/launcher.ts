@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import {
   AnchorEngine,
-  DEFAULT_ANCHORER_TIMING,
   loadNetworks,
   NetworkRegistry,
   shareNetworkHealth,
@@ -10,7 +9,12 @@ import {
   watchNetworkHealth,
 } from '@trustpoint/chain';
 import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
-import { createDatabase, pendingMigrations, type Database } from '@trustpoint/db';
+import {
+  createDatabase,
+  listenForAnchoring,
+  pendingMigrations,
+  type Database,
+} from '@trustpoint/db';
 import { serviceObservability, startHealthServer } from '@trustpoint/observability';
 import type { TrustpointDeployment } from '@trustpoint/registry-abi';
 import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
@@ -363,16 +367,39 @@ export async function launch(
       }
       stops.push(() => engine.stop());
     } else {
-      // Its records are queued by other processes, whose commits cannot wake it: it looks at the
-      // queue every pollIntervalMs even when idle, so a lone request is not kept up to a second.
-      engine = new AnchorEngine(database.knex, networks, {
-        logger,
-        timing: { idlePollMaxMs: DEFAULT_ANCHORER_TIMING.pollIntervalMs },
-      });
+      engine = new AnchorEngine(database.knex, networks, { logger });
       // The API processes learn each registrar's health from what this process finds.
       engine.observe({ health: shareNetworkHealth(database.knex, { logger }) });
       engine.start();
       stops.push(() => engine.stop());
+    }
+    if (!ownsMachine && config.databaseUrl !== undefined) {
+      // Processes of a role hear each other through the database: an anchoring process looks at
+      // the queue as soon as an API process commits records (it rests between looks when idle),
+      // and an API process answers its waiting requests as soon as their records are settled.
+      const notifications = await listenForAnchoring(
+        {
+          url: config.databaseUrl,
+          applicationName: `trustpoint-${role}-notifications`,
+          onConnectionChange: (state, error) => {
+            if (state === 'lost') {
+              logger.warn(
+                { err: error instanceof Error ? error.message : 'connection ended' },
+                'lost the database connection that hears of queued and anchored records; connecting again',
+              );
+            } else logger.debug('listening for queued and anchored records');
+          },
+        },
+        {
+          queued: () => {
+            engine.wake();
+          },
+          settled: () => {
+            engine.settledElsewhere();
+          },
+        },
+      );
+      stops.push(() => notifications.close());
     }
 
     // Health, readiness and metrics: one registry for the process, at the root of each API's

@@ -102,6 +102,8 @@ export class AnchorEngine {
   readonly #observers = new Set<AnchoringObserver>();
   #pollTimer: NodeJS.Timeout | undefined;
   #polling = false;
+  /** A look was asked for while one ran, which may have read the records before they settled. */
+  #pollAgain = false;
   readonly #anchoringKnex: Knex;
   #stopped = false;
   readonly #backfills: Promise<void>[] = [];
@@ -229,9 +231,20 @@ export class AnchorEngine {
     if (health.state === 'notReady' && previous !== 'notReady') this.#pollNow();
   }
 
+  /**
+   * Records were settled by another process (`listenForAnchoring`): the requests waiting here on
+   * records look at their state now, not at the next look (every `waitPollMs`).
+   */
+  settledElsewhere(): void {
+    this.#pollNow();
+  }
+
   /** Looks at the waiters' records at once rather than at the next scheduled poll. */
   #pollNow(): void {
-    if (this.#polling) return;
+    if (this.#polling) {
+      this.#pollAgain = true;
+      return;
+    }
     clearTimeout(this.#pollTimer);
     this.#pollTimer = undefined;
     void this.#poll();
@@ -394,6 +407,7 @@ export class AnchorEngine {
   async #poll(): Promise<void> {
     if (this.#waiters.size === 0) return;
     this.#polling = true;
+    this.#pollAgain = false;
     try {
       const states = await readAnchorRecordStates(this.#knex, [...this.#waiters.keys()]);
       for (const state of states) this.#settle(state);
@@ -417,7 +431,16 @@ export class AnchorEngine {
       if (left.length > 0) this.#waiters.set(id, left);
       else this.#waiters.delete(id);
     }
-    if (this.#waiters.size > 0) this.#schedulePoll();
+    if (this.#waiters.size === 0) return;
+    if (this.#takePollAgain()) void this.#poll();
+    else this.#schedulePoll();
+  }
+
+  /** Whether a look was asked for while the last one ran; forgets it. */
+  #takePollAgain(): boolean {
+    const asked = this.#pollAgain;
+    this.#pollAgain = false;
+    return asked;
   }
 
   #settle(state: AnchorRecordState): void {
