@@ -1,6 +1,6 @@
 // An anchoring engine with nothing to do: it looks at the queue less and less often (up to
 // `idlePollMaxMs`), and a record queued in this process wakes it once its transaction commits.
-import { enqueueAnchorRecord, listenForAnchoring } from '@trustpoint/db';
+import { anchoringAnnouncer, enqueueAnchorRecord, listenForAnchoring } from '@trustpoint/db';
 import type { LocalChain } from '@trustpoint/contracts';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,7 +174,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       await chain.stop();
     });
 
-    it("when an API process queues a record and another anchors it, then each hears the other's commit: the anchorer that would not look again anchors it, and the waiting request is answered", async () => {
+    it('when an API process queues a record and another anchors it, then each hears what the other announces after its commit: the anchorer that would not look again anchors it, and the waiting request is answered', async () => {
       // Arrange: an anchoring process that moves only when woken, and an API process (no
       // anchorers) whose waiting requests would look at their records only after the test.
       const anchoring = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
@@ -184,21 +184,33 @@ describe.skipIf(!process.env.DATABASE_URL)(
         anchoring: false,
         waitPollMs: NEVER_MS,
       });
-      const listeners = await Promise.all(
-        [anchoring, api].map((engine) =>
-          listenForAnchoring(
-            { url: process.env.DATABASE_URL as string, schema: db.schema },
-            {
-              queued: () => {
-                engine.wake();
-              },
-              settled: () => {
-                engine.settledElsewhere();
-              },
-            },
-          ),
-        ),
-      );
+      // As the launcher wires role processes: the API process announces its commits and hears
+      // settlements; the anchoring process announces settlements and hears commits.
+      const apiAnnouncer = anchoringAnnouncer(db.knex);
+      const anchoringAnnouncements = anchoringAnnouncer(db.knex);
+      api.observe({
+        committedHere: () => {
+          apiAnnouncer.queued();
+        },
+      });
+      anchoring.observe({
+        anchored: () => {
+          anchoringAnnouncements.settled();
+        },
+      });
+      const listening = { url: process.env.DATABASE_URL as string, schema: db.schema };
+      const listeners = await Promise.all([
+        listenForAnchoring(listening, {
+          queued: () => {
+            anchoring.wake();
+          },
+        }),
+        listenForAnchoring(listening, {
+          settled: () => {
+            api.settledElsewhere();
+          },
+        }),
+      ]);
       anchoring.start();
       try {
         await sleep(500);

@@ -1,16 +1,71 @@
 import { Client } from 'pg';
 
-import {
-  ANCHOR_QUEUED_CHANNEL,
-  ANCHOR_SETTLED_CHANNEL,
-} from './migrations/0027-anchoring-notifications.js';
+import type { Queryable } from './queryable.js';
 
-/** What a process does when another (or itself) queued or settled records. */
+/** What one process tells the others sharing its PostgreSQL database. */
+export type AnchoringEvent = 'queued' | 'settled';
+
+/**
+ * The channel of an event, after the schema of the service's tables (`<schema>.anchor_queued`):
+ * databases in schemas of one server (tests) do not hear each other.
+ */
+function channelOf(schema: string, event: AnchoringEvent): string {
+  return `${schema}.anchor_${event}`;
+}
+
+/**
+ * Tells the processes listening (`listenForAnchoring`) that records were queued or settled. Sent
+ * outside a transaction, after the commit it announces: PostgreSQL serialises the commits of every
+ * transaction that notified (a lock on the database), which the group commits and the anchorers'
+ * transactions must not wait on.
+ */
+export async function notifyAnchoring(db: Queryable, event: AnchoringEvent): Promise<void> {
+  await db.raw(`select pg_notify(current_schema() || '.anchor_' || ?, '')`, [event]);
+}
+
+/** Announces events, at most one notification of each kind in flight (`anchoringAnnouncer`). */
+export interface AnchoringAnnouncer {
+  queued(): void;
+  settled(): void;
+}
+
+/**
+ * `notifyAnchoring` for a process that commits often: an event announced while its last
+ * notification is still being sent is sent once more after it (so every commit is followed by a
+ * notification sent after it), however many came meanwhile. A failure is given to `onError` and
+ * not retried: the listeners look on their own schedule anyway.
+ */
+export function anchoringAnnouncer(
+  db: Queryable,
+  onError: (error: unknown) => void = () => undefined,
+): AnchoringAnnouncer {
+  const announce = (event: AnchoringEvent) => {
+    let sending = false;
+    let again = false;
+    const send = () => {
+      sending = true;
+      again = false;
+      notifyAnchoring(db, event)
+        .catch(onError)
+        .finally(() => {
+          sending = false;
+          if (again) send();
+        });
+    };
+    return () => {
+      if (sending) again = true;
+      else send();
+    };
+  };
+  return { queued: announce('queued'), settled: announce('settled') };
+}
+
+/** What a process does when another (or itself) queued or settled records; either may be left out. */
 export interface AnchoringNotificationHandlers {
   /** Records were queued: look at the queue now. */
-  queued(): void;
+  queued?(): void;
   /** Records were anchored or refused for good: answer the requests waiting on them now. */
-  settled(): void;
+  settled?(): void;
 }
 
 export interface AnchoringNotificationOptions {
@@ -34,25 +89,27 @@ export interface AnchoringNotifications {
 const MAX_RECONNECT_MS = 5_000;
 
 /**
- * Listens, on a connection of its own, for the notifications the queue's triggers send when
- * records are queued or settled (migration 0027) by any process sharing the database. A lost
- * connection is made again (100 ms, doubling up to 5 s); once it listens again both handlers are
- * called, since notifications sent meanwhile are not delivered; a first connection that fails is
- * tried again the same way. The notifications only make a process look sooner: it still looks on
- * its own schedule, so none is ever needed for correctness.
+ * Listens, on a connection of its own, for the events other processes announce
+ * (`notifyAnchoring`), on the channels of the handlers given. A lost connection is made again
+ * (100 ms, doubling up to 5 s); once it listens again the handlers are called, since
+ * notifications sent meanwhile are not delivered; a first connection that fails is tried again the
+ * same way. The notifications only make a process look sooner: it still looks on its own
+ * schedule, so none is ever needed for correctness.
  */
 export async function listenForAnchoring(
   options: AnchoringNotificationOptions,
   handlers: AnchoringNotificationHandlers,
 ): Promise<AnchoringNotifications> {
   const schema = options.schema ?? 'public';
-  const channels = {
-    [`${schema}.${ANCHOR_QUEUED_CHANNEL}`]: () => {
-      handlers.queued();
-    },
-    [`${schema}.${ANCHOR_SETTLED_CHANNEL}`]: () => {
-      handlers.settled();
-    },
+  const channels = new Map<string, () => void>();
+  if (handlers.queued !== undefined) {
+    channels.set(channelOf(schema, 'queued'), () => handlers.queued?.());
+  }
+  if (handlers.settled !== undefined) {
+    channels.set(channelOf(schema, 'settled'), () => handlers.settled?.());
+  }
+  const callAll = () => {
+    for (const handler of channels.values()) handler();
   };
   const firstWaitMs = options.reconnectMs ?? 100;
   let closed = false;
@@ -81,11 +138,11 @@ export async function listenForAnchoring(
       onLost();
     });
     next.on('notification', (message) => {
-      channels[message.channel]?.();
+      channels.get(message.channel)?.();
     });
     try {
       await next.connect();
-      for (const channel of Object.keys(channels)) {
+      for (const channel of channels.keys()) {
         await next.query(`listen ${next.escapeIdentifier(channel)}`);
       }
     } catch (error) {
@@ -107,10 +164,8 @@ export async function listenForAnchoring(
     retry = setTimeout(() => {
       retry = undefined;
       void connect().then((listening) => {
-        if (!listening) return;
         // Whatever was sent while no connection listened.
-        handlers.queued();
-        handlers.settled();
+        if (listening) callAll();
       });
     }, waitMs);
     retry.unref();

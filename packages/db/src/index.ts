@@ -312,8 +312,14 @@ export {
 } from './repositories/rate-limit-counts-repository.js';
 export type { RateLimitHits } from './repositories/rate-limit-counts-repository.js';
 export { takeBootstrapLock } from './repositories/bootstrap-lock.js';
-export { listenForAnchoring } from './anchoring-notifications.js';
+export {
+  anchoringAnnouncer,
+  listenForAnchoring,
+  notifyAnchoring,
+} from './anchoring-notifications.js';
 export type {
+  AnchoringAnnouncer,
+  AnchoringEvent,
   AnchoringNotificationHandlers,
   AnchoringNotificationOptions,
   AnchoringNotifications,

@@ -1,24 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  enqueueAnchorRecords,
+  anchoringAnnouncer,
   listenForAnchoring,
-  type AnchorRequest,
+  notifyAnchoring,
   type AnchoringNotifications,
 } from '../src/index.js';
 import { openTestDatabase, type TestDatabase } from './support/test-database.js';
-import { randomDigest, uniqueId } from './test-data.js';
+import { uniqueId } from './test-data.js';
 
 const databaseUrl = process.env.DATABASE_URL;
-
-function record(): AnchorRequest {
-  return {
-    networkId: '31337',
-    kind: 'evidence',
-    recordKey: `0x${randomDigest()}`,
-    hash: randomDigest(),
-    timestamp: 1_700_000_000,
-  };
-}
 
 /** Resolves once `condition` holds, polling every 10 ms; fails after 5 s. */
 async function eventually(condition: () => boolean): Promise<void> {
@@ -62,21 +52,21 @@ describe.skipIf(!databaseUrl)('anchoring notifications on postgres', () => {
     await db.close();
   });
 
-  it('when records are queued in a transaction that commits, then the listener hears it once; a rollback and another schema are not heard', async () => {
+  it('when a transaction announces queued records, then the listener hears it once at commit; a rollback and another schema are not heard', async () => {
     // Arrange
     const before = heard.queued;
 
     // Act
     await db.knex
       .transaction(async (trx) => {
-        await enqueueAnchorRecords(trx, [record()]);
+        await notifyAnchoring(trx, 'queued');
         throw new Error('rolled back');
       })
       .catch(() => undefined);
-    await enqueueAnchorRecords(other.knex, [record()]);
+    await notifyAnchoring(other.knex, 'queued');
     await db.knex.transaction(async (trx) => {
-      await enqueueAnchorRecords(trx, [record(), record()]);
-      await enqueueAnchorRecords(trx, [record()]);
+      await notifyAnchoring(trx, 'queued');
+      await notifyAnchoring(trx, 'queued');
     });
 
     // Assert: notifications come in commit order, so the commit's is the last to arrive.
@@ -85,23 +75,43 @@ describe.skipIf(!databaseUrl)('anchoring notifications on postgres', () => {
     expect(heard.queued).toBe(before + 1);
   });
 
-  it('when records are anchored, then the listener hears they settled; a record only batched is not heard', async () => {
+  it('when settled records are announced, then only the settled handler is called', async () => {
     // Arrange
-    const [batched] = await enqueueAnchorRecords(db.knex, [record()]);
-    const [anchored] = await enqueueAnchorRecords(db.knex, [record()]);
-    const before = heard.settled;
+    const before = { ...heard };
 
     // Act
-    await db.knex('anchor_records').where({ id: batched }).update({ status: 'cancelled' });
-    await db.knex('anchor_records').where({ id: anchored }).update({ status: 'anchored' });
+    await notifyAnchoring(db.knex, 'settled');
 
     // Assert
-    await eventually(() => heard.settled > before);
+    await eventually(() => heard.settled > before.settled);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(heard.settled).toBe(before + 1);
+    expect(heard).toEqual({ queued: before.queued, settled: before.settled + 1 });
   });
 
-  it('when its connection is cut, then it connects again, tells both handlers, and hears the next records', async () => {
+  it('when an announcer is asked 50 times at once, then it sends two notifications, the second after the first is answered', async () => {
+    // Arrange
+    const sent: number[] = [];
+    const listener = (query: { sql: string }) => {
+      if (query.sql.includes('pg_notify')) sent.push(Date.now());
+    };
+    db.knex.on('query', listener);
+    const announcer = anchoringAnnouncer(db.knex);
+    const before = heard.queued;
+
+    // Act: the first call sends; the 49 others come while it is in flight.
+    for (let i = 0; i < 50; i += 1) announcer.queued();
+    const lastCall = Date.now();
+    await eventually(() => heard.queued >= before + 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    db.knex.off('query', listener);
+
+    // Assert: one notification, then one more sent after it for the calls made meanwhile.
+    expect(sent).toHaveLength(2);
+    expect(sent.at(-1)).toBeGreaterThanOrEqual(lastCall);
+    expect(heard.queued).toBe(before + 2);
+  });
+
+  it('when its connection is cut, then it connects again, tells both handlers, and hears the next announcement', async () => {
     // Arrange
     const before = { ...heard };
 
@@ -112,7 +122,7 @@ describe.skipIf(!databaseUrl)('anchoring notifications on postgres', () => {
     );
     await eventually(() => changes.filter((state) => state === 'listening').length >= 2);
     const caughtUp = { ...heard };
-    await enqueueAnchorRecords(db.knex, [record()]);
+    await notifyAnchoring(db.knex, 'queued');
 
     // Assert
     expect(changes.slice(-2)).toEqual(['lost', 'listening']);

@@ -10,6 +10,7 @@ import {
 } from '@trustpoint/chain';
 import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
 import {
+  anchoringAnnouncer,
   createDatabase,
   listenForAnchoring,
   pendingMigrations,
@@ -374,9 +375,30 @@ export async function launch(
       stops.push(() => engine.stop());
     }
     if (!ownsMachine && config.databaseUrl !== undefined) {
-      // Processes of a role hear each other through the database: an anchoring process looks at
-      // the queue as soon as an API process commits records (it rests between looks when idle),
-      // and an API process answers its waiting requests as soon as their records are settled.
+      // Processes of a role tell each other through the database, after their commits: an API
+      // process that queued records, the anchoring processes (which look at once, and rest
+      // between looks when idle); an anchoring process that settled records, the API processes
+      // (which answer their waiting requests at once rather than at their next look).
+      const { knex } = database;
+      const announcer = anchoringAnnouncer(knex, (error) => {
+        logger.debug({ err: String(error) }, 'could not announce to the other processes');
+      });
+      engine.observe(
+        anchors
+          ? {
+              anchored: () => {
+                announcer.settled();
+              },
+              failed: () => {
+                announcer.settled();
+              },
+            }
+          : {
+              committedHere: () => {
+                announcer.queued();
+              },
+            },
+      );
       const notifications = await listenForAnchoring(
         {
           url: config.databaseUrl,
@@ -390,14 +412,17 @@ export async function launch(
             } else logger.debug('listening for queued and anchored records');
           },
         },
-        {
-          queued: () => {
-            engine.wake();
-          },
-          settled: () => {
-            engine.settledElsewhere();
-          },
-        },
+        anchors
+          ? {
+              queued: () => {
+                engine.wake();
+              },
+            }
+          : {
+              settled: () => {
+                engine.settledElsewhere();
+              },
+            },
       );
       stops.push(() => notifications.close());
     }

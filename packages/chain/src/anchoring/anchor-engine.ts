@@ -232,8 +232,9 @@ export class AnchorEngine {
   }
 
   /**
-   * Records were settled by another process (`listenForAnchoring`): the requests waiting here on
-   * records look at their state now, not at the next look (every `waitPollMs`).
+   * Records were settled by another process (`listenForAnchoring` of `@trustpoint/db`): the
+   * requests waiting here look at their records' state now, not at their next look (every
+   * `waitPollMs`).
    */
   settledElsewhere(): void {
     this.#pollNow();
@@ -343,19 +344,18 @@ export class AnchorEngine {
 
   /** Wakes the anchorers once the transaction that queued records commits (at once outside one). */
   #wakeOnCommit(trx: Knex | Knex.Transaction): void {
-    if (!trx.isTransaction) {
+    const committed = () => {
       this.wake();
+      for (const observer of this.#observers) observer.committedHere?.();
+    };
+    if (!trx.isTransaction) {
+      committed();
       return;
     }
     let outer = trx as Knex.Transaction;
     while (outer.parentTransaction) outer = outer.parentTransaction;
     // A rollback queued nothing: nothing to look at.
-    outer.executionPromise.then(
-      () => {
-        this.wake();
-      },
-      () => undefined,
-    );
+    outer.executionPromise.then(committed, () => undefined);
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */
