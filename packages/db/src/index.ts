@@ -250,6 +250,7 @@ export {
 export {
   claimIdempotencyKey,
   commitIdempotencyKey,
+  commitIdempotencyKeys,
   completeIdempotencyKey,
   holdsIdempotencyKey,
   pruneIdempotencyKeys,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimIdempotencyKey,
   commitIdempotencyKey,
+  commitIdempotencyKeys,
   completeIdempotencyKey,
   pruneIdempotencyKeys,
   releaseIdempotencyKey,
@@ -97,6 +98,32 @@ describe.each(testBackends())('idempotency keys on %s', (backend) => {
     expect(retry.kind).toBe('claimed');
     expect(lateCommit).toBe(false);
     expect(lateAnswer).toBe(false);
+  });
+
+  it('when a group commits several keys in one statement, then those still held are committed naming their resources and a lost one is not', async () => {
+    // Arrange: two held claims and one whose lease ran out and was taken over by a retry.
+    const [first, second, third] = [request(), request(), request()];
+    const held = [await claimed(first), await claimed(second)];
+    const lost = await claimed(third);
+    await claimIdempotencyKey(db.knex, request({ key: third.key, now: NOW + LEASE + 1 }));
+
+    // Act
+    const committed = await db.knex.transaction((trx) =>
+      commitIdempotencyKeys(trx, [
+        { claim: held[0] as IdempotencyClaim, resource: 'certificate-a' },
+        { claim: lost, resource: 'certificate-lost' },
+        { claim: held[1] as IdempotencyClaim, resource: 'certificate-b' },
+      ]),
+    );
+    const retryOfFirst = await claimIdempotencyKey(
+      db.knex,
+      request({ key: first.key, now: NOW + LEASE + 1 }),
+    );
+
+    // Assert
+    expect(committed).toEqual([true, false, true]);
+    expect(retryOfFirst).toMatchObject({ kind: 'recover', resource: 'certificate-a' });
+    await expect(db.knex.transaction((trx) => commitIdempotencyKeys(trx, []))).resolves.toEqual([]);
   });
 
   it('when a change committed and its owner went silent, then a retry recovers its resource, or runs again once it is gone', async () => {

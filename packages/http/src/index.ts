@@ -14,6 +14,7 @@ export { createApiApp } from './api-app.js';
 export {
   beginIdempotentRequest,
   commitIdempotentChange,
+  commitIdempotentChanges,
   DEFAULT_IDEMPOTENCY_SETTINGS,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyClaimOf,

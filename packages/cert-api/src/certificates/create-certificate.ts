@@ -32,7 +32,7 @@ import {
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { commitIdempotentChange } from '@trustpoint/http';
+import { commitIdempotentChanges } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { certificateAudit } from './certificate-audit.js';
 import { certificateHashV2 } from './certificate-hash-v2.js';
@@ -270,16 +270,16 @@ async function withIdempotencyKeys(
   prepared: readonly PreparedCertificate[],
   fail: (index: number, error: DomainError) => void,
 ): Promise<number[]> {
+  // One statement for the whole group's keys.
+  const refused = await commitIdempotentChanges(
+    trx,
+    prepared.map((item) => ({ claim: item.idempotency, resource: item.certificate.certId })),
+  );
   const going: number[] = [];
-  for (const [index, item] of prepared.entries()) {
-    try {
-      await commitIdempotentChange(trx, item.idempotency, item.certificate.certId);
-      going.push(index);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      fail(index, error);
-    }
-  }
+  refused.forEach((error, index) => {
+    if (error === undefined) going.push(index);
+    else fail(index, error);
+  });
   return going;
 }
 

@@ -156,6 +156,36 @@ export async function commitIdempotencyKey(
 }
 
 /**
+ * `commitIdempotencyKey` for the requests of a group commit, in one statement: which of the
+ * claims still held their key (now committed naming its resource), by position.
+ */
+export async function commitIdempotencyKeys(
+  trx: Queryable,
+  commits: readonly { claim: IdempotencyClaim; resource: string }[],
+): Promise<boolean[]> {
+  if (commits.length === 0) return [];
+  const result = await trx.raw<{ rows: { user_id: string; key: string; owner: string }[] }>(
+    `update idempotency_keys k set state = 'committed', resource = c.resource
+       from jsonb_to_recordset(?::jsonb) as c(user_id text, key text, owner text, resource text)
+      where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
+        and k.state in ('running', 'committed')
+      returning k.user_id, k.key, k.owner`,
+    [
+      JSON.stringify(
+        commits.map(({ claim, resource }) => ({
+          user_id: claim.userId,
+          key: claim.key,
+          owner: claim.owner,
+          resource,
+        })),
+      ),
+    ],
+  );
+  const held = new Set(result.rows.map((row) => `${row.user_id}\n${row.key}\n${row.owner}`));
+  return commits.map(({ claim }) => held.has(`${claim.userId}\n${claim.key}\n${claim.owner}`));
+}
+
+/**
  * Inside a transaction that undoes a committed change (a creation withdrawn after its synchronous
  * wait timed out): whether the claim still holds its key, the row locked until the transaction
  * ends. A request that lost its key must not withdraw what it made: a retry that took the key

@@ -1,5 +1,6 @@
 import {
   commitIdempotencyKey,
+  commitIdempotencyKeys,
   type IdempotencyClaim,
   type Queryable,
   type StoredResponse,
@@ -147,6 +148,30 @@ export async function commitIdempotentChange(
       detail: `key ${claim.key} was taken over before the change committed`,
     });
   }
+}
+
+/**
+ * `commitIdempotentChange` for the requests of a group commit, in one statement: for each, the
+ * 409 it must be refused with when it lost its key to a retry, or undefined (its key is committed,
+ * or it has none). The transaction goes on for the others.
+ */
+export async function commitIdempotentChanges(
+  trx: Queryable,
+  changes: readonly { claim: IdempotencyClaim | undefined; resource: string }[],
+): Promise<(DomainError | undefined)[]> {
+  const keyed = changes.flatMap(({ claim, resource }, index) =>
+    claim === undefined ? [] : [{ claim, resource, index }],
+  );
+  const held = await commitIdempotencyKeys(trx, keyed);
+  const refused: (DomainError | undefined)[] = changes.map(() => undefined);
+  keyed.forEach(({ claim, index }, position) => {
+    if (held[position] !== true) {
+      refused[index] = new DomainError('idempotencyKeyInUse', {
+        detail: `key ${claim.key} was taken over before the change committed`,
+      });
+    }
+  });
+  return refused;
 }
 
 /**

@@ -14,6 +14,7 @@ export { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings } from './idempo
 export {
   beginIdempotentRequest,
   commitIdempotentChange,
+  commitIdempotentChanges,
   idempotencyClaimOf,
   idempotent,
   type IdempotentRouteOptions,

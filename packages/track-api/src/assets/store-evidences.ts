@@ -18,7 +18,7 @@ import {
   type User,
 } from '@trustpoint/db';
 import { DomainError, type JsonObject } from '@trustpoint/domain';
-import { commitIdempotentChange, type TooManyRequestsError } from '@trustpoint/http';
+import { commitIdempotentChanges, type TooManyRequestsError } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
 import { evidenceClockAhead, evidenceDraft, maxEvidenceAheadSeconds } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
@@ -169,19 +169,17 @@ async function writeEvidences(
       // key naming an evidence that does not exist: its 429 is stored once the group commits, and
       // should the process die first, a retry finds no evidence and runs again.
       const keyed = new Set<number>();
-      for (const [index, item] of items.entries()) {
-        try {
-          await commitIdempotentChange(
-            trx,
-            item.idempotency,
-            evidenceResource(item.asset.trackId, timestamps[index] as number),
-          );
-          keyed.add(index);
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          outcomes[index] = { ok: false, error };
-        }
-      }
+      const refused = await commitIdempotentChanges(
+        trx,
+        items.map((item, index) => ({
+          claim: item.idempotency,
+          resource: evidenceResource(item.asset.trackId, timestamps[index] as number),
+        })),
+      );
+      refused.forEach((error, index) => {
+        if (error === undefined) keyed.add(index);
+        else outcomes[index] = { ok: false, error };
+      });
       const spent = new Map<string, number>();
       const accepted = items.flatMap((item, index) => {
         if (!keyed.has(index)) return [];
