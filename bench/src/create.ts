@@ -4,6 +4,7 @@
 // Run: npm run bench:create   (DATABASE_URL to measure on PostgreSQL; embedded PGlite otherwise)
 // BENCH_PREFER=respond-async asks for answers at once (202, the trustpoint pending): the rate at
 // which the service accepts creations, anchored behind them by the same engine.
+// BENCH_IDEMPOTENCY_KEYS=1 sends an Idempotency-Key with every request.
 import { startBenchService } from './support/bench-service.js';
 import { clientThreads, describeClient, runHttpLoad } from './support/http-load.js';
 import { millis } from './support/latency.js';
@@ -16,6 +17,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? '500');
 const THREADS = clientThreads();
 const PREFER = process.env.BENCH_PREFER;
 const ASYNC = PREFER === 'respond-async';
+/** BENCH_IDEMPOTENCY_KEYS=1: every request sends an Idempotency-Key of its own. */
+const KEYED = process.env.BENCH_IDEMPOTENCY_KEYS === '1';
 
 async function main(): Promise<void> {
   const service = await startBenchService('create');
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
         count,
         clients,
         threads: THREADS,
+        idempotencyKeys: KEYED,
         ...(PREFER === undefined ? {} : { headers: { prefer: PREFER } }),
       });
     await load(WARMUP, Math.min(CLIENTS, WARMUP));
@@ -43,7 +47,7 @@ async function main(): Promise<void> {
 
     const created = outcome.statuses.get(ASYNC ? 202 : 201) ?? 0;
     console.log(
-      `Certificate creation through the API${ASYNC ? ', answered at once (Prefer: respond-async, 202)' : ', answered once anchored (201)'}, ${service.backend} database, local chain; ${describeClient(CLIENTS, THREADS)}; ${String(USERS)} users\n`,
+      `Certificate creation through the API${ASYNC ? ', answered at once (Prefer: respond-async, 202)' : ', answered once anchored (201)'}, ${service.backend} database, local chain; ${describeClient(CLIENTS, THREADS)}; ${String(USERS)} users${KEYED ? '; an Idempotency-Key on every request' : ''}\n`,
     );
     console.log(describeMachineSpeed(speed));
     console.log(`requests      ${String(CERTIFICATES)} (after ${String(WARMUP)} warm-up)`);

@@ -1,5 +1,6 @@
 // A worker thread of `runHttpLoad`: its share of the concurrent clients, each taking the next
 // request index from the counter all threads share until `count` are sent.
+import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LoadResponse, LoadWorkerData, LoadWorkerMessage } from './http-load.js';
 import { KeepAliveClient } from './keep-alive-client.js';
@@ -46,6 +47,7 @@ async function requests(
         authorization: `Bearer ${target.token}`,
         'content-type': 'application/json',
         ...data.headers,
+        ...(data.idempotencyKeys ? { 'idempotency-key': randomUUID() } : {}),
       },
       JSON.stringify(requestBody(data.body, index)),
     );

@@ -23,6 +23,8 @@ export interface LoadOptions {
   threads: number;
   /** Extra request headers, e.g. `prefer: respond-async` for answers at once (202). */
   headers?: Record<string, string>;
+  /** Each request with an `Idempotency-Key` of its own, as a careful integrator sends. */
+  idempotencyKeys?: boolean;
 }
 
 /** One answered request, as much of it as the benchmarks report. */
@@ -47,6 +49,7 @@ export interface LoadWorkerData {
   count: number;
   clients: number;
   headers: Record<string, string>;
+  idempotencyKeys: boolean;
   /** One Int32: the index of the next request, shared by every thread. */
   next: SharedArrayBuffer;
 }
@@ -79,6 +82,7 @@ export async function runHttpLoad(options: LoadOptions): Promise<LoadOutcome> {
       count: options.count,
       clients,
       headers: options.headers ?? {},
+      idempotencyKeys: options.idempotencyKeys ?? false,
       next,
     };
     return new Worker(join(__dirname, 'http-load-worker.js'), { workerData: data });
