@@ -148,11 +148,8 @@ export async function commitIdempotencyKey(
   claim: IdempotencyClaim,
   resource: string,
 ): Promise<boolean> {
-  const updated = await trx('idempotency_keys')
-    .where({ user_id: claim.userId, key: claim.key, owner: claim.owner })
-    .whereIn('state', ['running', 'committed'])
-    .update({ state: 'committed', resource });
-  return updated > 0;
+  const [held] = await commitIdempotencyKeys(trx, [{ claim, resource }]);
+  return held === true;
 }
 
 /**

@@ -1,5 +1,4 @@
 import {
-  commitIdempotencyKey,
   commitIdempotencyKeys,
   type IdempotencyClaim,
   type Queryable,
@@ -142,12 +141,8 @@ export async function commitIdempotentChange(
   claim: IdempotencyClaim | undefined,
   resource: string,
 ): Promise<void> {
-  if (claim === undefined) return;
-  if (!(await commitIdempotencyKey(trx, claim, resource))) {
-    throw new DomainError('idempotencyKeyInUse', {
-      detail: `key ${claim.key} was taken over before the change committed`,
-    });
-  }
+  const [refused] = await commitIdempotentChanges(trx, [{ claim, resource }]);
+  if (refused !== undefined) throw refused;
 }
 
 /**
