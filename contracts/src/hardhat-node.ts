@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort } from './free-port';
 
 /** A local Hardhat JSON-RPC node run as a child process, as an outside client would reach it. */
 export interface HardhatNode {
@@ -14,7 +15,7 @@ export interface HardhatNode {
 
 export interface HardhatNodeOptions {
   host?: string;
-  /** A free port is picked when omitted. */
+  /** A free port is picked when omitted (`freePort`). */
   port?: number;
   /** How long to wait for the node to answer `net_version`. */
   readyTimeoutMs?: number;
@@ -30,7 +31,12 @@ const PACKAGE_ROOT = [join(__dirname, '..'), join(__dirname, '..', '..')].find((
   existsSync(join(dir, 'hardhat.config.ts')),
 );
 
-export async function freePort(host = '127.0.0.1'): Promise<number> {
+/**
+ * A port the system finds free now, from its own range, reserving nothing: for a node this process
+ * starts for itself (the local chain's), which leaves no trace behind. Tests and benches take
+ * `freePort`, which no connection on the machine can take before the bind.
+ */
+export async function systemFreePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

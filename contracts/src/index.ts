@@ -58,6 +58,7 @@ export * from './deployments-file';
 export * from './dev-chain';
 export * from './batch-gas-scenarios';
 export * from './gas-scenarios';
+export * from './free-port';
 export * from './hardhat-node';
 export * from './local-chain';
 export * from './local-chain-process';

@@ -8,7 +8,12 @@ import {
 } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
+import {
+  startHardhatNode,
+  systemFreePort,
+  useIntervalMining,
+  type HardhatNode,
+} from './hardhat-node';
 
 /**
  * The embedded development chain: a Hardhat node behind a JSON-RPC relay that journals every
@@ -285,7 +290,10 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 
   // The same block 0 on every start: verifiers pin the chain by its genesis hash.
   const { initialDate } = await chainIdentity(options.dataDir);
-  const node: HardhatNode = await startHardhatNode({ initialDate });
+  const node: HardhatNode = await startHardhatNode({
+    initialDate,
+    port: await systemFreePort(),
+  });
   const agent = new Agent({ keepAlive: true });
   const entries = await readJournal(journalPath);
   try {

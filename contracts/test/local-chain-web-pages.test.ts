@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { freePort } from '../src/hardhat-node';
+import { freePort } from '../src/free-port';
 import { startLocalChain, type LocalChain } from '../src/local-chain';
 
 describe('Local chain for web pages', function () {
