@@ -249,9 +249,11 @@ export {
 } from './repositories/registries-in-use-repository.js';
 export {
   claimIdempotencyKey,
+  claimNewIdempotencyKeys,
   commitIdempotencyKey,
   commitIdempotencyKeys,
   completeIdempotencyKey,
+  completeIdempotencyKeys,
   holdsIdempotencyKey,
   pruneIdempotencyKeys,
   releaseIdempotencyKey,

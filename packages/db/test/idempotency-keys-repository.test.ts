@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimIdempotencyKey,
+  claimNewIdempotencyKeys,
   commitIdempotencyKey,
   commitIdempotencyKeys,
   completeIdempotencyKey,
+  completeIdempotencyKeys,
   pruneIdempotencyKeys,
   releaseIdempotencyKey,
   restartIdempotencyKey,
@@ -124,6 +126,68 @@ describe.each(testBackends())('idempotency keys on %s', (backend) => {
     expect(committed).toEqual([true, false, true]);
     expect(retryOfFirst).toMatchObject({ kind: 'recover', resource: 'certificate-a' });
     await expect(db.knex.transaction((trx) => commitIdempotencyKeys(trx, []))).resolves.toEqual([]);
+  });
+
+  it('when a group claims its keys in one statement, then new keys are its own and a used one, or a key twice in the group, is left to the single claim', async () => {
+    // Arrange: a key a request already holds
+    const used = request();
+    await claimed(used);
+    const [fresh, again, twin, twinOfTwin] = [
+      request(),
+      request({ key: used.key }),
+      request(),
+      request(),
+    ];
+    twinOfTwin.key = twin.key;
+
+    // Act
+    const claims = await claimNewIdempotencyKeys(db.knex, [fresh, again, twin, twinOfTwin]);
+    const afterwards = await Promise.all(
+      [again, twinOfTwin].map((left) => claimIdempotencyKey(db.knex, left)),
+    );
+
+    // Assert
+    expect(claims).toEqual([true, false, true, false]);
+    expect(afterwards.map((outcome) => outcome.kind)).toEqual(['running', 'running']);
+    const freshRow = await db
+      .knex('idempotency_keys')
+      .where({ user_id: userId, key: fresh.key })
+      .first<{ state: string; owner: string; lease_expires_at: string | number } | undefined>();
+    expect(freshRow?.state).toBe('running');
+    expect(freshRow?.owner).toBe(fresh.owner);
+    expect(Number(freshRow?.lease_expires_at)).toBe(NOW + LEASE);
+    await expect(claimNewIdempotencyKeys(db.knex, [])).resolves.toEqual([]);
+  });
+
+  it('when several answers are stored in one statement, then those whose claims still hold are replayed as sent and a lost one is not stored', async () => {
+    // Arrange: two held claims and one taken over by a retry after its lease ran out
+    const [first, second, third] = [request(), request(), request()];
+    const [firstClaim, secondClaim, lostClaim] = [
+      await claimed(first),
+      await claimed(second),
+      await claimed(third),
+    ];
+    await claimIdempotencyKey(db.knex, request({ key: third.key, now: NOW + LEASE + 1 }));
+    const other = { status: 202, headers: { 'preference-applied': 'respond-async' }, body: '{}' };
+
+    // Act
+    const stored = await completeIdempotencyKeys(db.knex, [
+      { claim: firstClaim, response: ANSWER },
+      { claim: lostClaim, response: ANSWER },
+      { claim: secondClaim, response: other },
+    ]);
+    const replays = await Promise.all(
+      [first, second, third].map((done) =>
+        claimIdempotencyKey(db.knex, request({ key: done.key, now: NOW + LEASE + 2 })),
+      ),
+    );
+
+    // Assert
+    expect(stored).toEqual([true, false, true]);
+    expect(replays[0]).toEqual({ kind: 'completed', response: ANSWER });
+    expect(replays[1]).toEqual({ kind: 'completed', response: other });
+    expect(replays[2]?.kind).toBe('running');
+    await expect(completeIdempotencyKeys(db.knex, [])).resolves.toEqual([]);
   });
 
   it('when a change committed and its owner went silent, then a retry recovers its resource, or runs again once it is gone', async () => {

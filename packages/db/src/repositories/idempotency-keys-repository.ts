@@ -138,6 +138,46 @@ export async function claimIdempotencyKey(
 }
 
 /**
+ * Claims, in one statement committed at once, the keys of a group of requests that no earlier
+ * request used (the common case): true for each request whose key is now its own (`running`, its
+ * lease from `now`), by position. False for a key that already has a row (a retry, a key past its
+ * retention not yet pruned, or a second request with the same key in the group):
+ * `claimIdempotencyKey` then says what became of it.
+ */
+export async function claimNewIdempotencyKeys(
+  knex: Queryable,
+  requests: readonly IdempotentRequest[],
+): Promise<boolean[]> {
+  if (requests.length === 0) return [];
+  const result = await knex.raw<{ rows: { owner: string }[] }>(
+    `insert into idempotency_keys
+            (user_id, key, fingerprint, state, owner, lease_expires_at, created_at, expires_at)
+     select r.user_id, r.key, r.fingerprint, 'running', r.owner, r.lease_expires_at, r.created_at,
+            r.expires_at
+       from jsonb_to_recordset(?::jsonb) as r(user_id text, key text, fingerprint text,
+            owner text, lease_expires_at bigint, created_at bigint, expires_at bigint)
+     on conflict (user_id, key) do nothing
+     returning owner`,
+    [
+      JSON.stringify(
+        requests.map((request) => ({
+          user_id: request.userId,
+          key: request.key,
+          fingerprint: request.fingerprint,
+          owner: request.owner,
+          lease_expires_at: request.now + request.leaseMs,
+          created_at: request.now,
+          expires_at: request.now + request.retentionMs,
+        })),
+      ),
+    ],
+  );
+  // Owners are unique per request: what the statement inserted, whatever else shared a key.
+  const claimed = new Set(result.rows.map((row) => row.owner));
+  return requests.map((request) => claimed.has(request.owner));
+}
+
+/**
  * Inside the transaction of the change: records that the change is made (`resource`: what the
  * answer is rebuilt from should the request die before storing it). False, and the caller must
  * roll back, when the claim was lost (its lease ran out and another request took the key over).
@@ -207,16 +247,43 @@ export async function completeIdempotencyKey(
   claim: IdempotencyClaim,
   response: StoredResponse,
 ): Promise<boolean> {
-  const updated = await db('idempotency_keys')
-    .where({ user_id: claim.userId, key: claim.key, owner: claim.owner })
-    .whereNot('state', 'completed')
-    .update({
-      state: 'completed',
-      response_status: response.status,
-      response_headers: JSON.stringify(response.headers),
-      response_body: response.body,
-    });
-  return updated > 0;
+  const [stored] = await completeIdempotencyKeys(db, [{ claim, response }]);
+  return stored === true;
+}
+
+/**
+ * `completeIdempotencyKey` for the answers of several requests, in one statement: which were
+ * stored (their claims still held), by position.
+ */
+export async function completeIdempotencyKeys(
+  db: Queryable,
+  answers: readonly { claim: IdempotencyClaim; response: StoredResponse }[],
+): Promise<boolean[]> {
+  if (answers.length === 0) return [];
+  const result = await db.raw<{ rows: { owner: string }[] }>(
+    `update idempotency_keys k
+        set state = 'completed', response_status = a.status, response_headers = a.headers,
+            response_body = a.body
+       from jsonb_to_recordset(?::jsonb) as a(user_id text, key text, owner text,
+            status integer, headers jsonb, body text)
+      where k.user_id = a.user_id and k.key = a.key and k.owner = a.owner
+        and k.state <> 'completed'
+      returning k.owner`,
+    [
+      JSON.stringify(
+        answers.map(({ claim, response }) => ({
+          user_id: claim.userId,
+          key: claim.key,
+          owner: claim.owner,
+          status: response.status,
+          headers: response.headers,
+          body: response.body,
+        })),
+      ),
+    ],
+  );
+  const stored = new Set(result.rows.map((row) => row.owner));
+  return answers.map(({ claim }) => stored.has(claim.owner));
 }
 
 /** Extends the claim's lease while its request runs; false when the claim was lost. */

@@ -1,11 +1,14 @@
 import {
+  Batcher,
   claimIdempotencyKey,
-  completeIdempotencyKey,
+  claimNewIdempotencyKeys,
+  completeIdempotencyKeys,
   pruneIdempotencyKeys,
   releaseIdempotencyKey,
   renewIdempotencyLease,
   restartIdempotencyKey,
   type IdempotencyClaim,
+  type IdempotentRequest,
   type Queryable,
   type IdempotencyKeyClaim,
   type StoredResponse,
@@ -63,6 +66,12 @@ export class IdempotencyKeys {
   readonly #sealer: AnswerSealer;
   readonly #now: () => number;
   readonly #killAfterCommit: boolean;
+  /**
+   * The claims and the answers of concurrent requests, each group in one statement committed at
+   * once (instead of a transaction per claim and a statement per answer).
+   */
+  readonly #newKeys: Batcher<IdempotentRequest, boolean>;
+  readonly #answers: Batcher<{ claim: IdempotencyClaim; response: StoredResponse }, boolean>;
   #nextPrune = 0;
 
   constructor(options: IdempotencyKeysOptions) {
@@ -73,6 +82,13 @@ export class IdempotencyKeys {
     this.settings = { ...DEFAULT_IDEMPOTENCY_SETTINGS, ...options.settings };
     this.#killAfterCommit =
       options.killAfterCommit ?? process.env.TRUSTPOINT_TEST_KILL_AFTER_COMMIT === '1';
+    const knex = this.#knex;
+    this.#newKeys = new Batcher(async (requests) =>
+      (await claimNewIdempotencyKeys(knex, requests)).map((value) => ({ ok: true, value })),
+    );
+    this.#answers = new Batcher(async (answers) =>
+      (await completeIdempotencyKeys(knex, answers)).map((value) => ({ ok: true, value })),
+    );
   }
 
   now(): number {
@@ -86,7 +102,7 @@ export class IdempotencyKeys {
   async claim(userId: string, key: string, fingerprint: string): Promise<IdempotencyKeyClaim> {
     const now = this.#now();
     this.#pruneNowAndThen(now);
-    const outcome = await claimIdempotencyKey(this.#knex, {
+    const request: IdempotentRequest = {
       userId,
       key,
       fingerprint,
@@ -94,7 +110,13 @@ export class IdempotencyKeys {
       now,
       leaseMs: this.settings.leaseMs,
       retentionMs: this.settings.retentionMs,
-    });
+    };
+    // A new key (nearly every request's) is claimed with the others of its group; a key already
+    // used is looked at on its own.
+    if (await this.#newKeys.submit(request)) {
+      return { kind: 'claimed', claim: { userId, key, owner: request.owner } };
+    }
+    const outcome = await claimIdempotencyKey(this.#knex, request);
     if (outcome.kind !== 'completed') return outcome;
     let body: string;
     try {
@@ -173,9 +195,9 @@ export class IdempotencyKeys {
     }
     // Sealed before it leaves the process: no secret in the table, nor in the message of an
     // error of this statement (which names its values) should one be logged.
-    await completeIdempotencyKey(this.#knex, claim, {
-      ...response,
-      body: sealAnswerBody(this.#sealer, response.body),
+    await this.#answers.submit({
+      claim,
+      response: { ...response, body: sealAnswerBody(this.#sealer, response.body) },
     });
   }
 
