@@ -47,7 +47,10 @@ EXPOSE 8080 8081 9464
 # /healthz of whichever listener the role has (HEALTHCHECK_URL; compose sets it per role).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(process.env.HEALTHCHECK_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "/app/dist/index.js"]
+# A young generation of 2 x 32 MiB (Node.js 20's default is 2 x 16): fewer collections of the
+# short-lived objects every request makes; 10-13% more creations/s, the same memory at rest
+# (docs/performance.md).
+ENTRYPOINT ["node", "--max-semi-space-size=32", "/app/dist/index.js"]
 # Name the role: serve cert | serve track | serve anchor | migrate. The image holds no Hardhat (the
 # roles read the registries through @trustpoint/registry-abi): `serve all` here needs a networks
 # file naming other nodes, since the embedded development chain is left out; the chain stage runs it.
