@@ -84,4 +84,33 @@ describe.each(testBackends())('the Idempotency-Keys of concurrent requests on %s
       .where({ user_id: userId, key: names[0] });
     expect(stored[0]).toMatchObject({ state: 'completed', response_body: 'sealed:[{"n":0}]' });
   });
+
+  it('when one request of a group cannot claim its key (its user is gone), then only that one fails and the others hold theirs', async () => {
+    // Arrange
+    const keys = new IdempotencyKeys({
+      knex: database.knex,
+      logger: pino({ level: 'silent' }),
+      sealer,
+    });
+    const names = [randomUUID(), randomUUID(), randomUUID()];
+
+    // Act: claimed in the same turn, the second by a user the database does not know
+    const outcomes = await Promise.allSettled(
+      names.map((key, index) =>
+        keys.claim(index === 1 ? `gone-${randomUUID()}` : userId, key, `f-${key}`),
+      ),
+    );
+
+    // Assert
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    const held = await database
+      .knex('idempotency_keys')
+      .whereIn('key', names)
+      .pluck<string[]>('key');
+    expect(held.sort()).toEqual([names[0], names[2]].sort());
+  });
 });

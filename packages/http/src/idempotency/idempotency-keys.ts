@@ -83,9 +83,17 @@ export class IdempotencyKeys {
     this.#killAfterCommit =
       options.killAfterCommit ?? process.env.TRUSTPOINT_TEST_KILL_AFTER_COMMIT === '1';
     const knex = this.#knex;
-    this.#newKeys = new Batcher(async (requests) =>
-      (await claimNewIdempotencyKeys(knex, requests)).map((value) => ({ ok: true, value })),
-    );
+    this.#newKeys = new Batcher(async (requests) => {
+      let claimed: boolean[];
+      try {
+        claimed = await claimNewIdempotencyKeys(knex, requests);
+      } catch {
+        // One request can fail the group's statement (its user deleted meanwhile): each is then
+        // claimed on its own, and only that one fails.
+        claimed = requests.map(() => false);
+      }
+      return claimed.map((value) => ({ ok: true, value }));
+    });
     this.#answers = new Batcher(async (answers) =>
       (await completeIdempotencyKeys(knex, answers)).map((value) => ({ ok: true, value })),
     );
