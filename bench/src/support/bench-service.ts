@@ -24,6 +24,8 @@ export interface BenchServiceOptions {
    * it with other settings than the defaults (confirmations, batches, block time).
    */
   networks?: (embeddedChainUrl: string) => unknown;
+  /** Settings (environment variables of `docs/operations.md`) other than the defaults. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function startBenchService(
     RATE_LIMIT_PER_MINUTE: '1000000000',
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     ...(networksFile === undefined ? {} : { TRUSTPOINT_NETWORKS_FILE: networksFile }),
+    ...options.env,
   });
   const running = await launch('all', config, pino({ level: process.env.LOG_LEVEL ?? 'warn' }));
   return {
