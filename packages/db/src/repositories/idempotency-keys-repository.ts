@@ -201,12 +201,12 @@ export async function commitIdempotencyKeys(
   commits: readonly { claim: IdempotencyClaim; resource: string }[],
 ): Promise<boolean[]> {
   if (commits.length === 0) return [];
-  const result = await trx.raw<{ rows: { user_id: string; key: string; owner: string }[] }>(
+  const result = await trx.raw<{ rows: { owner: string }[] }>(
     `update idempotency_keys k set state = 'committed', resource = c.resource
        from jsonb_to_recordset(?::jsonb) as c(user_id text, key text, owner text, resource text)
       where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
         and k.state in ('running', 'committed')
-      returning k.user_id, k.key, k.owner`,
+      returning k.owner`,
     [
       JSON.stringify(
         commits.map(({ claim, resource }) => ({
@@ -218,8 +218,9 @@ export async function commitIdempotencyKeys(
       ),
     ],
   );
-  const held = new Set(result.rows.map((row) => `${row.user_id}\n${row.key}\n${row.owner}`));
-  return commits.map(({ claim }) => held.has(`${claim.userId}\n${claim.key}\n${claim.owner}`));
+  // Owners are unique per request (as in `completeIdempotencyKeys`).
+  const held = new Set(result.rows.map((row) => row.owner));
+  return commits.map(({ claim }) => held.has(claim.owner));
 }
 
 /**
