@@ -112,6 +112,7 @@ describe.each(testBackends())('retryTransientConflicts on %s', (backend) => {
       ];
       const retriedHoldsFirst = deferred();
       const otherHoldsSecond = deferred();
+      const otherCommitted = deferred();
       const addCredit = (trx: Knex.Transaction, userId: string) =>
         trx('credits')
           .where('user_id', userId)
@@ -122,6 +123,10 @@ describe.each(testBackends())('retryTransientConflicts on %s', (backend) => {
       const retried = retryTransientConflicts(() =>
         db.knex.transaction(async (trx) => {
           attempts += 1;
+          // A retry that ran before the other transaction took `first` (the victim's lock on it
+          // gone, the other not yet scheduled) would take it first and deadlock again: the test
+          // is of one retry, so the retry starts once the other has committed.
+          if (attempts > 1) await otherCommitted.promise;
           // The first to check for a deadlock breaks it: this one, so that the victim is known.
           await trx.raw("set local deadlock_timeout = '50ms'");
           await addCredit(trx, first.id);
@@ -139,6 +144,7 @@ describe.each(testBackends())('retryTransientConflicts on %s', (backend) => {
         otherHoldsSecond.resolve();
         await addCredit(trx, first.id);
       });
+      void other.then(otherCommitted.resolve, () => undefined);
       await Promise.all([retried, other]);
 
       // Assert
