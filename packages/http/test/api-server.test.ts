@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -241,4 +241,48 @@ describe('createApiServer', () => {
       },
     );
   }
+  it("when an Express app is served, then its requests and responses are born with the app's prototypes, and a plain listener gets Node's", async () => {
+    // Arrange: a listener that runs before the app sees each request as Node made it.
+    const app = echoApp();
+    server = createApiServer(app);
+    const born: { request: unknown; response: unknown }[] = [];
+    server.prependListener('request', (request, response) => {
+      born.push({
+        request: Object.getPrototypeOf(request),
+        response: Object.getPrototypeOf(response),
+      });
+    });
+    const port = await listening(server);
+    const plain = createApiServer((_request, response) => {
+      born.push({
+        request: Object.getPrototypeOf(_request),
+        response: Object.getPrototypeOf(response),
+      });
+      response.end('plain');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+
+    // Act
+    const echoed = await fetch(`http://127.0.0.1:${String(port)}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kept: true }),
+    });
+    const answered = await fetch(
+      `http://127.0.0.1:${String((plain.address() as AddressInfo).port)}/`,
+    );
+    plain.closeAllConnections();
+    await new Promise((resolve) => plain.close(resolve));
+
+    // Assert: Express finds its prototypes already set (it changed them on every request, which
+    // costs V8 what it knew of the objects), and serves the request as before.
+    expect(born[0]).toEqual({ request: app.request, response: app.response });
+    expect(echoed.status).toBe(200);
+    expect(await echoed.json()).toMatchObject({ data: { kept: true } });
+    expect(born[1]).toEqual({
+      request: IncomingMessage.prototype,
+      response: ServerResponse.prototype,
+    });
+    expect(await answered.text()).toBe('plain');
+  });
 });
