@@ -161,4 +161,44 @@ describe.each(testBackends())('Anchoring engine enqueueAll on %s', (backend) => 
     // Assert
     expect(ids).toEqual([]);
   });
+  it("when records are queued by the caller's own statement (queueingWith), then an unknown network is refused before it, and this process hears of the records once when the transaction commits and not when it rolls back", async () => {
+    // Arrange
+    const engine = queuingEngine(db.knex);
+    let committed = 0;
+    const stop = engine.observe({
+      committedHere: () => {
+        committed += 1;
+      },
+    });
+
+    // Act
+    const refused = await db.knex
+      .transaction(async (trx) => {
+        await Promise.resolve();
+        engine.queueingWith(trx, [...trustPointRequests(1), ...evidenceRequests(1, '999')]);
+      })
+      .catch((reason: unknown) => reason);
+    const heardAfterRefusal = committed;
+    await db.knex
+      .transaction(async (trx) => {
+        engine.queueingWith(trx, trustPointRequests(3));
+        await Promise.resolve();
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    const heardAfterRollback = committed;
+    await db.knex.transaction(async (trx) => {
+      await Promise.resolve();
+      engine.queueingWith(trx, trustPointRequests(3));
+      engine.queueingWith(trx, []);
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    stop();
+
+    // Assert
+    expect((refused as DomainError).code).toBe('validation');
+    expect(heardAfterRefusal).toBe(0);
+    expect(heardAfterRollback).toBe(0);
+    expect(committed).toBe(1);
+  });
 });

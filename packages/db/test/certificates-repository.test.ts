@@ -1,13 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrustpoint,
   findCertificate,
+  findCreditBalance,
   insertCertificate,
   findCertificateRepeats,
   insertCertificates,
+  insertCertificatesWithWrites,
   insertTrustpoints,
+  lockCreditBalances,
   listCertificates,
   markCertificateRevoked,
   reanchorCertificate,
@@ -650,6 +653,132 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
           [both.id, 'hash'],
         ]),
       );
+    });
+  });
+
+  describe('insertCertificatesWithWrites', () => {
+    /** A certificate with an Evidence trustpoint and its record, and its audit entry. */
+    const withWrites = (certificate: NewCertificate, qualified = false) => {
+      const types: (0 | 2)[] = qualified ? [0, 2] : [0];
+      return {
+        certificate,
+        trustpoints: types.map((type, position) => {
+          const timestamp = certificate.issuedOn + position;
+          const trustpoint = {
+            type,
+            hash: certificate.hash,
+            timestamp,
+            networkId: '31337',
+            ...(type === 2 ? { signature: `0x${'ab'.repeat(65)}` } : {}),
+          };
+          return {
+            trustpoint,
+            record: {
+              networkId: '31337',
+              kind: 'trustpoint' as const,
+              recordKey: `0x${createHash('sha256')
+                .update(`${certificate.certId}@${String(timestamp)}`)
+                .digest('hex')}`,
+              hash: certificate.hash,
+              timestamp,
+              trustPointType: type,
+              ...(type === 0 ? { paidBy: certificate.userId } : {}),
+            },
+          };
+        }),
+        audit: {
+          actorId: certificate.userId,
+          requestId: uniqueId('request'),
+          action: 'certificate.create',
+          target: `certificate:${certificate.certId}`,
+          changes: { name: certificate.name },
+        },
+      };
+    };
+
+    it('when certificates are created with their writes, then each inserted one has its records queued, its trustpoints on them, its audit entry and one credit spent, and a repeat has none of them', async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 10 });
+      const existing = await givenCertificate(db.knex, user.id);
+      const items = [
+        withWrites(newCertificate(user.id)),
+        withWrites(newCertificate(user.id, { hash: existing.hash })),
+        withWrites(newCertificate(user.id), true),
+      ];
+      const [plain, repeat, qualified] = items.map((item) => item.certificate) as [
+        NewCertificate,
+        NewCertificate,
+        NewCertificate,
+      ];
+
+      // Act
+      const { inserted, conflicts } = await db.knex.transaction(async (trx) => {
+        await lockCreditBalances(trx, [user.id]);
+        return insertCertificatesWithWrites(trx, items);
+      });
+
+      // Assert
+      expect(conflicts).toEqual(new Map([[repeat.id, 'hash']]));
+      expect([...inserted.keys()].sort()).toEqual([plain.id, qualified.id].sort());
+      expect(inserted.get(plain.id)?.record).toEqual(storedWithoutTrustpoints(plain));
+      expect(inserted.get(qualified.id)?.recordIds).toHaveLength(2);
+      const records = await db
+        .knex('anchor_records')
+        .whereIn(
+          'id',
+          [...inserted.values()].flatMap((entry) => entry.recordIds),
+        )
+        .select<{ id: number; record_key: string }[]>('id', 'record_key');
+      expect(records).toHaveLength(3);
+      for (const item of [items[0], items[2]]) {
+        const ids = inserted.get(item?.certificate.id ?? '')?.recordIds ?? [];
+        expect(ids.map((id) => records.find((record) => record.id === id)?.record_key)).toEqual(
+          item?.trustpoints.map(({ record }) => record.recordKey),
+        );
+      }
+      const stored = await findCertificate(db.knex, 'certId', qualified.certId);
+      expect(
+        stored?.trustpoints.map((trustpoint) => [trustpoint.type, trustpoint.anchorRecordId]),
+      ).toEqual([
+        [0, inserted.get(qualified.id)?.recordIds[0]],
+        [2, inserted.get(qualified.id)?.recordIds[1]],
+      ]);
+      expect(await findCertificate(db.knex, 'certId', repeat.certId)).toBeUndefined();
+      expect(
+        await db
+          .knex('anchor_records')
+          .where('record_key', items[1]?.trustpoints[0]?.record.recordKey ?? '')
+          .first(),
+      ).toBeUndefined();
+      const audited = await db
+        .knex('audit_log')
+        .whereIn(
+          'target',
+          [plain, repeat, qualified].map((certificate) => `certificate:${certificate.certId}`),
+        )
+        .select<{ target: string }[]>('target');
+      expect(audited.map((row) => row.target).sort()).toEqual(
+        [`certificate:${plain.certId}`, `certificate:${qualified.certId}`].sort(),
+      );
+      expect(await findCreditBalance(db.knex, user.id)).toBe(8);
+    });
+
+    it('when a user has fewer credits than certificates, then the statement fails on the balance and nothing of it stays', async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 1 });
+      const items = [withWrites(newCertificate(user.id)), withWrites(newCertificate(user.id))];
+
+      // Act
+      const violation = await violationOf(
+        db.knex.transaction((trx) => insertCertificatesWithWrites(trx, items)),
+      );
+
+      // Assert
+      expect(violation).toEqual({ kind: 'check', constraint: 'credits_balance_check' });
+      expect(await findCreditBalance(db.knex, user.id)).toBe(1);
+      for (const { certificate } of items) {
+        expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
+      }
     });
   });
 

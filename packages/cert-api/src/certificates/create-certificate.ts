@@ -1,21 +1,18 @@
 import { awaitAcknowledgement, type AnchorReceipt } from '@trustpoint/chain';
 import {
-  auditEntriesInsert,
   Batcher,
-  creditsSpending,
   findCertificateRepeats,
   holdsIdempotencyKey,
-  insertCertificates,
+  insertCertificatesWithWrites,
   lockCreditBalances,
   onePer,
   recordAudit,
   retryTransientConflicts,
   unanchoredTrustpoint,
-  trustpointsInsert,
   withdrawCertificate,
-  writeTogether,
   type CertificateConflict,
   type CertificateRecord,
+  type CertificateWithWrites,
   type ItemOutcome,
   type NewAuditEntry,
   type NewCertificate,
@@ -134,10 +131,11 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
  * regardless.
  *
  * The credit balances are locked first, in user order (as every creation and withdrawal takes
- * them), then the certificates go in with one insert that skips repeats. A user's credits go to
- * that user's certificates in the order given; a repeat spends none, so the next certificate
- * of the same user gets its place in a further round. Then one statement queues every trustpoint,
- * and one spends the credits, stores the trustpoints and writes the audit entries.
+ * them), then the certificates go in with one statement that skips repeats and, for each
+ * certificate it inserts, queues its trustpoints, stores them, spends its credit and writes its
+ * audit entry (`insertCertificatesWithWrites`). A user's credits go to that user's certificates in
+ * the order given; a repeat spends none, so the next certificate of the same user gets its place
+ * in a further round.
  */
 async function storeCertificates(
   services: CertificateServices,
@@ -154,7 +152,7 @@ async function storeCertificates(
         prepared.map((item) => item.certificate.userId),
       );
       const spent = new Map<string, number>();
-      const inserted = new Map<number, CertificateRecord>();
+      const inserted = new Map<number, { record: CertificateRecord; recordIds: number[] }>();
       // Left without credit: 429, unless a repeat (409: buying credits would not help).
       const unpaid: number[] = [];
       let waiting = await withIdempotencyKeys(trx, prepared, fail);
@@ -173,10 +171,15 @@ async function storeCertificates(
           } else later.push(index);
         }
         if (round.length === 0) break;
-        const { inserted: rows, conflicts } = await insertCertificates(
+        const items = round.map((index) => withWrites(prepared[index] as PreparedCertificate));
+        // Readiness was checked per request (`createCertificate`): one acknowledged pending
+        // waits in the queue for a network that is not ready.
+        services.engine.queueingWith(
           trx,
-          round.map((index) => (prepared[index] as PreparedCertificate).certificate),
+          items.flatMap((item) => item.trustpoints.map(({ record }) => record)),
+          { queueWhenNotReady: true },
         );
+        const { inserted: rows, conflicts } = await insertCertificatesWithWrites(trx, items);
         for (const index of round) {
           const { id, userId } = (prepared[index] as PreparedCertificate).certificate;
           const row = rows.get(id);
@@ -204,51 +207,27 @@ async function storeCertificates(
       if (inserted.size === 0) return outcomes;
 
       const storedIndexes = [...inserted.keys()];
-      const queue = storedIndexes.flatMap((index) => {
-        const { certificate, trustpoints } = prepared[index] as PreparedCertificate;
-        return trustpoints.map((trustpoint) => ({ certificate, trustpoint }));
-      });
-      // Readiness was checked per request (`createCertificate`): one acknowledged pending waits
-      // in the queue for a network that is not ready.
-      const recordIds = await services.engine.enqueueAll(
-        trx,
-        // The credit pays for the Evidence; the Signature of a qualified creation is free.
-        queue.map(({ certificate, trustpoint }) =>
-          trustpointAnchorRequest(
-            certificate.certId,
-            trustpoint,
-            trustpoint.type === 0 ? certificate.userId : undefined,
-          ),
-        ),
-        { queueWhenNotReady: true },
-      );
-      const queued = queue.map(({ certificate, trustpoint }, position) => ({
-        certificateId: certificate.id,
-        trustpoint: { ...trustpoint, anchorRecordId: recordIds[position] as number },
-      }));
-      // The credits spent, the trustpoints and the audit entries of the whole group: one
-      // statement, a round trip less for each.
-      await writeTogether(trx, [
-        creditsSpending(trx, spent),
-        trustpointsInsert(trx, queued),
-        auditEntriesInsert(
-          trx,
-          storedIndexes.map((index) => (prepared[index] as PreparedCertificate).audit),
-        ),
-      ]);
       for (const index of storedIndexes) await prepared[index]?.inTransaction?.(trx);
 
       for (const index of storedIndexes) {
-        const record = inserted.get(index) as CertificateRecord;
-        const own = queued.filter((entry) => entry.certificateId === record.id);
+        const { record, recordIds } = inserted.get(index) as {
+          record: CertificateRecord;
+          recordIds: number[];
+        };
+        const { trustpoints } = prepared[index] as PreparedCertificate;
         outcomes[index] = {
           ok: true,
           value: {
             record: {
               ...record,
-              trustpoints: own.map((entry) => unanchoredTrustpoint(entry.trustpoint)),
+              trustpoints: trustpoints.map((trustpoint, position) =>
+                unanchoredTrustpoint({
+                  ...trustpoint,
+                  anchorRecordId: recordIds[position] as number,
+                }),
+              ),
             },
-            recordIds: own.map((entry) => entry.trustpoint.anchorRecordId),
+            recordIds,
           },
         };
       }
@@ -453,5 +432,29 @@ export async function createCertificate(
       const { smartContract, transactionHash, anchoredAt } = receipt;
       return { ...trustpoint, smartContract, transactionHash, anchoredAt, status: 'anchored' };
     }),
+  };
+}
+
+/**
+ * A prepared certificate with what its group's statement writes once it is in: each trustpoint
+ * with the record that anchors it (the credit pays for the Evidence; the Signature of a qualified
+ * creation is free) and its audit entry.
+ */
+function withWrites({
+  certificate,
+  trustpoints,
+  audit,
+}: PreparedCertificate): CertificateWithWrites {
+  return {
+    certificate,
+    trustpoints: trustpoints.map((trustpoint) => ({
+      trustpoint,
+      record: trustpointAnchorRequest(
+        certificate.certId,
+        trustpoint,
+        trustpoint.type === 0 ? certificate.userId : undefined,
+      ),
+    })),
+    audit,
   };
 }

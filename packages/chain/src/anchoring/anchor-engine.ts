@@ -314,6 +314,23 @@ export class AnchorEngine {
   }
 
   /**
+   * For records the caller queues itself, in one statement with other writes of its transaction
+   * (`insertCertificatesWithWrites`): what `enqueueAll` checks first (each network known, and
+   * ready unless `queueWhenNotReady`), and the anchorers woken once that transaction commits.
+   */
+  queueingWith(
+    trx: Knex | Knex.Transaction,
+    requests: readonly AnchorRequest[],
+    options: EnqueueOptions = {},
+  ): void {
+    for (const request of requests) {
+      if (options.queueWhenNotReady) this.#networks.require(request.networkId);
+      else this.requireReady(request.networkId);
+    }
+    if (requests.length > 0) this.#wakeOnCommit(trx);
+  }
+
+  /**
    * Queues a certificate's revocation status, in the caller's transaction, on each of `networkIds`
    * that has a status registry (the networks holding its Evidence trustpoints): from then on its
    * certID alone answers that it is revoked there. Queued whether or not a network is ready, like

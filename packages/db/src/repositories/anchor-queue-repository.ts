@@ -8,7 +8,7 @@ import type { AnchorRequest, AnchorStatus, RecordKind } from './anchor-record.js
  */
 
 /** The queue row of a record to anchor. */
-function recordRow(request: AnchorRequest) {
+export function anchorRecordRow(request: AnchorRequest) {
   return {
     network_id: request.networkId,
     kind: request.kind,
@@ -23,7 +23,7 @@ function recordRow(request: AnchorRequest) {
 /** Queues a record in the caller's transaction; returns its id, to wait on. */
 export async function enqueueAnchorRecord(trx: Queryable, request: AnchorRequest): Promise<number> {
   const [row] = await trx('anchor_records')
-    .insert(recordRow(request))
+    .insert(anchorRecordRow(request))
     .returning<{ id: number }[]>('id');
   if (!row) throw new Error('anchor record insert returned nothing');
   return row.id;
@@ -38,7 +38,7 @@ export async function enqueueAnchorRecords(
   requests: readonly AnchorRequest[],
 ): Promise<number[]> {
   if (requests.length === 0) return [];
-  const rows = requests.map(recordRow);
+  const rows = requests.map(anchorRecordRow);
   const inserted = await trx('anchor_records')
     .insert(rows)
     .returning<{ id: number; network_id: string; kind: string; record_key: string }[]>([
@@ -68,7 +68,7 @@ export async function enqueueAnchorRecordsOnce(
   requests: readonly AnchorRequest[],
 ): Promise<number[]> {
   if (requests.length === 0) return [];
-  const rows = requests.map(recordRow);
+  const rows = requests.map(anchorRecordRow);
   await trx('anchor_records')
     .insert(rows)
     .onConflict(['network_id', 'kind', 'record_key'])

@@ -1,7 +1,10 @@
 import type { AnchoringStatus, CertificateType } from '@trustpoint/domain';
 import type { Knex } from 'knex';
 import type { Queryable } from '../queryable.js';
+import { anchorRecordRow } from './anchor-queue-repository.js';
+import type { AnchorRequest } from './anchor-record.js';
 import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
+import type { NewAuditEntry } from './audit-repository.js';
 
 /** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
 export type CertificateHashVersion = 1 | 2;
@@ -426,18 +429,29 @@ export async function insertCertificates(
   trx: Knex.Transaction,
   certificates: readonly NewCertificate[],
 ): Promise<CertificatesInsertion> {
-  const conflicts = new Map<string, CertificateConflict>();
-  if (certificates.length === 0) return { inserted: new Map(), conflicts };
+  if (certificates.length === 0) return { inserted: new Map(), conflicts: new Map() };
   const rows = await trx('certificates')
     .insert(certificates.map(certificateInsertRow))
     .onConflict()
     .ignore()
     .returning<CertificateRow[]>(certificateColumns);
   const inserted = new Map(rows.map((row) => [row.id, toCertificate(row, [])]));
-  if (inserted.size === certificates.length) return { inserted, conflicts };
+  return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
+}
+
+/**
+ * Why the certificates of an insert that skipped repeats were skipped: a skipped certificate
+ * repeats a row stored before the insert, or one earlier in the list (a later one in the list
+ * never takes its place: it went in only because this one did not).
+ */
+async function conflictsOfSkipped(
+  trx: Knex.Transaction,
+  certificates: readonly NewCertificate[],
+  inserted: ReadonlyMap<string, unknown>,
+): Promise<Map<string, CertificateConflict>> {
+  const conflicts = new Map<string, CertificateConflict>();
+  if (inserted.size === certificates.length) return conflicts;
   const skipped = certificates.filter((certificate) => !inserted.has(certificate.id));
-  // A skipped certificate repeats a row stored before this call, or one earlier in the list
-  // (a later one in the list never takes its place: it went in only because this one did not).
   const stored = await trx('certificates')
     .whereIn(
       ['user_id', 'hash'],
@@ -454,7 +468,155 @@ export async function insertCertificates(
     if (inserted.has(certificate.id)) takenHashes.add(key);
     else conflicts.set(certificate.id, takenHashes.has(key) ? 'hash' : 'externalId');
   }
-  return { inserted, conflicts };
+  return conflicts;
+}
+
+/** A certificate to create with what is written once it is in (`insertCertificatesWithWrites`). */
+export interface CertificateWithWrites {
+  certificate: NewCertificate;
+  /** Its trustpoints, Evidence first, each with the record queued to anchor it. */
+  trustpoints: readonly {
+    trustpoint: Omit<NewTrustpoint, 'anchorRecordId'>;
+    record: AnchorRequest;
+  }[];
+  audit: NewAuditEntry;
+}
+
+/** What `insertCertificatesWithWrites` did. */
+export interface CertificatesWithWritesInsertion {
+  /** The certificates inserted, by id, each with its trustpoints' anchoring records in order. */
+  inserted: Map<string, { record: CertificateRecord; recordIds: number[] }>;
+  /** Why each certificate not inserted was skipped. */
+  conflicts: Map<string, CertificateConflict>;
+}
+
+/**
+ * Creates certificates in one statement, and for each one inserted (not a repeat of its user's
+ * content or externalId) queues its trustpoints' records, stores its trustpoints, spends one
+ * credit of its user and writes its audit entry: each a data-modifying part of the statement that
+ * takes only the certificates the insert returned. One round trip where there were three (insert,
+ * queue, the rest), inside a transaction that holds its users' balances locked
+ * (`lockCreditBalances`) and spends no more than they hold: the balance's check fails the
+ * statement otherwise.
+ */
+export async function insertCertificatesWithWrites(
+  trx: Knex.Transaction,
+  items: readonly CertificateWithWrites[],
+): Promise<CertificatesWithWritesInsertion> {
+  if (items.length === 0) return { inserted: new Map(), conflicts: new Map() };
+  const certificates = items.map((item) => item.certificate);
+  const insert = trx('certificates')
+    .insert(certificates.map(certificateInsertRow))
+    .onConflict()
+    .ignore()
+    .returning(certificateColumns)
+    .toSQL();
+  const queue = items.flatMap(({ certificate, trustpoints }) =>
+    trustpoints.map(({ record }) => ({
+      certificate_id: certificate.id,
+      ...anchorRecordRow(record),
+    })),
+  );
+  const stored = items.flatMap(({ certificate, trustpoints }) =>
+    trustpoints.map(({ trustpoint, record }) => ({
+      certificate_id: certificate.id,
+      type: trustpoint.type,
+      hash: trustpoint.hash,
+      timestamp: trustpoint.timestamp,
+      network_id: trustpoint.networkId,
+      signature: trustpoint.signature ?? null,
+      record_network_id: record.networkId,
+      record_kind: record.kind,
+      record_key: anchorRecordRow(record).record_key,
+    })),
+  );
+  const audit = items.map(({ certificate, audit: entry }) => ({
+    certificate_id: certificate.id,
+    actor_id: entry.actorId,
+    request_id: entry.requestId,
+    action: entry.action,
+    target: entry.target,
+    changes: entry.changes ?? {},
+  }));
+  const nulls = certificateColumns.map(() => 'null').join(', ');
+  const result = await trx.raw<{ rows: (CertificateRow & QueuedColumns)[] }>(
+    `with certificates_in as (${insert.sql}),
+     queued as (
+       insert into anchor_records
+              (network_id, kind, record_key, hash, trustpoint_type, paid_by, record_timestamp)
+       select r.network_id, r.kind, r.record_key, r.hash, r.trustpoint_type, r.paid_by,
+              r.record_timestamp
+         from jsonb_to_recordset(?::jsonb) as r(certificate_id uuid, network_id text, kind text,
+              record_key text, hash text, trustpoint_type smallint, paid_by text,
+              record_timestamp bigint)
+        where r.certificate_id in (select id from certificates_in)
+       returning id, network_id, kind, record_key
+     ),
+     trustpoints_in as (
+       insert into trustpoints
+              (certificate_id, type, hash, timestamp, network_id, anchor_record_id, signature)
+       select t.certificate_id, t.type, t.hash, t.timestamp, t.network_id, queued.id, t.signature
+         from jsonb_to_recordset(?::jsonb) as t(certificate_id uuid, type smallint, hash text,
+              timestamp bigint, network_id text, signature text, record_network_id text,
+              record_kind text, record_key text)
+         join queued on queued.network_id = t.record_network_id and queued.kind = t.record_kind
+              and queued.record_key = t.record_key
+     ),
+     credits_spent as (
+       update credits set balance = credits.balance - spent.amount, updated_at = now()
+         from (select user_id, count(*)::int as amount from certificates_in group by user_id)
+              as spent
+        where credits.user_id = spent.user_id
+     ),
+     audited as (
+       insert into audit_log (actor_id, request_id, action, target, changes)
+       select e.actor_id, e.request_id, e.action, e.target, e.changes
+         from jsonb_to_recordset(?::jsonb) as e(certificate_id uuid, actor_id text,
+              request_id text, action text, target text, changes jsonb)
+        where e.certificate_id in (select id from certificates_in)
+     )
+     select certificates_in.*, null::bigint as queued_id, null::text as queued_network_id,
+            null::text as queued_kind, null::text as queued_key
+       from certificates_in
+     union all
+     select ${nulls}, queued.id, queued.network_id, queued.kind, queued.record_key from queued`,
+    [
+      ...insert.bindings,
+      JSON.stringify(queue),
+      JSON.stringify(stored),
+      JSON.stringify(audit),
+    ] as Knex.RawBinding[],
+  );
+  const recordIds = new Map<string, number>();
+  const rows: CertificateRow[] = [];
+  for (const row of result.rows) {
+    if (row.queued_id === null) rows.push(row);
+    else
+      recordIds.set(
+        `${row.queued_network_id}\n${row.queued_kind}\n${row.queued_key}`,
+        row.queued_id,
+      );
+  }
+  const byId = new Map(items.map((item) => [item.certificate.id, item]));
+  const inserted = new Map<string, { record: CertificateRecord; recordIds: number[] }>();
+  for (const row of rows) {
+    const ids = (byId.get(row.id)?.trustpoints ?? []).map(({ record }) => {
+      const { network_id, kind, record_key } = anchorRecordRow(record);
+      const id = recordIds.get(`${network_id}\n${kind}\n${record_key}`);
+      if (id === undefined) throw new Error(`anchor record ${record_key} was not inserted`);
+      return id;
+    });
+    inserted.set(row.id, { record: toCertificate(row, []), recordIds: ids });
+  }
+  return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
+}
+
+/** The columns that carry a queued record's id in `insertCertificatesWithWrites`'s answer. */
+interface QueuedColumns {
+  queued_id: number | null;
+  queued_network_id: string | null;
+  queued_kind: string | null;
+  queued_key: string | null;
 }
 
 /**
