@@ -291,8 +291,7 @@ export class AnchorEngine {
     request: AnchorRequest,
     options: EnqueueOptions = {},
   ): Promise<number> {
-    if (options.queueWhenNotReady) this.#networks.require(request.networkId);
-    else this.requireReady(request.networkId);
+    this.#mayQueue(request, options);
     const id = await enqueueAnchorRecord(trx, request);
     this.#wakeOnCommit(trx);
     return id;
@@ -304,10 +303,7 @@ export class AnchorEngine {
     requests: readonly AnchorRequest[],
     options: EnqueueOptions = {},
   ): Promise<number[]> {
-    for (const request of requests) {
-      if (options.queueWhenNotReady) this.#networks.require(request.networkId);
-      else this.requireReady(request.networkId);
-    }
+    for (const request of requests) this.#mayQueue(request, options);
     const ids = await enqueueAnchorRecords(trx, requests);
     if (ids.length > 0) this.#wakeOnCommit(trx);
     return ids;
@@ -323,10 +319,7 @@ export class AnchorEngine {
     requests: readonly AnchorRequest[],
     options: EnqueueOptions = {},
   ): void {
-    for (const request of requests) {
-      if (options.queueWhenNotReady) this.#networks.require(request.networkId);
-      else this.requireReady(request.networkId);
-    }
+    for (const request of requests) this.#mayQueue(request, options);
     if (requests.length > 0) this.#wakeOnCommit(trx);
   }
 
@@ -357,6 +350,12 @@ export class AnchorEngine {
   wake(): void {
     for (const anchorer of this.#anchorers.values()) anchorer.wake();
     for (const observer of this.#observers) observer.queued?.();
+  }
+
+  /** Whether a record may be queued: its network known, and ready unless `queueWhenNotReady`. */
+  #mayQueue(request: AnchorRequest, options: EnqueueOptions): void {
+    if (options.queueWhenNotReady) this.#networks.require(request.networkId);
+    else this.requireReady(request.networkId);
   }
 
   /** Wakes the anchorers once the transaction that queued records commits (at once outside one). */

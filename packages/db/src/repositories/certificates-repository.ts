@@ -430,13 +430,19 @@ export async function insertCertificates(
   certificates: readonly NewCertificate[],
 ): Promise<CertificatesInsertion> {
   if (certificates.length === 0) return { inserted: new Map(), conflicts: new Map() };
-  const rows = await trx('certificates')
-    .insert(certificates.map(certificateInsertRow))
-    .onConflict()
-    .ignore()
-    .returning<CertificateRow[]>(certificateColumns);
+  const rows = await certificatesInsert(trx, certificates).returning<CertificateRow[]>(
+    certificateColumns,
+  );
   const inserted = new Map(rows.map((row) => [row.id, toCertificate(row, [])]));
   return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
+}
+
+/** One insert of several certificates that skips each repeat of its user's hash or externalId. */
+function certificatesInsert(
+  trx: Knex.Transaction,
+  certificates: readonly NewCertificate[],
+): Knex.QueryBuilder {
+  return trx('certificates').insert(certificates.map(certificateInsertRow)).onConflict().ignore();
 }
 
 /**
@@ -505,31 +511,32 @@ export async function insertCertificatesWithWrites(
 ): Promise<CertificatesWithWritesInsertion> {
   if (items.length === 0) return { inserted: new Map(), conflicts: new Map() };
   const certificates = items.map((item) => item.certificate);
-  const insert = trx('certificates')
-    .insert(certificates.map(certificateInsertRow))
-    .onConflict()
-    .ignore()
-    .returning(certificateColumns)
-    .toSQL();
-  const queue = items.flatMap(({ certificate, trustpoints }) =>
-    trustpoints.map(({ record }) => ({
-      certificate_id: certificate.id,
-      ...anchorRecordRow(record),
-    })),
-  );
-  const stored = items.flatMap(({ certificate, trustpoints }) =>
+  const insert = certificatesInsert(trx, certificates).returning(certificateColumns).toSQL();
+  // Each trustpoint with its record's queue row, made once: queued, joined to the trustpoint,
+  // and its id found by it.
+  const byCertificate = items.map(({ certificate, trustpoints }) =>
     trustpoints.map(({ trustpoint, record }) => ({
-      certificate_id: certificate.id,
-      type: trustpoint.type,
-      hash: trustpoint.hash,
-      timestamp: trustpoint.timestamp,
-      network_id: trustpoint.networkId,
-      signature: trustpoint.signature ?? null,
-      record_network_id: record.networkId,
-      record_kind: record.kind,
-      record_key: anchorRecordRow(record).record_key,
+      certificateId: certificate.id,
+      trustpoint,
+      queueRow: anchorRecordRow(record),
     })),
   );
+  const entries = byCertificate.flat();
+  const queue = entries.map(({ certificateId, queueRow }) => ({
+    certificate_id: certificateId,
+    ...queueRow,
+  }));
+  const stored = entries.map(({ certificateId, trustpoint, queueRow }) => ({
+    certificate_id: certificateId,
+    type: trustpoint.type,
+    hash: trustpoint.hash,
+    timestamp: trustpoint.timestamp,
+    network_id: trustpoint.networkId,
+    signature: trustpoint.signature ?? null,
+    record_network_id: queueRow.network_id,
+    record_kind: queueRow.kind,
+    record_key: queueRow.record_key,
+  }));
   const audit = items.map(({ certificate, audit: entry }) => ({
     certificate_id: certificate.id,
     actor_id: entry.actorId,
@@ -597,11 +604,13 @@ export async function insertCertificatesWithWrites(
         row.queued_id,
       );
   }
-  const byId = new Map(items.map((item) => [item.certificate.id, item]));
+  const queuedOf = new Map(
+    items.map(({ certificate }, index) => [certificate.id, byCertificate[index] ?? []]),
+  );
   const inserted = new Map<string, { record: CertificateRecord; recordIds: number[] }>();
   for (const row of rows) {
-    const ids = (byId.get(row.id)?.trustpoints ?? []).map(({ record }) => {
-      const { network_id, kind, record_key } = anchorRecordRow(record);
+    const ids = (queuedOf.get(row.id) ?? []).map(({ queueRow }) => {
+      const { network_id, kind, record_key } = queueRow;
       const id = recordIds.get(`${network_id}\n${kind}\n${record_key}`);
       if (id === undefined) throw new Error(`anchor record ${record_key} was not inserted`);
       return id;
