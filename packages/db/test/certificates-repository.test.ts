@@ -7,16 +7,14 @@ import {
   findCreditBalance,
   insertCertificate,
   findCertificateRepeats,
-  insertCertificates,
   insertCertificatesWithWrites,
-  insertTrustpoints,
   lockCreditBalances,
   listCertificates,
   markCertificateRevoked,
   reanchorCertificate,
   setTrustpointAnchorRecord,
-  unanchoredTrustpoint,
   updateCertificateAccess,
+  type CertificateConflict,
   type CertificateListFilter,
   type CertificateRecord,
   type NewCertificate,
@@ -119,7 +117,37 @@ async function planOf(trx: Knex.Transaction, query: QueryEvent): Promise<string[
   return result.rows.map((row) => row['QUERY PLAN'] ?? '');
 }
 
-/** What insertCertificates answers for a certificate it inserted: as stored, no trustpoints yet. */
+/**
+ * Certificates created through `insertCertificatesWithWrites` with no trustpoints, each with its
+ * audit entry: which go in, as stored, and why the others were skipped.
+ */
+async function insertPlain(
+  trx: Knex.Transaction,
+  certificates: readonly NewCertificate[],
+): Promise<{
+  inserted: Map<string, CertificateRecord>;
+  conflicts: Map<string, CertificateConflict>;
+}> {
+  const { inserted, conflicts } = await insertCertificatesWithWrites(
+    trx,
+    certificates.map((certificate) => ({
+      certificate,
+      trustpoints: [],
+      audit: {
+        actorId: certificate.userId,
+        requestId: null,
+        action: 'certificate.create',
+        target: `certificate:${certificate.certId}`,
+      },
+    })),
+  );
+  return {
+    inserted: new Map([...inserted].map(([id, { record }]) => [id, record])),
+    conflicts,
+  };
+}
+
+/** What insertCertificatesWithWrites answers for a certificate it inserted: as stored, no trustpoints yet. */
 function storedWithoutTrustpoints(certificate: NewCertificate) {
   return {
     contentDigest: certificate.hash,
@@ -345,7 +373,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when a version 2 certificate repeats the unsalted digest of a version 1 one, then it is refused as a repeat of the hash', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 1 });
       const first = await givenCertificate(db.knex, user.id);
       const repeat = newCertificate(user.id, {
         hash: randomDigest(),
@@ -356,7 +384,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       });
 
       // Act
-      const insertion = await db.knex.transaction((trx) => insertCertificates(trx, [repeat]));
+      const insertion = await db.knex.transaction((trx) => insertPlain(trx, [repeat]));
       const repeats = await findCertificateRepeats(db.knex, [repeat]);
 
       // Assert
@@ -782,10 +810,10 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
     });
   });
 
-  describe('insertCertificates', () => {
+  describe('insertCertificatesWithWrites: which certificates go in', () => {
     it('when several certificates are inserted, then each is returned as stored and can be found', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const certificates = [
         newCertificate(user.id),
         newCertificate(user.id, { type: 'file', fileHash: randomDigest(), public: true }),
@@ -794,7 +822,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, certificates),
+        insertPlain(trx, certificates),
       );
 
       // Assert
@@ -811,7 +839,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when one repeats a hash the user already has, then it alone is skipped as a hash conflict', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const existing = await givenCertificate(db.knex, user.id);
       const [before, repeat, after] = [
         newCertificate(user.id),
@@ -821,7 +849,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [before, repeat, after]),
+        insertPlain(trx, [before, repeat, after]),
       );
 
       // Assert
@@ -833,14 +861,15 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when the hash is one another user already has, then it is no conflict', async () => {
       // Arrange
-      const [alice, bob] = [await givenUser(db.knex), await givenUser(db.knex)];
+      const [alice, bob] = [
+        await givenUser(db.knex, { credits: 10 }),
+        await givenUser(db.knex, { credits: 10 }),
+      ];
       const alices = await givenCertificate(db.knex, alice.id);
       const bobs = newCertificate(bob.id, { hash: alices.hash });
 
       // Act
-      const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [bobs]),
-      );
+      const { inserted, conflicts } = await db.knex.transaction((trx) => insertPlain(trx, [bobs]));
 
       // Assert
       expect(conflicts).toEqual(new Map());
@@ -849,7 +878,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when one repeats an external id the user already has, then it is skipped as an externalId conflict', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const externalId = uniqueId('external');
       await givenCertificate(db.knex, user.id, { externalId });
       const [repeat, other] = [
@@ -859,7 +888,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [repeat, other]),
+        insertPlain(trx, [repeat, other]),
       );
 
       // Assert
@@ -869,7 +898,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when the same hash or external id comes twice in one call, then the first is inserted and the second is its conflict', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const hash = randomDigest();
       const externalId = uniqueId('external');
       const [firstHash, secondHash] = [
@@ -883,7 +912,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [firstHash, firstExternal, secondHash, secondExternal]),
+        insertPlain(trx, [firstHash, firstExternal, secondHash, secondExternal]),
       );
 
       // Assert
@@ -898,7 +927,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when a certificate repeats only an external id and a later one in the call has its hash, then its conflict is the external id', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const externalId = uniqueId('external');
       await givenCertificate(db.knex, user.id, { externalId });
       const hash = randomDigest();
@@ -907,7 +936,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [repeat, later]),
+        insertPlain(trx, [repeat, later]),
       );
 
       // Assert: one at a time, the first fails on its external id and the second goes in.
@@ -917,7 +946,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when one repeats both the hash and the external id of the user, then the conflict is the hash', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const existing = await givenCertificate(db.knex, user.id, {
         externalId: uniqueId('external'),
       });
@@ -928,7 +957,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
       // Act
       const { inserted, conflicts } = await db.knex.transaction((trx) =>
-        insertCertificates(trx, [repeat]),
+        insertPlain(trx, [repeat]),
       );
 
       // Assert
@@ -938,7 +967,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when two transactions insert the same hash at once, then exactly one is inserted and the other reports a hash conflict', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const hash = randomDigest();
       const [mine, theirs] = [newCertificate(user.id, { hash }), newCertificate(user.id, { hash })];
 
@@ -946,7 +975,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       const insertions = await Promise.all(
         [mine, theirs].map((certificate) =>
           db.knex.transaction(async (trx) => {
-            const insertion = await insertCertificates(trx, [certificate]);
+            const insertion = await insertPlain(trx, [certificate]);
             // Hold the row a moment, so that on PostgreSQL the other insert waits on it.
             await trx.raw('select pg_sleep(0.05)');
             return insertion;
@@ -968,7 +997,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
 
     it('when some are skipped, then the certificate counters count only those inserted', async () => {
       // Arrange
-      const user = await givenUser(db.knex);
+      const user = await givenUser(db.knex, { credits: 10 });
       const externalId = uniqueId('external');
       const existing = await givenCertificate(db.knex, user.id, { externalId });
       const certificates = [
@@ -987,7 +1016,7 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       ];
 
       // Act
-      await db.knex.transaction((trx) => insertCertificates(trx, certificates));
+      await db.knex.transaction((trx) => insertPlain(trx, certificates));
 
       // Assert
       const totals = [];
@@ -1011,50 +1040,10 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       const none: NewCertificate[] = [];
 
       // Act
-      const insertion = await db.knex.transaction((trx) => insertCertificates(trx, none));
+      const insertion = await db.knex.transaction((trx) => insertPlain(trx, none));
 
       // Assert
       expect(insertion).toEqual({ inserted: new Map(), conflicts: new Map() });
-    });
-  });
-
-  describe('insertTrustpoints', () => {
-    it('when the trustpoints of several certificates are inserted at once, then each certificate has its own, as they were given', async () => {
-      // Arrange
-      const user = await givenUser(db.knex);
-      const [first, second] = [newCertificate(user.id), newCertificate(user.id)];
-      const signatureHash = randomDigest();
-      const anchorRecordId = await givenAnchorRecord(db.knex, 2, signatureHash);
-      const trustpoints = [
-        { certificateId: first.id, trustpoint: evidenceOf(first) },
-        { certificateId: second.id, trustpoint: evidenceOf(second, { anchorRecordId }) },
-        {
-          certificateId: first.id,
-          trustpoint: evidenceOf(first, {
-            type: 2,
-            hash: signatureHash,
-            timestamp: issuedOn + 1000,
-            signature: 'header.payload.signature',
-          }),
-        },
-      ];
-
-      // Act
-      await db.knex.transaction(async (trx) => {
-        await insertCertificates(trx, [first, second]);
-        await insertTrustpoints(trx, trustpoints);
-      });
-
-      // Assert
-      const [foundFirst, foundSecond] = [
-        await findCertificate(db.knex, 'certId', first.certId),
-        await findCertificate(db.knex, 'certId', second.certId),
-      ];
-      const [firstEvidence, secondEvidence, signature] = trustpoints.map(({ trustpoint }) =>
-        unanchoredTrustpoint(trustpoint),
-      );
-      expect(foundFirst?.trustpoints).toEqual([firstEvidence, signature]);
-      expect(foundSecond?.trustpoints).toEqual([secondEvidence]);
     });
   });
 

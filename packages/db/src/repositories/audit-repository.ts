@@ -55,18 +55,19 @@ export function auditEntriesInsert(
      select actor_id, request_id, action, target, coalesce(changes, '{}')
        from jsonb_to_recordset(?::jsonb)
          as entry(actor_id text, request_id text, action text, target text, changes jsonb)`,
-    [
-      JSON.stringify(
-        entries.map((entry) => ({
-          actor_id: entry.actorId,
-          request_id: entry.requestId,
-          action: entry.action,
-          target: entry.target,
-          changes: entry.changes ?? {},
-        })),
-      ),
-    ],
+    [JSON.stringify(entries.map(auditEntryRow))],
   );
+}
+
+/** An entry as the audit log's columns, for an insert from a JSON recordset. */
+export function auditEntryRow(entry: NewAuditEntry) {
+  return {
+    actor_id: entry.actorId,
+    request_id: entry.requestId,
+    action: entry.action,
+    target: entry.target,
+    changes: entry.changes ?? {},
+  };
 }
 
 export interface AuditFilter {

@@ -4,7 +4,7 @@ import type { Queryable } from '../queryable.js';
 import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
-import type { NewAuditEntry } from './audit-repository.js';
+import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
 
 /** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
 export type CertificateHashVersion = 1 | 2;
@@ -411,32 +411,6 @@ export async function reanchorCertificate(
 /** Why a certificate was not inserted: the user already has its hash, or its externalId. */
 export type CertificateConflict = 'hash' | 'externalId';
 
-export interface CertificatesInsertion {
-  /** By id, the certificates inserted, as stored (without trustpoints). */
-  inserted: Map<string, CertificateRecord>;
-  /** By id, the certificates skipped, and what they repeat. */
-  conflicts: Map<string, CertificateConflict>;
-}
-
-/**
- * Inserts several certificates in one statement, skipping each one whose hash or externalId its
- * user already has (in the table, or earlier in the same list): the others go in regardless.
- * Tells, for each certificate not inserted, which of the two it repeats (the hash when both).
- * A conflict with a transaction still in progress waits for it, so that under concurrency
- * exactly one of several equal certificates is inserted.
- */
-export async function insertCertificates(
-  trx: Knex.Transaction,
-  certificates: readonly NewCertificate[],
-): Promise<CertificatesInsertion> {
-  if (certificates.length === 0) return { inserted: new Map(), conflicts: new Map() };
-  const rows = await certificatesInsert(trx, certificates).returning<CertificateRow[]>(
-    certificateColumns,
-  );
-  const inserted = new Map(rows.map((row) => [row.id, toCertificate(row, [])]));
-  return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
-}
-
 /** One insert of several certificates that skips each repeat of its user's hash or externalId. */
 function certificatesInsert(
   trx: Knex.Transaction,
@@ -539,11 +513,7 @@ export async function insertCertificatesWithWrites(
   }));
   const audit = items.map(({ certificate, audit: entry }) => ({
     certificate_id: certificate.id,
-    actor_id: entry.actorId,
-    request_id: entry.requestId,
-    action: entry.action,
-    target: entry.target,
-    changes: entry.changes ?? {},
+    ...auditEntryRow(entry),
   }));
   const nulls = certificateColumns.map(() => 'null').join(', ');
   const result = await trx.raw<{ rows: (CertificateRow & QueuedColumns)[] }>(
@@ -674,26 +644,6 @@ export async function findCertificateRepeats(
 /** What repeats compare: the unsalted digest, whatever the hash version. */
 function contentDigestOf(certificate: NewCertificate): string {
   return certificate.contentDigest ?? certificate.hash;
-}
-
-/** Inserts trustpoints of certificates already inserted, in one statement. */
-export async function insertTrustpoints(
-  trx: Knex.Transaction,
-  trustpoints: readonly { certificateId: string; trustpoint: NewTrustpoint }[],
-): Promise<void> {
-  const write = trustpointsInsert(trx, trustpoints);
-  if (write !== undefined) await write;
-}
-
-/** `insertTrustpoints` as a write to send with others (`writeTogether`); undefined for none. */
-export function trustpointsInsert(
-  trx: Knex.Transaction,
-  trustpoints: readonly { certificateId: string; trustpoint: NewTrustpoint }[],
-): Knex.QueryBuilder | undefined {
-  if (trustpoints.length === 0) return undefined;
-  return trx('trustpoints').insert(
-    trustpoints.map(({ certificateId, trustpoint }) => trustpointRow(certificateId, trustpoint)),
-  );
 }
 
 /** A trustpoint exactly as just inserted: where it lands on chain is filled in later. */
