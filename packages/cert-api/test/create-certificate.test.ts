@@ -395,6 +395,35 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
       expect(await findCreditBalance(api.db.knex, plain.id)).toBe(20 - 10);
     });
 
+    it('when users with credit enough create at once, then their groups are each one statement that locks the balances itself, with no transaction around it', async () => {
+      // Arrange
+      const users = [await api.user({ credits: 10 }), await api.user({ credits: 10 })];
+      // knex names the transaction a statement runs in, if any.
+      const statements: { sql: string; __knexTxId?: string }[] = [];
+      const listen = (query: { sql: string; __knexTxId?: string }) => {
+        statements.push(query);
+      };
+      api.db.knex.on('query', listen);
+
+      // Act
+      const responses = await Promise.all(
+        distinctContents(12).map((content, i) =>
+          create({ user: users[i % 2] as Creation['user'], content }),
+        ),
+      );
+      api.db.knex.off('query', listen);
+
+      // Assert
+      expect(responses.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => 201));
+      const creations = statements.filter(({ sql }) => sql.includes('insert into certificates'));
+      expect(creations.length).toBeGreaterThan(0);
+      for (const { sql, __knexTxId } of creations) {
+        expect(sql).toContain('balances_locked');
+        expect(__knexTxId).toBeUndefined();
+      }
+      for (const user of users) expect(await findCreditBalance(api.db.knex, user.id)).toBe(4);
+    });
+
     it('when requests of two users race, then each balance ends at its initial credits minus its successes', async () => {
       // Arrange: one user has more credits than distinct contents (three of its eight repeat),
       // the other fewer credits than requests.

@@ -201,4 +201,50 @@ describe.each(testBackends())('Anchoring engine enqueueAll on %s', (backend) => 
     expect(heardAfterRollback).toBe(0);
     expect(committed).toBe(1);
   });
+
+  it('when records are queued by a statement on its own (queueingBy), then an unknown network is refused before it runs, a failed statement is not heard of, and one that ends well is heard of once, after it ended', async () => {
+    // Arrange
+    const engine = queuingEngine(db.knex);
+    let committed = 0;
+    const stop = engine.observe({
+      committedHere: () => {
+        committed += 1;
+      },
+    });
+    let ran = 0;
+    const statement = (outcome: 'ends well' | 'fails') => async () => {
+      ran += 1;
+      await Promise.resolve();
+      if (outcome === 'fails') throw new Error('the statement failed');
+      return committed;
+    };
+
+    // Act
+    const refused = await engine
+      .queueingBy(
+        [...trustPointRequests(1), ...evidenceRequests(1, '999')],
+        {},
+        statement('ends well'),
+      )
+      .catch((reason: unknown) => reason);
+    const ranAfterRefusal = ran;
+    const failed = await engine
+      .queueingBy(trustPointRequests(2), {}, statement('fails'))
+      .catch((reason: unknown) => reason);
+    const heardAfterFailure = committed;
+    const heardWhileRunning = await engine.queueingBy(
+      trustPointRequests(2),
+      {},
+      statement('ends well'),
+    );
+    stop();
+
+    // Assert
+    expect((refused as DomainError).code).toBe('validation');
+    expect(ranAfterRefusal).toBe(0);
+    expect((failed as Error).message).toBe('the statement failed');
+    expect(heardAfterFailure).toBe(0);
+    expect(heardWhileRunning).toBe(0);
+    expect(committed).toBe(1);
+  });
 });

@@ -808,6 +808,93 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
         expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
       }
     });
+
+    it('when it locks the balances itself and runs on its own, then it commits the inserted ones with their records, trustpoints, audit entries and spent credits, and a repeat has none', async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 5 });
+      const existing = await givenCertificate(db.knex, user.id);
+      const [plain, repeat] = [
+        withWrites(newCertificate(user.id)),
+        withWrites(newCertificate(user.id, { hash: existing.hash })),
+      ];
+
+      // Act
+      const { inserted, conflicts } = await insertCertificatesWithWrites(db.knex, [plain, repeat], {
+        locksBalances: true,
+      });
+
+      // Assert
+      expect([...inserted.keys()]).toEqual([plain.certificate.id]);
+      expect(conflicts).toEqual(new Map([[repeat.certificate.id, 'hash']]));
+      const stored = await findCertificate(db.knex, 'certId', plain.certificate.certId);
+      expect(stored).toEqual({
+        ...inserted.get(plain.certificate.id)?.record,
+        trustpoints: [
+          expect.objectContaining({
+            anchorRecordId: inserted.get(plain.certificate.id)?.recordIds[0],
+          }),
+        ],
+      });
+      const audited = await db
+        .knex('audit_log')
+        .where('target', `certificate:${plain.certificate.certId}`)
+        .count<{ count: string | number }[]>('* as count');
+      expect(Number(audited[0]?.count)).toBe(1);
+      expect(await findCreditBalance(db.knex, user.id)).toBe(4);
+    });
+
+    it('when it locks the balances itself and a user has fewer credits than certificates, then it fails on the balance and nothing of it stays', async () => {
+      // Arrange
+      const [rich, poor] = [
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 1 }),
+      ];
+      const items = [
+        withWrites(newCertificate(rich.id)),
+        withWrites(newCertificate(poor.id)),
+        withWrites(newCertificate(poor.id)),
+      ];
+
+      // Act
+      const violation = await violationOf(
+        insertCertificatesWithWrites(db.knex, items, { locksBalances: true }),
+      );
+
+      // Assert
+      expect(violation).toEqual({ kind: 'check', constraint: 'credits_balance_check' });
+      expect(await findCreditBalance(db.knex, rich.id)).toBe(5);
+      expect(await findCreditBalance(db.knex, poor.id)).toBe(1);
+      for (const { certificate } of items) {
+        expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
+      }
+    });
+
+    it('when it locks the balances itself while a transaction holds one, then it inserts nothing until that commits, so a repeat the transaction inserts meanwhile is its conflict and nobody deadlocks', async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 5 });
+      const hash = randomDigest();
+      const theirs = withWrites(newCertificate(user.id, { hash }));
+      const mine = withWrites(newCertificate(user.id, { hash }));
+      let statement: ReturnType<typeof insertCertificatesWithWrites> | undefined;
+
+      // Act: the transaction holds the balance, the statement starts, then the transaction inserts
+      // the same hash: had the statement inserted before waiting for the balance, each would wait
+      // for the other.
+      const transaction = db.knex.transaction(async (trx) => {
+        await lockCreditBalances(trx, [user.id]);
+        statement = insertCertificatesWithWrites(db.knex, [mine], { locksBalances: true });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return insertCertificatesWithWrites(trx, [theirs]);
+      });
+      const theirInsertion = await transaction;
+      const myInsertion = await (statement as NonNullable<typeof statement>);
+
+      // Assert
+      expect([...theirInsertion.inserted.keys()]).toEqual([theirs.certificate.id]);
+      expect(myInsertion.inserted.size).toBe(0);
+      expect(myInsertion.conflicts).toEqual(new Map([[mine.certificate.id, 'hash']]));
+      expect(await findCreditBalance(db.knex, user.id)).toBe(4);
+    });
   });
 
   describe('insertCertificatesWithWrites: which certificates go in', () => {

@@ -1,6 +1,7 @@
 import { awaitAcknowledgement, type AnchorReceipt } from '@trustpoint/chain';
 import {
   Batcher,
+  constraintViolation,
   findCertificateRepeats,
   holdsIdempotencyKey,
   insertCertificatesWithWrites,
@@ -125,7 +126,101 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
 };
 
 /**
- * Stores certificates of any number of requests in one transaction, each with its own outcome:
+ * Stores certificates of any number of requests, each with its own outcome: a certificate refused
+ * for repeating its user's content or externalId (409, which wins over a lack of credit) or for
+ * lack of credit (429) changes nothing, and the others are stored regardless.
+ *
+ * Usually in one statement on its own (`storeAtOnce`); the locked way (`storeLocked`) when that
+ * cannot serve: a request with an `Idempotency-Key` or with work of its own in the transaction,
+ * or a user short of credit (the statement failed on a balance, or did lately).
+ */
+async function storeCertificates(
+  services: CertificateServices,
+  prepared: readonly PreparedCertificate[],
+): Promise<ItemOutcome<StoredCertificate>[]> {
+  return (await storeAtOnce(services, prepared)) ?? storeLocked(services, prepared);
+}
+
+/** How long a user found short of credit has their certificates stored the locked way. */
+const SHORT_OF_CREDIT_MS = 10_000;
+
+/** Users found short of credit lately, until when: their groups go the locked way. */
+const shortOfCredit = onePer((_services: CertificateServices) => new Map<string, number>());
+
+function anyShortOfCredit(services: CertificateServices, userIds: readonly string[]): boolean {
+  const short = shortOfCredit(services);
+  if (short.size === 0) return false;
+  const now = Date.now();
+  for (const [userId, until] of short) if (until <= now) short.delete(userId);
+  return userIds.some((userId) => short.has(userId));
+}
+
+/**
+ * The group in one statement that runs on its own and commits as it ends
+ * (`insertCertificatesWithWrites` with `locksBalances`): it locks its users' balances in user
+ * order, inserts the certificates that do not repeat, queues their records, stores their
+ * trustpoints, spends their credits and writes their audit entries. One round trip for the group,
+ * where the locked way takes four (BEGIN, the balances, the statement, COMMIT) and holds the
+ * balances across them. Undefined, with nothing stored, when it cannot serve (see
+ * `storeCertificates`): the statement fails on the balance's check when a user would spend more
+ * than they hold, and the locked way then finds out whose certificates are refused.
+ */
+async function storeAtOnce(
+  services: CertificateServices,
+  prepared: readonly PreparedCertificate[],
+): Promise<ItemOutcome<StoredCertificate>[] | undefined> {
+  if (prepared.some((item) => item.idempotency !== undefined || item.inTransaction !== undefined)) {
+    return undefined;
+  }
+  const userIds = prepared.map((item) => item.certificate.userId);
+  if (anyShortOfCredit(services, userIds)) return undefined;
+  const items = prepared.map(withWrites);
+  let insertion;
+  try {
+    insertion = await retryTransientConflicts(() =>
+      // Readiness was checked per request (`createCertificate`): one acknowledged pending
+      // waits in the queue for a network that is not ready.
+      services.engine.queueingBy(
+        items.flatMap((item) => item.trustpoints.map(({ record }) => record)),
+        { queueWhenNotReady: true },
+        () => insertCertificatesWithWrites(services.knex, items, { locksBalances: true }),
+      ),
+    );
+  } catch (error) {
+    if (constraintViolation(error)?.constraint === 'credits_balance_check') return undefined;
+    throw error;
+  }
+  const { inserted, conflicts } = insertion;
+  return prepared.map((item): ItemOutcome<StoredCertificate> => {
+    const row = inserted.get(item.certificate.id);
+    if (row === undefined) {
+      return {
+        ok: false,
+        error: new DomainError(conflictErrors[conflicts.get(item.certificate.id) ?? 'hash']),
+      };
+    }
+    return { ok: true, value: storedCertificate(item, row) };
+  });
+}
+
+/** A certificate as its group stored it, with its trustpoints on their queued records. */
+function storedCertificate(
+  { trustpoints }: PreparedCertificate,
+  { record, recordIds }: { record: CertificateRecord; recordIds: number[] },
+): StoredCertificate {
+  return {
+    record: {
+      ...record,
+      trustpoints: trustpoints.map((trustpoint, position) =>
+        unanchoredTrustpoint({ ...trustpoint, anchorRecordId: recordIds[position] as number }),
+      ),
+    },
+    recordIds,
+  };
+}
+
+/**
+ * Stores certificates the locked way, in one transaction, each with its own outcome:
  * a certificate refused for repeating its user's content or externalId (409, which wins over a
  * lack of credit) or for lack of credit (429) changes nothing, and the others are stored
  * regardless.
@@ -137,7 +232,7 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
  * the order given; a repeat spends none, so the next certificate of the same user gets its place
  * in a further round.
  */
-async function storeCertificates(
+async function storeLocked(
   services: CertificateServices,
   prepared: readonly PreparedCertificate[],
 ): Promise<ItemOutcome<StoredCertificate>[]> {
@@ -192,6 +287,13 @@ async function storeCertificates(
       }
       unpaid.push(...waiting);
       if (unpaid.length > 0) {
+        const until = Date.now() + SHORT_OF_CREDIT_MS;
+        for (const index of unpaid) {
+          shortOfCredit(services).set(
+            (prepared[index] as PreparedCertificate).certificate.userId,
+            until,
+          );
+        }
         const repeats = await findCertificateRepeats(
           trx,
           unpaid.map((index) => (prepared[index] as PreparedCertificate).certificate),
@@ -210,25 +312,12 @@ async function storeCertificates(
       for (const index of storedIndexes) await prepared[index]?.inTransaction?.(trx);
 
       for (const index of storedIndexes) {
-        const { record, recordIds } = inserted.get(index) as {
-          record: CertificateRecord;
-          recordIds: number[];
-        };
-        const { trustpoints } = prepared[index] as PreparedCertificate;
         outcomes[index] = {
           ok: true,
-          value: {
-            record: {
-              ...record,
-              trustpoints: trustpoints.map((trustpoint, position) =>
-                unanchoredTrustpoint({
-                  ...trustpoint,
-                  anchorRecordId: recordIds[position] as number,
-                }),
-              ),
-            },
-            recordIds,
-          },
+          value: storedCertificate(
+            prepared[index] as PreparedCertificate,
+            inserted.get(index) as { record: CertificateRecord; recordIds: number[] },
+          ),
         };
       }
       return outcomes;

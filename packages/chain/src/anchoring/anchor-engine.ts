@@ -324,6 +324,22 @@ export class AnchorEngine {
   }
 
   /**
+   * For records queued by a statement of the caller's that runs on its own and commits as it
+   * ends (`insertCertificatesWithWrites` with `locksBalances`): checks what `enqueueAll` checks
+   * before running it, and wakes the anchorers once it has ended well.
+   */
+  async queueingBy<T>(
+    requests: readonly AnchorRequest[],
+    options: EnqueueOptions,
+    statement: () => Promise<T>,
+  ): Promise<T> {
+    for (const request of requests) this.#mayQueue(request, options);
+    const result = await statement();
+    if (requests.length > 0) this.#committed();
+    return result;
+  }
+
+  /**
    * Queues a certificate's revocation status, in the caller's transaction, on each of `networkIds`
    * that has a status registry (the networks holding its Evidence trustpoints): from then on its
    * certID alone answers that it is revoked there. Queued whether or not a network is ready, like
@@ -360,18 +376,25 @@ export class AnchorEngine {
 
   /** Wakes the anchorers once the transaction that queued records commits (at once outside one). */
   #wakeOnCommit(trx: Knex | Knex.Transaction): void {
-    const committed = () => {
-      this.wake();
-      for (const observer of this.#observers) observer.committedHere?.();
-    };
     if (!trx.isTransaction) {
-      committed();
+      this.#committed();
       return;
     }
     let outer = trx as Knex.Transaction;
     while (outer.parentTransaction) outer = outer.parentTransaction;
     // A rollback queued nothing: nothing to look at.
-    outer.executionPromise.then(committed, () => undefined);
+    outer.executionPromise.then(
+      () => {
+        this.#committed();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Records queued here have committed: the anchorers look, the observers hear it. */
+  #committed(): void {
+    this.wake();
+    for (const observer of this.#observers) observer.committedHere?.();
   }
 
   /** Withdraws a record no batch has taken yet (false: it is already on its way). */

@@ -353,7 +353,11 @@ export async function insertCertificate(
   return toCertificate(row, [unanchoredTrustpoint(trustpoint)]);
 }
 
-function certificateInsertRow(certificate: NewCertificate) {
+/**
+ * A certificate as its table's columns, JSON columns as values: the rows of a batch insert travel
+ * as one JSON document (`insertCertificatesWithWrites`).
+ */
+function certificateColumnValues(certificate: NewCertificate) {
   const version2 = certificate.hashVersion === 2;
   if (version2 && (certificate.contentDigest === undefined || !certificate.selectiveDisclosure)) {
     throw new TypeError('a version 2 certificate needs its contentDigest and selectiveDisclosure');
@@ -365,10 +369,9 @@ function certificateInsertRow(certificate: NewCertificate) {
     type: certificate.type,
     name: certificate.name,
     description: certificate.description,
-    // pg would send an array as a PostgreSQL array, not as JSON.
-    content: JSON.stringify(certificate.content),
+    content: certificate.content,
     hash: certificate.contentDigest ?? certificate.hash,
-    ...(version2 ? hashV2Columns(certificate as CertificateHashV2) : {}),
+    ...(version2 ? hashV2Values(certificate as CertificateHashV2) : {}),
     file_hash: certificate.fileHash,
     issued_on: certificate.issuedOn,
     expires: certificate.expires,
@@ -379,16 +382,70 @@ function certificateInsertRow(certificate: NewCertificate) {
   };
 }
 
-/** The columns of a version 2 hash (the unsalted digest stays in `hash`). */
-function hashV2Columns(hash: CertificateHashV2) {
+/** A certificate's columns for a knex insert, its JSON columns as JSON text. */
+function certificateInsertRow(certificate: NewCertificate) {
+  const row = certificateColumnValues(certificate);
+  return {
+    ...row,
+    // pg would send an array as a PostgreSQL array, not as JSON.
+    content: JSON.stringify(row.content),
+    ...(certificate.hashVersion === 2 ? hashV2Columns(certificate as CertificateHashV2) : {}),
+  };
+}
+
+/** The columns of a version 2 hash (the unsalted digest stays in `hash`), JSON as values. */
+function hashV2Values(hash: CertificateHashV2) {
   return {
     hash_version: 2,
     anchored_hash: hash.hash,
     issuer_origin: hash.issuerOrigin,
     issuer_domain: hash.issuerDomain ?? null,
+    disclosable_content: hash.selectiveDisclosure.content,
+    disclosures: hash.selectiveDisclosure.disclosures,
+  };
+}
+
+/** `hashV2Values` for knex, JSON as text. */
+function hashV2Columns(hash: CertificateHashV2) {
+  const values = hashV2Values(hash);
+  return {
+    ...values,
     // pg would send an array as a PostgreSQL array, not as JSON.
-    disclosable_content: JSON.stringify(hash.selectiveDisclosure.content),
-    disclosures: JSON.stringify(hash.selectiveDisclosure.disclosures),
+    disclosable_content: JSON.stringify(values.disclosable_content),
+    disclosures: JSON.stringify(values.disclosures),
+  };
+}
+
+/**
+ * A certificate just inserted, as `findCertificate` would read it (without trustpoints), made from
+ * what was sent: the insert returns only what the database chose, its `created_at`.
+ */
+function insertedCertificate(certificate: NewCertificate, createdAt: Date): CertificateRecord {
+  const version2 = certificate.hashVersion === 2;
+  return {
+    id: certificate.id,
+    certId: certificate.certId,
+    userId: certificate.userId,
+    type: certificate.type,
+    name: certificate.name,
+    description: certificate.description,
+    content: certificate.content,
+    hash: version2 ? certificate.hash : (certificate.contentDigest ?? certificate.hash),
+    contentDigest: certificate.contentDigest ?? certificate.hash,
+    hashVersion: version2 ? 2 : 1,
+    issuerOrigin: version2 ? (certificate.issuerOrigin ?? null) : null,
+    issuerDomain: version2 ? (certificate.issuerDomain ?? null) : null,
+    selectiveDisclosure: version2 ? (certificate.selectiveDisclosure ?? null) : null,
+    fileHash: certificate.fileHash,
+    issuedOn: certificate.issuedOn,
+    expires: certificate.expires,
+    public: certificate.public,
+    pinEncrypted: certificate.pinEncrypted,
+    externalId: certificate.externalId,
+    revokedAt: null,
+    networkId: certificate.networkId,
+    createdAt,
+    trustpoints: [],
   };
 }
 
@@ -411,13 +468,29 @@ export async function reanchorCertificate(
 /** Why a certificate was not inserted: the user already has its hash, or its externalId. */
 export type CertificateConflict = 'hash' | 'externalId';
 
-/** One insert of several certificates that skips each repeat of its user's hash or externalId. */
-function certificatesInsert(
-  trx: Knex.Transaction,
-  certificates: readonly NewCertificate[],
-): Knex.QueryBuilder {
-  return trx('certificates').insert(certificates.map(certificateInsertRow)).onConflict().ignore();
-}
+/**
+ * The insert of several certificates, sent as one JSON parameter, that skips each repeat of its
+ * user's hash or externalId (in the table, or earlier in the list: rows go in in list order) and
+ * returns the id, user and `created_at` of those it inserted.
+ */
+const certificatesFromJson = (filter = 'true') => `insert into certificates
+         (id, cert_id, user_id, type, name, description, content, hash, hash_version,
+          anchored_hash, issuer_origin, issuer_domain, disclosable_content, disclosures,
+          file_hash, issued_on, expires, public, pin_encrypted, external_id, network_id)
+  select c.id, c.cert_id, c.user_id, c.type, c.name, c.description, c.content, c.hash,
+         coalesce(c.hash_version, 1), c.anchored_hash, c.issuer_origin, c.issuer_domain,
+         c.disclosable_content, c.disclosures, c.file_hash, c.issued_on, c.expires, c.public,
+         c.pin_encrypted, c.external_id, c.network_id
+    from rows from (json_to_recordset(?::json) as (id uuid, cert_id text, user_id text,
+         type text, name text, description text, content jsonb, hash text,
+         hash_version smallint, anchored_hash text, issuer_origin text, issuer_domain text,
+         disclosable_content jsonb, disclosures jsonb, file_hash text, issued_on bigint,
+         expires bigint, public boolean, pin_encrypted text, external_id text,
+         network_id text)) with ordinality as c
+   where ${filter}
+   order by c.ordinality
+  on conflict do nothing
+  returning id, user_id, created_at`;
 
 /**
  * Why the certificates of an insert that skipped repeats were skipped: a skipped certificate
@@ -425,7 +498,7 @@ function certificatesInsert(
  * never takes its place: it went in only because this one did not).
  */
 async function conflictsOfSkipped(
-  trx: Knex.Transaction,
+  trx: Queryable,
   certificates: readonly NewCertificate[],
   inserted: ReadonlyMap<string, unknown>,
 ): Promise<Map<string, CertificateConflict>> {
@@ -474,18 +547,21 @@ export interface CertificatesWithWritesInsertion {
  * Creates certificates in one statement, and for each one inserted (not a repeat of its user's
  * content or externalId) queues its trustpoints' records, stores its trustpoints, spends one
  * credit of its user and writes its audit entry: each a data-modifying part of the statement that
- * takes only the certificates the insert returned. One round trip where there were three (insert,
- * queue, the rest), inside a transaction that holds its users' balances locked
- * (`lockCreditBalances`) and spends no more than they hold: the balance's check fails the
- * statement otherwise.
+ * takes only the certificates the insert returned. The balance's check fails the statement when a
+ * user would spend more than they hold.
+ *
+ * Run it inside a transaction that holds its users' balances locked (`lockCreditBalances`), or,
+ * with `locksBalances`, on its own: the statement then locks the balances itself, in user order as
+ * every creation and withdrawal takes them and before any insert, and commits as it ends. A whole
+ * group in one round trip, no BEGIN or COMMIT.
  */
 export async function insertCertificatesWithWrites(
-  trx: Knex.Transaction,
+  trx: Queryable,
   items: readonly CertificateWithWrites[],
+  { locksBalances = false }: { locksBalances?: boolean } = {},
 ): Promise<CertificatesWithWritesInsertion> {
   if (items.length === 0) return { inserted: new Map(), conflicts: new Map() };
   const certificates = items.map((item) => item.certificate);
-  const insert = certificatesInsert(trx, certificates).returning(certificateColumns).toSQL();
   // Each trustpoint with its record's queue row, made once: queued, joined to the trustpoint,
   // and its id found by it.
   const byCertificate = items.map(({ certificate, trustpoints }) =>
@@ -515,15 +591,26 @@ export async function insertCertificatesWithWrites(
     certificate_id: certificate.id,
     ...auditEntryRow(entry),
   }));
-  const nulls = certificateColumns.map(() => 'null').join(', ');
-  const result = await trx.raw<{ rows: (CertificateRow & QueuedColumns)[] }>(
-    `with certificates_in as (${insert.sql}),
+  // Locked before the insert (an init plan of its filter), so that the statement waits for a
+  // balance before any row of its own can make another transaction wait for it.
+  const balancesLocked = locksBalances
+    ? `balances_locked as (
+         select user_id from credits
+          where user_id in (select json_array_elements_text(?::json))
+          order by user_id for update
+       ),`
+    : '';
+  const insert = certificatesFromJson(
+    locksBalances ? '(select count(*) from balances_locked) >= 0' : undefined,
+  );
+  const result = await trx.raw<{ rows: InsertedOrQueued[] }>(
+    `with ${balancesLocked} certificates_in as (${insert}),
      queued as (
        insert into anchor_records
               (network_id, kind, record_key, hash, trustpoint_type, paid_by, record_timestamp)
        select r.network_id, r.kind, r.record_key, r.hash, r.trustpoint_type, r.paid_by,
               r.record_timestamp
-         from jsonb_to_recordset(?::jsonb) as r(certificate_id uuid, network_id text, kind text,
+         from json_to_recordset(?::json) as r(certificate_id uuid, network_id text, kind text,
               record_key text, hash text, trustpoint_type smallint, paid_by text,
               record_timestamp bigint)
         where r.certificate_id in (select id from certificates_in)
@@ -533,7 +620,7 @@ export async function insertCertificatesWithWrites(
        insert into trustpoints
               (certificate_id, type, hash, timestamp, network_id, anchor_record_id, signature)
        select t.certificate_id, t.type, t.hash, t.timestamp, t.network_id, queued.id, t.signature
-         from jsonb_to_recordset(?::jsonb) as t(certificate_id uuid, type smallint, hash text,
+         from json_to_recordset(?::json) as t(certificate_id uuid, type smallint, hash text,
               timestamp bigint, network_id text, signature text, record_network_id text,
               record_kind text, record_key text)
          join queued on queued.network_id = t.record_network_id and queued.kind = t.record_kind
@@ -548,50 +635,67 @@ export async function insertCertificatesWithWrites(
      audited as (
        insert into audit_log (actor_id, request_id, action, target, changes)
        select e.actor_id, e.request_id, e.action, e.target, e.changes
-         from jsonb_to_recordset(?::jsonb) as e(certificate_id uuid, actor_id text,
+         from json_to_recordset(?::json) as e(certificate_id uuid, actor_id text,
               request_id text, action text, target text, changes jsonb)
         where e.certificate_id in (select id from certificates_in)
      )
-     select certificates_in.*, null::bigint as queued_id, null::text as queued_network_id,
+     select id, created_at, null::bigint as queued_id, null::text as queued_network_id,
             null::text as queued_kind, null::text as queued_key
        from certificates_in
      union all
-     select ${nulls}, queued.id, queued.network_id, queued.kind, queued.record_key from queued`,
+     select null, null, queued.id, queued.network_id, queued.kind, queued.record_key from queued`,
     [
-      ...insert.bindings,
+      ...(locksBalances
+        ? [JSON.stringify([...new Set(certificates.map(({ userId }) => userId))])]
+        : []),
+      JSON.stringify(certificates.map(certificateColumnValues)),
       JSON.stringify(queue),
       JSON.stringify(stored),
       JSON.stringify(audit),
     ] as Knex.RawBinding[],
   );
   const recordIds = new Map<string, number>();
-  const rows: CertificateRow[] = [];
+  const rows: { id: string; created_at: Date }[] = [];
   for (const row of result.rows) {
-    if (row.queued_id === null) rows.push(row);
+    if (row.queued_id === null)
+      rows.push({ id: row.id as string, created_at: row.created_at as Date });
     else
       recordIds.set(
         `${row.queued_network_id}\n${row.queued_kind}\n${row.queued_key}`,
         row.queued_id,
       );
   }
-  const queuedOf = new Map(
-    items.map(({ certificate }, index) => [certificate.id, byCertificate[index] ?? []]),
+  const itemOf = new Map(
+    items.map(({ certificate }, index) => [
+      certificate.id,
+      { certificate, queued: byCertificate[index] ?? [] },
+    ]),
   );
   const inserted = new Map<string, { record: CertificateRecord; recordIds: number[] }>();
   for (const row of rows) {
-    const ids = (queuedOf.get(row.id) ?? []).map(({ queueRow }) => {
+    const item = itemOf.get(row.id);
+    if (item === undefined) throw new Error(`certificate ${row.id} was not in the insert`);
+    const ids = item.queued.map(({ queueRow }) => {
       const { network_id, kind, record_key } = queueRow;
       const id = recordIds.get(`${network_id}\n${kind}\n${record_key}`);
       if (id === undefined) throw new Error(`anchor record ${record_key} was not inserted`);
       return id;
     });
-    inserted.set(row.id, { record: toCertificate(row, []), recordIds: ids });
+    inserted.set(row.id, {
+      record: insertedCertificate(item.certificate, row.created_at),
+      recordIds: ids,
+    });
   }
   return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
 }
 
-/** The columns that carry a queued record's id in `insertCertificatesWithWrites`'s answer. */
-interface QueuedColumns {
+/**
+ * A row of `insertCertificatesWithWrites`'s answer: a certificate inserted (its id and
+ * `created_at`) or a record queued (the rest).
+ */
+interface InsertedOrQueued {
+  id: string | null;
+  created_at: Date | null;
   queued_id: number | null;
   queued_network_id: string | null;
   queued_kind: string | null;
