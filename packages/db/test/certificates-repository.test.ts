@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTrustpoint,
+  claimIdempotencyKey,
   findCertificate,
   findCreditBalance,
   insertCertificate,
@@ -867,6 +868,86 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       for (const { certificate } of items) {
         expect(await findCertificate(db.knex, 'certId', certificate.certId)).toBeUndefined();
       }
+    });
+
+    it("when it locks the balances itself and commits the requests' Idempotency-Keys, then a request still holding its key gets its certificate and the key names it, and one whose key a retry took over gets nothing", async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 5 });
+      const now = Date.now();
+      const claimAt = async (key: string, owner: string, at: number) => {
+        const outcome = await claimIdempotencyKey(db.knex, {
+          userId: user.id,
+          key,
+          fingerprint: 'same request',
+          owner,
+          now: at,
+          leaseMs: 1_000,
+          retentionMs: 86_400_000,
+        });
+        if (outcome.kind !== 'claimed') throw new Error(`expected claimed, got ${outcome.kind}`);
+        return outcome.claim;
+      };
+      const held = await claimAt(uniqueId('key'), uniqueId('owner'), now);
+      const lostKey = uniqueId('key');
+      // Its lease ran out: a retry took the key over.
+      const lost = await claimAt(lostKey, uniqueId('owner'), now - 5_000);
+      const retry = await claimAt(lostKey, uniqueId('owner'), now);
+      const [keyed, taken, plain] = [
+        { ...withWrites(newCertificate(user.id)), idempotency: held },
+        { ...withWrites(newCertificate(user.id)), idempotency: lost },
+        withWrites(newCertificate(user.id)),
+      ];
+
+      // Act
+      const { inserted, conflicts, keysLost } = await insertCertificatesWithWrites(
+        db.knex,
+        [keyed, taken, plain],
+        { locksBalances: true },
+      );
+
+      // Assert
+      expect([...inserted.keys()].sort()).toEqual(
+        [keyed.certificate.id, plain.certificate.id].sort(),
+      );
+      expect(keysLost).toEqual(new Set([taken.certificate.id]));
+      expect(conflicts).toEqual(new Map());
+      const keyRow = (key: string) =>
+        db
+          .knex('idempotency_keys')
+          .where({ user_id: user.id, key })
+          .first<{ state: string; owner: string; resource: string | null }>(
+            'state',
+            'owner',
+            'resource',
+          );
+      expect(await keyRow(held.key)).toEqual({
+        state: 'committed',
+        owner: held.owner,
+        resource: keyed.certificate.certId,
+      });
+      expect(await keyRow(lostKey)).toEqual({
+        state: 'running',
+        owner: retry.owner,
+        resource: null,
+      });
+      expect(await findCertificate(db.knex, 'certId', taken.certificate.certId)).toBeUndefined();
+      expect(await findCreditBalance(db.knex, user.id)).toBe(3);
+    });
+
+    it('when keys are given to a statement that does not lock the balances, then it throws before anything is sent', async () => {
+      // Arrange
+      const user = await givenUser(db.knex, { credits: 5 });
+      const claim = { userId: user.id, key: uniqueId('key'), owner: uniqueId('owner') };
+      const item = { ...withWrites(newCertificate(user.id)), idempotency: claim };
+
+      // Act
+      const thrown = await db.knex
+        .transaction((trx) => insertCertificatesWithWrites(trx, [item]))
+        .catch((error: unknown) => error);
+
+      // Assert
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect(await findCertificate(db.knex, 'certId', item.certificate.certId)).toBeUndefined();
     });
 
     it('when it locks the balances itself while a transaction holds one, then it inserts nothing until that commits, so a repeat the transaction inserts meanwhile is its conflict and nobody deadlocks', async () => {

@@ -23,6 +23,7 @@ export {
   idempotencyKeyOf,
   IdempotencyKeys,
   idempotent,
+  keyTakenOver,
   idempotentOperation,
   jsonBodyDigest,
   MAX_IDEMPOTENCY_KEY_LENGTH,

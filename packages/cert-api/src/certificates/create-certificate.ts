@@ -30,7 +30,7 @@ import {
   type CertificateType,
   type ErrorCode,
 } from '@trustpoint/domain';
-import { commitIdempotentChanges } from '@trustpoint/http';
+import { commitIdempotentChanges, keyTakenOver } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { certificateAudit } from './certificate-audit.js';
 import { certificateHashV2 } from './certificate-hash-v2.js';
@@ -130,9 +130,10 @@ const conflictErrors: Readonly<Record<CertificateConflict, ErrorCode>> = {
  * for repeating its user's content or externalId (409, which wins over a lack of credit) or for
  * lack of credit (429) changes nothing, and the others are stored regardless.
  *
- * Usually in one statement on its own (`storeAtOnce`); the locked way (`storeLocked`) when that
- * cannot serve: a request with an `Idempotency-Key` or with work of its own in the transaction,
- * or a user short of credit (the statement failed on a balance, or did lately).
+ * Usually in one statement on its own (`storeAtOnce`), which also commits each request's
+ * `Idempotency-Key`; the locked way (`storeLocked`) when that cannot serve: a request with work of
+ * its own in the transaction, or a user short of credit (the statement failed on a balance, or did
+ * lately).
  */
 async function storeCertificates(
   services: CertificateServices,
@@ -158,8 +159,10 @@ function anyShortOfCredit(services: CertificateServices, userIds: readonly strin
 /**
  * The group in one statement that runs on its own and commits as it ends
  * (`insertCertificatesWithWrites` with `locksBalances`): it locks its users' balances in user
- * order, inserts the certificates that do not repeat, queues their records, stores their
- * trustpoints, spends their credits and writes their audit entries. One round trip for the group,
+ * order, commits each request's `Idempotency-Key` (a request that lost its key to a retry is
+ * refused, 409, without its certificate), inserts the certificates that do not repeat, queues
+ * their records, stores their trustpoints, spends their credits and writes their audit entries.
+ * One round trip for the group,
  * where the locked way takes four (BEGIN, the balances, the statement, COMMIT) and holds the
  * balances across them. Undefined, with nothing stored, when it cannot serve (see
  * `storeCertificates`): the statement fails on the balance's check when a user would spend more
@@ -169,12 +172,11 @@ async function storeAtOnce(
   services: CertificateServices,
   prepared: readonly PreparedCertificate[],
 ): Promise<ItemOutcome<StoredCertificate>[] | undefined> {
-  if (prepared.some((item) => item.idempotency !== undefined || item.inTransaction !== undefined)) {
-    return undefined;
-  }
+  if (prepared.some((item) => item.inTransaction !== undefined)) return undefined;
   const userIds = prepared.map((item) => item.certificate.userId);
   if (anyShortOfCredit(services, userIds)) return undefined;
-  const items = prepared.map(withWrites);
+  // Each Idempotency-Key is committed by the statement, naming its certificate's certID.
+  const items = prepared.map((item) => ({ ...withWrites(item), idempotency: item.idempotency }));
   let insertion;
   try {
     insertion = await retryTransientConflicts(() =>
@@ -190,9 +192,12 @@ async function storeAtOnce(
     if (constraintViolation(error)?.constraint === 'credits_balance_check') return undefined;
     throw error;
   }
-  const { inserted, conflicts } = insertion;
+  const { inserted, conflicts, keysLost } = insertion;
   return prepared.map((item): ItemOutcome<StoredCertificate> => {
     const row = inserted.get(item.certificate.id);
+    if (keysLost.has(item.certificate.id)) {
+      return { ok: false, error: keyTakenOver(item.idempotency?.key ?? '') };
+    }
     if (row === undefined) {
       return {
         ok: false,

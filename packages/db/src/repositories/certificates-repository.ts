@@ -5,6 +5,7 @@ import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
 import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
+import type { IdempotencyClaim } from './idempotency-keys-repository.js';
 
 /** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
 export type CertificateHashVersion = 1 | 2;
@@ -486,7 +487,7 @@ const certificatesFromJson = (filter = 'true') => `insert into certificates
          hash_version smallint, anchored_hash text, issuer_origin text, issuer_domain text,
          disclosable_content jsonb, disclosures jsonb, file_hash text, issued_on bigint,
          expires bigint, public boolean, pin_encrypted text, external_id text,
-         network_id text)) with ordinality as c
+         network_id text, claim_owner text)) with ordinality as c
    where ${filter}
    order by c.ordinality
   on conflict do nothing
@@ -533,6 +534,11 @@ export interface CertificateWithWrites {
     record: AnchorRequest;
   }[];
   audit: NewAuditEntry;
+  /**
+   * The request's `Idempotency-Key`, committed by the statement naming the certificate's certID
+   * (with `locksBalances` only): a claim lost to a retry leaves the certificate out.
+   */
+  idempotency?: IdempotencyClaim | undefined;
 }
 
 /** What `insertCertificatesWithWrites` did. */
@@ -541,6 +547,8 @@ export interface CertificatesWithWritesInsertion {
   inserted: Map<string, { record: CertificateRecord; recordIds: number[] }>;
   /** Why each certificate not inserted was skipped. */
   conflicts: Map<string, CertificateConflict>;
+  /** The certificates left out because their request's claim on its key was lost, by id. */
+  keysLost: Set<string>;
 }
 
 /**
@@ -560,7 +568,11 @@ export async function insertCertificatesWithWrites(
   items: readonly CertificateWithWrites[],
   { locksBalances = false }: { locksBalances?: boolean } = {},
 ): Promise<CertificatesWithWritesInsertion> {
-  if (items.length === 0) return { inserted: new Map(), conflicts: new Map() };
+  if (items.length === 0) return { inserted: new Map(), conflicts: new Map(), keysLost: new Set() };
+  const keyed = items.filter((item) => item.idempotency !== undefined);
+  if (keyed.length > 0 && !locksBalances) {
+    throw new TypeError('idempotency keys are committed by a statement that locks the balances');
+  }
   const certificates = items.map((item) => item.certificate);
   // Each trustpoint with its record's queue row, made once: queued, joined to the trustpoint,
   // and its id found by it.
@@ -600,11 +612,31 @@ export async function insertCertificatesWithWrites(
           order by user_id for update
        ),`
     : '';
+  // The keys commit after the balances are held, as in the locked way; a certificate goes in only
+  // if its request has no key or still holds it.
+  const keysCommitted =
+    keyed.length === 0
+      ? ''
+      : `keys_committed as (
+           update idempotency_keys k set state = 'committed', resource = c.resource
+             from json_to_recordset(?::json) as c(user_id text, key text, owner text,
+                  resource text)
+            where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
+              and k.state in ('running', 'committed')
+              and (select count(*) from balances_locked) >= 0
+           returning k.owner
+         ),`;
   const insert = certificatesFromJson(
-    locksBalances ? '(select count(*) from balances_locked) >= 0' : undefined,
+    locksBalances
+      ? `(select count(*) from balances_locked) >= 0${
+          keyed.length === 0
+            ? ''
+            : ' and (c.claim_owner is null or c.claim_owner in (select owner from keys_committed))'
+        }`
+      : undefined,
   );
   const result = await trx.raw<{ rows: InsertedOrQueued[] }>(
-    `with ${balancesLocked} certificates_in as (${insert}),
+    `with ${balancesLocked} ${keysCommitted} certificates_in as (${insert}),
      queued as (
        insert into anchor_records
               (network_id, kind, record_key, hash, trustpoint_type, paid_by, record_timestamp)
@@ -640,15 +672,34 @@ export async function insertCertificatesWithWrites(
         where e.certificate_id in (select id from certificates_in)
      )
      select id, created_at, null::bigint as queued_id, null::text as queued_network_id,
-            null::text as queued_kind, null::text as queued_key
+            null::text as queued_kind, null::text as queued_key, null::text as key_owner
        from certificates_in
      union all
-     select null, null, queued.id, queued.network_id, queued.kind, queued.record_key from queued`,
+     select null, null, queued.id, queued.network_id, queued.kind, queued.record_key, null
+       from queued
+     ${keyed.length === 0 ? '' : 'union all select null, null, null, null, null, null, owner from keys_committed'}`,
     [
       ...(locksBalances
         ? [JSON.stringify([...new Set(certificates.map(({ userId }) => userId))])]
         : []),
-      JSON.stringify(certificates.map(certificateColumnValues)),
+      ...(keyed.length === 0
+        ? []
+        : [
+            JSON.stringify(
+              keyed.map(({ certificate, idempotency }) => ({
+                user_id: idempotency?.userId,
+                key: idempotency?.key,
+                owner: idempotency?.owner,
+                resource: certificate.certId,
+              })),
+            ),
+          ]),
+      JSON.stringify(
+        items.map(({ certificate, idempotency }) => ({
+          ...certificateColumnValues(certificate),
+          claim_owner: idempotency?.owner ?? null,
+        })),
+      ),
       JSON.stringify(queue),
       JSON.stringify(stored),
       JSON.stringify(audit),
@@ -656,8 +707,10 @@ export async function insertCertificatesWithWrites(
   );
   const recordIds = new Map<string, number>();
   const rows: { id: string; created_at: Date }[] = [];
+  const keysHeld = new Set<string>();
   for (const row of result.rows) {
-    if (row.queued_id === null)
+    if (row.key_owner !== null) keysHeld.add(row.key_owner);
+    else if (row.queued_id === null)
       rows.push({ id: row.id as string, created_at: row.created_at as Date });
     else
       recordIds.set(
@@ -686,7 +739,21 @@ export async function insertCertificatesWithWrites(
       recordIds: ids,
     });
   }
-  return { inserted, conflicts: await conflictsOfSkipped(trx, certificates, inserted) };
+  // Owners are unique per request (as in `commitIdempotencyKeys`).
+  const keysLost = new Set(
+    keyed
+      .filter(({ idempotency }) => !keysHeld.has(idempotency?.owner ?? ''))
+      .map(({ certificate }) => certificate.id),
+  );
+  return {
+    inserted,
+    conflicts: await conflictsOfSkipped(
+      trx,
+      certificates.filter(({ id }) => !keysLost.has(id)),
+      inserted,
+    ),
+    keysLost,
+  };
 }
 
 /**
@@ -700,6 +767,8 @@ interface InsertedOrQueued {
   queued_network_id: string | null;
   queued_kind: string | null;
   queued_key: string | null;
+  /** A key the statement committed: its claim's owner. */
+  key_owner: string | null;
 }
 
 /**

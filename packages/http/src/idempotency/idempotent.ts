@@ -145,6 +145,13 @@ export async function commitIdempotentChange(
   if (refused !== undefined) throw refused;
 }
 
+/** The refusal (409) of a request whose key a retry took over before its change committed. */
+export function keyTakenOver(key: string): DomainError {
+  return new DomainError('idempotencyKeyInUse', {
+    detail: `key ${key} was taken over before the change committed`,
+  });
+}
+
 /**
  * `commitIdempotentChange` for the requests of a group commit, in one statement: for each, the
  * 409 it must be refused with when it lost its key to a retry, or undefined (its key is committed,
@@ -161,9 +168,7 @@ export async function commitIdempotentChanges(
   const refused: (DomainError | undefined)[] = changes.map(() => undefined);
   keyed.forEach(({ claim, index }, position) => {
     if (held[position] !== true) {
-      refused[index] = new DomainError('idempotencyKeyInUse', {
-        detail: `key ${claim.key} was taken over before the change committed`,
-      });
+      refused[index] = keyTakenOver(claim.key);
     }
   });
   return refused;

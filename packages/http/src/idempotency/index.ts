@@ -17,6 +17,7 @@ export {
   commitIdempotentChanges,
   idempotencyClaimOf,
   idempotent,
+  keyTakenOver,
   type IdempotentRouteOptions,
 } from './idempotent.js';
 export { jsonBodyDigest, requestFingerprint } from './request-fingerprint.js';
