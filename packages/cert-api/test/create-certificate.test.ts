@@ -271,6 +271,25 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(await findCreditBalance(api.db.knex, id)).toBe(0);
   });
 
+  it('when a user has no credit balance at all, then 429 out of credits and nothing is stored', async () => {
+    // Arrange: every account gets a balance when it is made; a lost one must not mean free.
+    const user = await api.user({ credits: 5 });
+    await api.db.knex('credits').where('user_id', user.id).delete();
+
+    // Act
+    const response = await post(user.token, 'type=content&networkId=31337', {
+      name: 'No balance',
+      description: '',
+      content: { nonce: randomUUID() },
+    });
+
+    // Assert
+    expect(response.status).toBe(429);
+    expect(response.body.statusCode).toBe(429);
+    const stored = await api.db.knex('certificates').where('user_id', user.id).count('* as count');
+    expect(Number(stored[0]?.count)).toBe(0);
+  });
+
   describe('when creations of several requests share one transaction', () => {
     /** A creation request of a user, with the content it certifies. */
     interface Creation {

@@ -934,6 +934,33 @@ describe.each(testBackends())('certificates repository on %s', (backend) => {
       expect(await findCreditBalance(db.knex, user.id)).toBe(3);
     });
 
+    it('when it locks the balances itself and a user has no balance row at all, then that user gets nothing and the others go in', async () => {
+      // Arrange
+      const [paying, unknown] = [
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 5 }),
+      ];
+      await db.knex('credits').where('user_id', unknown.id).delete();
+      const [paid, free] = [
+        withWrites(newCertificate(paying.id)),
+        withWrites(newCertificate(unknown.id)),
+      ];
+
+      // Act
+      const { inserted, conflicts, withoutBalance } = await insertCertificatesWithWrites(
+        db.knex,
+        [paid, free],
+        { locksBalances: true },
+      );
+
+      // Assert
+      expect([...inserted.keys()]).toEqual([paid.certificate.id]);
+      expect(withoutBalance).toEqual(new Set([free.certificate.id]));
+      expect(conflicts).toEqual(new Map());
+      expect(await findCertificate(db.knex, 'certId', free.certificate.certId)).toBeUndefined();
+      expect(await findCreditBalance(db.knex, paying.id)).toBe(4);
+    });
+
     it('when keys are given to a statement that does not lock the balances, then it throws before anything is sent', async () => {
       // Arrange
       const user = await givenUser(db.knex, { credits: 5 });

@@ -192,11 +192,15 @@ async function storeAtOnce(
     if (constraintViolation(error)?.constraint === 'credits_balance_check') return undefined;
     throw error;
   }
-  const { inserted, conflicts, keysLost } = insertion;
+  const { inserted, conflicts, keysLost, withoutBalance } = insertion;
   return prepared.map((item): ItemOutcome<StoredCertificate> => {
     const row = inserted.get(item.certificate.id);
     if (keysLost.has(item.certificate.id)) {
       return { ok: false, error: keyTakenOver(item.idempotency?.key ?? '') };
+    }
+    // No balance at all reads as none left, as the locked way reads it.
+    if (withoutBalance.has(item.certificate.id)) {
+      return { ok: false, error: new DomainError('outOfCredits') };
     }
     if (row === undefined) {
       return {

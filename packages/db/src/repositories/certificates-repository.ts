@@ -549,6 +549,8 @@ export interface CertificatesWithWritesInsertion {
   conflicts: Map<string, CertificateConflict>;
   /** The certificates left out because their request's claim on its key was lost, by id. */
   keysLost: Set<string>;
+  /** The certificates left out because their user has no credit balance at all, by id. */
+  withoutBalance: Set<string>;
 }
 
 /**
@@ -568,7 +570,14 @@ export async function insertCertificatesWithWrites(
   items: readonly CertificateWithWrites[],
   { locksBalances = false }: { locksBalances?: boolean } = {},
 ): Promise<CertificatesWithWritesInsertion> {
-  if (items.length === 0) return { inserted: new Map(), conflicts: new Map(), keysLost: new Set() };
+  if (items.length === 0) {
+    return {
+      inserted: new Map(),
+      conflicts: new Map(),
+      keysLost: new Set(),
+      withoutBalance: new Set(),
+    };
+  }
   const keyed = items.filter((item) => item.idempotency !== undefined);
   if (keyed.length > 0 && !locksBalances) {
     throw new TypeError('idempotency keys are committed by a statement that locks the balances');
@@ -604,7 +613,8 @@ export async function insertCertificatesWithWrites(
     ...auditEntryRow(entry),
   }));
   // Locked before the insert (an init plan of its filter), so that the statement waits for a
-  // balance before any row of its own can make another transaction wait for it.
+  // balance before any row of its own can make another transaction wait for it. A user without a
+  // balance row gets nothing (the locked way reads a missing balance as 0 as well).
   const balancesLocked = locksBalances
     ? `balances_locked as (
          select user_id from credits
@@ -628,11 +638,12 @@ export async function insertCertificatesWithWrites(
          ),`;
   const insert = certificatesFromJson(
     locksBalances
-      ? `(select count(*) from balances_locked) >= 0${
-          keyed.length === 0
-            ? ''
-            : ' and (c.claim_owner is null or c.claim_owner in (select owner from keys_committed))'
-        }`
+      ? `(select count(*) from balances_locked) >= 0
+         and c.user_id in (select user_id from balances_locked)${
+           keyed.length === 0
+             ? ''
+             : ' and (c.claim_owner is null or c.claim_owner in (select owner from keys_committed))'
+         }`
       : undefined,
   );
   const result = await trx.raw<{ rows: InsertedOrQueued[] }>(
@@ -672,12 +683,14 @@ export async function insertCertificatesWithWrites(
         where e.certificate_id in (select id from certificates_in)
      )
      select id, created_at, null::bigint as queued_id, null::text as queued_network_id,
-            null::text as queued_kind, null::text as queued_key, null::text as key_owner
+            null::text as queued_kind, null::text as queued_key, null::text as key_owner,
+            null::text as balance_user
        from certificates_in
      union all
-     select null, null, queued.id, queued.network_id, queued.kind, queued.record_key, null
+     select null, null, queued.id, queued.network_id, queued.kind, queued.record_key, null, null
        from queued
-     ${keyed.length === 0 ? '' : 'union all select null, null, null, null, null, null, owner from keys_committed'}`,
+     ${keyed.length === 0 ? '' : 'union all select null, null, null, null, null, null, owner, null from keys_committed'}
+     ${locksBalances ? 'union all select null, null, null, null, null, null, null, user_id from balances_locked' : ''}`,
     [
       ...(locksBalances
         ? [JSON.stringify([...new Set(certificates.map(({ userId }) => userId))])]
@@ -708,8 +721,10 @@ export async function insertCertificatesWithWrites(
   const recordIds = new Map<string, number>();
   const rows: { id: string; created_at: Date }[] = [];
   const keysHeld = new Set<string>();
+  const balanced = new Set<string>();
   for (const row of result.rows) {
-    if (row.key_owner !== null) keysHeld.add(row.key_owner);
+    if (row.balance_user !== null) balanced.add(row.balance_user);
+    else if (row.key_owner !== null) keysHeld.add(row.key_owner);
     else if (row.queued_id === null)
       rows.push({ id: row.id as string, created_at: row.created_at as Date });
     else
@@ -745,14 +760,20 @@ export async function insertCertificatesWithWrites(
       .filter(({ idempotency }) => !keysHeld.has(idempotency?.owner ?? ''))
       .map(({ certificate }) => certificate.id),
   );
+  const withoutBalance = new Set(
+    locksBalances
+      ? certificates.filter(({ userId }) => !balanced.has(userId)).map(({ id }) => id)
+      : [],
+  );
   return {
     inserted,
     conflicts: await conflictsOfSkipped(
       trx,
-      certificates.filter(({ id }) => !keysLost.has(id)),
+      certificates.filter(({ id }) => !keysLost.has(id) && !withoutBalance.has(id)),
       inserted,
     ),
     keysLost,
+    withoutBalance,
   };
 }
 
@@ -769,6 +790,8 @@ interface InsertedOrQueued {
   queued_key: string | null;
   /** A key the statement committed: its claim's owner. */
   key_owner: string | null;
+  /** A user whose balance the statement locked. */
+  balance_user: string | null;
 }
 
 /**
