@@ -162,11 +162,11 @@ function anyShortOfCredit(services: CertificateServices, userIds: readonly strin
  * order, commits each request's `Idempotency-Key` (a request that lost its key to a retry is
  * refused, 409, without its certificate), inserts the certificates that do not repeat, queues
  * their records, stores their trustpoints, spends their credits and writes their audit entries.
- * One round trip for the group,
- * where the locked way takes four (BEGIN, the balances, the statement, COMMIT) and holds the
- * balances across them. Undefined, with nothing stored, when it cannot serve (see
- * `storeCertificates`): the statement fails on the balance's check when a user would spend more
- * than they hold, and the locked way then finds out whose certificates are refused.
+ * One round trip for the group, where the locked way takes four (BEGIN, the balances, the
+ * statement, COMMIT) and holds the balances across them. Undefined, with nothing stored, when it
+ * cannot serve (see `storeCertificates`): the statement fails on the balance's check when a user
+ * would spend more than they hold, and the locked way then finds out whose certificates are
+ * refused.
  */
 async function storeAtOnce(
   services: CertificateServices,
