@@ -103,10 +103,13 @@ export {
   findEvidencesByHash,
   insertEvidence,
   insertEvidences,
+  insertEvidencesWithWrites,
   loadEvidences,
   nextEvidenceTimestamp,
   nextEvidenceTimestamps,
   withdrawEvidence,
+  type EvidenceWithWrites,
+  type EvidenceWithWritesOutcome,
 } from './repositories/evidences-repository.js';
 export type { EvidenceRecord, NewEvidence } from './repositories/evidences-repository.js';
 export {

@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  claimIdempotencyKey,
+  constraintViolation,
   findCreditBalance,
   findEvidence,
   findEvidencesByHash,
   insertAsset,
   insertEvidence,
+  insertEvidencesWithWrites,
   loadEvidences,
+  lockCreditBalances,
   nextEvidenceTimestamp,
   withdrawEvidence,
   type AssetRecord,
@@ -195,6 +199,151 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
       // Assert
       expect(await findEvidencesByHash(db.knex, evidence.hash)).toEqual([]);
       expect(await findCreditBalance(db.knex, user.id)).toBe(2);
+    });
+  });
+
+  describe('insertEvidencesWithWrites', () => {
+    /** An evidence of the asset at `timestamp`, paid by `payerId`, with its record and audit entry. */
+    const withWrites = (
+      asset: AssetRecord,
+      payerId: string,
+      timestamp: number,
+      idempotency?: { userId: string; key: string; owner: string },
+    ) => {
+      const { anchorRecordId: _none, ...evidence } = newEvidence(asset, { timestamp });
+      return {
+        evidence,
+        record: {
+          networkId: '31337',
+          kind: 'evidence' as const,
+          recordKey: `0x${randomDigest()}`,
+          hash: evidence.hash,
+          timestamp,
+          paidBy: payerId,
+        },
+        payerId,
+        audit: {
+          actorId: payerId,
+          requestId: null,
+          action: 'evidence.add',
+          target: `asset:${asset.trackId}`,
+        },
+        idempotency,
+        resource: `${String(timestamp)} ${asset.trackId}`,
+      };
+    };
+    const claimAt = async (userId: string, key: string, at: number) => {
+      const outcome = await claimIdempotencyKey(db.knex, {
+        userId,
+        key,
+        fingerprint: 'same request',
+        owner: randomUUID(),
+        now: at,
+        leaseMs: 1_000,
+        retentionMs: 86_400_000,
+      });
+      if (outcome.kind !== 'claimed') throw new Error(`expected claimed, got ${outcome.kind}`);
+      return outcome.claim;
+    };
+
+    it('when evidences are stored at once, then each is stored on its queued record with its audit entry and credit, a held key names it, and one whose key was taken over or whose payer has no balance is left out', async () => {
+      // Arrange
+      const [payer, unknown] = [
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 5 }),
+      ];
+      await db.knex('credits').where('user_id', unknown.id).delete();
+      const asset = await givenAsset(db.knex, payer.id);
+      const heldKey = randomUUID();
+      const held = await claimAt(payer.id, heldKey, Date.now());
+      const lostKey = randomUUID();
+      const lost = await claimAt(payer.id, lostKey, Date.now() - 5_000);
+      await claimAt(payer.id, lostKey, Date.now());
+      const items = [
+        withWrites(asset, payer.id, now + 1, held),
+        withWrites(asset, payer.id, now + 2),
+        withWrites(asset, payer.id, now + 3, lost),
+        withWrites(asset, unknown.id, now + 4),
+      ];
+
+      // Act
+      const outcomes = await insertEvidencesWithWrites(db.knex, items);
+
+      // Assert
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual([
+        'stored',
+        'stored',
+        'keyLost',
+        'withoutBalance',
+      ]);
+      const loaded = await loadEvidences(db.knex, [asset.id]);
+      expect((loaded.get(asset.id) ?? []).map((evidence) => evidence.timestamp)).toEqual([
+        now + 1,
+        now + 2,
+      ]);
+      for (const [position, outcome] of outcomes.slice(0, 2).entries()) {
+        if (outcome.kind !== 'stored') throw new Error('expected stored');
+        expect(outcome.evidence).toMatchObject({
+          ...items[position]?.evidence,
+          anchorRecordId: expect.any(Number) as unknown,
+        });
+        const record = await db
+          .knex('anchor_records')
+          .where('id', outcome.evidence.anchorRecordId ?? -1)
+          .first<{ record_key: string } | undefined>('record_key');
+        expect(record?.record_key).toBe(items[position]?.record.recordKey);
+      }
+      expect(await findCreditBalance(db.knex, payer.id)).toBe(3);
+      const audited = await db
+        .knex('audit_log')
+        .where({ target: `asset:${asset.trackId}`, action: 'evidence.add' })
+        .count<{ count: string | number }[]>('* as count');
+      expect(Number(audited[0]?.count)).toBe(2);
+      const keyRow = await db
+        .knex('idempotency_keys')
+        .where({ user_id: payer.id, key: heldKey })
+        .first<{ state: string; resource: string }>('state', 'resource');
+      expect(keyRow).toEqual({ state: 'committed', resource: items[0]?.resource });
+    });
+
+    it('when a payer would spend more credits than they hold, then it fails on the balance and nothing of it stays', async () => {
+      // Arrange
+      const payer = await givenUser(db.knex, { credits: 1 });
+      const asset = await givenAsset(db.knex, payer.id);
+      const items = [withWrites(asset, payer.id, now + 1), withWrites(asset, payer.id, now + 2)];
+
+      // Act
+      const violation = await violationOf(insertEvidencesWithWrites(db.knex, items));
+
+      // Assert
+      expect(violation).toEqual({ kind: 'check', constraint: 'credits_balance_check' });
+      expect(await findCreditBalance(db.knex, payer.id)).toBe(1);
+      expect((await loadEvidences(db.knex, [asset.id])).get(asset.id) ?? []).toEqual([]);
+    });
+
+    it("when a transaction holds a payer's balance, then the statement writes nothing before it has it: an evidence the transaction writes meanwhile at the same second wins, and nobody deadlocks", async () => {
+      // Arrange
+      const payer = await givenUser(db.knex, { credits: 5 });
+      const asset = await givenAsset(db.knex, payer.id);
+      const mine = withWrites(asset, payer.id, now + 1);
+      let statement: Promise<unknown> | undefined;
+
+      // Act: had the statement written its evidence before waiting for the balance, each would
+      // wait for the other.
+      await db.knex.transaction(async (trx) => {
+        await lockCreditBalances(trx, [payer.id]);
+        statement = insertEvidencesWithWrites(db.knex, [mine]).catch((error: unknown) => error);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await insertEvidence(trx, newEvidence(asset, { timestamp: now + 1 }));
+      });
+      const outcome = await statement;
+
+      // Assert
+      expect(constraintViolation(outcome)).toEqual({
+        kind: 'unique',
+        constraint: expect.stringMatching(/^evidences_asset(_hash)?_timestamp_unique$/) as unknown,
+      });
+      expect(await findCreditBalance(db.knex, payer.id)).toBe(5);
     });
   });
 });

@@ -127,6 +127,57 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
     expect(reads).toEqual(evidences.map((e) => ({ found: true, hash: e.hash })));
   });
 
+  it('when users with credit enough add evidences at once, then their groups are each one statement that locks the balances itself, with no transaction around it', async () => {
+    // Arrange
+    const owner = await api.user({ credits: 20 });
+    const asset = await api.createAsset(owner.token);
+    // knex names the transaction a statement runs in, if any.
+    const statements: { sql: string; __knexTxId?: string }[] = [];
+    const listen = (query: { sql: string; __knexTxId?: string }) => {
+      statements.push(query);
+    };
+    api.db.knex.on('query', listen);
+
+    // Act
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => post(owner.token, asset.trackID, { metadata: { i } })),
+    );
+    api.db.knex.off('query', listen);
+
+    // Assert
+    expect(responses.map((r) => r.status)).toEqual(Array.from({ length: 8 }, () => 201));
+    const writes = statements.filter(({ sql }) => sql.includes('insert into evidences'));
+    expect(writes.length).toBeGreaterThan(0);
+    for (const { sql, __knexTxId } of writes) {
+      expect(sql).toContain('balances_locked');
+      expect(__knexTxId).toBeUndefined();
+    }
+    expect(await findCreditBalance(api.db.knex, owner.id)).toBe(20 - 1 - 8);
+  });
+
+  it('when a user has no credit balance at all, then adding an evidence is 429 and nothing is written', async () => {
+    // Arrange: every account gets a balance when it is made; a lost one must not mean free.
+    const owner = await api.user({ credits: 5 });
+    const asset = await api.createAsset(owner.token);
+    await api.db.knex('credits').where('user_id', owner.id).delete();
+    const evidences = async () => {
+      const counted = await api.db
+        .knex('evidences')
+        .where('user_owner', `did:user:${owner.id}`)
+        .count<{ count: string | number }[]>('* as count');
+      return Number(counted[0]?.count);
+    };
+    // The asset's own first evidence.
+    expect(await evidences()).toBe(1);
+
+    // Act
+    const response = await post(owner.token, asset.trackID, { metadata: { free: true } });
+
+    // Assert
+    expect(response.status).toBe(429);
+    expect(await evidences()).toBe(1);
+  });
+
   it('when two users with assets of the same id and data add evidences at once, then each asset is on chain under its own assetHash', async () => {
     // Arrange
     const alice = await api.user();

@@ -1,5 +1,9 @@
 import type { AnchoringStatus } from '@trustpoint/domain';
 import type { Queryable } from '../queryable.js';
+import { anchorRecordRow } from './anchor-queue-repository.js';
+import type { AnchorRequest } from './anchor-record.js';
+import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
+import type { IdempotencyClaim } from './idempotency-keys-repository.js';
 import { writeAlongside, type Write } from '../write-together.js';
 import { withAnchoringStates } from './anchoring-status.js';
 import { refundPaidRecords } from './credit-refunds.js';
@@ -226,6 +230,170 @@ export async function insertEvidences(
     if (row === undefined) throw new Error(`evidence of ${evidence.asset} was not inserted`);
     return toEvidence(row);
   });
+}
+
+/** An evidence to store with what is written with it (`insertEvidencesWithWrites`). */
+export interface EvidenceWithWrites {
+  evidence: Omit<NewEvidence, 'anchorRecordId'>;
+  /** The record that anchors it, queued with it. */
+  record: AnchorRequest;
+  /** Who pays its credit: its registrant. */
+  payerId: string;
+  audit: NewAuditEntry;
+  /** The request's `Idempotency-Key`, committed naming `resource`: a lost claim leaves it out. */
+  idempotency?: IdempotencyClaim | undefined;
+  resource: string;
+}
+
+/** What `insertEvidencesWithWrites` did, by position in the list given. */
+export type EvidenceWithWritesOutcome =
+  | { kind: 'stored'; evidence: EvidenceRecord }
+  /** Its request's claim on its key was lost to a retry. */
+  | { kind: 'keyLost' }
+  /** Its payer has no credit balance at all. */
+  | { kind: 'withoutBalance' };
+
+/**
+ * A group of evidences in one statement on its own, which commits as it ends: it locks the
+ * payers' balances in user order before anything else (an init plan), commits the requests'
+ * `Idempotency-Key`s, and for each evidence whose request still holds its key and whose payer has
+ * a balance queues its record, stores it on that record, spends one credit and writes its audit
+ * entry. A payer who would spend more than they hold fails the balance's check and nothing stays:
+ * the caller then takes the locked way, which decides who is refused. Timestamps must be taken
+ * first (`nextEvidenceTimestamps`): one an assetHash already has surfaces as the database error.
+ */
+export async function insertEvidencesWithWrites(
+  db: Queryable,
+  items: readonly EvidenceWithWrites[],
+): Promise<EvidenceWithWritesOutcome[]> {
+  if (items.length === 0) return [];
+  const keyed = items.filter((item) => item.idempotency !== undefined);
+  const rows = items.map(({ evidence, record, payerId, idempotency }, position) => ({
+    position,
+    asset: evidence.asset,
+    asset_hash: evidence.assetHash,
+    metadata: evidence.metadata,
+    timestamp: evidence.timestamp,
+    user_owner: evidence.userOwner,
+    hash: evidence.hash,
+    network_id: evidence.networkId,
+    payer_id: payerId,
+    claim_owner: idempotency?.owner ?? null,
+    ...prefixed(anchorRecordRow(record)),
+  }));
+  const keysCommitted =
+    keyed.length === 0
+      ? ''
+      : `keys_committed as (
+           update idempotency_keys k set state = 'committed', resource = c.resource
+             from json_to_recordset(?::json) as c(user_id text, key text, owner text,
+                  resource text)
+            where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
+              and k.state in ('running', 'committed')
+              and (select count(*) from balances_locked) >= 0
+           returning k.owner
+         ),`;
+  const nulls = evidenceColumns.map(() => 'null').join(', ');
+  const result = await db.raw<{
+    rows: (EvidenceRow & { position: number | null; balance_user: string | null })[];
+  }>(
+    `with balances_locked as (
+       select user_id from credits
+        where user_id in (select json_array_elements_text(?::json))
+        order by user_id for update
+     ),
+     ${keysCommitted}
+     accepted as materialized (
+       select e.* from json_to_recordset(?::json) as e(position int, asset uuid,
+              asset_hash text, metadata jsonb, timestamp bigint, user_owner text, hash text,
+              network_id text, payer_id text, claim_owner text, record_network_id text,
+              record_kind text, record_key text, record_hash text,
+              record_trustpoint_type smallint, record_paid_by text, record_timestamp bigint)
+        where (select count(*) from balances_locked) >= 0
+          and e.payer_id in (select user_id from balances_locked)
+          ${keyed.length === 0 ? '' : 'and (e.claim_owner is null or e.claim_owner in (select owner from keys_committed))'}
+     ),
+     queued as (
+       insert into anchor_records
+              (network_id, kind, record_key, hash, trustpoint_type, paid_by, record_timestamp)
+       select record_network_id, record_kind, record_key, record_hash, record_trustpoint_type,
+              record_paid_by, record_timestamp
+         from accepted order by position
+       returning id, network_id, kind, record_key
+     ),
+     evidences_in as (
+       insert into evidences
+              (asset, asset_hash, metadata, timestamp, user_owner, hash, network_id,
+               anchor_record_id)
+       select a.asset, a.asset_hash, a.metadata, a.timestamp, a.user_owner, a.hash, a.network_id,
+              queued.id
+         from accepted a
+         join queued on queued.network_id = a.record_network_id and queued.kind = a.record_kind
+              and queued.record_key = a.record_key
+        order by a.position
+       returning ${evidenceColumns.join(', ')}
+     ),
+     credits_spent as (
+       update credits set balance = credits.balance - spent.amount, updated_at = now()
+         from (select payer_id, count(*)::int as amount from accepted group by payer_id) as spent
+        where credits.user_id = spent.payer_id
+     ),
+     audited as (
+       insert into audit_log (actor_id, request_id, action, target, changes)
+       select e.actor_id, e.request_id, e.action, e.target, e.changes
+         from json_to_recordset(?::json) as e(position int, actor_id text, request_id text,
+              action text, target text, changes jsonb)
+        where e.position in (select position from accepted)
+     )
+     select evidences_in.*, accepted.position, null::text as balance_user
+       from evidences_in
+       join accepted on accepted.asset_hash = evidences_in.asset_hash
+            and accepted.timestamp = evidences_in.timestamp
+     union all
+     select ${nulls}, null, user_id from balances_locked`,
+    [
+      JSON.stringify([...new Set(items.map(({ payerId }) => payerId))]),
+      ...(keyed.length === 0
+        ? []
+        : [
+            JSON.stringify(
+              keyed.map(({ idempotency, resource }) => ({
+                user_id: idempotency?.userId,
+                key: idempotency?.key,
+                owner: idempotency?.owner,
+                resource,
+              })),
+            ),
+          ]),
+      JSON.stringify(rows),
+      JSON.stringify(items.map(({ audit }, position) => ({ position, ...auditEntryRow(audit) }))),
+    ],
+  );
+  const stored = new Map<number, EvidenceRecord>();
+  const balanced = new Set<string>();
+  for (const row of result.rows) {
+    if (row.balance_user !== null) balanced.add(row.balance_user);
+    else stored.set(row.position as number, toEvidence(row));
+  }
+  return items.map(({ payerId }, position): EvidenceWithWritesOutcome => {
+    const evidence = stored.get(position);
+    if (evidence !== undefined) return { kind: 'stored', evidence };
+    // Left out for one of two reasons: no balance, or (with one) a key lost to a retry.
+    return balanced.has(payerId) ? { kind: 'keyLost' } : { kind: 'withoutBalance' };
+  });
+}
+
+/** An anchor record's columns as `record_*` members, beside the evidence's own in one row. */
+function prefixed(row: ReturnType<typeof anchorRecordRow>) {
+  return {
+    record_network_id: row.network_id,
+    record_kind: row.kind,
+    record_key: row.record_key,
+    record_hash: row.hash,
+    record_trustpoint_type: row.trustpoint_type,
+    record_paid_by: row.paid_by,
+    record_timestamp: row.record_timestamp,
+  };
 }
 
 function evidenceInsertRow(evidence: NewEvidence) {

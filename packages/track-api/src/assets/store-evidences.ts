@@ -6,6 +6,7 @@ import {
   constraintViolation,
   findAssetsByTrackIds,
   insertEvidences,
+  insertEvidencesWithWrites,
   lockCreditBalances,
   evidenceClockRetryAfter,
   nextEvidenceTimestamps,
@@ -18,7 +19,7 @@ import {
   type User,
 } from '@trustpoint/db';
 import { DomainError, type JsonObject } from '@trustpoint/domain';
-import { commitIdempotentChanges, type TooManyRequestsError } from '@trustpoint/http';
+import { commitIdempotentChanges, keyTakenOver, type TooManyRequestsError } from '@trustpoint/http';
 import { assetAudit } from './asset-audit.js';
 import { evidenceClockAhead, evidenceDraft, maxEvidenceAheadSeconds } from './register-evidence.js';
 import type { TrackServices } from './track-services.js';
@@ -56,9 +57,10 @@ export function parseEvidenceResource(resource: string): { trackId: string; time
  * other's transactions. A request that fails from there on leaves a gap in its asset's seconds
  * (harmless); a second is never handed out twice. An asset whose seconds would run more than
  * `maxEvidenceAheadSeconds` ahead of the clock gets as many as fit, one at a time, and the rest
- * of its requests are refused (429 with Retry-After) with nothing stored. Then one transaction
- * locks the registrants' credit balances (in user order), refuses those without credit, and
- * queues, stores and pays for the rest with one statement each.
+ * of its requests are refused (429 with Retry-After) with nothing stored. Then one statement on
+ * its own locks the registrants' credit balances (in user order), commits the keys, and queues,
+ * stores and pays for the evidences (`writeEvidencesAtOnce`); when a registrant is short of
+ * credit, one transaction does the same and refuses those without credit (429).
  */
 async function storeEvidences(
   services: TrackServices,
@@ -154,6 +156,102 @@ async function writeEvidences(
   items: readonly EvidenceToStore[],
   timestamps: readonly number[],
 ): Promise<ItemOutcome<EvidenceRecord>[]> {
+  return (
+    (await writeEvidencesAtOnce(services, items, timestamps)) ??
+    writeEvidencesLocked(services, items, timestamps)
+  );
+}
+
+/** How long a registrant found short of credit has their evidences written the locked way. */
+const SHORT_OF_CREDIT_MS = 10_000;
+
+/** Registrants found short of credit lately, until when: their groups go the locked way. */
+const shortOfCredit = onePer((_services: TrackServices) => new Map<string, number>());
+
+function anyShortOfCredit(services: TrackServices, userIds: readonly string[]): boolean {
+  const short = shortOfCredit(services);
+  if (short.size === 0) return false;
+  const now = Date.now();
+  for (const [userId, until] of short) if (until <= now) short.delete(userId);
+  return userIds.some((userId) => short.has(userId));
+}
+
+/**
+ * The group in one statement that runs on its own and commits as it ends
+ * (`insertEvidencesWithWrites`): the registrants' balances locked in user order, the requests'
+ * keys committed, then each evidence queued, stored, paid for and audited. One round trip where
+ * the locked way takes five. Undefined, with nothing written, when a registrant was short of
+ * credit lately or would spend more than they hold (the balance's check fails the statement):
+ * the locked way then decides who is refused.
+ */
+async function writeEvidencesAtOnce(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+  timestamps: readonly number[],
+): Promise<ItemOutcome<EvidenceRecord>[] | undefined> {
+  if (
+    anyShortOfCredit(
+      services,
+      items.map(({ registrant }) => registrant.id),
+    )
+  )
+    return undefined;
+  const writes = items.map((item, index) => {
+    const timestamp = timestamps[index] as number;
+    const { evidence, anchor } = evidenceDraft(
+      item.asset,
+      item.registrant.id,
+      item.metadata,
+      timestamp,
+    );
+    return {
+      evidence,
+      record: anchor,
+      payerId: item.registrant.id,
+      audit: assetAudit(item.registrant, item.requestId, 'evidence.add', item.asset.trackId, {
+        evidenceTimestamp: evidence.timestamp,
+        hash: evidence.hash,
+      }),
+      idempotency: item.idempotency,
+      resource: evidenceResource(item.asset.trackId, timestamp),
+    };
+  });
+  let written;
+  try {
+    written = await retryTransientConflicts(() =>
+      // Readiness was checked per request: one acknowledged pending waits in the queue.
+      services.engine.queueingBy(
+        writes.map(({ record }) => record),
+        { queueWhenNotReady: true },
+        () => insertEvidencesWithWrites(services.knex, writes),
+      ),
+    );
+  } catch (error) {
+    if (constraintViolation(error)?.constraint === 'credits_balance_check') return undefined;
+    throw error;
+  }
+  return written.map((outcome, index): ItemOutcome<EvidenceRecord> => {
+    switch (outcome.kind) {
+      case 'stored':
+        return { ok: true, value: outcome.evidence };
+      case 'keyLost':
+        return { ok: false, error: keyTakenOver(items[index]?.idempotency?.key ?? '') };
+      case 'withoutBalance':
+        // No balance at all reads as none left, as the locked way reads it.
+        return { ok: false, error: new DomainError('outOfCredits') };
+    }
+  });
+}
+
+/**
+ * The locked way: one transaction locks the registrants' balances, commits the keys, refuses
+ * those without credit (429), and queues, stores and pays for the rest.
+ */
+async function writeEvidencesLocked(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+  timestamps: readonly number[],
+): Promise<ItemOutcome<EvidenceRecord>[]> {
   return retryTransientConflicts(() =>
     services.knex.transaction(async (trx) => {
       const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
@@ -185,7 +283,10 @@ async function writeEvidences(
         if (!keyed.has(index)) return [];
         const userId = item.registrant.id;
         const used = spent.get(userId) ?? 0;
-        if ((credits.get(userId) ?? 0) <= used) return [];
+        if ((credits.get(userId) ?? 0) <= used) {
+          shortOfCredit(services).set(userId, Date.now() + SHORT_OF_CREDIT_MS);
+          return [];
+        }
         spent.set(userId, used + 1);
         return [index];
       });
