@@ -5,7 +5,12 @@ import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
 import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
-import type { IdempotencyClaim } from './idempotency-keys-repository.js';
+import { BALANCES_HELD, BALANCES_LOCKED, userIdsJson } from './credits-repository.js';
+import {
+  keyCommitsJson,
+  keysCommittedUpdate,
+  type IdempotencyClaim,
+} from './idempotency-keys-repository.js';
 
 /** 1: `hash` covers the content or the file only; 2: every shown field, with selective disclosure. */
 export type CertificateHashVersion = 1 | 2;
@@ -615,30 +620,14 @@ export async function insertCertificatesWithWrites(
   // Locked before the insert (an init plan of its filter), so that the statement waits for a
   // balance before any row of its own can make another transaction wait for it. A user without a
   // balance row gets nothing (the locked way reads a missing balance as 0 as well).
-  const balancesLocked = locksBalances
-    ? `balances_locked as (
-         select user_id from credits
-          where user_id in (select json_array_elements_text(?::json))
-          order by user_id for update
-       ),`
-    : '';
+  const balancesLocked = locksBalances ? `${BALANCES_LOCKED},` : '';
   // The keys commit after the balances are held, as in the locked way; a certificate goes in only
   // if its request has no key or still holds it.
   const keysCommitted =
-    keyed.length === 0
-      ? ''
-      : `keys_committed as (
-           update idempotency_keys k set state = 'committed', resource = c.resource
-             from json_to_recordset(?::json) as c(user_id text, key text, owner text,
-                  resource text)
-            where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
-              and k.state in ('running', 'committed')
-              and (select count(*) from balances_locked) >= 0
-           returning k.owner
-         ),`;
+    keyed.length === 0 ? '' : `keys_committed as (${keysCommittedUpdate(BALANCES_HELD)}),`;
   const insert = certificatesFromJson(
     locksBalances
-      ? `(select count(*) from balances_locked) >= 0
+      ? `${BALANCES_HELD}
          and c.user_id in (select user_id from balances_locked)${
            keyed.length === 0
              ? ''
@@ -692,17 +681,13 @@ export async function insertCertificatesWithWrites(
      ${keyed.length === 0 ? '' : 'union all select null, null, null, null, null, null, owner, null from keys_committed'}
      ${locksBalances ? 'union all select null, null, null, null, null, null, null, user_id from balances_locked' : ''}`,
     [
-      ...(locksBalances
-        ? [JSON.stringify([...new Set(certificates.map(({ userId }) => userId))])]
-        : []),
+      ...(locksBalances ? [userIdsJson(certificates.map(({ userId }) => userId))] : []),
       ...(keyed.length === 0
         ? []
         : [
-            JSON.stringify(
+            keyCommitsJson(
               keyed.map(({ certificate, idempotency }) => ({
-                user_id: idempotency?.userId,
-                key: idempotency?.key,
-                owner: idempotency?.owner,
+                claim: idempotency as IdempotencyClaim,
                 resource: certificate.certId,
               })),
             ),

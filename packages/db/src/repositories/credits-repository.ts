@@ -83,6 +83,26 @@ export async function lockCreditBalances(
 }
 
 /**
+ * The `balances_locked` part of a statement that runs on its own: the users' balances locked in
+ * user order, as `lockCreditBalances` takes them; its one binding is `userIdsJson`. The statement
+ * reads it first, through `BALANCES_HELD` in the filter of what it writes (an init plan), so that
+ * it waits for a balance before any row of its own can make another transaction wait for it.
+ */
+export const BALANCES_LOCKED = `balances_locked as (
+       select user_id from credits
+        where user_id in (select json_array_elements_text(?::json))
+        order by user_id for update
+     )`;
+
+/** A filter true once `BALANCES_LOCKED` holds every balance it locks. */
+export const BALANCES_HELD = '(select count(*) from balances_locked) >= 0';
+
+/** The users whose balances `BALANCES_LOCKED` locks, as its binding. */
+export function userIdsJson(userIds: readonly string[]): string {
+  return JSON.stringify([...new Set(userIds)]);
+}
+
+/**
  * Takes several credits from several users in one statement. The caller has locked these
  * balances (`lockCreditBalances`) and spends no more than they hold.
  */

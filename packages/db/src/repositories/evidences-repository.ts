@@ -3,7 +3,12 @@ import type { Queryable } from '../queryable.js';
 import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
-import type { IdempotencyClaim } from './idempotency-keys-repository.js';
+import { BALANCES_HELD, BALANCES_LOCKED, userIdsJson } from './credits-repository.js';
+import {
+  keyCommitsJson,
+  keysCommittedUpdate,
+  type IdempotencyClaim,
+} from './idempotency-keys-repository.js';
 import { writeAlongside, type Write } from '../write-together.js';
 import { withAnchoringStates } from './anchoring-status.js';
 import { refundPaidRecords } from './credit-refunds.js';
@@ -282,26 +287,12 @@ export async function insertEvidencesWithWrites(
     ...prefixed(anchorRecordRow(record)),
   }));
   const keysCommitted =
-    keyed.length === 0
-      ? ''
-      : `keys_committed as (
-           update idempotency_keys k set state = 'committed', resource = c.resource
-             from json_to_recordset(?::json) as c(user_id text, key text, owner text,
-                  resource text)
-            where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
-              and k.state in ('running', 'committed')
-              and (select count(*) from balances_locked) >= 0
-           returning k.owner
-         ),`;
+    keyed.length === 0 ? '' : `keys_committed as (${keysCommittedUpdate(BALANCES_HELD)}),`;
   const nulls = evidenceColumns.map(() => 'null').join(', ');
   const result = await db.raw<{
     rows: (EvidenceRow & { position: number | null; balance_user: string | null })[];
   }>(
-    `with balances_locked as (
-       select user_id from credits
-        where user_id in (select json_array_elements_text(?::json))
-        order by user_id for update
-     ),
+    `with ${BALANCES_LOCKED},
      ${keysCommitted}
      accepted as materialized (
        select e.* from json_to_recordset(?::json) as e(position int, asset uuid,
@@ -309,7 +300,7 @@ export async function insertEvidencesWithWrites(
               network_id text, payer_id text, claim_owner text, record_network_id text,
               record_kind text, record_key text, record_hash text,
               record_trustpoint_type smallint, record_paid_by text, record_timestamp bigint)
-        where (select count(*) from balances_locked) >= 0
+        where ${BALANCES_HELD}
           and e.payer_id in (select user_id from balances_locked)
           ${keyed.length === 0 ? '' : 'and (e.claim_owner is null or e.claim_owner in (select owner from keys_committed))'}
      ),
@@ -352,15 +343,13 @@ export async function insertEvidencesWithWrites(
      union all
      select ${nulls}, null, user_id from balances_locked`,
     [
-      JSON.stringify([...new Set(items.map(({ payerId }) => payerId))]),
+      userIdsJson(items.map(({ payerId }) => payerId)),
       ...(keyed.length === 0
         ? []
         : [
-            JSON.stringify(
+            keyCommitsJson(
               keyed.map(({ idempotency, resource }) => ({
-                user_id: idempotency?.userId,
-                key: idempotency?.key,
-                owner: idempotency?.owner,
+                claim: idempotency as IdempotencyClaim,
                 resource,
               })),
             ),

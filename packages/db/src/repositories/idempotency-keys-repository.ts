@@ -201,26 +201,40 @@ export async function commitIdempotencyKeys(
   commits: readonly { claim: IdempotencyClaim; resource: string }[],
 ): Promise<boolean[]> {
   if (commits.length === 0) return [];
-  const result = await trx.raw<{ rows: { owner: string }[] }>(
-    `update idempotency_keys k set state = 'committed', resource = c.resource
-       from jsonb_to_recordset(?::jsonb) as c(user_id text, key text, owner text, resource text)
-      where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
-        and k.state in ('running', 'committed')
-      returning k.owner`,
-    [
-      JSON.stringify(
-        commits.map(({ claim, resource }) => ({
-          user_id: claim.userId,
-          key: claim.key,
-          owner: claim.owner,
-          resource,
-        })),
-      ),
-    ],
-  );
+  const result = await trx.raw<{ rows: { owner: string }[] }>(keysCommittedUpdate(), [
+    keyCommitsJson(commits),
+  ]);
   // Owners are unique per request (as in `completeIdempotencyKeys`).
   const held = new Set(result.rows.map((row) => row.owner));
   return commits.map(({ claim }) => held.has(claim.owner));
+}
+
+/**
+ * The update that commits keys, returning the owner of each claim that still held its key; its
+ * one binding is `keyCommitsJson`. `condition` is a further filter: a statement that locks
+ * balances first commits the keys only once it holds them (`BALANCES_HELD`).
+ */
+export function keysCommittedUpdate(condition = 'true'): string {
+  return `update idempotency_keys k set state = 'committed', resource = c.resource
+       from json_to_recordset(?::json) as c(user_id text, key text, owner text, resource text)
+      where k.user_id = c.user_id and k.key = c.key and k.owner = c.owner
+        and k.state in ('running', 'committed')
+        and ${condition}
+      returning k.owner`;
+}
+
+/** The claims to commit, each naming its resource, as `keysCommittedUpdate`'s binding. */
+export function keyCommitsJson(
+  commits: readonly { claim: IdempotencyClaim; resource: string }[],
+): string {
+  return JSON.stringify(
+    commits.map(({ claim, resource }) => ({
+      user_id: claim.userId,
+      key: claim.key,
+      owner: claim.owner,
+      resource,
+    })),
+  );
 }
 
 /**
