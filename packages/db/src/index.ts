@@ -2,6 +2,7 @@ export { constraintViolation } from './constraint-violation.js';
 export type { ConstraintViolation, ConstraintViolationKind } from './constraint-violation.js';
 export { isTransientConflict, retryTransientConflicts } from './transient-conflict.js';
 export { batchedLookup, Batcher, onePer } from './batcher.js';
+export { ShortOfCredit } from './short-of-credit.js';
 export { writeAlongside, writeTogether } from './write-together.js';
 export type { Write } from './write-together.js';
 export type { BatcherOptions, ItemOutcome } from './batcher.js';

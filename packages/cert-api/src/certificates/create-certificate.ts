@@ -9,6 +9,7 @@ import {
   onePer,
   recordAudit,
   retryTransientConflicts,
+  ShortOfCredit,
   unanchoredTrustpoint,
   withdrawCertificate,
   type CertificateConflict,
@@ -142,19 +143,8 @@ async function storeCertificates(
   return (await storeAtOnce(services, prepared)) ?? storeLocked(services, prepared);
 }
 
-/** How long a user found short of credit has their certificates stored the locked way. */
-const SHORT_OF_CREDIT_MS = 10_000;
-
-/** Users found short of credit lately, until when: their groups go the locked way. */
-const shortOfCredit = onePer((_services: CertificateServices) => new Map<string, number>());
-
-function anyShortOfCredit(services: CertificateServices, userIds: readonly string[]): boolean {
-  const short = shortOfCredit(services);
-  if (short.size === 0) return false;
-  const now = Date.now();
-  for (const [userId, until] of short) if (until <= now) short.delete(userId);
-  return userIds.some((userId) => short.has(userId));
-}
+/** Users found short of credit lately: their groups go the locked way. */
+const shortOfCredit = onePer((_services: CertificateServices) => new ShortOfCredit());
 
 /**
  * The group in one statement that runs on its own and commits as it ends
@@ -174,7 +164,7 @@ async function storeAtOnce(
 ): Promise<ItemOutcome<StoredCertificate>[] | undefined> {
   if (prepared.some((item) => item.inTransaction !== undefined)) return undefined;
   const userIds = prepared.map((item) => item.certificate.userId);
-  if (anyShortOfCredit(services, userIds)) return undefined;
+  if (shortOfCredit(services).any(userIds)) return undefined;
   // Each Idempotency-Key is committed by the statement, naming its certificate's certID.
   const items = prepared.map((item) => ({ ...withWrites(item), idempotency: item.idempotency }));
   let insertion;
@@ -296,12 +286,8 @@ async function storeLocked(
       }
       unpaid.push(...waiting);
       if (unpaid.length > 0) {
-        const until = Date.now() + SHORT_OF_CREDIT_MS;
         for (const index of unpaid) {
-          shortOfCredit(services).set(
-            (prepared[index] as PreparedCertificate).certificate.userId,
-            until,
-          );
+          shortOfCredit(services).mark((prepared[index] as PreparedCertificate).certificate.userId);
         }
         const repeats = await findCertificateRepeats(
           trx,

@@ -12,6 +12,7 @@ import {
   nextEvidenceTimestamps,
   onePer,
   retryTransientConflicts,
+  ShortOfCredit,
   type AssetRecord,
   type EvidenceRecord,
   type IdempotencyClaim,
@@ -162,19 +163,8 @@ async function writeEvidences(
   );
 }
 
-/** How long a registrant found short of credit has their evidences written the locked way. */
-const SHORT_OF_CREDIT_MS = 10_000;
-
-/** Registrants found short of credit lately, until when: their groups go the locked way. */
-const shortOfCredit = onePer((_services: TrackServices) => new Map<string, number>());
-
-function anyShortOfCredit(services: TrackServices, userIds: readonly string[]): boolean {
-  const short = shortOfCredit(services);
-  if (short.size === 0) return false;
-  const now = Date.now();
-  for (const [userId, until] of short) if (until <= now) short.delete(userId);
-  return userIds.some((userId) => short.has(userId));
-}
+/** Registrants found short of credit lately: their groups go the locked way. */
+const shortOfCredit = onePer((_services: TrackServices) => new ShortOfCredit());
 
 /**
  * The group in one statement that runs on its own and commits as it ends
@@ -189,13 +179,7 @@ async function writeEvidencesAtOnce(
   items: readonly EvidenceToStore[],
   timestamps: readonly number[],
 ): Promise<ItemOutcome<EvidenceRecord>[] | undefined> {
-  if (
-    anyShortOfCredit(
-      services,
-      items.map(({ registrant }) => registrant.id),
-    )
-  )
-    return undefined;
+  if (shortOfCredit(services).any(items.map(({ registrant }) => registrant.id))) return undefined;
   const writes = items.map((item, index) => {
     const timestamp = timestamps[index] as number;
     const { evidence, anchor } = evidenceDraft(
@@ -284,7 +268,7 @@ async function writeEvidencesLocked(
         const userId = item.registrant.id;
         const used = spent.get(userId) ?? 0;
         if ((credits.get(userId) ?? 0) <= used) {
-          shortOfCredit(services).set(userId, Date.now() + SHORT_OF_CREDIT_MS);
+          shortOfCredit(services).mark(userId);
           return [];
         }
         spent.set(userId, used + 1);
