@@ -45,11 +45,10 @@ export type { AnchorRecordState } from './repositories/anchor-queue-repository.j
 export {
   abandonAnchorBatch,
   claimAnchorBatch,
-  countPendingBatches,
   findSignerNextNonce,
   listPendingBatches,
   markTransactionPendingSince,
-  readQueuedBacklog,
+  readSendingState,
   settleAnchorBatch,
   storeReplacementTransaction,
 } from './repositories/anchor-batches-repository.js';
@@ -58,7 +57,9 @@ export type {
   ClaimedBatch,
   ClaimOptions,
   PendingBatch,
+  QueuedBacklog,
   ReplacementTransaction,
+  SendingState,
   SettledBatch,
   SettledRecords,
   SignedBatch,

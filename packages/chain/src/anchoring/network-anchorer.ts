@@ -2,10 +2,9 @@ import type { RegistryGeneration } from '@trustpoint/registry-abi';
 import {
   abandonAnchorBatch,
   claimAnchorBatch,
-  countPendingBatches,
   listPendingBatches,
   markTransactionPendingSince,
-  readQueuedBacklog,
+  readSendingState,
   settleAnchorBatch,
   storeReplacementTransaction,
   type BatchTransaction,
@@ -228,20 +227,31 @@ export class NetworkAnchorer {
     if (this.#registrar.health.state === 'notReady') {
       return Math.max(1, this.#timing.notReadyCheckMs - (Date.now() - this.#registrar.checkedAt));
     }
+    // One look at the database for the batches in flight and every kind's queue.
+    const batchSizes = new Map<RecordKind, number>();
+    for (const kind of RECORD_KINDS) {
+      // A network without a status registry writes no statuses; the revocation does not queue any.
+      if (kind === 'status' && this.#network.statusRegistry === undefined) continue;
+      batchSizes.set(
+        kind,
+        batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize),
+      );
+    }
+    const { unsettled, backlogs } = await readSendingState(
+      this.#knex,
+      this.#network.networkId,
+      batchSizes,
+    );
     // Counting the batches that wait for confirmations too would leave blocks with room empty on a
     // network asking several: at most maxInFlight batches per `confirmations` blocks.
-    const unsettled = await countPendingBatches(this.#knex, this.#network.networkId);
     const inFlight = Math.max(0, unsettled - this.#seenMined.size);
     if (inFlight >= this.#timing.maxInFlight) return this.#senderIdle.busy();
     let nextCheckMs = this.#timing.pollIntervalMs;
     let queued = false;
-    for (const kind of RECORD_KINDS) {
-      // A network without a status registry writes no statuses; the revocation does not queue any.
-      if (kind === 'status' && this.#network.statusRegistry === undefined) continue;
+    for (const [kind, maxSize] of batchSizes) {
       const { maxWaitMs } = this.#network.batch;
-      const maxSize = batchCapacity(await this.#generationOf(kind), this.#network.batch.maxSize);
-      const backlog = await readQueuedBacklog(this.#knex, this.#network.networkId, kind, maxSize);
-      if (backlog.count === 0) continue;
+      const backlog = backlogs.get(kind);
+      if (backlog === undefined || backlog.count === 0) continue;
       queued = true;
       if (backlog.count < maxSize && backlog.oldestAgeMs < maxWaitMs) {
         nextCheckMs = Math.min(

@@ -80,26 +80,60 @@ interface QueuedRow {
   record_timestamp: number | string | null;
 }
 
-/** The oldest queued records' count (up to `limit`) and the age of the oldest, in ms. */
-export async function readQueuedBacklog(
+/** The queue of one kind of record on a network: how many wait (up to a batch), and how long. */
+export interface QueuedBacklog {
+  /** Queued records, counted up to the batch size asked for. */
+  count: number;
+  /** Age of the oldest queued record, in ms; 0 when none waits. */
+  oldestAgeMs: number;
+}
+
+/** What a network's sender looks at before claiming: batches unsettled, and each kind's queue. */
+export interface SendingState {
+  /** Batches signed and not yet settled. */
+  unsettled: number;
+  backlogs: Map<RecordKind, QueuedBacklog>;
+}
+
+/**
+ * Reads the batches of a network signed and not yet settled, and for each kind asked for the
+ * oldest queued records' count (up to its batch size) and the oldest one's age: one round trip.
+ */
+export async function readSendingState(
   db: Queryable,
   networkId: string,
-  kind: RecordKind,
-  limit: number,
-): Promise<{ count: number; oldestAgeMs: number }> {
+  batchSizes: ReadonlyMap<RecordKind, number>,
+): Promise<SendingState> {
+  const kinds = [...batchSizes].map(([kind, size]) => ({ kind, size }));
   const result = await db.raw<{
-    rows: { count: number | string | null; age_ms: number | string | null }[];
+    rows: {
+      unsettled: number | string;
+      kind: RecordKind | null;
+      count: number | string | null;
+      age_ms: number | string | null;
+    }[];
   }>(
-    `select count(*) as count,
-            extract(epoch from (now() - min(created_at))) * 1000 as age_ms
-       from (select created_at from anchor_records
-              where network_id = ? and kind = ? and status = 'queued'
-              order by id limit ?) oldest`,
-    [networkId, kind, limit],
+    `select (select count(*) from anchor_batches
+              where network_id = ? and status = 'signed') as unsettled,
+            k.kind, backlog.count, backlog.age_ms
+       from (select 1) one
+       left join jsonb_to_recordset(?::jsonb) as k(kind text, size int) on true
+       left join lateral (
+         select count(*) as count,
+                extract(epoch from (now() - min(created_at))) * 1000 as age_ms
+           from (select created_at from anchor_records
+                  where network_id = ? and kind = k.kind and status = 'queued'
+                  order by id limit k.size) oldest
+       ) backlog on true`,
+    [networkId, JSON.stringify(kinds), networkId],
   );
-  const row = result.rows[0];
-  // `age_ms` is numeric in SQL, which both drivers return as text.
-  return { count: Number(row?.count ?? 0), oldestAgeMs: Number(row?.age_ms ?? 0) };
+  const backlogs = new Map<RecordKind, QueuedBacklog>();
+  for (const row of result.rows) {
+    if (row.kind === null) continue;
+    // `age_ms` is numeric in SQL, which both drivers return as text.
+    backlogs.set(row.kind, { count: Number(row.count ?? 0), oldestAgeMs: Number(row.age_ms ?? 0) });
+  }
+  return { unsettled: Number(result.rows[0]?.unsettled ?? 0), backlogs };
 }
 
 /** The next nonce this deployment would sign with on a network; undefined before its first batch. */
@@ -180,20 +214,34 @@ export async function claimAnchorBatch(
   }
 
   return knex.transaction(async (trx) => {
-    const nonceRow = await trx('signer_nonces')
-      .where({ network_id: networkId, signer })
-      .forUpdate()
-      .first<{ next_nonce: number } | undefined>();
-    if (!nonceRow) throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
-    const nonce = nonceRow.next_nonce;
-
-    const rows = await trx('anchor_records')
-      .select<QueuedRow[]>('id', 'record_key', 'hash', 'trustpoint_type', 'record_timestamp')
-      .where({ network_id: networkId, kind, status: 'queued' })
-      .orderBy('id')
-      .limit(options.maxSize)
-      .forUpdate()
-      .skipLocked();
+    // The nonce row first (the queue's records only once it is held), then the oldest queued
+    // records no other claim holds: one round trip.
+    const taken = await trx.raw<{
+      rows: { nonce: number | null; records: QueuedRow[] | null }[];
+    }>(
+      `with nonce as (
+         select next_nonce from signer_nonces
+          where network_id = :networkId and signer = :signer
+            for update
+       ),
+       queued as (
+         select id, record_key, hash, trustpoint_type, record_timestamp from anchor_records
+          where network_id = :networkId and kind = :kind and status = 'queued'
+            and exists (select 1 from nonce)
+          order by id
+          limit :maxSize
+            for update skip locked
+       )
+       select (select next_nonce from nonce) as nonce,
+              (select json_agg(queued order by id) from queued) as records`,
+      { networkId, signer, kind, maxSize: options.maxSize },
+    );
+    const claim = taken.rows[0];
+    if (claim?.nonce === null || claim?.nonce === undefined) {
+      throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
+    }
+    const nonce = claim.nonce;
+    const rows = claim.records ?? [];
     if (rows.length === 0) return null;
     const records: QueuedRecord[] = rows.map((row: QueuedRow) => ({
       id: row.id,
@@ -204,55 +252,59 @@ export async function claimAnchorBatch(
     }));
 
     const { transaction, rejected } = await options.sign(records, nonce);
-    await failRefusedRecords(trx, rejected);
+    if (rejected.length > 0) await failRefusedRecords(trx, rejected);
     const rejectedIds = new Set(rejected.map((r) => r.recordId));
     const included = records.filter((record) => !rejectedIds.has(record.id));
     if (!transaction || included.length === 0) return { batch: null, records: [], rejected };
 
-    const [batchRow] = await trx('anchor_batches')
-      .insert({
-        network_id: networkId,
+    // The batch, its first transaction, its records and the next nonce: one round trip.
+    const stored = await trx.raw<{ rows: (BatchRow & { transaction_id: number })[] }>(
+      `with batch as (
+         insert into anchor_batches
+           (network_id, kind, signer, nonce, raw_transaction, transaction_hash, status)
+         values (:networkId, :kind, :signer, :nonce, :raw, :hash, 'signed')
+         returning *
+       ),
+       sent as (
+         insert into anchor_transactions (batch_id, raw_transaction, transaction_hash)
+         select id, :raw, :hash from batch
+         returning id
+       ),
+       records as (
+         update anchor_records set status = 'batched', batch_id = (select id from batch)
+          where id in (select value::bigint from jsonb_array_elements_text(cast(:ids as jsonb)))
+       ),
+       next as (
+         update signer_nonces set next_nonce = :nextNonce
+          where network_id = :networkId and signer = :signer
+       )
+       select batch.*, sent.id as transaction_id from batch cross join sent`,
+      {
+        networkId,
         kind,
         signer,
         nonce,
-        raw_transaction: transaction.raw,
-        transaction_hash: transaction.hash,
-        status: 'signed',
-      })
-      .returning<BatchRow[]>('*');
+        nextNonce: nonce + 1,
+        raw: transaction.raw,
+        hash: transaction.hash,
+        ids: JSON.stringify(included.map((record) => record.id)),
+      },
+    );
+    const batchRow = stored.rows[0];
     if (!batchRow) throw new Error('anchor batch insert returned nothing');
-    const [transactionRow] = await trx('anchor_transactions')
-      .insert({
-        batch_id: batchRow.id,
-        raw_transaction: transaction.raw,
-        transaction_hash: transaction.hash,
-      })
-      .returning<TransactionRow[]>('*');
-    if (!transactionRow) throw new Error('anchor transaction insert returned nothing');
-    await trx('anchor_records')
-      .whereIn(
-        'id',
-        included.map((record) => record.id),
-      )
-      .update({ status: 'batched', batch_id: batchRow.id });
-    await trx('signer_nonces')
-      .where({ network_id: networkId, signer })
-      .update({ next_nonce: nonce + 1 });
     return {
-      batch: toPendingBatch(batchRow, [toBatchTransaction(transactionRow)]),
+      batch: toPendingBatch(batchRow, [
+        {
+          id: batchRow.transaction_id,
+          rawTransaction: transaction.raw,
+          transactionHash: transaction.hash,
+          pendingSinceBlock: null,
+        },
+      ]),
       records: included,
       rejected,
     };
   });
-}
-
-/** How many batches of one network are signed and not yet settled. */
-export async function countPendingBatches(db: Queryable, networkId: string): Promise<number> {
-  const row = await db('anchor_batches')
-    .where({ network_id: networkId, status: 'signed' })
-    .count<{ count: number }[]>('* as count')
-    .first();
-  return row?.count ?? 0;
 }
 
 /** Batches signed but not yet settled on one network, lowest nonce first. */
@@ -357,60 +409,73 @@ export interface SettledRecords {
 
 /**
  * Marks a mined batch anchored with its records, and writes the transaction into the trustpoints
- * or evidences that wait on them, all in one transaction. Returns the anchored records, or
- * undefined when another process settled the batch first.
+ * or evidences that wait on them, in one statement (one round trip: on the embedded database each
+ * one waits for a turn of the service's busy thread). Returns the anchored records, or undefined
+ * when another process settled the batch first: its update of the batch waits for that one's
+ * commit and then finds the batch no longer signed, and nothing else is written.
  */
 export async function settleAnchorBatch(
   knex: Knex,
   settled: SettledBatch,
 ): Promise<SettledRecords | undefined> {
-  return knex.transaction(async (trx) => {
-    // now() is the transaction's start time: the batch's updated_at and the rows' anchored_at
-    // below are the same instant, which waiting requests are told.
-    const mined = await trx('anchor_transactions')
-      .where({ batch_id: settled.batchId, transaction_hash: settled.transactionHash })
-      .first<{ raw_transaction: string } | undefined>('raw_transaction');
-    if (!mined) throw new Error(`transaction ${settled.transactionHash} is not one of its batch`);
-    const batch = await trx('anchor_batches')
-      .where({ id: settled.batchId, status: 'signed' })
-      .update({
-        status: 'anchored',
-        block_number: settled.blockNumber,
-        raw_transaction: mined.raw_transaction,
-        transaction_hash: settled.transactionHash,
-        updated_at: trx.fn.now(),
-      })
-      .returning<{ kind: RecordKind; transaction_hash: string; updated_at: Date }[]>([
-        'kind',
-        'transaction_hash',
-        'updated_at',
-      ]);
-    const row = batch[0];
-    if (!row) return undefined;
-    // They share the nonce: once one is mined, the others never can be.
-    await trx('anchor_transactions')
-      .where({ batch_id: settled.batchId })
-      .update({
-        status: trx.raw("case when transaction_hash = ? then 'mined' else 'dropped' end", [
-          settled.transactionHash,
-        ]),
-      });
-    const anchored = await trx('anchor_records')
-      .where({ batch_id: settled.batchId, status: 'batched' })
-      .update({ status: 'anchored' })
-      .returning<{ id: number }[]>('id');
-    const ids = anchored.map((record) => record.id);
-    // A status has no row of its own: its anchor record is all there is to settle.
-    if (row.kind !== 'status') {
-      const target = row.kind === 'trustpoint' ? 'trustpoints' : 'evidences';
-      await trx(target).whereIn('anchor_record_id', ids).update({
-        smart_contract: settled.smartContract,
-        transaction_hash: row.transaction_hash,
-        anchored_at: trx.fn.now(),
-      });
-    }
-    return { recordIds: ids, anchoredAt: row.updated_at };
-  });
+  const { batchId, transactionHash } = settled;
+  // now() is the statement's (its transaction's) start: the batch's updated_at and the rows'
+  // anchored_at are the same instant, which waiting requests are told.
+  const result = await knex.raw<{
+    rows: { known: boolean; anchored_at: Date | null; ids: number[] | null }[];
+  }>(
+    `with mined as (
+       select raw_transaction from anchor_transactions
+        where batch_id = :batchId and transaction_hash = :transactionHash
+     ),
+     batch as (
+       update anchor_batches
+          set status = 'anchored', block_number = :blockNumber,
+              raw_transaction = (select raw_transaction from mined),
+              transaction_hash = :transactionHash, updated_at = now()
+        where id = :batchId and status = 'signed' and exists (select 1 from mined)
+       returning kind, updated_at
+     ),
+     -- They share the nonce: once one is mined, the others never can be.
+     transactions as (
+       update anchor_transactions
+          set status = case when transaction_hash = :transactionHash then 'mined' else 'dropped' end
+        where batch_id = :batchId and exists (select 1 from batch)
+     ),
+     records as (
+       update anchor_records set status = 'anchored'
+        where batch_id = :batchId and status = 'batched' and exists (select 1 from batch)
+       returning id
+     ),
+     -- A status has no row of its own: its anchor record is all there is to settle.
+     trustpoints_anchored as (
+       update trustpoints
+          set smart_contract = :smartContract, transaction_hash = :transactionHash,
+              anchored_at = now()
+        where anchor_record_id in (select id from records)
+          and (select kind from batch) = 'trustpoint'
+     ),
+     evidences_anchored as (
+       update evidences
+          set smart_contract = :smartContract, transaction_hash = :transactionHash,
+              anchored_at = now()
+        where anchor_record_id in (select id from records)
+          and (select kind from batch) = 'evidence'
+     )
+     select exists (select 1 from mined) as known,
+            (select updated_at from batch) as anchored_at,
+            (select json_agg(id order by id) from records) as ids`,
+    {
+      batchId,
+      transactionHash,
+      blockNumber: settled.blockNumber,
+      smartContract: settled.smartContract,
+    },
+  );
+  const row = result.rows[0];
+  if (!row?.known) throw new Error(`transaction ${transactionHash} is not one of its batch`);
+  if (row.anchored_at === null) return undefined;
+  return { recordIds: row.ids ?? [], anchoredAt: new Date(row.anchored_at) };
 }
 
 /**
