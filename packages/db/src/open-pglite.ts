@@ -2,46 +2,96 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
 import { knex, type Knex } from 'knex';
-import ClientPGLite from 'knex-pglite';
 import type { Database } from './database.js';
-import { parseInt8 } from './parse-int8.js';
 import { PGLITE_START_PARAMS } from './pglite-start-params.js';
+import { PgliteThread, type PgliteSession } from './pglite-thread.js';
 
 const inMemory = 'memory://';
 
+/** Sessions of the engine knex's pool may hold at once. */
+const SESSIONS = 4;
+
 interface QueryObject {
+  sql?: string;
+  bindings?: unknown[];
+  options?: unknown;
   method?: string;
+  response?: unknown;
 }
 
-/**
- * knex-pglite names the command of a result after knex's method, so a `del()` reports "DEL" where
- * pg reports "DELETE", and knex then returns the raw result instead of the deleted row count.
- * Renaming the method makes `delete()` return a count on both backends.
- */
-// knex's typings leave out `processResponse`, which every dialect implements.
-const PgliteDialect = ClientPGLite as unknown as new (config: Knex.Config) => Knex.Client & {
+interface PgliteResults {
+  rows: unknown[];
+  affectedRows?: number;
+}
+
+// knex's PostgreSQL dialect, which knex's typings do not describe: what this client builds on.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const PostgresDialect = require('knex/lib/dialects/postgres/index.js') as new (
+  config: Knex.Config,
+) => Knex.Client & {
+  config: { pgliteEngine: PgliteThread };
+  searchPath?: string | readonly string[];
   processResponse(obj: QueryObject, runner: unknown): unknown;
-  _query(connection: unknown, obj: QueryObject): Promise<unknown>;
+  _parseVersion(version: string): string;
 };
 
-class PgliteClient extends PgliteDialect {
-  override processResponse(obj: QueryObject, runner: unknown): unknown {
-    const method = obj.method === 'del' ? 'delete' : obj.method;
-    return super.processResponse({ ...obj, method }, runner);
+/**
+ * knex's PostgreSQL dialect on the sessions of one PGlite engine (its own thread): each pooled
+ * connection is a session (`PgliteThread.session`), so statements of several requests wait in the
+ * engine's queue, not for a connection.
+ */
+class PgliteClient extends PostgresDialect {
+  get engine(): PgliteThread {
+    return this.config.pgliteEngine;
+  }
+
+  // The statements are PGlite's, not the pg driver's.
+  _driver(): undefined {
+    return undefined;
+  }
+
+  async _acquireOnlyConnection(): Promise<PgliteSession> {
+    await this.engine.waitReady;
+    return this.engine.session();
+  }
+
+  override async destroyRawConnection(session: PgliteSession): Promise<void> {
+    await session.end();
+  }
+
+  async checkVersion(session: PgliteSession): Promise<string> {
+    const result = (await session.query('select version()')) as PgliteResults;
+    const row = result.rows[0] as { version: string };
+    return this._parseVersion(row.version);
+  }
+
+  async setSchemaSearchPath(session: PgliteSession, searchPath?: string): Promise<boolean> {
+    const path = searchPath ?? this.searchPath;
+    if (path === undefined) return true;
+    const schemas = typeof path === 'string' ? [path] : path;
+    const list = schemas.map((schema) => `"${schema.replace(/"/g, '""')}"`).join(',');
+    await session.query(`set search_path to ${list}`);
+    return true;
+  }
+
+  async _query(session: PgliteSession, obj: QueryObject): Promise<QueryObject> {
+    if (!obj.sql) throw new Error('The query is empty');
+    obj.response = await session.query(obj.sql, obj.bindings, obj.options);
+    return obj;
   }
 
   /**
-   * Each statement waits for a turn of the event loop first. PGlite runs on this thread and
-   * answers through promises alone, so without it a whole transaction (a group commit of 200
-   * certificates: 100-250 ms) runs in one turn; and Node (libuv >= 1.45) accepts one connection
-   * per turn: under load, new clients then waited 10-20 s to be accepted (bench:create on PGlite,
-   * 150 of 500 connections accepted at 7 a second) while their requests sat unread.
+   * Gives the dialect the result pg would: PGlite reports no command, so it is named after knex's
+   * method (`del` as pg's "DELETE", so that `delete()` returns a count on both backends).
    */
-  override async _query(connection: unknown, obj: QueryObject): Promise<unknown> {
-    await new Promise((resolve) => setImmediate(resolve));
-    return super._query(connection, obj);
+  override processResponse(obj: QueryObject, runner: unknown): unknown {
+    const results = obj.response as PgliteResults;
+    const method = obj.method === 'del' ? 'delete' : obj.method;
+    const command =
+      method === 'first' || method === 'pluck' ? 'SELECT' : (method?.toUpperCase() ?? '');
+    const response = { ...results, rowCount: results.affectedRows, command };
+    return super.processResponse({ ...obj, method, response }, runner);
   }
 }
 
@@ -143,27 +193,30 @@ export async function openPglite(
     const empty = (await readdir(dataDir)).length === 0;
     if (empty && options.loadDataDir === undefined) await initializeApart(dataDir);
   }
-  // PGlite returns int8 as a number when it fits and as a bigint otherwise: one rule for both
-  // backends instead.
-  const pglite = new PGlite({
+  // On a thread of its own; it reads int8 as a number (`parseInt8`), as pg does here.
+  const pglite = await PgliteThread.start({
     dataDir,
-    parsers: { [types.INT8]: parseInt8 },
     startParams: PGLITE_START_PARAMS,
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
   });
   // Fail here, with the engine's own message, when the data directory cannot be opened.
-  await pglite.waitReady;
+  await pglite.waitReady.catch(async (error: unknown) => {
+    await pglite.close();
+    throw error;
+  });
   const instance = knex({
     client: PgliteClient as unknown as typeof Knex.Client,
-    // knex-pglite takes an existing engine through a connection function; knex's types do not
-    // know that shape. Its pool is fixed at one connection: PGlite serves one session at a time.
-    connection: (() => ({ pglite })) as unknown as Knex.Config['connection'],
+    // No connection settings: the sessions are the engine's (`pgliteEngine`, which knex's types
+    // do not know). Two runs of each batcher and the anchorers' claims find a session each.
+    connection: {},
+    pool: { min: 0, max: SESSIONS },
+    ...({ pgliteEngine: pglite } as object),
     ...(schema === undefined ? {} : { searchPath: [schema] }),
   });
   return {
     knex: instance,
     backend: 'pglite',
-    dumpDataDir: () => pglite.dumpDataDir('none'),
+    dumpDataDir: () => pglite.dumpDataDir(),
     // Stops the engine even when the pool never opened its connection.
     async close() {
       await instance.destroy();

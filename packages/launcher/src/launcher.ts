@@ -350,8 +350,9 @@ export async function launch(
       stops.push(() => health.stop());
     } else if (ownsMachine) {
       // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
-      // request bursts never starve them, and their signing and encoding use the other core. The
-      // embedded database lives inside this thread, so there they run here.
+      // request bursts never starve them, and their signing and encoding use the other core. On
+      // the embedded database they run here: its engine has a thread of its own already, and a
+      // third thread would cost memory at rest.
       engine = new AnchorEngine(database.knex, networks, {
         logger,
         anchoring: config.databaseUrl === undefined,

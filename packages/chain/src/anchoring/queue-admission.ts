@@ -32,7 +32,7 @@ interface QueueView {
   countedAt: number;
   /**
    * No read before this: three times the last read's duration after it ended, so that counting a
-   * long queue (80,000 rows: about 30 ms on PostgreSQL, 80-100 ms on PGlite, whose one connection
+   * long queue (80,000 rows: about 30 ms on PostgreSQL, 80-100 ms on PGlite, whose one engine
    * the requests share) takes at most a quarter of the database's time.
    */
   nextReadAt: number;
