@@ -6,5 +6,10 @@ export type DatabaseBackend = 'postgres' | 'pglite';
 export interface Database {
   readonly knex: Knex;
   readonly backend: DatabaseBackend;
+  /**
+   * Gives back what a busy spell grew in the database's own thread (the embedded engine's heap);
+   * absent where the database is elsewhere.
+   */
+  releaseMemory?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -217,6 +217,7 @@ export async function openPglite(
     knex: instance,
     backend: 'pglite',
     dumpDataDir: () => pglite.dumpDataDir(),
+    releaseMemory: () => pglite.collectGarbage(),
     // Stops the engine even when the pool never opened its connection.
     async close() {
       await instance.destroy();

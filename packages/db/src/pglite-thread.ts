@@ -27,6 +27,7 @@ export interface PgliteThreadOptions {
  */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { Session } = require('node:inspector');
 const { PGlite, types } = require(workerData.engine);
 const parseInt8 = ${parseInt8.toString()};
 const pglite = new PGlite({
@@ -56,6 +57,19 @@ const perform = async (request) => {
       return undefined;
     case 'dump':
       return (await pglite.dumpDataDir('none')).arrayBuffer();
+    case 'collect':
+      return new Promise((resolve, reject) => {
+        const session = new Session();
+        session.connect();
+        session.post('HeapProfiler.collectGarbage', (error) => {
+          // Disconnecting inside this callback blocks the thread for good (Node.js 20): after it.
+          setImmediate(() => {
+            session.disconnect();
+            if (error) reject(error);
+            else resolve(undefined);
+          });
+        });
+      });
     case 'close':
       if (!pglite.closed) await pglite.close();
       return undefined;
@@ -63,7 +77,7 @@ const perform = async (request) => {
 };
 // One engine, one PostgreSQL session, several client sessions: requests run in the order they
 // came, except that while a session is inside a transaction only its own run, so that no other
-// session's statement lands in it. 'dump' and 'close' belong to no session.
+// session's statement lands in it. 'dump', 'collect' and 'close' belong to no session.
 const waiting = [];
 let owner = null;
 let running = false;
@@ -206,6 +220,14 @@ export class PgliteThread {
         if (!this.#closed) await this.#send({ op: 'end', session });
       },
     };
+  }
+
+  /**
+   * One memory-reducing collection of the engine thread's heap: what a burst of statements grew
+   * goes back to the system. For a quiet moment (`releaseMemoryWhenIdle`).
+   */
+  async collectGarbage(): Promise<void> {
+    await this.#send({ op: 'collect' });
   }
 
   /** The data directory as a tar image, to start another engine from. */

@@ -76,6 +76,30 @@ describe('the embedded engine on its own thread', () => {
   });
 });
 
+describe("the embedded engine's heap", () => {
+  it('when its thread is collected, then the engine goes on answering', async () => {
+    // Arrange
+    const engine = await PgliteThread.start({
+      dataDir: 'memory://',
+      startParams: PGLITE_START_PARAMS,
+    });
+    try {
+      await engine.waitReady;
+      const session = engine.session();
+      await session.query('select generate_series(1, 100000)');
+
+      // Act
+      await engine.collectGarbage();
+
+      // Assert: a collection that blocked the thread would leave this statement unanswered
+      const result = (await session.query('select 41 + 1 as n')) as { rows: { n: number }[] };
+      expect(result.rows[0]?.n).toBe(42);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
+
 describe('knex on the embedded engine', () => {
   let database: PgliteDatabase;
 

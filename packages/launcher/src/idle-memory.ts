@@ -15,6 +15,8 @@ export interface IdleMemoryOptions {
   idleUtilization?: number;
   /** How far the committed heap must have grown since the last collection to be worth one. */
   minGrowthBytes?: number;
+  /** Collects another thread's heap at the same moments (the embedded database's engine). */
+  alsoRelease?: () => Promise<void>;
 }
 
 export interface IdleMemory {
@@ -56,7 +58,7 @@ export function releaseMemoryWhenIdle(options: IdleMemoryOptions): IdleMemory {
     const before = process.memoryUsage().heapTotal;
     if (collecting || utilization > idleUtilization || before - baseline < minGrowthBytes) return;
     collecting = true;
-    collectGarbage().then(
+    Promise.all([collectGarbage(), options.alsoRelease?.()]).then(
       () => {
         collecting = false;
         baseline = process.memoryUsage().heapTotal;

@@ -482,7 +482,12 @@ export async function launch(
     }
 
     // What the start grew and left behind goes back to the system once the process is quiet.
-    const idleMemory = releaseMemoryWhenIdle({ logger });
+    const idleMemory = releaseMemoryWhenIdle({
+      logger,
+      ...(database.releaseMemory === undefined
+        ? {}
+        : { alsoRelease: () => database.releaseMemory?.() ?? Promise.resolve() }),
+    });
     stops.push(() => {
       idleMemory.stop();
       return Promise.resolve();

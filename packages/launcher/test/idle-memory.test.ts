@@ -43,7 +43,15 @@ describe('releaseMemoryWhenIdle', () => {
     const { logger, releases } = recordingLogger();
 
     // Act (the first collection needs no growth; another would need 16 MiB more)
-    const idle = releaseMemoryWhenIdle({ logger, checkMs: 100 });
+    let alsoReleased = 0;
+    const idle = releaseMemoryWhenIdle({
+      logger,
+      checkMs: 100,
+      alsoRelease: () => {
+        alsoReleased += 1;
+        return Promise.resolve();
+      },
+    });
     try {
       await expect.poll(() => releases.length, { timeout: 10_000 }).toBeGreaterThan(0);
       // Timers still fire after it (a collection that blocked the thread would end the test here).
@@ -54,6 +62,8 @@ describe('releaseMemoryWhenIdle', () => {
 
     // Assert: collected once (the heap has not grown 16 MiB since), and smaller after it.
     expect(releases).toHaveLength(1);
+    // The embedded database's thread is collected at the same moment, once.
+    expect(alsoReleased).toBe(1);
     const [release] = releases;
     expect(release?.heapAfterMiB).toBeLessThan(release?.heapBeforeMiB ?? 0);
   });
