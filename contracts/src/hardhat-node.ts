@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { freePort } from './free-port';
 
@@ -15,7 +14,10 @@ export interface HardhatNode {
 
 export interface HardhatNodeOptions {
   host?: string;
-  /** A free port is picked when omitted (`freePort`). */
+  /**
+   * A free port is picked when omitted (`freePort`). 0: the node binds a port the system gives it
+   * and says which (a node this process starts for itself, leaving no reservation behind).
+   */
   port?: number;
   /** How long to wait for the node to answer `net_version`. */
   readyTimeoutMs?: number;
@@ -30,25 +32,6 @@ export interface HardhatNodeOptions {
 const PACKAGE_ROOT = [join(__dirname, '..'), join(__dirname, '..', '..')].find((dir) =>
   existsSync(join(dir, 'hardhat.config.ts')),
 );
-
-/**
- * A port the system finds free now, from its own range, reserving nothing: for a node this process
- * starts for itself (the local chain's), which leaves no trace behind. Tests and benches take
- * `freePort`, which no connection on the machine can take before the bind.
- */
-export async function systemFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('Could not pick a free port'));
-      });
-    });
-  });
-}
 
 export async function isJsonRpcReady(url: string): Promise<boolean> {
   try {
@@ -120,8 +103,7 @@ export function exitWithParentArgs(): string[] {
 /** Starts `hardhat node` with this package's chain settings and resolves once it answers. */
 export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? (await freePort(host));
-  const url = `http://${host}:${String(port)}`;
+  const asked = options.port ?? (await freePort(host));
   if (!PACKAGE_ROOT) throw new Error('hardhat.config.ts of @trustpoint/contracts not found');
   const cli = join(
     dirname(require.resolve('hardhat/package.json')),
@@ -140,7 +122,7 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     '--hostname',
     host,
     '--port',
-    String(port),
+    String(asked),
   ];
   const child = spawn(process.execPath, args, {
     cwd: PACKAGE_ROOT,
@@ -178,8 +160,22 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     await exited;
   };
 
+  // Ready once it says it listens (on the port it was given or, given 0, the one it bound: never
+  // a port another process took meanwhile) and answers there.
+  const listening = () => {
+    const bound = /JSON-RPC server at http:\/\/[^\s/]+:(\d+)\//.exec(output)?.[1];
+    return bound === undefined ? undefined : Number(bound);
+  };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  while (!(await isJsonRpcReady(url))) {
+  let port = asked;
+  let url = `http://${host}:${String(port)}`;
+  for (;;) {
+    const bound = listening();
+    if (bound !== undefined) {
+      port = asked === 0 ? bound : asked;
+      url = `http://${host}:${String(port)}`;
+      if (await isJsonRpcReady(url)) break;
+    }
     if (child.exitCode !== null) throw new Error(`hardhat node exited early:\n${output}`);
     if (Date.now() > deadline) {
       await stop();

@@ -33,8 +33,13 @@ export async function startLocalChainProcess(options: {
   const child = spawn(process.execPath, [...exitWithParentArgs(), scriptPath()], {
     env: { ...process.env, CHAIN_PORT: String(options.port), TRUSTPOINT_DATA_DIR: options.dataDir },
     detached: true,
-    // stdin: the pipe whose end tells the chain this process is gone.
-    stdio: ['pipe', 'ignore', 'ignore'],
+    // stdin: the pipe whose end tells the chain this process is gone; stderr: why it failed.
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  // The last lines it wrote, for the error when it ends before it is ready.
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2_000);
   });
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
@@ -44,8 +49,11 @@ export async function startLocalChainProcess(options: {
   const deployments = join(options.dataDir, 'deployments.json');
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   while (!((await isJsonRpcReady(url)) && existsSync(deployments))) {
-    if (child.exitCode !== null)
-      throw new Error(`local chain exited with code ${String(child.exitCode)}`);
+    if (child.exitCode !== null) {
+      throw new Error(
+        `local chain exited with code ${String(child.exitCode)}: ${stderr.trim() || '(nothing on stderr)'}`,
+      );
+    }
     if (Date.now() > deadline) {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       throw new Error(`local chain did not start on ${url} in time`);

@@ -8,12 +8,7 @@ import {
 } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import {
-  startHardhatNode,
-  systemFreePort,
-  useIntervalMining,
-  type HardhatNode,
-} from './hardhat-node';
+import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
 
 /**
  * The embedded development chain: a Hardhat node behind a JSON-RPC relay that journals every
@@ -292,7 +287,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   const { initialDate } = await chainIdentity(options.dataDir);
   const node: HardhatNode = await startHardhatNode({
     initialDate,
-    port: await systemFreePort(),
+    port: 0,
   });
   const agent = new Agent({ keepAlive: true });
   const entries = await readJournal(journalPath);
