@@ -172,7 +172,7 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   for (;;) {
     const bound = listening();
     if (bound !== undefined) {
-      port = asked === 0 ? bound : asked;
+      port = bound;
       url = `http://${host}:${String(port)}`;
       if (await isJsonRpcReady(url)) break;
     }

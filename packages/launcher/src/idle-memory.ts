@@ -15,8 +15,11 @@ export interface IdleMemoryOptions {
   idleUtilization?: number;
   /** How far the committed heap must have grown since the last collection to be worth one. */
   minGrowthBytes?: number;
-  /** Collects another thread's heap at the same moments (the embedded database's engine). */
-  alsoRelease?: () => Promise<void>;
+  /**
+   * Collects another thread's heap at the same moments (the embedded database's engine); undefined
+   * where there is none.
+   */
+  alsoRelease?: () => Promise<void> | undefined;
 }
 
 export interface IdleMemory {

@@ -484,9 +484,7 @@ export async function launch(
     // What the start grew and left behind goes back to the system once the process is quiet.
     const idleMemory = releaseMemoryWhenIdle({
       logger,
-      ...(database.releaseMemory === undefined
-        ? {}
-        : { alsoRelease: () => database.releaseMemory?.() ?? Promise.resolve() }),
+      alsoRelease: () => database.releaseMemory?.(),
     });
     stops.push(() => {
       idleMemory.stop();
