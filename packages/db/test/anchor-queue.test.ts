@@ -87,6 +87,77 @@ describe.each(testBackends())('the anchoring queue on %s', (backend) => {
     expect(await claimAnchorBatch(db.knex, claimOf(networkId, 3))).toBeNull();
   });
 
+  it('when nothing moves while a batch is signed, then it is signed once and nothing is held meanwhile', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const ids = await enqueueAnchorRecords(db.knex, evidences(networkId, 3));
+    let signings = 0;
+    let lockedMeanwhile: 'locked' | 'waited' | undefined;
+    const signWhileOthersLock: ClaimOptions['sign'] = async (_records, nonce) => {
+      signings += 1;
+      // Another session locks the nonce row and the records: it would wait for a claim holding
+      // them (on PGlite, for any open transaction).
+      const lock = db.knex.transaction(async (trx) => {
+        await trx('signer_nonces').where({ network_id: networkId }).forUpdate();
+        await trx('anchor_records').whereIn('id', ids).forUpdate();
+        return 'locked' as const;
+      });
+      const waited = new Promise<'waited'>((resolve) => {
+        setTimeout(() => {
+          resolve('waited');
+        }, 2_000);
+      });
+      lockedMeanwhile ??= await Promise.race([lock, waited]);
+      return {
+        transaction: { raw: `0xraw${String(nonce)}`, hash: `0x${randomDigest()}` },
+        rejected: [],
+      };
+    };
+
+    // Act
+    const claim = await claimAnchorBatch(db.knex, claimOf(networkId, 10, signWhileOthersLock));
+
+    // Assert
+    expect(lockedMeanwhile).toBe('locked');
+    expect(signings).toBe(1);
+    expect(claim?.records.map((record) => record.id)).toEqual(ids);
+    expect(claim?.batch).toMatchObject({ nonce: 7, rawTransaction: '0xraw7' });
+    expect(await findSignerNextNonce(db.knex, networkId, SIGNER)).toBe(8);
+  });
+
+  it('when another signer takes the records while a batch is signed, then that batch is never stored and the claim signs the next ones', async () => {
+    // Arrange
+    const networkId = uniqueId('net');
+    const ids = await enqueueAnchorRecords(db.knex, evidences(networkId, 4));
+    const otherSigner = '0x00000000000000000000000000000000000000b2';
+    const signed: { nonce: number; ids: number[]; hash: string }[] = [];
+    let other: Awaited<ReturnType<typeof claimAnchorBatch>> | undefined;
+    const signAfterOther: ClaimOptions['sign'] = async (records, nonce) => {
+      // The first time, another signer claims the two oldest records before this batch is stored.
+      other ??= await claimAnchorBatch(db.knex, { ...claimOf(networkId, 2), signer: otherSigner });
+      const hash = `0x${randomDigest()}`;
+      signed.push({ nonce, ids: records.map((record) => record.id), hash });
+      return { transaction: { raw: `0xraw${String(signed.length)}`, hash }, rejected: [] };
+    };
+
+    // Act
+    const claim = await claimAnchorBatch(db.knex, claimOf(networkId, 2, signAfterOther));
+
+    // Assert
+    expect(other?.records.map((record) => record.id)).toEqual(ids.slice(0, 2));
+    expect(signed.map((signing) => signing.ids)).toEqual([ids.slice(0, 2), ids.slice(2, 4)]);
+    expect(signed.map((signing) => signing.nonce)).toEqual([7, 7]);
+    expect(claim?.records.map((record) => record.id)).toEqual(ids.slice(2, 4));
+    expect(claim?.batch).toMatchObject({ nonce: 7, transactionHash: signed[1]?.hash });
+    const pending = (await listPendingBatches(db.knex, networkId)).filter(
+      (batch) => batch.signer === SIGNER,
+    );
+    expect(pending.map((batch) => batch.transactions.map((t) => t.transactionHash))).toEqual([
+      [signed[1]?.hash],
+    ]);
+    expect(await findSignerNextNonce(db.knex, networkId, SIGNER)).toBe(8);
+  });
+
   it('when the signer refuses a paid record, then it fails with the reason, its credit comes back, and the rest are batched', async () => {
     // Arrange
     const networkId = uniqueId('net');

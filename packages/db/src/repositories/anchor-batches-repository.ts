@@ -4,9 +4,9 @@ import type { QueuedRecord, RecordKind, RefusedRecord } from './anchor-record.js
 import { refundPaidRecords } from './credit-refunds.js';
 
 /**
- * The anchorer side of the anchoring outbox: batches are claimed under the signer's nonce row
- * lock, so that across any number of processes each record joins one batch and each nonce one
- * transaction; a mined batch is settled, one that can never be mined abandoned, both in one
+ * The anchorer side of the anchoring outbox: a batch is stored only while the signer's nonce row
+ * and its records are locked and found unchanged, so that across any number of processes each
+ * record joins one batch and each nonce one transaction; a mined batch is settled, one that can never be mined abandoned, both in one
  * transaction with their records. The enqueue side is `anchor-queue-repository.ts`.
  */
 
@@ -162,9 +162,10 @@ export interface ClaimOptions {
   /** The next nonce known to the chain, used when this signer has no nonce row yet. */
   chainNonce: () => Promise<number>;
   /**
-   * Builds and signs the batch transaction for these records at this nonce, while the nonce is
-   * locked. May drop records it finds unanchorable (returned in `rejected` with a reason); they
-   * are marked failed.
+   * Builds and signs the batch transaction for these records at this nonce. May drop records it
+   * finds unanchorable (returned in `rejected` with a reason); they are marked failed. Called once
+   * without locks, and again holding them when the first batch could not be stored as signed
+   * (something moved, or records were refused): a batch signed and not stored is never sent.
    */
   sign: (records: QueuedRecord[], nonce: number) => Promise<SignedBatch>;
 }
@@ -192,16 +193,23 @@ async function failRefusedRecords(trx: Knex.Transaction, refused: readonly Refus
 }
 
 /**
- * Takes up to `maxSize` queued records into a new signed batch at the signer's next nonce, in one
- * transaction: either the batch, its records and the nonce move together, or nothing does. The
- * nonce row is locked (`FOR UPDATE`) while the batch is signed; the records are taken with
- * `FOR UPDATE SKIP LOCKED`, so another signer's claim passes them by.
+ * Takes up to `maxSize` queued records into a new signed batch at the signer's next nonce: either
+ * the batch, its records and the nonce move together, or nothing does.
+ *
+ * First without holding anything while the batch is signed: the nonce and the oldest queued
+ * records are read, the batch signed, and one statement stores it only if the nonce is still the
+ * signer's next and every record still queued. On an engine that runs one transaction at a time
+ * (PGlite), a transaction held open while the service signs would keep every other statement
+ * waiting. When something moved meanwhile (another process claimed with the same signer or took
+ * those records), or the signing refused records (they are marked failed in the claim's
+ * transaction), the claim is made again holding locks: the nonce row `FOR UPDATE` while the batch
+ * is signed, the records `FOR UPDATE SKIP LOCKED`, so that another signer's claim passes them by.
  */
 export async function claimAnchorBatch(
   knex: Knex,
   options: ClaimOptions,
 ): Promise<ClaimedBatch | null> {
-  const { networkId, kind, signer } = options;
+  const { networkId, signer } = options;
   const existing = await knex('signer_nonces')
     .where({ network_id: networkId, signer })
     .first<{ next_nonce: number } | undefined>();
@@ -213,98 +221,140 @@ export async function claimAnchorBatch(
       .ignore();
   }
 
-  return knex.transaction(async (trx) => {
-    // The nonce row first (the queue's records only once it is held), then the oldest queued
-    // records no other claim holds: one round trip.
-    const taken = await trx.raw<{
-      rows: { nonce: number | null; records: QueuedRow[] | null }[];
-    }>(
-      `with nonce as (
-         select next_nonce from signer_nonces
-          where network_id = :networkId and signer = :signer
-            for update
-       ),
-       queued as (
-         select id, record_key, hash, trustpoint_type, record_timestamp from anchor_records
-          where network_id = :networkId and kind = :kind and status = 'queued'
-            and exists (select 1 from nonce)
-          order by id
-          limit :maxSize
-            for update skip locked
-       )
-       select (select next_nonce from nonce) as nonce,
-              (select json_agg(queued order by id) from queued) as records`,
-      { networkId, signer, kind, maxSize: options.maxSize },
-    );
-    const claim = taken.rows[0];
-    if (claim?.nonce === null || claim?.nonce === undefined) {
-      throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
-    }
-    const nonce = claim.nonce;
-    const rows = claim.records ?? [];
-    if (rows.length === 0) return null;
-    const records: QueuedRecord[] = rows.map((row: QueuedRow) => ({
-      id: row.id,
-      recordKey: row.record_key,
-      hash: row.hash,
-      trustPointType: row.trustpoint_type,
-      timestamp: row.record_timestamp === null ? null : Number(row.record_timestamp),
-    }));
+  const unlocked = await takeQueued(knex, options, 'unlocked');
+  if (unlocked.records.length === 0) return null;
+  const signed = await options.sign(unlocked.records, unlocked.nonce);
+  if (signed.transaction && signed.rejected.length === 0) {
+    const batch = await storeBatch(knex, options, unlocked, signed.transaction);
+    if (batch) return { batch, records: unlocked.records, rejected: [] };
+  }
 
+  return knex.transaction(async (trx) => {
+    const { nonce, records } = await takeQueued(trx, options, 'locked');
+    if (records.length === 0) return null;
     const { transaction, rejected } = await options.sign(records, nonce);
     if (rejected.length > 0) await failRefusedRecords(trx, rejected);
     const rejectedIds = new Set(rejected.map((r) => r.recordId));
     const included = records.filter((record) => !rejectedIds.has(record.id));
     if (!transaction || included.length === 0) return { batch: null, records: [], rejected };
-
-    // The batch, its first transaction, its records and the next nonce: one round trip.
-    const stored = await trx.raw<{ rows: (BatchRow & { transaction_id: number })[] }>(
-      `with batch as (
-         insert into anchor_batches
-           (network_id, kind, signer, nonce, raw_transaction, transaction_hash, status)
-         values (:networkId, :kind, :signer, :nonce, :raw, :hash, 'signed')
-         returning *
-       ),
-       sent as (
-         insert into anchor_transactions (batch_id, raw_transaction, transaction_hash)
-         select id, :raw, :hash from batch
-         returning id
-       ),
-       records as (
-         update anchor_records set status = 'batched', batch_id = (select id from batch)
-          where id in (select value::bigint from jsonb_array_elements_text(cast(:ids as jsonb)))
-       ),
-       next as (
-         update signer_nonces set next_nonce = :nextNonce
-          where network_id = :networkId and signer = :signer
-       )
-       select batch.*, sent.id as transaction_id from batch cross join sent`,
-      {
-        networkId,
-        kind,
-        signer,
-        nonce,
-        nextNonce: nonce + 1,
-        raw: transaction.raw,
-        hash: transaction.hash,
-        ids: JSON.stringify(included.map((record) => record.id)),
-      },
-    );
-    const batchRow = stored.rows[0];
-    if (!batchRow) throw new Error('anchor batch insert returned nothing');
-    return {
-      batch: toPendingBatch(batchRow, [
-        {
-          id: batchRow.transaction_id,
-          rawTransaction: transaction.raw,
-          transactionHash: transaction.hash,
-          pendingSinceBlock: null,
-        },
-      ]),
-      records: included,
-      rejected,
-    };
+    const batch = await storeBatch(trx, options, { nonce, records: included }, transaction);
+    if (!batch) throw new Error('a claimed batch found its nonce or records moved under its locks');
+    return { batch, records: included, rejected };
   });
+}
+
+/**
+ * The signer's next nonce and the oldest queued records of the kind, in one round trip. Locked:
+ * the nonce row first (`FOR UPDATE`), then the records no other claim holds (`FOR UPDATE SKIP
+ * LOCKED`); unlocked: as they are now.
+ */
+async function takeQueued(
+  db: Queryable,
+  { networkId, signer, kind, maxSize }: ClaimOptions,
+  mode: 'locked' | 'unlocked',
+): Promise<{ nonce: number; records: QueuedRecord[] }> {
+  const taken = await db.raw<{
+    rows: { nonce: number | null; records: QueuedRow[] | null }[];
+  }>(
+    `with nonce as (
+       select next_nonce from signer_nonces
+        where network_id = :networkId and signer = :signer
+        ${mode === 'locked' ? 'for update' : ''}
+     ),
+     queued as (
+       select id, record_key, hash, trustpoint_type, record_timestamp from anchor_records
+        where network_id = :networkId and kind = :kind and status = 'queued'
+          and exists (select 1 from nonce)
+        order by id
+        limit :maxSize
+        ${mode === 'locked' ? 'for update skip locked' : ''}
+     )
+     select (select next_nonce from nonce) as nonce,
+            (select json_agg(queued order by id) from queued) as records`,
+    { networkId, signer, kind, maxSize },
+  );
+  const claim = taken.rows[0];
+  if (claim?.nonce === null || claim?.nonce === undefined) {
+    throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
+  }
+  return {
+    nonce: claim.nonce,
+    records: (claim.records ?? []).map((row: QueuedRow) => ({
+      id: row.id,
+      recordKey: row.record_key,
+      hash: row.hash,
+      trustPointType: row.trustpoint_type,
+      timestamp: row.record_timestamp === null ? null : Number(row.record_timestamp),
+    })),
+  };
+}
+
+/**
+ * Stores a signed batch, its first transaction, its records' move and the signer's next nonce in
+ * one statement, if the nonce is still the signer's next and every record still queued (both
+ * locked by the statement before it writes); otherwise writes nothing and answers undefined.
+ */
+async function storeBatch(
+  db: Queryable,
+  { networkId, kind, signer }: ClaimOptions,
+  { nonce, records }: { nonce: number; records: readonly QueuedRecord[] },
+  transaction: { raw: string; hash: string },
+): Promise<PendingBatch | undefined> {
+  const stored = await db.raw<{ rows: (BatchRow & { transaction_id: number })[] }>(
+    `with nonce as (
+       select next_nonce from signer_nonces
+        where network_id = :networkId and signer = :signer and next_nonce = :nonce
+          for update
+     ),
+     held as (
+       select id from anchor_records
+        where id in (select value::bigint from jsonb_array_elements_text(cast(:ids as jsonb)))
+          and status = 'queued' and exists (select 1 from nonce)
+          for update
+     ),
+     batch as (
+       insert into anchor_batches
+         (network_id, kind, signer, nonce, raw_transaction, transaction_hash, status)
+       select :networkId, :kind, :signer, :nonce, :raw, :hash, 'signed'
+        where (select count(*) from held) = :count
+       returning *
+     ),
+     sent as (
+       insert into anchor_transactions (batch_id, raw_transaction, transaction_hash)
+       select id, :raw, :hash from batch
+       returning id
+     ),
+     records as (
+       update anchor_records set status = 'batched', batch_id = (select id from batch)
+        where id in (select id from held) and exists (select 1 from batch)
+     ),
+     next as (
+       update signer_nonces set next_nonce = :nextNonce
+        where network_id = :networkId and signer = :signer and exists (select 1 from batch)
+     )
+     select batch.*, sent.id as transaction_id from batch cross join sent`,
+    {
+      networkId,
+      kind,
+      signer,
+      nonce,
+      nextNonce: nonce + 1,
+      raw: transaction.raw,
+      hash: transaction.hash,
+      ids: JSON.stringify(records.map((record) => record.id)),
+      count: records.length,
+    },
+  );
+  const row = stored.rows[0];
+  if (!row) return undefined;
+  return toPendingBatch(row, [
+    {
+      id: row.transaction_id,
+      rawTransaction: transaction.raw,
+      transactionHash: transaction.hash,
+      pendingSinceBlock: null,
+    },
+  ]);
 }
 
 /** Batches signed but not yet settled on one network, lowest nonce first. */
