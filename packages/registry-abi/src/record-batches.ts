@@ -1,7 +1,7 @@
 // Encoding of the batch registries' writes (TrustPointBatchRegistry, EvidenceBatchRepository):
 // the same layout as contracts/contracts/libraries/RecordBatches.sol, which documents it; the
 // contracts' tests write batches encoded here and read every record back.
-import { concat, getBytes, hexlify, toBeHex, zeroPadValue } from 'ethers';
+import { getBytes } from 'ethers';
 
 /** Most records in one data contract: (EIP-170's 24,576 bytes - 1) / 48. */
 export const MAX_BATCH_RECORDS = 511;
@@ -22,7 +22,8 @@ export interface BatchRecord {
 
 /** Arguments of `registerTrustPointBatch` / `registerEvidenceBatch`. */
 export interface EncodedBatch {
-  records: string;
+  /** The data contract's bytes: 48 a record. */
+  records: Uint8Array;
   buckets: bigint[];
 }
 
@@ -52,7 +53,10 @@ export function encodeRecordBatch(
   const sorted = records
     .map((record) => ({ record, prefix: keyPrefix(record.key) }))
     .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
-  const parts: Uint8Array[] = [];
+  // Written in place: a batch is 24 KB, and joining 1,000 parts through hex took most of the
+  // time of signing one.
+  const encoded = new Uint8Array(sorted.length * BATCH_RECORD_BYTES);
+  const words = new DataView(encoded.buffer);
   const ranges = new Map<bigint, { min: bigint; max: bigint }>();
   sorted.forEach(({ record, prefix }, i) => {
     if (i > 0 && sorted[i - 1]?.prefix === prefix) {
@@ -60,7 +64,13 @@ export function encodeRecordBatch(
     }
     const type = BigInt(record.type ?? 0);
     if (type < 0n || type > 3n) throw new RangeError(`Record type ${String(type)} is not 0-3`);
-    parts.push(getBytes(zeroPadValue(toBeHex((prefix << 2n) | type), 16)), getBytes(record.hash));
+    const hash = getBytes(record.hash);
+    if (hash.length !== 32) throw new RangeError(`Record hash ${record.hash} is not 32 bytes`);
+    const at = i * BATCH_RECORD_BYTES;
+    const tag = (prefix << 2n) | type;
+    words.setBigUint64(at, tag >> 64n);
+    words.setBigUint64(at + 8, BigInt.asUintN(64, tag));
+    encoded.set(hash, at + 16);
     const { bucket, offset } = bucketOf(record.timestamp, bucketBits);
     const range = ranges.get(bucket);
     if (!range) ranges.set(bucket, { min: offset, max: offset });
@@ -72,5 +82,5 @@ export function encodeRecordBatch(
   const buckets = [...ranges.entries()].map(
     ([bucket, { min, max }]) => (bucket << 32n) | (min << 16n) | max,
   );
-  return { records: hexlify(concat(parts)), buckets };
+  return { records: encoded, buckets };
 }

@@ -1,4 +1,4 @@
-import { getBytes, hexlify, keccak256, toUtf8Bytes, zeroPadValue } from 'ethers';
+import { hexlify, keccak256, toUtf8Bytes, zeroPadValue } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import {
   BATCH_RECORD_BYTES,
@@ -16,8 +16,7 @@ const key = (id: string) => keccak256(toUtf8Bytes(id));
 const hash = (n: number) => zeroPadValue(`0x${n.toString(16).padStart(2, '0')}`, 32);
 
 /** The records of an encoded batch, read back as the contract's binary search reads them. */
-function decode(records: string) {
-  const bytes = getBytes(records);
+function decode(bytes: Uint8Array) {
   const out: { tag: bigint; hash: string }[] = [];
   for (let at = 0; at < bytes.length; at += BATCH_RECORD_BYTES) {
     out.push({
@@ -51,7 +50,7 @@ describe('encodeRecordBatch', () => {
     }));
     const { records: encoded } = encodeRecordBatch(records, TRUSTPOINT_BUCKET_BITS);
 
-    expect(getBytes(encoded)).toHaveLength(records.length * BATCH_RECORD_BYTES);
+    expect(encoded).toHaveLength(records.length * BATCH_RECORD_BYTES);
     const decoded = decode(encoded);
     const expected = records
       .map((record) => ({
@@ -93,11 +92,14 @@ describe('encodeRecordBatch', () => {
     expect(() => encodeRecordBatch(tooMany.slice(1), EVIDENCE_BUCKET_BITS)).not.toThrow();
   });
 
-  it('when two records share a key prefix or a type is out of range, then refuses the batch', () => {
+  it('when two records share a key prefix, a type is out of range or a hash is not 32 bytes, then refuses the batch', () => {
     const record = { key: key('a'), hash: hash(1), timestamp: 1 };
     expect(() => encodeRecordBatch([record, { ...record, hash: hash(2) }], 4)).toThrow(
       /share the key prefix/,
     );
     expect(() => encodeRecordBatch([{ ...record, type: 4 }], 4)).toThrow(/not 0-3/);
+    expect(() => encodeRecordBatch([{ ...record, hash: hash(1).slice(0, 64) }], 4)).toThrow(
+      /not 32 bytes/,
+    );
   });
 });

@@ -11,8 +11,16 @@ import {
   TrustPointStatusRegistry__factory,
   type RegistryGeneration,
 } from '@trustpoint/registry-abi';
+import { RLP } from '@ethereumjs/rlp';
 import type { RefusedRecord, SignedBatch } from '@trustpoint/db';
-import { keccak256, Transaction, type JsonRpcProvider, type Wallet } from 'ethers';
+import {
+  AbiCoder,
+  getAddress,
+  keccak256,
+  Transaction,
+  type JsonRpcProvider,
+  type Wallet,
+} from 'ethers';
 import type { NetworkConfig } from '../networks/network-config.js';
 import type { QueuedRecord, RecordKind } from './anchor-record.js';
 import { maxCostPerGas, type TransactionFees } from './fees.js';
@@ -22,6 +30,8 @@ const repositoryInterface = EvidenceRepository__factory.createInterface();
 const batchRegistryInterface = TrustPointBatchRegistry__factory.createInterface();
 const batchRepositoryInterface = EvidenceBatchRepository__factory.createInterface();
 const statusInterface = TrustPointStatusRegistry__factory.createInterface();
+const REGISTER_TRUSTPOINT_BATCH = batchRegistryInterface.getFunction('registerTrustPointBatch');
+const REGISTER_EVIDENCE_BATCH = batchRepositoryInterface.getFunction('registerEvidenceBatch');
 
 /** How a batch is written: one call of the registry and the records it carries. */
 export type BatchMedium = 'slots' | 'data';
@@ -72,9 +82,69 @@ export function contractFor(network: NetworkConfig, kind: RecordKind): string {
 
 /** The contract a signed batch transaction calls: where its records are, whatever the config says now. */
 export function contractOfRaw(raw: string): string {
-  const to = Transaction.from(raw).to;
-  if (!to) throw new Error('a batch transaction has no recipient');
-  return to;
+  // Read from the RLP fields: ethers' `Transaction.from` turns its 24 KB of data into hex and back
+  // several times (6 ms a batch of 500).
+  const bytes = bytesOfHex(raw);
+  const typed = bytes[0] !== undefined && bytes[0] <= 0x7f;
+  const fields = RLP.decode(typed ? bytes.subarray(1) : bytes);
+  const to = Array.isArray(fields) ? fields[typed ? 5 : 3] : undefined;
+  if (!(to instanceof Uint8Array) || to.length !== 20) {
+    throw new Error('a batch transaction has no recipient');
+  }
+  return getAddress(hexOfBytes(to));
+}
+
+const bytesOfHex = (hex: string): Uint8Array => Buffer.from(hex.slice(2), 'hex');
+const hexOfBytes = (bytes: Uint8Array): string =>
+  `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+
+/** A batch's transaction before it is signed. */
+export interface UnsignedBatchTransaction {
+  chainId: number;
+  nonce: number;
+  to: string;
+  /** The call data, 0x-prefixed hex. */
+  data: string;
+  gasLimit: bigint;
+  fees: TransactionFees;
+}
+
+/**
+ * Signs a batch's transaction: the same bytes as ethers' `Wallet.signTransaction` (a type 2
+ * transaction, or a legacy one with EIP-155's chain id where the network has no 1559 fees; a test
+ * holds them equal), serialized with its call data as bytes. ethers keeps call data as hex and
+ * converts it back and forth at each step: 23 ms of the 33 it took to sign a batch of 500 records
+ * on the service's thread, here about 3.
+ */
+export function signBatchTransaction(
+  wallet: Wallet,
+  transaction: UnsignedBatchTransaction,
+): { raw: string; hash: string } {
+  const { chainId, nonce, gasLimit, fees } = transaction;
+  const to = bytesOfHex(getAddress(transaction.to));
+  const data = bytesOfHex(transaction.data);
+  const typed = (fields: Uint8Array) => {
+    const bytes = new Uint8Array(fields.length + 1);
+    bytes[0] = 2;
+    bytes.set(fields, 1);
+    return bytes;
+  };
+  let signed: Uint8Array;
+  if (fees.type === 2) {
+    const { maxFeePerGas, maxPriorityFeePerGas } = fees;
+    const fields = [chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to, 0, data, []];
+    const signature = wallet.signingKey.sign(keccak256(typed(RLP.encode(fields))));
+    signed = typed(
+      RLP.encode([...fields, signature.yParity, BigInt(signature.r), BigInt(signature.s)]),
+    );
+  } else {
+    const fields = [nonce, fees.gasPrice, gasLimit, to, 0, data];
+    const signature = wallet.signingKey.sign(keccak256(RLP.encode([...fields, chainId, 0, 0])));
+    const v = BigInt(chainId) * 2n + 35n + BigInt(signature.yParity);
+    signed = RLP.encode([...fields, v, BigInt(signature.r), BigInt(signature.s)]);
+  }
+  // The hash of a signed transaction is the keccak of its bytes.
+  return { raw: hexOfBytes(signed), hash: keccak256(signed) };
 }
 
 const bucketBits = (kind: RecordKind) =>
@@ -151,15 +221,13 @@ export function encodeBatchCall(
         })),
         bucketBits(kind),
       );
-      return kind === 'trustpoint'
-        ? batchRegistryInterface.encodeFunctionData('registerTrustPointBatch', [
-            batch.records,
-            batch.buckets,
-          ])
-        : batchRepositoryInterface.encodeFunctionData('registerEvidenceBatch', [
-            batch.records,
-            batch.buckets,
-          ]);
+      const call = kind === 'trustpoint' ? REGISTER_TRUSTPOINT_BATCH : REGISTER_EVIDENCE_BATCH;
+      // The selector and the arguments joined as text: `encodeFunctionData` joins them as bytes,
+      // parsing the batch's 24 KB back from hex (about 3 ms a batch of 500).
+      return (
+        call.selector +
+        AbiCoder.defaultAbiCoder().encode(call.inputs, [batch.records, batch.buckets]).slice(2)
+      );
     }
     return kind === 'trustpoint'
       ? batchRegistryInterface.encodeFunctionData('registerTrustPoints', [
@@ -337,17 +405,15 @@ export async function signBatch(input: {
       }
     }
     const fees = await input.fees();
-    const transaction = Transaction.from({
+    const transaction = signBatchTransaction(wallet, {
       chainId: network.chainId,
       nonce,
       to,
       data,
       gasLimit,
-      ...fees,
+      fees,
     });
-    const raw = await wallet.signTransaction(transaction);
-    // The hash of a signed transaction is the keccak of its bytes: no need to parse it back.
-    return { transaction: { raw, hash: keccak256(raw) }, rejected };
+    return { transaction, rejected };
   }
 }
 
