@@ -1,7 +1,7 @@
 // Encoding of the batch registries' writes (TrustPointBatchRegistry, EvidenceBatchRepository):
 // the same layout as contracts/contracts/libraries/RecordBatches.sol, which documents it; the
 // contracts' tests write batches encoded here and read every record back.
-import { getBytes } from 'ethers';
+import { getBytes, hexlify } from 'ethers';
 
 /** Most records in one data contract: (EIP-170's 24,576 bytes - 1) / 48. */
 export const MAX_BATCH_RECORDS = 511;
@@ -22,8 +22,7 @@ export interface BatchRecord {
 
 /** Arguments of `registerTrustPointBatch` / `registerEvidenceBatch`. */
 export interface EncodedBatch {
-  /** The data contract's bytes: 48 a record. */
-  records: Uint8Array;
+  records: string;
   buckets: bigint[];
 }
 
@@ -53,7 +52,7 @@ export function encodeRecordBatch(
   const sorted = records
     .map((record) => ({ record, prefix: keyPrefix(record.key) }))
     .sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0));
-  // Written in place: a batch is 24 KB, and joining 1,000 parts through hex took most of the
+  // Written in place: a batch is 24 KB, and joining 1,000 parts through hex took a third of the
   // time of signing one.
   const encoded = new Uint8Array(sorted.length * BATCH_RECORD_BYTES);
   const words = new DataView(encoded.buffer);
@@ -82,5 +81,5 @@ export function encodeRecordBatch(
   const buckets = [...ranges.entries()].map(
     ([bucket, { min, max }]) => (bucket << 32n) | (min << 16n) | max,
   );
-  return { records: encoded, buckets };
+  return { records: hexlify(encoded), buckets };
 }
