@@ -6,8 +6,8 @@ import { refundPaidRecords } from './credit-refunds.js';
 /**
  * The anchorer side of the anchoring outbox: a batch is stored only while the signer's nonce row
  * and its records are locked and found unchanged, so that across any number of processes each
- * record joins one batch and each nonce one transaction; a mined batch is settled, one that can never be mined abandoned, both in one
- * transaction with their records. The enqueue side is `anchor-queue-repository.ts`.
+ * record joins one batch and each nonce one transaction; a mined batch is settled, one that can
+ * never be mined abandoned, both in one transaction with their records. The enqueue side is `anchor-queue-repository.ts`.
  */
 
 /** A batch signed and stored, not yet settled: what is re-sent after a crash. */
@@ -210,18 +210,17 @@ export async function claimAnchorBatch(
   options: ClaimOptions,
 ): Promise<ClaimedBatch | null> {
   const { networkId, signer } = options;
-  const existing = await knex('signer_nonces')
-    .where({ network_id: networkId, signer })
-    .first<{ next_nonce: number } | undefined>();
-  if (!existing) {
+  let unlocked = await takeQueued(knex, options, 'unlocked');
+  if (!unlocked) {
+    // The signer's first claim on this network: its nonce row starts at the chain's.
     const nonce = await options.chainNonce();
     await knex('signer_nonces')
       .insert({ network_id: networkId, signer, next_nonce: nonce })
       .onConflict(['network_id', 'signer'])
       .ignore();
+    unlocked = await takeQueued(knex, options, 'unlocked');
   }
-
-  const unlocked = await takeQueued(knex, options, 'unlocked');
+  if (!unlocked) throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
   if (unlocked.records.length === 0) return null;
   const signed = await options.sign(unlocked.records, unlocked.nonce);
   if (signed.transaction && signed.rejected.length === 0) {
@@ -230,7 +229,9 @@ export async function claimAnchorBatch(
   }
 
   return knex.transaction(async (trx) => {
-    const { nonce, records } = await takeQueued(trx, options, 'locked');
+    const locked = await takeQueued(trx, options, 'locked');
+    if (!locked) throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
+    const { nonce, records } = locked;
     if (records.length === 0) return null;
     const { transaction, rejected } = await options.sign(records, nonce);
     if (rejected.length > 0) await failRefusedRecords(trx, rejected);
@@ -244,15 +245,15 @@ export async function claimAnchorBatch(
 }
 
 /**
- * The signer's next nonce and the oldest queued records of the kind, in one round trip. Locked:
- * the nonce row first (`FOR UPDATE`), then the records no other claim holds (`FOR UPDATE SKIP
- * LOCKED`); unlocked: as they are now.
+ * The signer's next nonce and the oldest queued records of the kind, in one round trip; undefined
+ * when the signer has no nonce row. Locked: the nonce row first (`FOR UPDATE`), then the records no
+ * other claim holds (`FOR UPDATE SKIP LOCKED`); unlocked: as they are now.
  */
 async function takeQueued(
   db: Queryable,
   { networkId, signer, kind, maxSize }: ClaimOptions,
   mode: 'locked' | 'unlocked',
-): Promise<{ nonce: number; records: QueuedRecord[] }> {
+): Promise<{ nonce: number; records: QueuedRecord[] } | undefined> {
   const taken = await db.raw<{
     rows: { nonce: number | null; records: QueuedRow[] | null }[];
   }>(
@@ -274,9 +275,7 @@ async function takeQueued(
     { networkId, signer, kind, maxSize },
   );
   const claim = taken.rows[0];
-  if (claim?.nonce === null || claim?.nonce === undefined) {
-    throw new Error(`signer_nonces row vanished for ${networkId}/${signer}`);
-  }
+  if (claim?.nonce === null || claim?.nonce === undefined) return undefined;
   return {
     nonce: claim.nonce,
     records: (claim.records ?? []).map((row: QueuedRow) => ({
