@@ -24,6 +24,7 @@ import { apiKeyScopes } from './migrations/0023-api-key-scopes.js';
 import { assetHashVersion } from './migrations/0024-asset-hash-version.js';
 import { creditLedgerSpends } from './migrations/0025-credit-ledger-spends.js';
 import { issuerDomains } from './migrations/0026-issuer-domains.js';
+import { cheaperDigestChecks } from './migrations/0027-cheaper-digest-checks.js';
 import type { Migration } from './migrations/migration.js';
 
 /** Every migration, oldest first. Listed here rather than globbed, so dist and vitest agree. */
@@ -53,6 +54,7 @@ export const migrations: readonly Migration[] = [
   assetHashVersion,
   creditLedgerSpends,
   issuerDomains,
+  cheaperDigestChecks,
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
