@@ -236,6 +236,15 @@ describe.each(testBackends())('the anchoring queue on %s', (backend) => {
     expect(await findAnchorRecordNetworks(db.knex, ids)).toEqual([networkId, networkId]);
     const queuedAt = await findAnchorRecordQueueTimes(db.knex, ids);
     expect(queuedAt.every((at) => at.getTime() <= (first?.anchoredAt.getTime() ?? 0))).toBe(true);
+    // The settlement tells when each of its records was queued, in the order of its ids.
+    expect(first?.queuedAt.map((at) => at.getTime())).toEqual(
+      await Promise.all(
+        (first?.recordIds ?? []).map(async (id) =>
+          (await findAnchorRecordQueueTimes(db.knex, [id]))[0]?.getTime(),
+        ),
+      ),
+    );
+    expect(first?.queuedAt).toHaveLength(2);
     expect(await listPendingBatches(db.knex, networkId)).toEqual([]);
   });
 

@@ -12,4 +12,6 @@ export interface AnchorReceipt {
   blockNumber: number;
   /** When the batch was settled: the `anchored_at` the record's trustpoint or evidence now holds. */
   anchoredAt: Date;
+  /** When the record was queued: known to the anchorer that settled it, not to a look at its state. */
+  queuedAt?: Date;
 }

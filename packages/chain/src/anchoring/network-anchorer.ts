@@ -498,15 +498,16 @@ export class NetworkAnchorer {
     });
     // Undefined: another process settled it first, and its waiters learn it by polling.
     if (!settledRecords) return;
-    const { recordIds, anchoredAt } = settledRecords;
+    const { recordIds, queuedAt, anchoredAt } = settledRecords;
     this.#events.anchored(
-      recordIds.map((recordId) => ({
+      recordIds.map((recordId, index) => ({
         recordId,
         networkId: this.#network.networkId,
         smartContract,
         transactionHash: transaction.transactionHash,
         blockNumber,
         anchoredAt,
+        ...(queuedAt[index] === undefined ? {} : { queuedAt: queuedAt[index] }),
       })),
     );
   }

@@ -453,6 +453,8 @@ export interface SettledBatch {
 /** The records a settlement anchored, and when (the time written into their rows). */
 export interface SettledRecords {
   recordIds: number[];
+  /** When each record was queued, in the order of `recordIds`. */
+  queuedAt: Date[];
   anchoredAt: Date;
 }
 
@@ -471,7 +473,12 @@ export async function settleAnchorBatch(
   // now() is the statement's (its transaction's) start: the batch's updated_at and the rows'
   // anchored_at are the same instant, which waiting requests are told.
   const result = await knex.raw<{
-    rows: { known: boolean; anchored_at: Date | null; ids: number[] | null }[];
+    rows: {
+      known: boolean;
+      anchored_at: Date | null;
+      ids: number[] | null;
+      queued_at: string[] | null;
+    }[];
   }>(
     `with mined as (
        select raw_transaction from anchor_transactions
@@ -494,7 +501,7 @@ export async function settleAnchorBatch(
      records as (
        update anchor_records set status = 'anchored'
         where batch_id = :batchId and status = 'batched' and exists (select 1 from batch)
-       returning id
+       returning id, created_at
      ),
      -- A status has no row of its own: its anchor record is all there is to settle.
      trustpoints_anchored as (
@@ -513,7 +520,8 @@ export async function settleAnchorBatch(
      )
      select exists (select 1 from mined) as known,
             (select updated_at from batch) as anchored_at,
-            (select json_agg(id order by id) from records) as ids`,
+            (select json_agg(id order by id) from records) as ids,
+            (select json_agg(created_at order by id) from records) as queued_at`,
     {
       batchId,
       transactionHash,
@@ -524,7 +532,11 @@ export async function settleAnchorBatch(
   const row = result.rows[0];
   if (!row?.known) throw new Error(`transaction ${transactionHash} is not one of its batch`);
   if (row.anchored_at === null) return undefined;
-  return { recordIds: row.ids ?? [], anchoredAt: new Date(row.anchored_at) };
+  return {
+    recordIds: row.ids ?? [],
+    queuedAt: (row.queued_at ?? []).map((at) => new Date(at)),
+    anchoredAt: new Date(row.anchored_at),
+  };
 }
 
 /**

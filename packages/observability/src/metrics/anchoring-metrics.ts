@@ -135,8 +135,18 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     const first = receipts[0];
     if (first === undefined) return;
     const network = first.networkId;
-    const ids = receipts.map((receipt) => receipt.recordId);
-    for (const queuedAt of await findAnchorRecordQueueTimes(knex, ids)) {
+    // The anchorer that settled them read when they were queued; the others are looked up.
+    const unknown = receipts.filter((receipt) => receipt.queuedAt === undefined);
+    const queueTimes = [
+      ...receipts.flatMap((receipt) => receipt.queuedAt ?? []),
+      ...(unknown.length === 0
+        ? []
+        : await findAnchorRecordQueueTimes(
+            knex,
+            unknown.map((receipt) => receipt.recordId),
+          )),
+    ];
+    for (const queuedAt of queueTimes) {
       const seconds = (first.anchoredAt.getTime() - queuedAt.getTime()) / 1000;
       confirmation.observe({ network }, Math.max(0, seconds));
     }
