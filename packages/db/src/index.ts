@@ -10,6 +10,16 @@ export { createDatabase } from './create-database.js';
 export type { DatabaseOptions } from './create-database.js';
 export type { Database, DatabaseBackend } from './database.js';
 export { openPglite } from './open-pglite.js';
+export {
+  maintainTables,
+  maintenanceDue,
+  startEmbeddedMaintenance,
+} from './embedded-maintenance.js';
+export type {
+  EmbeddedMaintenance,
+  EmbeddedMaintenanceOptions,
+  TableMaintenance,
+} from './embedded-maintenance.js';
 export type { PgliteDatabase, PgliteOptions } from './open-pglite.js';
 export {
   appliedMigrations,

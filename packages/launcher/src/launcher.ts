@@ -14,6 +14,7 @@ import {
   createDatabase,
   listenForAnchoring,
   pendingMigrations,
+  startEmbeddedMaintenance,
   type Database,
 } from '@trustpoint/db';
 import { serviceObservability, startHealthServer } from '@trustpoint/observability';
@@ -321,6 +322,19 @@ export async function launch(
 
     const database = await databaseOf(role, config);
     stops.push(() => database.close());
+    if (database.backend === 'pglite') {
+      // The embedded engine has no autovacuum of its own: without it the planner never learns the
+      // tables' sizes and dead row versions stay (see `startEmbeddedMaintenance`).
+      const maintenance = startEmbeddedMaintenance(database.knex, {
+        onPass: (tables) => {
+          logger.debug({ tables }, 'embedded database vacuumed and analysed');
+        },
+        onError: (error) => {
+          logger.warn({ err: String(error) }, 'embedded database maintenance failed; retrying');
+        },
+      });
+      stops.push(() => maintenance.stop());
+    }
     // One secrets file per data directory; every process that shares it makes and checks the same
     // tokens, PINs and webhook secrets.
     const secrets = await loadOrCreateSecrets(
