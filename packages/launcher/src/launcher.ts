@@ -42,8 +42,13 @@ import {
  * `anchor` are its parts, so that each scales on its own on one shared PostgreSQL (`serve <role>`,
  * the apps of `apps/`). Every role is built by `launch` from the same parts, in the same order.
  */
-/** How often requests waiting in a process that anchors its own records look at the database. */
-const OWN_ANCHORING_WAIT_POLL_MS = 1_000;
+/**
+ * How often waiting requests look at their records in the database when they are told as soon as
+ * their records settle: by this process's own anchorers (start, serve all), or through
+ * PostgreSQL's notifications (an API role). The look is then a fallback: deadlines, a record
+ * settled some other way, a notification lost with its connection.
+ */
+const TOLD_WAIT_POLL_MS = 1_000;
 
 export const ROLE_TABLE = {
   all: {
@@ -356,7 +361,12 @@ export async function launch(
     if (!anchors) {
       // Enqueues and waits; the anchoring processes anchor, and tell the registrars' health
       // through the database, so a network that cannot pay answers 503 at once here too.
-      engine = new AnchorEngine(database.knex, networks, { logger, anchoring: false });
+      // Told of settled records by the anchoring processes (PostgreSQL's notifications, below).
+      engine = new AnchorEngine(database.knex, networks, {
+        logger,
+        anchoring: false,
+        waitPollMs: TOLD_WAIT_POLL_MS,
+      });
       stops.push(() => engine.stop());
       const health = watchNetworkHealth(
         database.knex,
@@ -378,7 +388,7 @@ export async function launch(
       engine = new AnchorEngine(database.knex, networks, {
         logger,
         anchoring: config.databaseUrl === undefined,
-        waitPollMs: OWN_ANCHORING_WAIT_POLL_MS,
+        waitPollMs: TOLD_WAIT_POLL_MS,
       });
       engine.start();
       if (config.databaseUrl !== undefined) {
