@@ -84,7 +84,7 @@ function report(label: string, targets: Target[], outcome: LoadOutcome): void {
   );
   console.log(`  duration      ${outcome.seconds.toFixed(2)} s`);
   console.log(
-    `  throughput    ${(added / outcome.seconds).toFixed(0)} evidences/s (goal >= 1,000 batched)`,
+    `  throughput    ${(added / outcome.seconds).toFixed(0)} evidences/s (goal >= 3,000 on PostgreSQL)`,
   );
   console.log(
     `  latency       p50 ${millis(outcome.latencies, 50)} ms, p99 ${millis(outcome.latencies, 99)} ms, max ${millis(outcome.latencies, 100)} ms`,
