@@ -57,8 +57,13 @@ export const migrations: readonly Migration[] = [
   cheaperDigestChecks,
 ];
 
-export const migrationSource: Knex.MigrationSource<Migration> = {
-  getMigrations: () => Promise.resolve([...migrations]),
-  getMigrationName: (migration) => migration.name,
-  getMigration: (migration) => Promise.resolve(migration),
-};
+/** The migrations of `list` as knex reads them (an upgrade test's "database as it was"). */
+export function migrationSourceOf(list: readonly Migration[]): Knex.MigrationSource<Migration> {
+  return {
+    getMigrations: () => Promise.resolve([...list]),
+    getMigrationName: (migration) => migration.name,
+    getMigration: (migration) => Promise.resolve(migration),
+  };
+}
+
+export const migrationSource = migrationSourceOf(migrations);

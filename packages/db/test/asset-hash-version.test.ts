@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findAsset, migrate, migrations } from '../src/index.js';
-import type { Migration } from '../src/migrations/migration.js';
+import { migrationSourceOf } from '../src/migration-source.js';
 import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 import { randomDigest } from './test-data.js';
 
@@ -19,12 +18,7 @@ describe.each(testBackends())('asset hash version (migration 0024) on %s', (back
     // Arrange: a database as it was before the migration, two users' assets with one assetHash.
     db = await openTestDatabase(backend, { migrate: false });
     const { knex } = db;
-    const source: Knex.MigrationSource<Migration> = {
-      getMigrations: () => Promise.resolve([...before]),
-      getMigrationName: (migration) => migration.name,
-      getMigration: (migration) => Promise.resolve(migration),
-    };
-    await knex.migrate.latest({ migrationSource: source });
+    await knex.migrate.latest({ migrationSource: migrationSourceOf(before) });
     const shared = randomDigest();
     const trackIds: string[] = [];
     for (const name of ['alice', 'bob']) {

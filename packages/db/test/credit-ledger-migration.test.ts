@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   changeCredits,
@@ -8,20 +7,12 @@ import {
   migrations,
   recordAudit,
 } from '../src/index.js';
-import type { Migration } from '../src/migrations/migration.js';
+import { migrationSourceOf } from '../src/migration-source.js';
 import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 
 const before = migrations.filter((migration) => migration.name < '0025');
 /** Up to this upgrade and no further, whatever later migrations are added. */
 const throughLedger = migrations.filter((migration) => migration.name < '0026');
-
-function only(list: readonly Migration[]): Knex.MigrationSource<Migration> {
-  return {
-    getMigrations: () => Promise.resolve([...list]),
-    getMigrationName: (migration) => migration.name,
-    getMigration: (migration) => Promise.resolve(migration),
-  };
-}
 
 describe.each(testBackends())('spends in the credit ledger (migration 0025) on %s', (backend) => {
   let db: TestDatabase | undefined;
@@ -35,7 +26,7 @@ describe.each(testBackends())('spends in the credit ledger (migration 0025) on %
     // was granted 3, spent one, and got a refund; the audit log holds the three spends.
     db = await openTestDatabase(backend, { migrate: false });
     const { knex } = db;
-    await knex.migrate.latest({ migrationSource: only(before) });
+    await knex.migrate.latest({ migrationSource: migrationSourceOf(before) });
     const userId = `user-${randomUUID()}`;
     await knex('plans').insert({ id: `plan-${userId}`, name: 'Test plan' });
     await knex('users').insert({ id: userId, display_name: 'old', plan_id: `plan-${userId}` });
@@ -120,7 +111,7 @@ describe.each(testBackends())('spends in the credit ledger (migration 0025) on %
     // Arrange
     db = await openTestDatabase(backend, { migrate: false });
     const { knex } = db;
-    await knex.migrate.latest({ migrationSource: only(throughLedger) });
+    await knex.migrate.latest({ migrationSource: migrationSourceOf(throughLedger) });
     const userId = `user-${randomUUID()}`;
     await knex('plans').insert({ id: `plan-${userId}`, name: 'Test plan' });
     await knex('users').insert({ id: userId, display_name: 'u', plan_id: `plan-${userId}` });
@@ -133,7 +124,7 @@ describe.each(testBackends())('spends in the credit ledger (migration 0025) on %
     });
 
     // Act
-    await knex.migrate.down({ migrationSource: only(throughLedger) });
+    await knex.migrate.down({ migrationSource: migrationSourceOf(throughLedger) });
     const [row] = await knex('credit_movements')
       .insert({ user_id: userId, kind: 'grant', amount: 1, balance_after: 2 })
       .returning<{ id: number }[]>('id');

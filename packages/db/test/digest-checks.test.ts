@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../src/index.js';
-import type { Migration } from '../src/migrations/migration.js';
+import { migrationSource, migrationSourceOf } from '../src/migration-source.js';
 import { DIGEST_CHECKS } from '../src/migrations/0027-cheaper-digest-checks.js';
 import { hexDigestCheck, hexDigestCheckUnrolled } from '../src/migrations/hex-digest-check.js';
 import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
@@ -30,11 +29,7 @@ const CANDIDATES = [
   'a',
 ];
 
-const before0027: Knex.MigrationSource<Migration> = {
-  getMigrations: () => Promise.resolve(migrations.filter((m) => m.name < '0027')),
-  getMigrationName: (migration) => migration.name,
-  getMigration: (migration) => Promise.resolve(migration),
-};
+const before0027 = migrationSourceOf(migrations.filter((m) => m.name < '0027'));
 
 describe.each(testBackends())('digest checks (migration 0027) on %s', (backend) => {
   let db: TestDatabase | undefined;
@@ -121,9 +116,7 @@ describe.each(testBackends())('digest checks (migration 0027) on %s', (backend) 
     const { knex } = db;
 
     // Act
-    await knex.migrate.down({
-      migrationSource: { ...before0027, getMigrations: () => Promise.resolve([...migrations]) },
-    });
+    await knex.migrate.down({ migrationSource });
 
     // Assert
     const definitions = await knex.raw<{ rows: { definition: string }[] }>(
