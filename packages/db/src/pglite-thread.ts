@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { parseInt8 } from './parse-int8.js';
 
@@ -18,6 +19,19 @@ export interface PgliteThreadOptions {
    * 60 s, knex's own wait for a connection.
    */
   sessionWaitMs?: number;
+}
+
+/**
+ * V8 compiles the engine's hot WebAssembly functions again with its optimising compiler, in
+ * background threads, as they become hot (mostly while the service starts and under its first
+ * load). Several such compilations at once (PostgreSQL's executor holds very large functions) take
+ * tens of MiB of compiler memory together, which glibc keeps once freed, scattered among what
+ * stays: the embedded service at rest held 245-270 MiB resident, 80 MiB of it free heap
+ * (`malloc_trim` gave it back). One compilation at a time keeps the peak, and what is kept, to one
+ * function's: 222-225 MiB. Process-wide; nothing else in the service compiles WebAssembly.
+ */
+function compileWasmOneFunctionAtATime(): void {
+  setFlagsFromString('--wasm-num-compilation-tasks=1');
 }
 
 /**
@@ -188,6 +202,7 @@ export class PgliteThread {
   }
 
   static async start(options: PgliteThreadOptions): Promise<PgliteThread> {
+    compileWasmOneFunctionAtATime();
     const image =
       options.loadDataDir === undefined ? undefined : await options.loadDataDir.arrayBuffer();
     const worker = new Worker(THREAD, {
