@@ -48,7 +48,6 @@ export {
   enqueueAnchorRecords,
   enqueueAnchorRecordsOnce,
   findAnchorRecordNetworks,
-  findAnchorRecordQueueTimes,
   readAnchorRecordStates,
 } from './repositories/anchor-queue-repository.js';
 export type { AnchorRecordState } from './repositories/anchor-queue-repository.js';

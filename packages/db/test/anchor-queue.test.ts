@@ -4,7 +4,6 @@ import {
   claimAnchorBatch,
   enqueueAnchorRecords,
   findAnchorRecordNetworks,
-  findAnchorRecordQueueTimes,
   findCreditBalance,
   findSignerNextNonce,
   listPendingBatches,
@@ -222,7 +221,7 @@ describe.each(testBackends())('the anchoring queue on %s', (backend) => {
       ]),
     );
     expect(pending.map((row) => row.id)).toEqual([batch.id]);
-    expect(first?.recordIds.sort((a, b) => a - b)).toEqual(ids);
+    expect(first?.records.map((record) => record.recordId)).toEqual(ids);
     expect(again).toBeUndefined();
     const states = await readAnchorRecordStates(db.knex, ids);
     for (const state of states) {
@@ -234,17 +233,17 @@ describe.each(testBackends())('the anchoring queue on %s', (backend) => {
       });
     }
     expect(await findAnchorRecordNetworks(db.knex, ids)).toEqual([networkId, networkId]);
-    const queuedAt = await findAnchorRecordQueueTimes(db.knex, ids);
-    expect(queuedAt.every((at) => at.getTime() <= (first?.anchoredAt.getTime() ?? 0))).toBe(true);
-    // The settlement tells when each of its records was queued, in the order of its ids.
-    expect(first?.queuedAt.map((at) => at.getTime())).toEqual(
-      await Promise.all(
-        (first?.recordIds ?? []).map(async (id) =>
-          (await findAnchorRecordQueueTimes(db.knex, [id]))[0]?.getTime(),
-        ),
-      ),
+    // The settlement tells when each of its records was queued: its row's created_at.
+    const rows = await db
+      .knex('anchor_records')
+      .whereIn('id', ids)
+      .orderBy('id')
+      .select<{ id: number; created_at: Date | string }[]>('id', 'created_at');
+    expect(first?.records.map((record) => [record.recordId, record.queuedAt.getTime()])).toEqual(
+      rows.map((row) => [row.id, new Date(row.created_at).getTime()]),
     );
-    expect(first?.queuedAt).toHaveLength(2);
+    const anchoredAt = first?.anchoredAt.getTime() ?? 0;
+    expect(first?.records.every((record) => record.queuedAt.getTime() <= anchoredAt)).toBe(true);
     expect(await listPendingBatches(db.knex, networkId)).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import type { NetworkRegistry } from '../networks/network-registry.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchoringObserver, FailedRecord } from './anchoring-observer.js';
-import type { AnchorReceipt, AnchorRequest } from './anchor-record.js';
+import type { AnchorReceipt, AnchorRequest, SettledReceipt } from './anchor-record.js';
 import { contractFor } from './batch-transaction.js';
 import {
   DEFAULT_ANCHORER_TIMING,
@@ -47,7 +47,7 @@ export interface AnchorEngineOptions {
    * Told of what this process's anchorers settle, as soon as they do: an anchoring thread passes
    * it on to the engine whose requests wait (`resolveAnchored`, `rejectFailed`).
    */
-  onAnchored?: (receipts: AnchorReceipt[]) => void;
+  onAnchored?: (receipts: SettledReceipt[]) => void;
   onFailed?: (records: FailedRecord[]) => void;
   /** Told of every look at a registrar's balance: an anchoring thread passes it on (`reportHealth`). */
   onHealth?: (health: NetworkHealth) => void;
@@ -422,7 +422,7 @@ export class AnchorEngine {
    * Answers the requests waiting on these records, anchored elsewhere (an anchoring thread):
    * sooner than the next look at the database would.
    */
-  resolveAnchored(receipts: readonly AnchorReceipt[]): void {
+  resolveAnchored(receipts: readonly SettledReceipt[]): void {
     for (const observer of this.#observers) observer.anchored?.(receipts);
     for (const receipt of receipts) this.#resolve(receipt.recordId, receipt);
   }

@@ -12,6 +12,10 @@ export interface AnchorReceipt {
   blockNumber: number;
   /** When the batch was settled: the `anchored_at` the record's trustpoint or evidence now holds. */
   anchoredAt: Date;
-  /** When the record was queued: known to the anchorer that settled it, not to a look at its state. */
-  queuedAt?: Date;
+}
+
+/** What the anchorer that settled a record tells (a look at the record's state tells less). */
+export interface SettledReceipt extends AnchorReceipt {
+  /** When the record was queued. */
+  queuedAt: Date;
 }

@@ -1,4 +1,4 @@
-import type { AnchorReceipt } from './anchor-record.js';
+import type { SettledReceipt } from './anchor-record.js';
 import type { NetworkHealth } from './network-health.js';
 
 /**
@@ -9,7 +9,7 @@ import type { NetworkHealth } from './network-health.js';
  */
 export interface AnchoringObserver {
   /** One call per settled batch: its records, all with the batch's transaction. */
-  anchored?(receipts: readonly AnchorReceipt[]): void;
+  anchored?(receipts: readonly SettledReceipt[]): void;
   failed?(records: readonly FailedRecord[]): void;
   health?(health: NetworkHealth): void;
   /**

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { NetworkConfig } from '../networks/network-config.js';
 import { silentLogger, type AnchorLogger } from './anchor-logger.js';
 import type { AnchorEngine, FailedRecord } from './anchor-engine.js';
-import type { AnchorReceipt } from './anchor-record.js';
+import type { SettledReceipt } from './anchor-record.js';
 import type { NetworkHealth } from './network-health.js';
 import type { AnchorerTiming } from './network-anchorer.js';
 
@@ -24,7 +24,7 @@ export interface AnchoringThreadData {
 /** What the anchoring thread tells the thread that started it. */
 export type AnchoringThreadMessage =
   | { kind: 'ready' }
-  | { kind: 'anchored'; receipts: AnchorReceipt[] }
+  | { kind: 'anchored'; receipts: SettledReceipt[] }
   | { kind: 'failed'; records: FailedRecord[] }
   | { kind: 'health'; health: NetworkHealth }
   | { kind: 'stopped' };

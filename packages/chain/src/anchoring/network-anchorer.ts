@@ -16,7 +16,7 @@ import type { NetworkConfig } from '../networks/network-config.js';
 import { JsonRpcClient, JsonRpcError } from '../rpc/json-rpc-client.js';
 import { createJsonRpcProvider } from '../rpc/json-rpc-provider.js';
 import type { AnchorLogger } from './anchor-logger.js';
-import { RECORD_KINDS, type AnchorReceipt, type RecordKind } from './anchor-record.js';
+import { RECORD_KINDS, type RecordKind, type SettledReceipt } from './anchor-record.js';
 import { backoffDelay } from './backoff.js';
 import {
   batchCapacity,
@@ -82,7 +82,7 @@ export const DEFAULT_ANCHORER_TIMING: AnchorerTiming = {
 
 /** What an anchorer tells its engine as soon as it knows, before any other process could. */
 export interface AnchorerEvents {
-  anchored(receipts: AnchorReceipt[]): void;
+  anchored(receipts: SettledReceipt[]): void;
   failed(records: { recordId: number; reason: string }[]): void;
   /** After every look at the registrar's balance. */
   health(health: NetworkHealth): void;
@@ -498,16 +498,16 @@ export class NetworkAnchorer {
     });
     // Undefined: another process settled it first, and its waiters learn it by polling.
     if (!settledRecords) return;
-    const { recordIds, queuedAt, anchoredAt } = settledRecords;
+    const { records, anchoredAt } = settledRecords;
     this.#events.anchored(
-      recordIds.map((recordId, index) => ({
+      records.map(({ recordId, queuedAt }) => ({
         recordId,
         networkId: this.#network.networkId,
         smartContract,
         transactionHash: transaction.transactionHash,
         blockNumber,
         anchoredAt,
-        ...(queuedAt[index] === undefined ? {} : { queuedAt: queuedAt[index] }),
+        queuedAt,
       })),
     );
   }

@@ -450,11 +450,11 @@ export interface SettledBatch {
   smartContract: string;
 }
 
-/** The records a settlement anchored, and when (the time written into their rows). */
+/** The records a settlement anchored, each with when it was queued, and when they were anchored. */
 export interface SettledRecords {
-  recordIds: number[];
-  /** When each record was queued, in the order of `recordIds`. */
-  queuedAt: Date[];
+  /** In the order of their ids. */
+  records: { recordId: number; queuedAt: Date }[];
+  /** The time written into their rows. */
   anchoredAt: Date;
 }
 
@@ -476,8 +476,7 @@ export async function settleAnchorBatch(
     rows: {
       known: boolean;
       anchored_at: Date | null;
-      ids: number[] | null;
-      queued_at: string[] | null;
+      records: { id: number; queued_at: string }[] | null;
     }[];
   }>(
     `with mined as (
@@ -520,8 +519,8 @@ export async function settleAnchorBatch(
      )
      select exists (select 1 from mined) as known,
             (select updated_at from batch) as anchored_at,
-            (select json_agg(id order by id) from records) as ids,
-            (select json_agg(created_at order by id) from records) as queued_at`,
+            (select json_agg(json_build_object('id', id, 'queued_at', created_at) order by id)
+               from records) as records`,
     {
       batchId,
       transactionHash,
@@ -533,8 +532,10 @@ export async function settleAnchorBatch(
   if (!row?.known) throw new Error(`transaction ${transactionHash} is not one of its batch`);
   if (row.anchored_at === null) return undefined;
   return {
-    recordIds: row.ids ?? [],
-    queuedAt: (row.queued_at ?? []).map((at) => new Date(at)),
+    records: (row.records ?? []).map((record) => ({
+      recordId: record.id,
+      queuedAt: new Date(record.queued_at),
+    })),
     anchoredAt: new Date(row.anchored_at),
   };
 }

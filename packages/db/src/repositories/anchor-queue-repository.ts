@@ -150,17 +150,6 @@ export async function readAnchorRecordStates(
   }));
 }
 
-/** When each of these records was queued (one entry per record found, in no particular order). */
-export async function findAnchorRecordQueueTimes(
-  db: Queryable,
-  ids: readonly number[],
-): Promise<Date[]> {
-  const rows = await db('anchor_records')
-    .whereIn('id', ids)
-    .select<{ created_at: Date | string }[]>('created_at');
-  return rows.map((row) => new Date(row.created_at));
-}
-
 /** The network of each of these records (one entry per record found, in no particular order). */
 export async function findAnchorRecordNetworks(
   db: Queryable,

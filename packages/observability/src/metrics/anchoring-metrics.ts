@@ -1,12 +1,11 @@
 import {
   JsonRpcClient,
   type AnchoringObserver,
-  type AnchorReceipt,
   type NetworkConfig,
+  type SettledReceipt,
 } from '@trustpoint/chain';
 import {
   findAnchorRecordNetworks,
-  findAnchorRecordQueueTimes,
   readAnchorQueueDepth,
   type AnchorQueueDepth,
 } from '@trustpoint/db';
@@ -131,22 +130,12 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     },
   });
 
-  const observeBatch = async (receipts: readonly AnchorReceipt[]): Promise<void> => {
+  const observeBatch = async (receipts: readonly SettledReceipt[]): Promise<void> => {
     const first = receipts[0];
     if (first === undefined) return;
     const network = first.networkId;
-    // The anchorer that settled them read when they were queued; the others are looked up.
-    const unknown = receipts.filter((receipt) => receipt.queuedAt === undefined);
-    const queueTimes = [
-      ...receipts.flatMap((receipt) => receipt.queuedAt ?? []),
-      ...(unknown.length === 0
-        ? []
-        : await findAnchorRecordQueueTimes(
-            knex,
-            unknown.map((receipt) => receipt.recordId),
-          )),
-    ];
-    for (const queuedAt of queueTimes) {
+    // The anchorer that settled them read when they were queued.
+    for (const { queuedAt } of receipts) {
       const seconds = (first.anchoredAt.getTime() - queuedAt.getTime()) / 1000;
       confirmation.observe({ network }, Math.max(0, seconds));
     }
@@ -164,7 +153,7 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
   return {
     anchored(receipts) {
       // One call per batch, but group by transaction all the same: cheap, and never wrong.
-      const batches = new Map<string, AnchorReceipt[]>();
+      const batches = new Map<string, SettledReceipt[]>();
       for (const receipt of receipts) {
         const list = batches.get(receipt.transactionHash) ?? [];
         list.push(receipt);
