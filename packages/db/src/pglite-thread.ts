@@ -26,9 +26,9 @@ export interface PgliteThreadOptions {
  * background threads, as they become hot (mostly while the service starts and under its first
  * load). Several such compilations at once (PostgreSQL's executor holds very large functions) take
  * tens of MiB of compiler memory together, which glibc keeps once freed, scattered among what
- * stays: the embedded service at rest held 245-270 MiB resident, 80 MiB of it free heap
+ * stays: the embedded service at rest held 249-285 MiB resident, 80 MiB of it free heap
  * (`malloc_trim` gave it back). One compilation at a time keeps the peak, and what is kept, to one
- * function's: 222-225 MiB. Process-wide; nothing else in the service compiles WebAssembly.
+ * function's: 221-246 MiB. Process-wide; nothing else in the service compiles WebAssembly.
  */
 function compileWasmOneFunctionAtATime(): void {
   setFlagsFromString('--wasm-num-compilation-tasks=1');
