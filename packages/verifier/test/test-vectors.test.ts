@@ -100,7 +100,10 @@ describe('test vectors', () => {
               hash: vector.expected.hash,
               fileHash: vector.expected.fileHash,
             });
-            expect(await hashFileStream(inChunks(bytes, 4099))).toEqual(vector.expected);
+            expect(await hashFileStream(inChunks(bytes, 4099))).toEqual({
+              ...vector.expected,
+              hashDomain: null,
+            });
             break;
           }
           case 'content':

@@ -1,9 +1,17 @@
+import { Readable } from 'node:stream';
+
 import { CompactSign, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import { describe, expect, it } from 'vitest';
 
 import {
+  ASSET_HASH_DOMAIN_V2,
+  canonicalJsonBytes,
+  CERTIFICATE_ROOT_DOMAIN_V2,
   combineTrust,
   createDisclosableCertificate,
+  createFileHasher,
+  hashFileStream,
+  readDisclosableCertificate,
   DuplicateMemberError,
   encodeGetTrustPointCall,
   encodeRevocationOfCall,
@@ -351,6 +359,142 @@ describe('verifyCertificate against forgeries', () => {
     expect(added.verdict).toBe('verified');
     expect(added.hash.unverified).toEqual(['$.name', '$.grade']);
     expect(added.hash.detail).toContain('NOT over $.name, $.grade');
+  });
+});
+
+describe('verifyCertificate: a version 2 certificate passed off as version 1', () => {
+  /** The forger's copy: type file, no hashVersion, any name; "the file" is the root's preimage. */
+  function downgraded(given: ReturnType<typeof issued>) {
+    const { payload } = readDisclosableCertificate(given.certificate);
+    const domain = new TextEncoder().encode(CERTIFICATE_ROOT_DOMAIN_V2);
+    const canonical = canonicalJsonBytes(payload);
+    const bytes = new Uint8Array(domain.length + canonical.length);
+    bytes.set(domain, 0);
+    bytes.set(canonical, domain.length);
+    const { data } = given.certificate;
+    const hasher = createFileHasher();
+    hasher.update(bytes);
+    return {
+      bytes,
+      certificate: {
+        ...given.certificate,
+        data: {
+          type: 'file',
+          name: 'Diploma, summa cum laude',
+          description: 'Physics',
+          issuer: data.issuer,
+          issuedOn: data.issuedOn,
+          hash: data.hash,
+          fileHash: hasher.digest().fileHash,
+        },
+      },
+    };
+  }
+
+  it('when the bytes a version 2 root is made from are given as the file of a version 1 copy, then it is a mismatch, however they are cut into chunks', async () => {
+    const given = issued();
+    const trust = { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] };
+    const forged = downgraded(given);
+    // Cut inside the domain, so that no one chunk holds it whole.
+    const chunks = [
+      forged.bytes.subarray(0, 5),
+      forged.bytes.subarray(5, 20),
+      forged.bytes.subarray(20),
+    ];
+
+    const genuine = await verify(given, trust);
+    const withBytes = await verifyCertificate({
+      certificate: forged.certificate,
+      file: forged.bytes,
+      rpc: { '31337': [NODE_URL] },
+      trust,
+      fetch: fetchOf(given.node),
+      now: ISSUED_ON + 1000,
+    });
+    const streamed = await hashFileStream(Readable.from(chunks));
+    const withHashes = await verifyCertificate({
+      certificate: forged.certificate,
+      file: streamed,
+      rpc: { '31337': [NODE_URL] },
+      trust,
+      fetch: fetchOf(given.node),
+      now: ISSUED_ON + 1000,
+    });
+
+    expect(genuine.verdict).toBe('verified');
+    // The version 1 file rule does give the anchored root: only the domain tells them apart.
+    expect(withBytes.hash.recomputed).toBe(given.certificate.data.hash);
+    expect(streamed.hashDomain).toBe(CERTIFICATE_ROOT_DOMAIN_V2);
+    for (const result of [withBytes, withHashes]) {
+      expect(result.verdict).toBe('mismatch');
+      expect(result.hash.matches).toBe(false);
+      expect(result.hash.detail).toContain('the bytes a version 2 hash is made from');
+    }
+  });
+
+  it('when a file begins with a version 2 domain, the hasher says which; any other file, and one shorter than a domain, none', () => {
+    const hashDomainOf = (text: string) => {
+      const hasher = createFileHasher();
+      hasher.update(new TextEncoder().encode(text));
+      return hasher.digest().hashDomain;
+    };
+
+    expect(hashDomainOf(`${ASSET_HASH_DOMAIN_V2}{}`)).toBe(ASSET_HASH_DOMAIN_V2);
+    expect(hashDomainOf(CERTIFICATE_ROOT_DOMAIN_V2)).toBe(CERTIFICATE_ROOT_DOMAIN_V2);
+    expect(hashDomainOf('Trustpoint certificate hash v2')).toBeNull();
+    expect(hashDomainOf(`%PDF-1.7 ${CERTIFICATE_ROOT_DOMAIN_V2}`)).toBeNull();
+    expect(hashDomainOf('')).toBeNull();
+  });
+});
+
+describe('verifyCertificate: revocation read from the sources that vouch for the Evidence', () => {
+  const OTHER_ORIGIN = 'https://certs.other-service.example';
+  const OTHER_STATUS_REGISTRY = '0x1eb8a7c1b9a5e7e2c0a8e5abcdef0123456789ab';
+
+  it("when the issuer's pin has no status registry and another trusted source's says not revoked, then revocation is not checked, and a revocation there still counts", async () => {
+    const given = issued();
+    // Pinned before its service deployed a status registry: the trustpoint registry only.
+    const issuerPin: PinnedNetwork = {
+      ...networkOf(ORIGIN, FAKE_GENESIS),
+      registries: [{ kind: 'trustPointRegistry', address: REGISTRY }],
+    };
+    const otherPin: PinnedNetwork = {
+      ...networkOf(OTHER_ORIGIN, FAKE_GENESIS),
+      registries: [{ kind: 'statusRegistry', address: OTHER_STATUS_REGISTRY }],
+    };
+    const trust = combineTrust(
+      { networks: [issuerPin], origins: [ORIGIN] },
+      { networks: [otherPin], origins: [OTHER_ORIGIN] },
+    );
+    const revokedThere = {
+      ...given,
+      node: {
+        ...given.node,
+        records: new Map([
+          ...given.node.records,
+          [
+            encodeRevocationOfCall(CERT_ID),
+            `0x${word(1)}${word(ISSUED_ON + 5)}${word(1767225700)}`,
+          ],
+        ]),
+      },
+    };
+
+    const notRevokedElsewhere = await verify(given, trust);
+    const revokedElsewhere = await verify(revokedThere, trust);
+    const withItsOwn = await verify(given, {
+      networks: [networkOf(ORIGIN, FAKE_GENESIS)],
+      origins: [ORIGIN],
+    });
+
+    expect(notRevokedElsewhere.verdict).toBe('revocationUnchecked');
+    expect(notRevokedElsewhere.status[0]).toMatchObject({ outcome: 'unchecked' });
+    expect(notRevokedElsewhere.status[0]?.detail).toContain(
+      `${ORIGIN}, which vouches for its Evidence, pins no status registry`,
+    );
+    expect(revokedElsewhere.verdict).toBe('revoked');
+    expect(withItsOwn.verdict).toBe('verified');
+    expect(withItsOwn.status[0]).toMatchObject({ outcome: 'notRevoked', trustedThrough: ORIGIN });
   });
 });
 

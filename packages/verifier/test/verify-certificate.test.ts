@@ -869,4 +869,23 @@ describe('verifyCertificate', () => {
       verifyCertificate({ certificate: { certID: CERT_ID, data: {} }, rpc }),
     ).rejects.toThrow(VerifierInputError);
   });
+
+  it.each([
+    ['smartContract', '0xdead', '$.metadata[0].smartContract must be an address'],
+    ['smartContract', `0x${'g'.repeat(40)}`, '$.metadata[0].smartContract must be an address'],
+    ['transactionHash', '0x12', '$.metadata[0].transactionHash must be a transaction hash'],
+    ['timestamp', -1, '$.metadata[0].timestamp must be an integer, 0 or more'],
+  ])(
+    'when a trustpoint names %s %j, then it throws VerifierInputError naming the field, and no node is asked',
+    async (name, value, message) => {
+      const fetch = fetchOf(nodeWith([]));
+      const given = certificate({ metadata: [{ ...evidenceItem(), [name]: value }] });
+
+      const verifying = verifyCertificate({ certificate: given, rpc, fetch });
+
+      await expect(verifying).rejects.toThrow(VerifierInputError);
+      await expect(verifying).rejects.toThrow(message);
+      expect(fetch.calls).toEqual([]);
+    },
+  );
 });

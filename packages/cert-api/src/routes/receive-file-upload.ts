@@ -65,6 +65,7 @@ function receivedFile(file: HashedFile): ReceivedFile {
     fileHash: file.fileHash,
     hash: file.hash,
     size: file.size,
+    hashDomain: file.hashDomain,
     name: name === '' ? null : name,
     mediaType: mediaTypeOf(file.mimetype),
   };

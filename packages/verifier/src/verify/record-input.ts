@@ -1,3 +1,4 @@
+import { EVM_ADDRESS_PATTERN } from '../chain/eth-call-request.js';
 import type { JsonObject } from '../hashing/canonical-json.js';
 
 /** Thrown when the JSON given to verify is not a certificate, asset or evidence as the APIs return it. */
@@ -37,7 +38,15 @@ export function optionalField<T>(
 }
 
 export const isString = (value: unknown): value is string => typeof value === 'string';
+/** An EVM address as a record names its registry: 0x and 40 hex digits, any case. */
+export const isAddress = (value: unknown): value is string =>
+  isString(value) && EVM_ADDRESS_PATTERN.test(value);
+/** A transaction hash: 0x and 64 hex digits. */
+export const isTransactionHash = (value: unknown): value is string =>
+  isString(value) && /^0x[0-9a-fA-F]{64}$/.test(value);
 export const isSafeInteger = (value: unknown): value is number => Number.isSafeInteger(value);
+/** A time on chain (a record's key, a block's time): a safe integer, never negative. */
+export const isTimestamp = (value: unknown): value is number => isSafeInteger(value) && value >= 0;
 export const isJsonObject = (value: unknown): value is JsonObject => isObject(value);
 /** `networkId` is a number in output, decimal text in some inputs. */
 export const isNetworkId = (value: unknown): value is number | string =>

@@ -41,20 +41,23 @@ export interface RevocationStatusCheck {
 
 /**
  * Reads a certificate's status on `networkId` from every status registry the trust pins there
- * (those of `preferredPin`, the source that trusts the certificate's Evidence, first). A
- * revocation in any of them counts; "not revoked" counts only from a registry whose nodes proved
- * to be on the pinned chain and that no development account holds (unless this machine pinned it).
+ * (those of the sources that vouch for the certificate's Evidence first). A revocation in any of
+ * them counts; "not revoked" counts only from a registry pinned by a source that vouches for the
+ * Evidence (`vouchers`: another service's registry never holds this certificate's revocation),
+ * whose nodes proved to be on the pinned chain and that no development account holds (unless this
+ * machine pinned it).
  * Without a node of yours for the network, public endpoints of its chain (when given) are asked,
  * and an answer counts only when two of different operators agree.
  */
 export async function checkRevocationStatus(
   certId: string,
   networkId: number,
-  preferredPin: string | undefined,
+  vouchers: readonly string[],
   context: LookupContext,
 ): Promise<RevocationStatusCheck> {
+  const vouches = (pinnedBy: string) => vouchers.includes(pinnedBy);
   const pins = networkPins(context.trust, networkId).sort(
-    (a, b) => Number(b.pinnedBy === preferredPin) - Number(a.pinnedBy === preferredPin),
+    (a, b) => Number(vouches(b.pinnedBy)) - Number(vouches(a.pinnedBy)),
   );
   const sources = pins.flatMap((network) =>
     network.registries
@@ -106,6 +109,7 @@ export async function checkRevocationStatus(
         detail: `revoked: the status registry ${address} recorded the revocation at ${new Date(recordedAt).toISOString()} (chain time)`,
       };
     }
+    if (!vouches(network.pinnedBy)) continue;
     notRevoked ??= {
       ...found,
       outcome: 'notRevoked',
@@ -113,9 +117,16 @@ export async function checkRevocationStatus(
       detail: `not revoked: the status registry ${address} holds no revocation`,
     };
   }
-  return notRevoked === undefined
-    ? unchecked(problem ?? 'no trusted status registry could be read', attempts)
-    : { ...notRevoked, attempts };
+  if (notRevoked !== undefined) return { ...notRevoked, attempts };
+  if (!sources.some(({ network }) => vouches(network.pinnedBy))) {
+    return unchecked(
+      vouchers.length === 0
+        ? `no source you trust vouches for an Evidence on network ${String(networkId)}, so no status registry can say it is not revoked`
+        : `${vouchers.join(' and ')}, which vouch${vouchers.length === 1 ? 'es' : ''} for its Evidence, pin${vouchers.length === 1 ? 's' : ''} no status registry for network ${String(networkId)}; another source's registry cannot say it is not revoked`,
+      attempts,
+    );
+  }
+  return unchecked(problem ?? 'no trusted status registry could be read', attempts);
 }
 
 /**

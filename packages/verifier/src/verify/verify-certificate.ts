@@ -35,11 +35,14 @@ import { checkIssuerIdentity, type IssuerIdentity } from '../identity/issuer-ide
 import { issuerDomainRecordName, normalizeIssuerDomain } from '../identity/issuer-domain-record.js';
 import {
   field,
+  isAddress,
   isJsonObject,
   isNetworkId,
   isObject,
   isSafeInteger,
   isString,
+  isTimestamp,
+  isTransactionHash,
   optionalField,
   unwrapEnvelope,
   VerifierInputError,
@@ -336,9 +339,15 @@ export function readCertificate(json: unknown): CertificateInput {
       return {
         type: field(item, 'type', isTypeName, 'Evidence, Revocation or Signature', path),
         networkId: Number(field(item, 'networkId', isNetworkId, 'a network id', path)),
-        timestamp: field(item, 'timestamp', isSafeInteger, 'an integer', path),
-        smartContract: optionalField(item, 'smartContract', isString, 'a string', path),
-        transactionHash: optionalField(item, 'transactionHash', isString, 'a string', path),
+        timestamp: field(item, 'timestamp', isTimestamp, 'an integer, 0 or more', path),
+        smartContract: optionalField(item, 'smartContract', isAddress, 'an address', path),
+        transactionHash: optionalField(
+          item,
+          'transactionHash',
+          isTransactionHash,
+          'a transaction hash (0x and 64 hex digits)',
+          path,
+        ),
         trustPointHash: field(item, 'trustPointHash', isHash, '64 lowercase hex characters', path),
         signature: optionalField(item, 'signature', isString, 'a string', path),
       };
@@ -514,6 +523,20 @@ function checkCertificateHashV1(
         };
       }
       const hashes = file instanceof Uint8Array ? hashFileBytes(file) : file;
+      // Version 1 hashes any bytes; bytes that begin with a version 2 domain are the preimage of
+      // a version 2 hash, and would turn a version 2 certificate into a version 1 copy that
+      // covers nothing it shows (nor its origin, nor its expiry).
+      if (hashes.hashDomain !== null) {
+        return {
+          given,
+          recomputed: hashes.hash,
+          matches: false,
+          detail:
+            typeof hashes.hashDomain === 'string'
+              ? `the ${certificate.type === 'file' ? 'file' : "URL's bytes"} begin with ${JSON.stringify(hashes.hashDomain)}: the bytes a version 2 hash is made from, not what a version 1 certificate certifies (a version 2 certificate turned into a version 1 copy)`
+              : 'the file hashes given do not say how the file begins (hashDomain): hash the file with hashFileStream or createFileHasher',
+        };
+      }
       const check = recomputedBy(hashes.hash, certificate.type);
       if (certificate.type === 'url') return check;
       const fileHashMatches = certificate.fileHash === hashes.fileHash;
@@ -784,15 +807,18 @@ export async function verifyCertificate(
   );
   // The status of every network holding an Evidence: a copy made before its revocation lists no
   // Revocation trustpoint, and its certID alone finds one.
-  const evidenceNetworks = new Map<number, string | undefined>();
+  // Each with the sources that vouch for an Evidence there: only their status registries can say
+  // "not revoked".
+  const evidenceNetworks = new Map<number, Set<string>>();
   for (const trustpoint of trustpoints) {
     if (trustpoint.type !== 'Evidence') continue;
-    const known = evidenceNetworks.get(trustpoint.networkId);
-    evidenceNetworks.set(trustpoint.networkId, known ?? trustpoint.trustedThrough);
+    const vouchers = evidenceNetworks.get(trustpoint.networkId) ?? new Set<string>();
+    for (const source of trustpoint.vouchedBy ?? []) vouchers.add(source);
+    evidenceNetworks.set(trustpoint.networkId, vouchers);
   }
   const status = await Promise.all(
-    [...evidenceNetworks].map(([networkId, trustedThrough]) =>
-      checkRevocationStatus(certificate.certID, networkId, trustedThrough, context),
+    [...evidenceNetworks].map(([networkId, vouchers]) =>
+      checkRevocationStatus(certificate.certID, networkId, [...vouchers], context),
     ),
   );
   const expiry =

@@ -17,11 +17,13 @@ import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import {
   field,
+  isAddress,
   isJsonObject,
   isNetworkId,
   isObject,
-  isSafeInteger,
   isString,
+  isTimestamp,
+  isTransactionHash,
   optionalField,
   unwrapEnvelope,
   VerifierInputError,
@@ -145,8 +147,6 @@ function readEvidence(
   path: string,
   asset?: { assetHash: string; networkId: number },
 ): EvidenceInput {
-  const contract = (name: string) =>
-    optionalField(item, name, (value): value is string => isString(value), 'a string', path);
   return {
     shown: Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null),
     ownAssetHash: asset === undefined,
@@ -154,13 +154,25 @@ function readEvidence(
       asset?.assetHash ?? field(item, 'assetHash', isHash, '64 lowercase hex characters', path),
     networkId:
       asset?.networkId ?? Number(field(item, 'networkId', isNetworkId, 'a network id', path)),
-    timestamp: field(item, 'timestamp', isSafeInteger, 'an integer (seconds)', path),
+    timestamp: field(item, 'timestamp', isTimestamp, 'an integer, 0 or more (seconds)', path),
     userOwner: optionalField(item, 'userOwner', isString, 'a string', path),
     metadata: optionalField(item, 'metadata', isJsonObject, 'an object', path),
     hash: field(item, 'hash', isHash, '64 lowercase hex characters', path),
     // `null` before anchoring in the verification answers.
-    smartContract: item.smartContract === null ? undefined : contract('smartContract'),
-    transactionHash: item.transactionHash === null ? undefined : contract('transactionHash'),
+    smartContract:
+      item.smartContract === null
+        ? undefined
+        : optionalField(item, 'smartContract', isAddress, 'an address', path),
+    transactionHash:
+      item.transactionHash === null
+        ? undefined
+        : optionalField(
+            item,
+            'transactionHash',
+            isTransactionHash,
+            'a transaction hash (0x and 64 hex digits)',
+            path,
+          ),
   };
 }
 
