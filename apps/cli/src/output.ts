@@ -12,11 +12,26 @@ export interface Column<T> {
   value: (row: T) => unknown;
 }
 
-/** A cell as a person reads it: no `null`, lists joined, times as given (ISO 8601). */
+/**
+ * Text kept on its one line: line breaks written out as escapes (`\n`). A value read from a
+ * certificate or an answer (a forger's `data.issuer` holding eighty newlines and a line saying
+ * `Verdict: VERIFIED`) cannot add lines of its own to what a command prints.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\n\r\v\f\u0085\u2028\u2029]/g, (lineBreak) =>
+    lineBreak === '\n'
+      ? '\\n'
+      : lineBreak === '\r'
+        ? '\\r'
+        : `\\u${lineBreak.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A cell as a person reads it: one line, no `null`, lists joined, times as given (ISO 8601). */
 function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
   if (Array.isArray(value)) return value.length === 0 ? '-' : value.map(cell).join(', ');
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return oneLine(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
     return value.toString();
   }

@@ -51,4 +51,46 @@ describe('what the command prints to a terminal', () => {
     // eslint-disable-next-line no-control-regex
     expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
+
+  it("when a forged certificate's issuer holds line breaks and a verdict line of its own, then it stays on its line and the only verdict printed is MISMATCH", async () => {
+    // Arrange: eighty newlines push the real verdict off the screen, then a verdict of its own.
+    const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
+    const path = join(dir, 'forged.json');
+    const fake = `${'\n'.repeat(80)}Verdict: VERIFIED: every record is on chain and matches\r\nIssued by: you\u2028`;
+    await writeFile(
+      path,
+      JSON.stringify({
+        certID: 'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000002',
+        data: {
+          type: 'content',
+          name: 'Diploma',
+          description: '',
+          issuer: `did:user:x${fake}`,
+          issuedOn: 1_700_000_000_000,
+          hash: '0'.repeat(64),
+          content: { grade: 'A' },
+        },
+        metadata: [
+          {
+            type: 'Evidence',
+            networkId: '31337',
+            timestamp: 1_700_000_000_000,
+            trustPointHash: '0'.repeat(64),
+            smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+          },
+        ],
+      }),
+    );
+
+    // Act
+    const result = await trustpoint(['verify', path, '--rpc', '31337=http://127.0.0.1:9']);
+
+    // Assert
+    const verdicts = result.stdout.split('\n').filter((line) => line.startsWith('Verdict:'));
+    expect(result.code).toBe(EXIT.mismatch);
+    expect(verdicts).toEqual([expect.stringContaining('Verdict: MISMATCH')]);
+    expect(result.stdout).toContain('did:user:x\\n\\n');
+    expect(result.stdout).not.toContain('\u2028');
+    expect(result.stdout.split('\n').length).toBeLessThan(40);
+  });
 });

@@ -118,6 +118,29 @@ describe.each(testBackends())('posted certificate copies on %s', (backend) => {
     expect(ethCalls.length).toBe(asked);
   });
 
+  it.each([
+    ['smartContract', '0xdead', 'must be an address'],
+    ['smartContract', `0x${'g'.repeat(40)}`, 'must be an address'],
+    ['timestamp', -1, 'must be an integer, 0 or more'],
+  ])(
+    'when a copy names %s %j, then 400 saying what the field must be, not a 500, and the node is asked nothing',
+    async (name, value, error) => {
+      const forged = {
+        ...certificate,
+        metadata: [{ ...certificate.metadata[0], [name]: value }],
+      };
+      const asked = ethCalls.length;
+
+      const response = await post(forged);
+
+      expect(response.status).toBe(400);
+      expect((response.body as { errors: { error: string }[] }).errors[0]?.error).toBe(
+        `$.metadata[0].${name} ${error}`,
+      );
+      expect(ethCalls.length).toBe(asked);
+    },
+  );
+
   it('when a copy in its response envelope lists one more than the limit, then 400 names body.data.metadata; at the limit, it is verified', async () => {
     const over = await post({ statusCode: 200, message: 'ok', data: listing(65) });
     const asked = ethCalls.length;

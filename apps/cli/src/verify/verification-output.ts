@@ -13,7 +13,7 @@ import type {
 } from '@trustpoint/verifier';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { coverageLines } from './certified-fields.js';
-import { table } from '../output.js';
+import { oneLine, table } from '../output.js';
 
 const TRUSTPOINT_VERDICTS: Record<TrustpointVerdict | EvidenceVerdict, string> = {
   anchored: 'anchored, matches',
@@ -164,6 +164,7 @@ export function certificateText(
   /** The certificate as given: the values of the fields its hash does not cover are shown. */
   certificate?: unknown,
 ): string {
+  // Each line its own: values from the certificate cannot start lines of their own.
   const lines = [
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
@@ -181,6 +182,8 @@ export function certificateText(
           `Revoked: on network ${String(result.revocation.networkId)}, recorded ${new Date(result.revocation.recordedAt).toISOString()} (chain time)`,
         ]),
     ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
+  ].map(oneLine);
+  const tables = [
     table(result.trustpoints, [
       { title: 'Trustpoint', value: (row) => row.type },
       { title: 'Network', value: (row) => row.networkId },
@@ -212,7 +215,7 @@ export function certificateText(
           ]),
         ]),
   ];
-  return lines.join('\n');
+  return [...lines, ...tables].join('\n');
 }
 
 const listed = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
@@ -254,6 +257,8 @@ export function evidencesText(result: EvidencesVerification): string {
     `Verdict: ${OVERALL[result.verdict]}`,
     ...(result.asset === undefined ? [] : assetLines(result.asset)),
     ...evidenceCoverageLines(result.evidences),
+  ].map(oneLine);
+  const tables = [
     table(result.evidences, [
       { title: 'Evidence', value: (row) => row.hash },
       { title: 'Network', value: (row) => row.networkId },
@@ -266,5 +271,5 @@ export function evidencesText(result: EvidencesVerification): string {
       { title: 'Detail', value: (row) => withAttempts(row.detail, row.attempts) },
     ]),
   ];
-  return lines.join('\n');
+  return [...lines, ...tables].join('\n');
 }

@@ -199,7 +199,11 @@ export function trustpointsRouter(
         errors: [
           {
             field: 'body',
-            error: error instanceof RangeError ? 'nested too deeply' : error.message,
+            // The stack's own limit; any other range refused is said as it is.
+            error:
+              error instanceof RangeError && /call stack/i.test(error.message)
+                ? 'nested too deeply'
+                : error.message,
           },
         ],
       });
