@@ -93,7 +93,7 @@ export { rateLimit } from './rate-limit.js';
 export { DatabaseRateLimitStore } from './database-rate-limit-store.js';
 export { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 export type { RateLimitOptions } from './rate-limit.js';
-export { redactPin, requestLogger } from './request-logger.js';
+export { isSecretParameter, redactSecrets, requestLogger } from './request-logger.js';
 export { HEADERS_TOO_LARGE_BODY } from './malformed-request.js';
 export { requestTarget } from './request-target.js';
 export { mintAccessToken } from './mint-access-token.js';

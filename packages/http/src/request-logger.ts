@@ -6,12 +6,11 @@ import { REQUEST_ID_HEADER } from './request-id.js';
 
 const REDACTED = '[Redacted]';
 
-/** Credentials a request may carry in headers or the query; none of them may reach a log. */
+/** Credentials a request may carry in headers; none of them may reach a log. */
 const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["proxy-authorization"]',
-  'req.query.pin',
 ];
 
 /**
@@ -23,11 +22,23 @@ function decodedName(name: string): string {
 }
 
 /**
- * The URL with the value of every `pin` query parameter replaced. `?pin=` opens a protected
- * certificate (DESIGN section 7), so it is a secret inside the URL too. Names are compared once
- * decoded, in any case (`p%69n`, `PIN`), and the rest of the URL is kept as sent.
+ * Whether a query parameter may carry a secret, by its name decoded, in any case, brackets
+ * dropped (`pin[]`): a certificate's `pin` (DESIGN section 7), and whatever a client sends its
+ * credentials as by mistake (`access_token`, `client_secret`, `api_key`, `password`, `code`). No
+ * route takes these in the query; a client that sends one still must not find it in a log.
  */
-export function redactPin(url: string): string {
+export function isSecretParameter(name: string): boolean {
+  const plain = decodedName(name).toLowerCase().replace(/\[.*$/, '').trim();
+  return /^(pin|code|sig|signature|passw(or)?d|.*(secret|token|key|auth|credential).*)$/.test(
+    plain,
+  );
+}
+
+/**
+ * The URL with the value of every query parameter that may carry a secret replaced
+ * (`isSecretParameter`); the rest of the URL is kept as sent.
+ */
+export function redactSecrets(url: string): string {
   const queryAt = url.indexOf('?');
   if (queryAt < 0) return url;
   const fragmentAt = url.indexOf('#', queryAt);
@@ -38,7 +49,7 @@ export function redactPin(url: string): string {
     .map((parameter) => {
       const equals = parameter.indexOf('=');
       const name = equals < 0 ? parameter : parameter.slice(0, equals);
-      return decodedName(name).toLowerCase() === 'pin' ? `${name}=${REDACTED}` : parameter;
+      return isSecretParameter(name) ? `${name}=${REDACTED}` : parameter;
     })
     .join('&');
   return `${url.slice(0, queryAt + 1)}${query}${url.slice(end)}`;
@@ -61,14 +72,14 @@ export function requestLogger(logger: Logger): HttpLogger {
     serializers: {
       // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.
       req: (req: { url?: string; query?: unknown }) => {
-        if (typeof req.url === 'string') req.url = redactPin(req.url);
+        if (typeof req.url === 'string') req.url = redactSecrets(req.url);
         // `query` is the request's own parsed object: replaced by a copy, never changed.
         const { query } = req;
         if (typeof query === 'object' && query !== null) {
           req.query = Object.fromEntries(
             Object.entries(query).map(([name, value]: [string, unknown]) => [
               name,
-              name.toLowerCase() === 'pin' ? REDACTED : value,
+              isSecretParameter(name) ? REDACTED : value,
             ]),
           );
         }
