@@ -1,8 +1,12 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { jsonBody, rawJsonOf } from '../src/json-body.js';
 import { sendSuccess } from '../src/send-success.js';
+import { capturedLogger } from './support/captured-logger.js';
 import { testApp } from './support/test-app.js';
 
 function echoApp(limit?: number) {
@@ -164,4 +168,40 @@ describe('jsonBody', () => {
       ]);
     },
   );
+
+  it('when the client closes the connection before its body ends, then nothing is logged as an error and the route never runs', async () => {
+    // Arrange: a real server, so that the connection is really closed half way through the body.
+    const { logger, entries } = capturedLogger();
+    let reached = false;
+    const app = testApp((routes) => {
+      routes.post('/echo', jsonBody(), (_req, res) => {
+        reached = true;
+        res.sendStatus(204);
+      });
+    }, logger);
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const accepted = once(server, 'connection') as Promise<[Socket]>;
+    const { port } = server.address() as AddressInfo;
+
+    try {
+      // Act: 100 bytes announced, 7 sent, then gone.
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a": 1',
+      );
+      const [serverSide] = await accepted;
+      socket.destroy();
+      // The server has seen the connection close; its handlers ran on that event.
+      await new Promise((resolve) => serverSide.on('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      // Assert
+      expect(reached).toBe(false);
+      expect(entries().filter((entry) => (entry.level as number) >= 50)).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
 });
