@@ -190,9 +190,10 @@ export class IdempotencyKeys {
 
   async #settle(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
     // A 5xx may be retried: the key is given up (or, if the change committed, left for the next
-    // retry to answer from it). So is a 429 that says when to come back (a rate, not a refusal).
-    const retryable =
-      response.status >= 500 || (response.status === 429 && 'retry-after' in response.headers);
+    // retry to answer from it). So is every 429: a rate says when to come back, and running out of
+    // credits lasts until credits are granted; neither changed anything, and the same request
+    // with the same key must succeed once it can.
+    const retryable = response.status >= 500 || response.status === 429;
     if (retryable) {
       await releaseIdempotencyKey(this.#knex, claim, this.#now());
       return;

@@ -29,7 +29,8 @@ export function idempotencyKeyHeaderSchemaFor(
           'retry of the same request (method, path, query and body; for a file, the same parts ' +
           'and bytes) gets the first answer again, status, body and `Location`, with ' +
           '`Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered ' +
-          'again the same way; after a 5xx the key may be retried. The same key with another ' +
+          'again the same way, but after a 429 (a rate limit, or out of credits) or a 5xx, which ' +
+          'changed nothing, the same request with the key runs again. The same key with another ' +
           'request: 422; while the first request runs: 409 with `Retry-After`. ' +
           `At most ${String(MAX_IDEMPOTENCY_KEY_LENGTH)} printable ASCII characters (400 otherwise).`,
         example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
