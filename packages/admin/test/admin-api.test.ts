@@ -625,6 +625,101 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       });
     });
 
+    it("when an admin's admin-only key makes a token and a key for its own account, then they hold its scopes only and stop working with it; wider scopes are refused", async () => {
+      // Arrange: an administrator whose automation holds a key with the admin scope alone.
+      const owner = await api.givenUser({ role: 'admin' });
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'automation', scopes: ['admin'] });
+      const { id: keyId, key } = body(made).data as { id: string; key: string };
+      const asKey = { Authorization: `Bearer ${key}` };
+
+      // Act
+      const minted = await request(api.app)
+        .post(at(`/users/${owner.id}/tokens`))
+        .set(asKey)
+        .send({});
+      const child = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(asKey)
+        .send({ name: 'child' });
+      const wider = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(asKey)
+        .send({ name: 'wider', scopes: ['read', 'certify', 'admin'] });
+      const widened = await request(api.app)
+        .patch(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(asKey)
+        .send({ scopes: ['read', 'certify', 'admin'] });
+      const token = (body(minted).data as { accessToken: string }).accessToken;
+      const childKey = (body(child).data as { key: string }).key;
+      const claims = JSON.parse(
+        Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+      ) as { scope?: string; client_id?: string };
+      const beforeRevocation = await Promise.all(
+        [token, childKey].map((credential) =>
+          request(api.app).get(at('/plans')).set('Authorization', `Bearer ${credential}`),
+        ),
+      );
+      await request(api.app)
+        .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth);
+      const afterRevocation = await Promise.all(
+        [token, childKey].map((credential) =>
+          request(api.app).get(at('/plans')).set('Authorization', `Bearer ${credential}`),
+        ),
+      );
+
+      // Assert
+      expect(minted.status).toBe(201);
+      expect(claims).toMatchObject({ scope: 'admin', client_id: keyId });
+      expect(child.status).toBe(201);
+      expect(body(child).data).toMatchObject({ scopes: ['admin'], parentKeyId: keyId });
+      expect([wider.status, widened.status]).toEqual([403, 403]);
+      expect(body(wider).errors).toEqual([
+        {
+          field: 'body.scopes',
+          error: 'A key cannot have scopes the credential making it lacks: read, certify',
+        },
+      ]);
+      expect(beforeRevocation.map((response) => response.status)).toEqual([200, 200]);
+      expect(afterRevocation.map((response) => response.status)).toEqual([401, 401]);
+    });
+
+    it("when an admin-only key makes a key for another user, then that key is the user's own, with the scopes asked, and outlives the admin's key", async () => {
+      // Arrange
+      const owner = await api.givenUser({ role: 'admin' });
+      const customer = await api.givenUser();
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'provisioning', scopes: ['admin'] });
+      const { id: keyId, key } = body(made).data as { id: string; key: string };
+
+      // Act
+      const forCustomer = await request(api.app)
+        .post(at(`/users/${customer.id}/api-keys`))
+        .set('Authorization', `Bearer ${key}`)
+        .send({ name: 'integration', scopes: ['read', 'certify'] });
+      await request(api.app)
+        .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth);
+      const listed = await request(api.app)
+        .get(at(`/users/${customer.id}/api-keys`))
+        .set(admin.auth);
+
+      // Assert
+      expect(forCustomer.status).toBe(201);
+      expect(body(forCustomer).data).toMatchObject({
+        scopes: ['read', 'certify'],
+        parentKeyId: null,
+      });
+      expect(body(listed).data).toMatchObject({
+        apiKeys: [{ name: 'integration', revokedAt: null }],
+      });
+    });
+
     it("when an admin revokes a user's key, then it is refused at once, and revoking again records nothing", async () => {
       // Arrange
       const other = await api.givenUser({ role: 'admin' });

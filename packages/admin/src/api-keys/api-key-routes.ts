@@ -9,6 +9,7 @@ import type { AdminApiOptions } from '../admin-api-options.js';
 import { refused } from '../admin-errors.js';
 import { userApiKeyParamsSchema, userIdParamsSchema } from '../admin-schemas.js';
 import { contextOf } from '../change-context.js';
+import { ownAccountBounds, scopesBeyond, widerThanCaller } from '../own-account-bounds.js';
 import {
   changeUserApiKeyScopes,
   createUserApiKey,
@@ -56,9 +57,26 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
     if (expiresAt !== null && expiresAt.getTime() <= now()) {
       throw refused('body.expiresAt', 'Must be in the future');
     }
+    // A key for the caller's own account, made with a key: a child of that key.
+    const bounds = ownAccountBounds(res, id);
+    const beyond = scopesBeyond(body.scopes, bounds);
+    if (beyond.length > 0) throw widerThanCaller(beyond);
+    const boundedExpiry =
+      bounds?.expiresAt === undefined ||
+      bounds.expiresAt === null ||
+      (expiresAt !== null && expiresAt <= bounds.expiresAt)
+        ? expiresAt
+        : bounds.expiresAt;
     const created = await createUserApiKey(
       knex,
-      { userId: id, name: body.name, expiresAt, scopes: body.scopes, now },
+      {
+        userId: id,
+        name: body.name,
+        expiresAt: boundedExpiry,
+        scopes: body.scopes ?? bounds?.scopes,
+        now,
+        ...(bounds?.apiKeyId === undefined ? {} : { parentKeyId: bounds.apiKeyId }),
+      },
       idempotencyClaimOf(res),
       contextOf(res),
     );
@@ -74,6 +92,8 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
   router.patch('/users/:id/api-keys/:keyId', ...scopeChange, async (req, res) => {
     const { id, keyId } = validate(userApiKeyParamsSchema, req.params, 'path');
     const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
+    const beyond = scopesBeyond(scopes, ownAccountBounds(res, id));
+    if (beyond.length > 0) throw widerThanCaller(beyond);
     const apiKey = await changeUserApiKeyScopes(
       knex,
       { userId: id, keyId, scopes, now },

@@ -8,6 +8,7 @@ import {
 import { API_SCOPES, DomainError, type ApiScope } from '@trustpoint/domain';
 import { commitIdempotentChange } from '@trustpoint/http';
 import {
+  apiKeyById,
   changeApiKeyScopes,
   createApiKey,
   DEFAULT_MAX_API_KEYS_PER_USER,
@@ -18,6 +19,7 @@ import {
 } from '@trustpoint/identity';
 import type { Knex } from 'knex';
 import { refused } from '../admin-errors.js';
+import { widerThanCaller } from '../own-account-bounds.js';
 import { existingAccount } from '../users/user-accounts.js';
 
 /** A user's keys, revoked ones too; 404 for an unknown user. */
@@ -34,6 +36,11 @@ export interface UserApiKeyRequest {
   scopes: readonly ApiScope[] | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /**
+   * The key whose credential makes this one on its own account: the new key is its child (never
+   * wider, expiring no later, revoked with it), read under the lock as revocations are.
+   */
+  parentKeyId?: string;
 }
 
 /**
@@ -61,12 +68,30 @@ export async function createUserApiKey(
         `A user has at most ${String(DEFAULT_MAX_API_KEYS_PER_USER)} active API keys; revoke one first`,
       );
     }
+    let scopes = request.scopes ?? API_SCOPES;
+    let expires = expiresAt;
+    if (request.parentKeyId !== undefined) {
+      const parent = await apiKeyById(trx, request.parentKeyId, new Date(request.now()));
+      if (parent.status !== 'active' || parent.apiKey.userId !== userId) {
+        throw new DomainError('invalidToken', {
+          detail: `API key ${request.parentKeyId} is ${parent.status}`,
+        });
+      }
+      // The parent as it is now: it may have been narrowed since the request's credential was read.
+      scopes = scopes.filter((scope) => parent.apiKey.scopes.includes(scope));
+      if (scopes.length === 0) throw widerThanCaller(request.scopes ?? API_SCOPES);
+      const parentExpiry = parent.apiKey.expiresAt;
+      if (parentExpiry !== null && (expires === null || expires > parentExpiry)) {
+        expires = parentExpiry;
+      }
+    }
     const made = await createApiKey(trx, {
       userId,
       name: request.name,
-      expiresAt,
+      expiresAt: expires,
       createdBy: context.actorId,
-      scopes: request.scopes ?? API_SCOPES,
+      scopes,
+      ...(request.parentKeyId === undefined ? {} : { parentKeyId: request.parentKeyId }),
     });
     await commitIdempotentChange(trx, claim, made.apiKey.id);
     await recordAudit(trx, [
@@ -77,8 +102,9 @@ export async function createUserApiKey(
         changes: {
           userId,
           name: made.apiKey.name,
-          expiresAt: expiresAt?.toISOString() ?? null,
+          expiresAt: made.apiKey.expiresAt?.toISOString() ?? null,
           scopes: made.apiKey.scopes,
+          ...(request.parentKeyId === undefined ? {} : { parentKeyId: request.parentKeyId }),
         },
       },
     ]);

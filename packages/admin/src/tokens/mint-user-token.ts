@@ -1,4 +1,5 @@
 import { recordAudit, type ChangeContext } from '@trustpoint/db';
+import type { ApiScope } from '@trustpoint/domain';
 import { mintAccessToken } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { refused } from '../admin-errors.js';
@@ -11,6 +12,10 @@ export interface UserTokenRequest {
   tokenSecret: string;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** What the token may do; every scope when absent. */
+  scopes?: readonly ApiScope[];
+  /** The API key the token is tied to (its `client_id`): it stops working when the key does. */
+  apiKeyId?: string;
 }
 
 /**
@@ -33,12 +38,18 @@ export async function mintUserToken(
       ...context,
       action: 'token.mint',
       target: `user:${userId}`,
-      changes: { expiresAt: expiresAt.toISOString() },
+      changes: {
+        expiresAt: expiresAt.toISOString(),
+        ...(request.scopes === undefined ? {} : { scopes: request.scopes }),
+        ...(request.apiKeyId === undefined ? {} : { apiKeyId: request.apiKeyId }),
+      },
     },
   ]);
   const accessToken = await mintAccessToken(request.tokenSecret, {
     subject: userId,
     ttlSeconds: expiresInSeconds,
+    ...(request.scopes === undefined ? {} : { scopes: request.scopes }),
+    ...(request.apiKeyId === undefined ? {} : { clientId: request.apiKeyId }),
   });
   return { accessToken, expiresAt };
 }

@@ -3,6 +3,8 @@ import { Router } from 'express';
 import type { AdminApiOptions } from '../admin-api-options.js';
 import { mintTokenBodySchema, userIdParamsSchema } from '../admin-schemas.js';
 import { contextOf } from '../change-context.js';
+import { refused } from '../admin-errors.js';
+import { ownAccountBounds } from '../own-account-bounds.js';
 import { mintUserToken } from './mint-user-token.js';
 
 /** `/users/{id}/tokens`: access tokens minted for a user (not stored). */
@@ -12,10 +14,32 @@ export function tokenRoutes(options: AdminApiOptions): Router {
 
   router.post('/users/:id/tokens', async (req, res) => {
     const { id } = validate(userIdParamsSchema, req.params, 'path');
-    const { expiresInSeconds } = validate(mintTokenBodySchema, req.body ?? {}, 'body');
+    const asked = validate(mintTokenBodySchema, req.body ?? {}, 'body').expiresInSeconds;
+    // A token for the caller's own account, asked with a key: the key's scopes, tied to the key,
+    // and no longer than the credential lives.
+    const bounds = ownAccountBounds(res, id);
+    const left =
+      bounds?.expiresAt === undefined || bounds.expiresAt === null
+        ? undefined
+        : Math.floor((bounds.expiresAt.getTime() - now()) / 1_000);
+    if (left !== undefined && left < 1) {
+      throw refused('path.id', 'The credential asking expires within a second');
+    }
+    const expiresInSeconds = left === undefined ? asked : Math.min(asked, left);
     const { accessToken, expiresAt } = await mintUserToken(
       options.knex,
-      { userId: id, expiresInSeconds, tokenSecret: options.tokenSecret, now },
+      {
+        userId: id,
+        expiresInSeconds,
+        tokenSecret: options.tokenSecret,
+        now,
+        ...(bounds === undefined
+          ? {}
+          : {
+              scopes: bounds.scopes,
+              ...(bounds.apiKeyId === undefined ? {} : { apiKeyId: bounds.apiKeyId }),
+            }),
+      },
       contextOf(res),
     );
     sendSuccess(res, 201, 'Access token minted: it is not stored, keep it', {
