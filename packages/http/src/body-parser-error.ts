@@ -22,6 +22,7 @@ const CLIENT_MISTAKES: Readonly<Record<string, string>> = {
   'entity.parse.failed': 'Body is not valid JSON',
   'encoding.unsupported': 'Content encoding is not supported',
   'charset.unsupported': 'Charset is not supported, use utf-8',
+  'encoding.invalid': 'Body is not valid UTF-8',
   'request.size.invalid': 'Body length does not match Content-Length',
   // The client closed the connection before its body ended: its mistake, never the service's.
   'request.aborted': 'The request was aborted before its body arrived',

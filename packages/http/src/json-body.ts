@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 
@@ -33,6 +34,14 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
         throw Object.assign(new Error(`charset ${encoding} is not supported`), {
           type: 'charset.unsupported',
           status: 415,
+        });
+      }
+      // Bytes that are not UTF-8 would be decoded with U+FFFD in their place: a name certified
+      // as something the client never sent.
+      if (!isUtf8(buffer)) {
+        throw Object.assign(new Error('the body is not UTF-8'), {
+          type: 'encoding.invalid',
+          status: 400,
         });
       }
       // Keeps a reference to the bytes body-parser read anyway: no copy.

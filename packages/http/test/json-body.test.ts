@@ -131,6 +131,30 @@ describe('jsonBody', () => {
     expect(seen).toEqual(['{"a":"é"}', '{"b":2}']);
   });
 
+  it('when the body is not valid UTF-8 (a lone 0xFF), then 400 on the body, never the text with U+FFFD in its place', async () => {
+    // Arrange
+    const app = echoApp();
+    const bytes = Buffer.concat([
+      Buffer.from('{"name":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json')
+      // The bytes as they are, not superagent's JSON of a Buffer.
+      .serialize((body: unknown) => body as string)
+      .send(bytes);
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body).toHaveProperty('errors', [
+      { field: 'body', error: 'Body is not valid UTF-8' },
+    ]);
+  });
+
   it('when the charset is not supported, then 400 on the body', async () => {
     // Arrange
     const app = echoApp();
