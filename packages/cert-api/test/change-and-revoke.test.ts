@@ -42,7 +42,7 @@ describe.each(testBackends())('PATCH /certificates/{type}/{id} and /revoke on %s
     expect(changed.status).toBe(200);
     expect(changed.body.data.access.public).toBe(true);
     expect(changed.body.data.access.externalId).toBe('new-id');
-    expect(changed.body.data.access.certificatePin).toMatch(/^v1\./);
+    expect(changed.body.data.access.certificatePin).toMatch(/^v2\./);
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.access).toEqual({ public: true });
     const anyone = await request(api.app).get(`/cert/v2/certificates/certID/${created.certID}`);
