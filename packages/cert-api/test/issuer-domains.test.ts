@@ -12,6 +12,7 @@ import { issuerDomainRecordValue } from '@trustpoint/verifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
+import { MAX_ISSUER_DOMAINS } from '../src/issuer-domains/issuer-domains.js';
 import { startLocalDns, type LocalDns } from '@trustpoint/test-doubles/dns';
 
 const ORIGIN = 'https://certs.example.org';
@@ -214,6 +215,30 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
     expect(released.status).toBe(200);
     expect(again.status).toBe(404);
     expect((after.data as { issuerDomain?: string }).issuerDomain).toBeUndefined();
+  });
+
+  it('when a user holds as many claims as allowed, then one more is a 400 naming the limit and nothing is claimed; a claim held is answered again', async () => {
+    const user = await api.user();
+    const held = Array.from(
+      { length: MAX_ISSUER_DOMAINS },
+      (_, index) => `d${String(index)}.limit.example`,
+    );
+    const claims = await Promise.all(held.map((domain) => as(user.token).claim(domain)));
+
+    const over = await as(user.token).claim('one-more.limit.example');
+    const again = await as(user.token).claim(held[0] ?? '');
+    const listed = await as(user.token).list();
+
+    expect(claims.map((response) => response.status)).toEqual(held.map(() => 201));
+    expect(over.status).toBe(400);
+    expect((over.body as { errors: unknown[] }).errors).toEqual([
+      {
+        field: 'body.domain',
+        error: `A user claims at most ${String(MAX_ISSUER_DOMAINS)} domains; withdraw one first`,
+      },
+    ]);
+    expect(again.status).toBe(200);
+    expect((listed.body as { data: unknown[] }).data).toHaveLength(MAX_ISSUER_DOMAINS);
   });
 
   it('when no token is given, then every route is a 401', async () => {

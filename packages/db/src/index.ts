@@ -232,6 +232,7 @@ export type {
 export { withdrawCertificate } from './repositories/withdraw-certificate.js';
 export {
   claimIssuerDomain,
+  IssuerDomainLimitError,
   findIssuerDomain,
   listIssuerDomains,
   recordIssuerDomainCheck,

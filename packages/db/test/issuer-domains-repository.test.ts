@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  IssuerDomainLimitError,
   claimIssuerDomain,
   findIssuerDomain,
   listIssuerDomains,
@@ -35,11 +36,13 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
       userId: user.id,
       domain: 'u.example',
       now: NOW,
+      max: 20,
     });
     const again = await claimIssuerDomain(db.knex, {
       userId: user.id,
       domain: 'u.example',
       now: NOW + 5,
+      max: 20,
     });
 
     expect(first).toEqual({
@@ -69,7 +72,7 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
       [second, 'three.example', NOW + 1],
       [third, 'unproven.example', undefined],
     ] as const) {
-      await claimIssuerDomain(db.knex, { userId: user.id, domain, now: NOW });
+      await claimIssuerDomain(db.knex, { userId: user.id, domain, now: NOW, max: 20 });
       if (at !== undefined) {
         await recordIssuerDomainCheck(db.knex, {
           userId: user.id,
@@ -94,8 +97,8 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
 
   it('when checks prove two domains, then new certificates name the one proven last, and one no longer found is unproven', async () => {
     const user = await givenUser(db.knex);
-    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'a.example', now: NOW });
-    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'b.example', now: NOW });
+    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'a.example', now: NOW, max: 20 });
+    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'b.example', now: NOW, max: 20 });
     const none = await issuerDomainOf(user.id);
 
     await recordIssuerDomainCheck(db.knex, {
@@ -134,8 +137,18 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
   it('when a claim is released, then it is gone for its user only, and a second release finds nothing', async () => {
     const user = await givenUser(db.knex);
     const other = await givenUser(db.knex);
-    await claimIssuerDomain(db.knex, { userId: user.id, domain: 'shared.example', now: NOW });
-    await claimIssuerDomain(db.knex, { userId: other.id, domain: 'shared.example', now: NOW });
+    await claimIssuerDomain(db.knex, {
+      userId: user.id,
+      domain: 'shared.example',
+      now: NOW,
+      max: 20,
+    });
+    await claimIssuerDomain(db.knex, {
+      userId: other.id,
+      domain: 'shared.example',
+      now: NOW,
+      max: 20,
+    });
 
     const released = await releaseIssuerDomain(db.knex, user.id, 'shared.example');
     const again = await releaseIssuerDomain(db.knex, user.id, 'shared.example');
@@ -151,7 +164,29 @@ describe.each(testBackends())('issuer domains on %s', (backend) => {
     const user = await givenUser(db.knex);
 
     await expect(
-      claimIssuerDomain(db.knex, { userId: user.id, domain: 'Upper.Example', now: NOW }),
+      claimIssuerDomain(db.knex, { userId: user.id, domain: 'Upper.Example', now: NOW, max: 20 }),
     ).rejects.toThrow(/issuer_domains_domain_check/);
+  });
+  it('when a user at the limit claims another domain, even many at once, then it is refused and the count stays at the limit; a claim held already is answered', async () => {
+    const user = await givenUser(db.knex);
+    const claim = (domain: string) =>
+      db.knex.transaction((trx) =>
+        claimIssuerDomain(trx, { userId: user.id, domain, now: NOW, max: 3 }),
+      );
+
+    const settled = await Promise.allSettled(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => claim(`${name}.limit.example`)),
+    );
+    const held = await listIssuerDomains(db.knex, user.id);
+    const again = await claim(held[0]?.domain ?? '');
+
+    expect(settled.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+    const refused = settled.flatMap((result): unknown[] =>
+      result.status === 'rejected' ? [result.reason] : [],
+    );
+    expect(refused).toHaveLength(3);
+    expect(refused.every((reason) => reason instanceof IssuerDomainLimitError)).toBe(true);
+    expect(held).toHaveLength(3);
+    expect(again.created).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import {
   claimIssuerDomain,
+  IssuerDomainLimitError,
   findIssuerDomain,
   listIssuerDomains,
   recordIssuerDomainCheck,
@@ -85,18 +86,32 @@ function viewOf(services: CertificateServices, claim: IssuerDomainRecord): Issue
   };
 }
 
+/** Domains one user may claim at once: an issuer has a few; the list is answered whole. */
+export const MAX_ISSUER_DOMAINS = 20;
+
 export async function claimDomain(
   services: CertificateServices,
   userId: string,
   domain: string,
 ): Promise<{ claim: IssuerDomainView; created: boolean }> {
   originOf(services);
-  const { record, created } = await claimIssuerDomain(services.knex, {
-    userId,
-    domain,
-    now: services.now(),
-  });
-  return { claim: viewOf(services, record), created };
+  try {
+    const { record, created } = await services.knex.transaction((trx) =>
+      claimIssuerDomain(trx, { userId, domain, now: services.now(), max: MAX_ISSUER_DOMAINS }),
+    );
+    return { claim: viewOf(services, record), created };
+  } catch (error) {
+    if (!(error instanceof IssuerDomainLimitError)) throw error;
+    throw new DomainError('validation', {
+      detail: error.message,
+      errors: [
+        {
+          field: 'body.domain',
+          error: `A user claims at most ${String(error.max)} domains; withdraw one first`,
+        },
+      ],
+    });
+  }
 }
 
 export async function listDomains(

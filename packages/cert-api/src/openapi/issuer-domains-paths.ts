@@ -6,7 +6,7 @@ import type {
   ZodOpenApiPathsObject,
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import type { IssuerDomainView } from '../issuer-domains/issuer-domains.js';
+import { MAX_ISSUER_DOMAINS, type IssuerDomainView } from '../issuer-domains/issuer-domains.js';
 import {
   claimIssuerDomainBodySchema,
   issuerDomainParamsSchema,
@@ -113,7 +113,8 @@ export function issuerDomainsPaths(options: IssuerDomainsPathsOptions): ZodOpenA
         description:
           'Records the claim (unproven) and answers the DNS TXT record to publish. Claiming a ' +
           'domain already claimed answers it as it is (200). 400 for what is not a domain ' +
-          '(an address, a URL, one label) or when the service has no public origin.',
+          '(an address, a URL, one label), when the service has no public origin, or when the ' +
+          `user holds ${String(MAX_ISSUER_DOMAINS)} claims already (withdraw one first).`,
         requestBody: {
           required: true,
           content: { 'application/json': { schema: claimIssuerDomainBodySchema } },
@@ -127,6 +128,7 @@ export function issuerDomainsPaths(options: IssuerDomainsPathsOptions): ZodOpenA
       get: operation('read', {
         operationId: 'listIssuerDomains',
         summary: 'Your claimed domains',
+        description: `Every claim, the most recent first: at most ${String(MAX_ISSUER_DOMAINS)}.`,
         responses: {
           ...ok(200, 'The claims', z.array(claimSchema), 'Retrieved 1 domain(s)', [EXAMPLE]),
           ...options.errors('validation', ...auth, 'insufficientScope'),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../queryable.js';
+import { lockUser } from './users-repository.js';
 
 /** A domain a user claims to issue in the name of, and what its last DNS check found. */
 export interface IssuerDomainRecord {
@@ -37,14 +38,32 @@ function fromRow(row: IssuerDomainRow): IssuerDomainRecord {
   };
 }
 
+/** Thrown by `claimIssuerDomain` for a user who holds `max` claims already. */
+export class IssuerDomainLimitError extends Error {
+  override readonly name = 'IssuerDomainLimitError';
+  constructor(readonly max: number) {
+    super(`a user claims at most ${String(max)} issuer domains`);
+  }
+}
+
 /**
  * Records a user's claim of a domain, unproven; a claim already made is kept as it is. Returns
- * the claim as stored, and whether this call made it.
+ * the claim as stored, and whether this call made it. Inside a transaction (`trx`), under the
+ * user's lock, so that concurrent claims cannot all pass `max` (`IssuerDomainLimitError`).
  */
 export async function claimIssuerDomain(
-  db: Queryable,
-  claim: { userId: string; domain: string; now: number },
+  trx: Queryable,
+  claim: { userId: string; domain: string; now: number; max: number },
 ): Promise<{ record: IssuerDomainRecord; created: boolean }> {
+  const db = trx;
+  // The user's row, as key creations take it: concurrent claims count in turn.
+  await lockUser(db, claim.userId);
+  const existing = await findIssuerDomain(db, claim.userId, claim.domain);
+  if (existing !== undefined) return { record: existing, created: false };
+  const counted = await db('issuer_domains')
+    .where('user_id', claim.userId)
+    .count<{ count: string | number }[]>({ count: '*' });
+  if (Number(counted[0]?.count ?? 0) >= claim.max) throw new IssuerDomainLimitError(claim.max);
   const inserted = await db<IssuerDomainRow>('issuer_domains')
     .insert({ user_id: claim.userId, domain: claim.domain, claimed_at: claim.now })
     .onConflict(['user_id', 'domain'])
@@ -52,9 +71,9 @@ export async function claimIssuerDomain(
     .returning('*');
   const [row] = inserted;
   if (row !== undefined) return { record: fromRow(row), created: true };
-  const existing = await findIssuerDomain(db, claim.userId, claim.domain);
-  if (existing === undefined) throw new Error('a claimed domain vanished while it was claimed');
-  return { record: existing, created: false };
+  const claimed = await findIssuerDomain(db, claim.userId, claim.domain);
+  if (claimed === undefined) throw new Error('a claimed domain vanished while it was claimed');
+  return { record: claimed, created: false };
 }
 
 /** One of the user's claims; undefined when they made none for that domain. */

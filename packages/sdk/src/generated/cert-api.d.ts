@@ -367,13 +367,13 @@ export interface paths {
     };
     /**
      * Your claimed domains
-     * @description Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description Every claim, the most recent first: at most 20. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['listIssuerDomains'];
     put?: never;
     /**
      * Claim a domain to issue in the name of
-     * @description Records the claim (unproven) and answers the DNS TXT record to publish. Claiming a domain already claimed answers it as it is (200). 400 for what is not a domain (an address, a URL, one label) or when the service has no public origin. Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description Records the claim (unproven) and answers the DNS TXT record to publish. Claiming a domain already claimed answers it as it is (200). 400 for what is not a domain (an address, a URL, one label), when the service has no public origin, or when the user holds 20 claims already (withdraw one first). Requires the scope `certify` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['claimIssuerDomain'];
     delete?: never;
