@@ -14,8 +14,17 @@ function queryProblems(name: string, value: unknown, problems: FieldError[]): vo
   }
 }
 
+function authorizationHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index];
+    if (name?.length === 13 && name.toLowerCase() === 'authorization') count += 1;
+  }
+  return count;
+}
+
 /**
- * Mounted first: an HTTP/1.1 request without Host, a path that is not valid percent-encoded UTF-8,
+ * Mounted first: an HTTP/1.1 request without Host or with two Authorization headers, a path that is not valid percent-encoded UTF-8,
  * or a path or query value holding U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
  * text that reaches the database, which cannot hold U+0000; the router itself would throw on an
  * undecodable parameter, and only on the routes that have one.
@@ -25,6 +34,16 @@ export const requestTarget: RequestHandler = (req, _res, next) => {
   // (`requireHostHeader: false`), since Node's own answer has no body.
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     next(refused([{ field: 'headers.host', error: 'Required in HTTP/1.1' }]));
+    return;
+  }
+  // Node keeps the first Authorization header and drops the others: a request naming two
+  // credentials would be served as whichever came first.
+  if (authorizationHeaders(req.rawHeaders) > 1) {
+    next(
+      refused([
+        { field: 'headers.authorization', error: 'Send one Authorization header, not more' },
+      ]),
+    );
     return;
   }
   let path: string;

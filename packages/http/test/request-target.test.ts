@@ -51,6 +51,34 @@ describe('requestTarget', () => {
     });
   });
 
+  it('when a request carries two Authorization headers, then 400 names the header; one is served', async () => {
+    // Arrange: a raw request, since clients fold a header named twice into one.
+    const server = createApiServer(appWithTarget());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+
+    // Act
+    const answer = await trickleRequest(port, '', {
+      sentAtOnce:
+        'GET /items/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer first\r\n' +
+        'authorization: Bearer second\r\nConnection: close\r\n\r\n',
+      byteIntervalMs: 10,
+      giveUpMs: 5_000,
+    });
+    await new Promise((resolve) => server.close(resolve));
+    const one = await request(appWithTarget()).get('/items/1').set('Authorization', 'Bearer only');
+
+    // Assert
+    const [head = '', body = ''] = answer.received.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(body)).toMatchObject({
+      errors: [
+        { field: 'headers.authorization', error: 'Send one Authorization header, not more' },
+      ],
+    });
+    expect(one.status).toBe(200);
+  });
+
   it('when an HTTP/1.1 request has no Host, then 400 names the header', async () => {
     // Arrange: the API server lets requests without Host through to the app (requireHostHeader).
     const server = createApiServer(appWithTarget());
