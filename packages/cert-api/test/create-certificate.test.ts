@@ -161,6 +161,8 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     // Act
     const byDigest = await lookUp(contentCertificateHash(content));
     const byRoot = await lookUp(created.body.data.data.hash);
+    const upperCase = await lookUp((created.body.data.data.hash as string).toUpperCase());
+    const notAHash = await lookUp('not-a-hash');
     const again = await post(token, 'type=content&networkId=31337', { ...body, name: 'Other' });
 
     // Assert
@@ -168,6 +170,11 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(byDigest.status).toBe(200);
     expect(byDigest.body.data).toEqual(created.body.data);
     expect(byRoot.body.data).toEqual(created.body.data);
+    // A hash is written as the APIs write it, as /files and /evidences take it.
+    expect([upperCase.status, notAHash.status]).toEqual([400, 400]);
+    expect(upperCase.body.errors).toEqual([
+      { field: 'path.id', error: 'Expected 64 lowercase hexadecimal characters without 0x' },
+    ]);
     expect(again.status).toBe(409);
   });
 

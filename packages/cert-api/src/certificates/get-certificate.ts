@@ -4,7 +4,7 @@ import {
   type CertificateRecord,
   type User,
 } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, isHashHex } from '@trustpoint/domain';
 import type { CertificateServices } from './certificate-services.js';
 import { checkPin, type PinAttempt } from './check-pin.js';
 
@@ -22,11 +22,20 @@ export const CERTIFICATE_LOOKUPS: Record<string, CertificateLookup> = {
  * certificates. A certificate the caller may not see is reported as not found, so that private
  * certificates cannot be probed for.
  */
-function lookupOf(lookupName: string): CertificateLookup {
+function lookupOf(lookupName: string, value: string): CertificateLookup {
   const lookup = CERTIFICATE_LOOKUPS[lookupName];
   if (!lookup) {
     throw new DomainError('validation', {
       errors: [{ field: 'type', error: 'Expected one of certID, externalId, fileHash, hash' }],
+    });
+  }
+  // A hash is 64 lowercase hex characters, as every hash the APIs show and take (`/files/{fileHash}`,
+  // `/evidences/{id}`): anything else is a 400, not a certificate that is not found.
+  if ((lookup === 'hash' || lookup === 'fileHash') && !isHashHex(value)) {
+    throw new DomainError('validation', {
+      errors: [
+        { field: 'path.id', error: 'Expected 64 lowercase hexadecimal characters without 0x' },
+      ],
     });
   }
   return lookup;
@@ -39,7 +48,7 @@ export async function getOwnCertificate(
   lookupName: string,
   value: string,
 ): Promise<CertificateRecord> {
-  const record = await findCertificate(services.knex, lookupOf(lookupName), value, owner.id);
+  const record = await findCertificate(services.knex, lookupOf(lookupName, value), value, owner.id);
   if (!record || record.userId !== owner.id) throw new DomainError('notFound');
   return record;
 }
@@ -52,7 +61,7 @@ export async function getCertificate(
   value: string,
   pinAttempt: PinAttempt,
 ): Promise<CertificateRecord> {
-  const lookup = lookupOf(lookupName);
+  const lookup = lookupOf(lookupName, value);
   if (lookup !== 'certId' && !reader) throw new DomainError('missingToken');
   const record = await findCertificate(services.knex, lookup, value, reader?.id);
   if (!record) throw new DomainError('notFound');
