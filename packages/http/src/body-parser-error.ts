@@ -53,7 +53,11 @@ function sizeText(bytes: number): string {
 }
 
 /** How a body-parser failure is answered, or `undefined` when it is not one (or not the caller's fault). */
-export function bodyProblem(error: unknown): BodyProblem | undefined {
+export function bodyProblem(
+  error: unknown,
+  /** The request's Content-Type: the size limit is said of what was sent. */
+  contentType?: string,
+): BodyProblem | undefined {
   if (isUndecodableBody(error)) {
     return {
       kind: 'invalid',
@@ -63,11 +67,14 @@ export function bodyProblem(error: unknown): BodyProblem | undefined {
   if (!isBodyParserError(error)) return undefined;
   if (error.type === 'entity.too.large') {
     const limit = 'limit' in error && typeof error.limit === 'number' ? error.limit : undefined;
+    const size = limit === undefined ? 'the configured limit' : sizeText(limit);
     return {
       kind: 'tooLarge',
       hint: {
         field: 'body',
-        error: `A JSON body may be at most ${limit === undefined ? 'the configured limit' : sizeText(limit)}; send files as multipart (type=file)`,
+        error: /^\s*application\/json\b/i.test(contentType ?? '')
+          ? `A JSON body may be at most ${size}; send files as multipart (type=file)`
+          : `The body may be at most ${size}`,
       },
     };
   }

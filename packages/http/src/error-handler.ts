@@ -66,7 +66,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
         errors: [{ field: 'path', error: 'Must be valid percent-encoded UTF-8' }],
       });
     }
-    const problem = bodyProblem(error);
+    const problem = bodyProblem(error, req.headers['content-type']);
     if (problem?.kind === 'tooLarge') {
       return toErrorBody('payloadTooLarge', { catalogue, hint: problem.hint });
     }

@@ -153,6 +153,20 @@ describe.each(testBackends())('the client-credentials token endpoint on %s', (ba
       expect(response.body).toEqual({ error, error_description: expect.any(String) as string });
     });
 
+    it('when the form is over 4 KiB, then 413 saying the size of a body, not of a JSON one', async () => {
+      // Act
+      const response = await request(app)
+        .post(TOKEN_PATH)
+        .type('form')
+        .send(`grant_type=client_credentials&client_secret=${'x'.repeat(5_000)}`);
+
+      // Assert
+      expect(response.status).toBe(413);
+      expect(response.body).toMatchObject({
+        errors: [{ field: 'body', error: 'The body may be at most 4096 bytes' }],
+      });
+    });
+
     it('when the body is JSON, then 400 invalid_request', async () => {
       // Arrange
       const { id, key } = await keyOfNewUser();
