@@ -32,7 +32,12 @@ describe('hashFileBytes', () => {
     const hashes = hashFileBytes(bytes);
 
     // Assert
-    expect(hashes).toEqual({ fileHash: sha256(bytes), hash: doubleHash(bytes), size: 11 });
+    expect(hashes).toEqual({
+      fileHash: sha256(bytes),
+      hash: doubleHash(bytes),
+      size: 11,
+      hashDomain: null,
+    });
   });
 });
 
@@ -72,6 +77,7 @@ describe('hashFileStream', () => {
       fileHash: sha256(new Uint8Array()),
       hash: doubleHash(new Uint8Array()),
       size: 0,
+      hashDomain: null,
     });
   });
 });
