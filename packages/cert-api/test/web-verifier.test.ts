@@ -2,7 +2,7 @@
 // made by the API against the real chain node, as a person would use it.
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,39 @@ const withheld = (answer: CertificateAnswer, paths: (string | number)[][]): Cert
   ...answer,
   data: withholdCertificateFields(answer.data, paths),
 });
+
+/**
+ * A service of its own publishing a trust document (what the page fetches when a user trusts an
+ * origin): the document can be changed later, as a service's may be.
+ */
+async function startTrustDocumentServer(document: (origin: string) => object) {
+  let current = document;
+  const http = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.url !== '/.well-known/trustpoint.json') {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify(current(origin)));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${String((http.address() as AddressInfo).port)}`;
+  return {
+    origin,
+    serve(next: (origin: string) => object) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => {
+          resolve();
+        });
+        http.closeAllConnections();
+      }),
+  };
+}
 
 describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   let api: CertApiFixture;
@@ -511,26 +544,94 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       `Trusted through ${base}`,
     );
 
-    // The remembered document no longer matches what the service publishes: reported, not taken.
-    await page.evaluate(() => {
-      const { localStorage } = globalThis as unknown as { localStorage: PageStorage };
-      const key = 'trustpoint-verifier:trusted-origins';
-      const stored = JSON.parse(localStorage.getItem(key) ?? '{}') as {
-        origins: { document: { networks: { registries: { address: string }[] }[] } }[];
-      };
-      const registry = stored.origins[0]?.document.networks[0]?.registries[0];
-      if (registry !== undefined) registry.address = `0x${'ab'.repeat(20)}`;
-      localStorage.setItem(key, JSON.stringify(stored));
-    });
-    const later = await context.newPage();
-    await later.goto(
-      `${standalone}#${new URLSearchParams({ certID: data.certID, service: `${base}/cert/v2/` }).toString()}`,
-    );
-    await later.locator('#trusted-list [data-changed="true"]').waitFor({ timeout: 30_000 });
-    const afterChange = await verdictOf(later);
+    // Opened from disk again: nothing was remembered, and the page says so.
+    const again = await context.newPage();
+    await again.goto(standalone);
+    await again.locator('body[data-state="ready"]').waitFor();
 
-    await expect(later.locator('#trusted-list').textContent()).resolves.toContain('CHANGED');
-    expect(afterChange.verdict).toBe('untrusted');
+    await expect(again.locator('#trusted-list').textContent()).resolves.not.toContain(base);
+    await expect(again.inputValue('#rpc-urls')).resolves.toBe('');
+    await expect(again.locator('#not-remembered').isVisible()).resolves.toBe(true);
+  });
+
+  it("when another HTML file opened from disk plants a trust document and nodes in the browser's storage, then the standalone page reads none of them and trusts nothing it did not give", async () => {
+    // Arrange: every file:// page shares one storage; a forger's file writes the page's keys.
+    const certificate = (await certifyContent()) as unknown as CertificateAnswer;
+    const published = (await (await fetch(`${base}/.well-known/trustpoint.json`)).json()) as object;
+    const planted = await saved(
+      'planted.html',
+      `<!doctype html><script>
+        localStorage.setItem('trustpoint-verifier:trusted-origins', ${JSON.stringify(
+          JSON.stringify({
+            origins: [{ document: published, pinnedAt: '2026-01-01T00:00:00.000Z' }],
+          }),
+        )});
+        localStorage.setItem('trustpoint-verifier:rpc-urls', ${JSON.stringify(`31337=${api.chain.url}`)});
+        document.title = 'planted';
+      </script>`,
+    );
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const forger = await context.newPage();
+    await forger.goto(pathToFileURL(planted).toString());
+    await forger.waitForFunction(
+      () => (globalThis as unknown as { document: { title: string } }).document.title === 'planted',
+    );
+    const plantedThere = await forger.evaluate(() =>
+      (globalThis as unknown as { localStorage: PageStorage }).localStorage.getItem(
+        'trustpoint-verifier:rpc-urls',
+      ),
+    );
+
+    // Act
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString());
+    await page.locator('body[data-state="ready"]').waitFor();
+    await page.fill('#rpc-urls', `31337=${api.chain.url}`);
+    const result = await verifyJson(page, 'planted-trust.json', certificate);
+
+    // Assert: the storage did hold the forger's entries; the page used none of them.
+    expect(plantedThere).toBe(`31337=${api.chain.url}`);
+    await expect(page.locator('#trusted-list').textContent()).resolves.not.toContain(base);
+    expect(result.verdict).toBe('untrusted');
+  });
+
+  it('when a service the user trusts on the served page later publishes another document, then the page reports the change and does not take it', async () => {
+    // Arrange: a service sharing this one's registries, trusted on the served page.
+    const published = (await (await fetch(`${base}/.well-known/trustpoint.json`)).json()) as {
+      networks: { registries: { address: string }[] }[];
+    };
+    const other = await startTrustDocumentServer((origin) => ({ ...published, origin }));
+    try {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${base}/cert/v2/verify/`);
+      await page.locator('body[data-state="ready"]').waitFor();
+      await page.fill('#trust-origin', other.origin);
+      await page.click('#trust-add');
+      await page.locator('#trusted-list', { hasText: other.origin }).waitFor();
+
+      // Act: its document changes (another registry), and the page is opened again.
+      other.serve((origin) => ({
+        ...published,
+        origin,
+        networks: published.networks.map((network) => ({
+          ...network,
+          registries: network.registries.map((registry) => ({
+            ...registry,
+            address: `0x${'ab'.repeat(20)}`,
+          })),
+        })),
+      }));
+      const later = await context.newPage();
+      await later.goto(`${base}/cert/v2/verify/`);
+      await later.locator('#trusted-list [data-changed="true"]').waitFor({ timeout: 30_000 });
+
+      // Assert
+      await expect(later.locator('#trusted-list').textContent()).resolves.toContain('CHANGED');
+      await expect(later.locator('#not-remembered').isVisible()).resolves.toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 
   it('when the standalone file is given a certificate, then the holder downloads a copy withholding a ticked field, and that copy verifies there with it listed', async () => {
@@ -606,19 +707,12 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     const standalone = pathToFileURL(WEB_VERIFIER_STANDALONE_FILE).toString();
     await page.goto(standalone);
     await page.locator('body[data-state="ready"]').waitFor();
-    // A service sharing this one's registries was trusted before: its document, its origin.
-    await page.evaluate(
-      (document) => {
-        const { localStorage } = globalThis as unknown as { localStorage: PageStorage };
-        localStorage.setItem(
-          'trustpoint-verifier:trusted-origins',
-          JSON.stringify({ origins: [{ document, pinnedAt: '2026-01-01T00:00:00.000Z' }] }),
-        );
-      },
-      { ...published, origin: 'http://127.0.0.1:1' },
-    );
-    await page.reload();
-    await page.locator('body[data-state="ready"]').waitFor();
+    // A service sharing this one's registries is trusted: its document, its origin.
+    const other = await startTrustDocumentServer((origin) => ({ ...published, origin }));
+    await page.fill('#trust-origin', other.origin);
+    await page.click('#trust-add');
+    await page.locator('#trusted-list', { hasText: other.origin }).waitFor();
+    await other.close();
     await page.fill('#rpc-urls', `31337=${api.chain.url}`);
 
     const untrusted = await verifyJson(page, 'other-origin.json', certificate);

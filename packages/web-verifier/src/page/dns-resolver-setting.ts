@@ -1,4 +1,5 @@
 import { DEFAULT_DNS_OVER_HTTPS_RESOLVER } from '@trustpoint/verifier';
+import { pageStorage } from './page-storage.js';
 
 const STORAGE_KEY = 'trustpoint-verifier:dns-resolver';
 
@@ -9,7 +10,7 @@ const STORAGE_KEY = 'trustpoint-verifier:dns-resolver';
  */
 export function savedDnsResolver(): string {
   try {
-    return localStorage.getItem(STORAGE_KEY) ?? DEFAULT_DNS_OVER_HTTPS_RESOLVER;
+    return pageStorage().getItem(STORAGE_KEY) ?? DEFAULT_DNS_OVER_HTTPS_RESOLVER;
   } catch {
     return DEFAULT_DNS_OVER_HTTPS_RESOLVER;
   }
@@ -29,7 +30,7 @@ export function dnsResolverOf(typed: string): string {
     throw new Error(`"${typed}" is not a DNS-over-HTTPS resolver URL`);
   }
   try {
-    localStorage.setItem(STORAGE_KEY, url.toString());
+    pageStorage().setItem(STORAGE_KEY, url.toString());
   } catch {
     // Not remembered past this page.
   }

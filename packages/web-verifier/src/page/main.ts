@@ -33,6 +33,7 @@ import {
 } from './public-endpoints.js';
 import { parseRpcText, rememberRpcText, rpcLinesOf, savedRpcText } from './rpc-settings.js';
 import { fetchTrustDocument, isLoopbackOrigin } from './trusted-origins.js';
+import { pageStorage } from './page-storage.js';
 import { TrustedServices } from './trusted-services.js';
 
 type KeySet = NonNullable<Parameters<typeof verifyCertificate>[0]['jwks']>;
@@ -48,6 +49,7 @@ const proposalList = byId('node-proposals', HTMLUListElement);
 const publicToggle = byId('use-public-endpoints', HTMLInputElement);
 const publicChainsLine = byId('public-chains', HTMLElement);
 const button = byId('verify', HTMLButtonElement);
+byId('not-remembered', HTMLElement).hidden = pageStorage().remembers;
 const progressLine = byId('progress-line', HTMLElement);
 const progress = byId('hash-progress', HTMLProgressElement);
 const result = byId('result', HTMLElement);

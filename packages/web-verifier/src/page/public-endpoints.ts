@@ -1,5 +1,6 @@
 import { PUBLIC_CHAINS, readPublicChains, type PublicChain } from '@trustpoint/verifier';
 import { element } from './dom.js';
+import { pageStorage } from './page-storage.js';
 
 const STORAGE_KEY = 'trustpoint-verifier:public-endpoints';
 
@@ -27,7 +28,7 @@ export async function loadPublicChains(
 /** Whether the user lets the page ask public endpoints: yes unless they turned it off here. */
 export function savedPublicChoice(): boolean {
   try {
-    return localStorage.getItem(STORAGE_KEY) !== 'off';
+    return pageStorage().getItem(STORAGE_KEY) !== 'off';
   } catch {
     return true;
   }
@@ -35,7 +36,7 @@ export function savedPublicChoice(): boolean {
 
 export function rememberPublicChoice(use: boolean): void {
   try {
-    localStorage.setItem(STORAGE_KEY, use ? 'on' : 'off');
+    pageStorage().setItem(STORAGE_KEY, use ? 'on' : 'off');
   } catch {
     // Not remembered: the box says what this visit does.
   }

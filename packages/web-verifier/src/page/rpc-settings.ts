@@ -1,4 +1,5 @@
 import type { RpcUrls } from '@trustpoint/verifier';
+import { pageStorage } from './page-storage.js';
 
 const STORAGE_KEY = 'trustpoint-verifier:rpc-urls';
 
@@ -73,7 +74,7 @@ export function newNodeLines(current: string, proposed: readonly string[]): stri
 /** The nodes this browser remembers, or undefined when the user never verified here. */
 export function savedRpcText(): string | undefined {
   try {
-    return localStorage.getItem(STORAGE_KEY) ?? undefined;
+    return pageStorage().getItem(STORAGE_KEY) ?? undefined;
   } catch {
     // Storage can be denied (file:// in some browsers, private modes): nothing is remembered.
     return undefined;
@@ -82,7 +83,7 @@ export function savedRpcText(): string | undefined {
 
 export function rememberRpcText(text: string): void {
   try {
-    localStorage.setItem(STORAGE_KEY, text);
+    pageStorage().setItem(STORAGE_KEY, text);
   } catch {
     // Not remembered: nothing else depends on it.
   }

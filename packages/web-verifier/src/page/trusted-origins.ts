@@ -7,6 +7,7 @@ import {
   type Trust,
   type TrustDocument,
 } from '@trustpoint/verifier';
+import { pageStorage } from './page-storage.js';
 
 /**
  * The service origins the user trusts, pinned in this browser as `trustpoint trust add` pins them
@@ -39,7 +40,7 @@ export function isLoopbackOrigin(origin: string): boolean {
 export function loadPinnedOrigins(): PinnedOrigin[] {
   let text: string | null;
   try {
-    text = localStorage.getItem(STORAGE_KEY);
+    text = pageStorage().getItem(STORAGE_KEY);
   } catch {
     return [];
   }
@@ -69,7 +70,7 @@ export function loadPinnedOrigins(): PinnedOrigin[] {
 
 export function savePinnedOrigins(origins: readonly PinnedOrigin[]): void {
   try {
-    localStorage.setItem(
+    pageStorage().setItem(
       STORAGE_KEY,
       JSON.stringify({
         origins: origins.map(({ document, pinnedAt }) => ({ document, pinnedAt })),
