@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -256,6 +258,30 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
     expect(result.code).toBe(EXIT.ok);
     expect(result.stdout).toContain('VERIFIED');
+  });
+
+  it("when a forger's service answers another genuine certificate for the certID asked, then nothing is verified (exit 7) and the message names both", async () => {
+    // A look-alike of the forger's own: genuine, on chain, another certID.
+    const asked = await createContentCertificate();
+    const lookAlike = await createContentCertificate();
+    const forger = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(lookAlike));
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forgerUrl = `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}`;
+
+    try {
+      const result = await verify([String(asked.data.certID), '--url', forgerUrl]);
+
+      expect(result.code).toBe(EXIT.mismatch);
+      expect(result.stderr).toContain(
+        `the service answered certificate ${String(lookAlike.data.certID)} when asked for ${String(asked.data.certID)}`,
+      );
+      expect(result.stdout).not.toContain('VERIFIED');
+    } finally {
+      await new Promise((resolve) => forger.close(resolve));
+    }
   });
 
   it('when a private certificate is asked for by certID without a token, then the exit code is 4 and the message says what to do', async () => {

@@ -280,6 +280,34 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(result.rows).toEqual(['anchored', 'revoked']);
   });
 
+  it("when a link's service answers another genuine certificate for the certID it names, then the page verifies nothing and says it is not the certificate asked for", async () => {
+    // A forger's service: it answers its own look-alike (genuine, on chain) whatever is asked.
+    const asked = await certifyContent();
+    const lookAlike = await certifyContent({ name: 'Order (look-alike)' });
+    const forger = createServer((_req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(lookAlike));
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forgerApi = `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}/cert/v2/`;
+
+    try {
+      const page = await openPage(
+        `#${new URLSearchParams({ certID: asked.data.certID, service: forgerApi }).toString()}`,
+      );
+      await page.locator('#error:not([hidden])').waitFor({ timeout: 60_000 });
+
+      await expect(page.locator('#error').textContent()).resolves.toContain(
+        `The service answered certificate ${lookAlike.data.certID} when asked for ${asked.data.certID}`,
+      );
+      await expect(page.locator('#verdict[data-verdict]').count()).resolves.toBe(0);
+    } finally {
+      forger.closeAllConnections();
+      await new Promise((resolve) => forger.close(resolve));
+    }
+  });
+
   it('when the JSON was saved at issuance and the certificate revoked later, then the page finds it revoked from its certID, with the chain time', async () => {
     const certificate = await certifyContent();
     const path = await saved('saved-at-issuance.json', JSON.stringify(certificate));

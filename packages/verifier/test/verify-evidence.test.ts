@@ -7,7 +7,9 @@ import {
   EVIDENCE_NOT_FOUND_SELECTOR,
   evidenceHash,
   evidenceKey,
+  MAX_LISTED_EVIDENCES,
   verifyEvidence,
+  VerifierInputError,
   type Trust,
 } from '../src/index.js';
 import {
@@ -205,6 +207,98 @@ describe('verifyEvidence', () => {
       fromChain: ['networkId', 'smartContract', 'transactionHash'],
       unverified: ['trackID', 'userOwner'],
     });
+  });
+
+  it('when metadata is shown without its owner (userOwner deleted to forge it), then it is refused before any node is asked, in an asset listing and alone', async () => {
+    const listing = assetJson({ metadata: { event: 'inspected', temperatureOK: true } });
+    const forged = {
+      ...listing,
+      transactions: listing.transactions.map(({ userOwner: _owner, ...rest }) => rest),
+    };
+    const fetch = fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]]));
+
+    const asListed = verifyEvidence({ evidence: forged, rpc, trust, fetch });
+    const alone = verifyEvidence({
+      evidence: { ...forged.transactions[0], assetHash: ASSET_HASH, networkId: 31337 },
+      rpc,
+      trust,
+      fetch,
+    });
+
+    await expect(asListed).rejects.toThrow(VerifierInputError);
+    await expect(asListed).rejects.toThrow('$.transactions[0] shows metadata without userOwner');
+    await expect(alone).rejects.toThrow('$ shows metadata without userOwner');
+    expect(fetch.calls).toEqual([]);
+  });
+
+  it('when a listing names one evidence twice, then it is refused; past the limit of a listing, refused before any node is asked', async () => {
+    const listing = assetJson();
+    const twice = { ...listing, transactions: [...listing.transactions, ...listing.transactions] };
+    const tooLong = {
+      ...listing,
+      transactions: Array.from({ length: MAX_LISTED_EVIDENCES + 1 }, (_, index) => ({
+        ...listing.transactions[0],
+        timestamp: evidence.timestamp + index,
+      })),
+    };
+    const fetch = fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]]));
+
+    await expect(verifyEvidence({ evidence: twice, rpc, trust, fetch })).rejects.toThrow(
+      `$.transactions[1] lists the evidence at timestamp ${String(evidence.timestamp)} again`,
+    );
+    await expect(verifyEvidence({ evidence: tooLong, rpc, trust, fetch })).rejects.toThrow(
+      `$.transactions lists ${String(MAX_LISTED_EVIDENCES + 1)} evidences; one JSON lists at most ${String(MAX_LISTED_EVIDENCES)}`,
+    );
+    expect(fetch.calls).toEqual([]);
+  });
+
+  it('when a listing holds many evidences, then each is checked and the node is asked a bounded number at once', async () => {
+    const count = 40;
+    const items = Array.from({ length: count }, (_, index) => {
+      const shown = {
+        metadata: { step: index },
+        timestamp: evidence.timestamp + index,
+        userOwner: 'did:user:u1',
+      };
+      return {
+        ...shown,
+        hash: evidenceHash(shown),
+        smartContract: CONTRACT,
+        transactionHash: TRANSACTION,
+      };
+    });
+    const fake = node(items.map((item) => [ASSET_HASH, item.timestamp, item.hash]));
+    const fetch = fetchOf(fake);
+    let inFlight = 0;
+    let most = 0;
+    const counting = (async (
+      input: Parameters<typeof fetch>[0],
+      init?: Parameters<typeof fetch>[1],
+    ) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return await fetch(input, init);
+      } finally {
+        inFlight -= 1;
+      }
+    }) as typeof fetch;
+
+    const result = await verifyEvidence({
+      evidence: { ...assetJson(), transactions: items },
+      rpc,
+      trust,
+      fetch: counting,
+    });
+
+    expect(result.verdict).toBe('verified');
+    expect(result.evidences.map((checked) => checked.timestamp)).toEqual(
+      items.map((item) => item.timestamp),
+    );
+    // 16 evidences read at a time, each one call after another (40 at once before).
+    expect(most).toBeLessThanOrEqual(16);
+    expect(most).toBeGreaterThan(1);
   });
 
   it('when the chain has no such evidence, then it is not found', async () => {

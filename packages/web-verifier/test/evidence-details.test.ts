@@ -65,7 +65,10 @@ describe('what an evidence verdict shows', () => {
       ['Evidence fields covered by each hash or its key', 'timestamp, hash, metadata, userOwner'],
       ['Evidence fields checked against the chain', 'smartContract, transactionHash'],
       ['Evidence fields NOT covered: claims of whoever gave the JSON', 'status'],
-      ['Evidences', '2'],
+      [
+        'Evidences',
+        '2: each one listed is checked; the chain cannot say whether this JSON left others out',
+      ],
     ]);
   });
 

@@ -257,6 +257,7 @@ export function evidencesText(result: EvidencesVerification): string {
     `Verdict: ${OVERALL[result.verdict]}`,
     ...(result.asset === undefined ? [] : assetLines(result.asset)),
     ...evidenceCoverageLines(result.evidences),
+    `  Evidences: ${String(result.evidences.length)} listed, each checked; the chain cannot say whether this JSON left others out`,
   ].map(oneLine);
   const tables = [
     table(result.evidences, [

@@ -20,6 +20,7 @@ import {
 import type { Command } from 'commander';
 import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
+import { EXIT } from '../exit-codes.js';
 import type { Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
 import {
@@ -302,8 +303,11 @@ Examples:
       const origin = serviceOrigin(options, io.env);
       const trusted = await trustedNetworks(options, io, 'trustPointRegistry');
       let certificate: unknown;
+      /** The certID the certificate was read by from the service. */
+      let askedFor: string | undefined;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
       else if (CERT_ID.test(argument)) {
+        askedFor = argument;
         const service = serviceClient({
           certUrl: `${origin}${CERT_API_PATH}`,
           token: options.token ?? io.env.TRUSTPOINT_TOKEN,
@@ -324,6 +328,15 @@ Examples:
         read = readCertificate(certificate);
       } catch (error) {
         asUsageError(error);
+      }
+      // Read by its certID: the service answered with a certificate, but is it the one asked for?
+      // A service of a forger's answers a look-alike of its own (another certID, a genuine
+      // record), which would verify under the certID the user typed.
+      if (askedFor !== undefined && read.certID !== askedFor) {
+        throw new CliError(
+          `the service answered certificate ${read.certID} when asked for ${askedFor}: not the certificate asked for, nothing is verified`,
+          EXIT.mismatch,
+        );
       }
       const signed = read.metadata.some(
         (item) => item.type === 'Signature' && item.signature !== undefined,

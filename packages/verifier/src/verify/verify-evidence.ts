@@ -147,6 +147,14 @@ function readEvidence(
   path: string,
   asset?: { assetHash: string; networkId: number },
 ): EvidenceInput {
+  // The hash covers the metadata with its owner: metadata shown without the owner it was hashed
+  // with cannot be recomputed, and would be shown beside a verdict that never checked it. (An
+  // owner without metadata, as GET /evidences/{hash} answers, is listed as a claim.)
+  if (item.metadata !== undefined && item.userOwner === undefined) {
+    throw new VerifierInputError(
+      `${path} shows metadata without userOwner: the evidence hash covers the metadata with its owner, so it cannot be checked (give both, as the API answers them)`,
+    );
+  }
   return {
     shown: Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null),
     ownAssetHash: asset === undefined,
@@ -176,13 +184,56 @@ function readEvidence(
   };
 }
 
+/**
+ * Evidences one JSON may list: an asset's whole history as the API answers it (one a second at
+ * most), read EVIDENCE_READS_AT_ONCE at a time. A longer listing is refused before any node is asked.
+ */
+export const MAX_LISTED_EVIDENCES = 10_000;
+const EVIDENCE_READS_AT_ONCE = 16;
+
+function checkedListing(items: unknown[], path: string): void {
+  if (items.length > MAX_LISTED_EVIDENCES) {
+    throw new VerifierInputError(
+      `${path} lists ${String(items.length)} evidences; one JSON lists at most ${String(MAX_LISTED_EVIDENCES)}`,
+    );
+  }
+}
+
+/** An evidence listed twice would be counted twice: each (assetHash, timestamp) is one record. */
+function refuseRepeated(evidences: readonly EvidenceInput[], path: string): void {
+  const seen = new Set<string>();
+  evidences.forEach((evidence, index) => {
+    const key = `${evidence.assetHash}@${String(evidence.timestamp)}`;
+    if (seen.has(key)) {
+      throw new VerifierInputError(
+        `${path}[${String(index)}] lists the evidence at timestamp ${String(evidence.timestamp)} again: each evidence is listed once`,
+      );
+    }
+    seen.add(key);
+  });
+}
+
 function readEvidences(json: unknown): {
+  asset?: EvidencesVerification['asset'];
+  evidences: EvidenceInput[];
+} {
+  const read = readListing(json);
+  const value = unwrapEnvelope(json) as Record<string, unknown>;
+  refuseRepeated(
+    read.evidences,
+    Array.isArray(value.transactions) ? '$.transactions' : '$.evidences',
+  );
+  return read;
+}
+
+function readListing(json: unknown): {
   asset?: EvidencesVerification['asset'];
   evidences: EvidenceInput[];
 } {
   const value = unwrapEnvelope(json);
   if (!isObject(value)) throw new VerifierInputError('An evidence or asset is a JSON object');
   if (Array.isArray(value.transactions)) {
+    checkedListing(value.transactions, '$.transactions');
     const asset = readAsset(value);
     const { assetHash, recomputed, networkId } = asset;
     return {
@@ -203,6 +254,7 @@ function readEvidences(json: unknown): {
     };
   }
   if (Array.isArray(value.evidences)) {
+    checkedListing(value.evidences, '$.evidences');
     return {
       evidences: value.evidences.map((item: unknown, index) => {
         const path = `$.evidences[${index}]`;
@@ -366,7 +418,18 @@ async function verifyOne(
 export async function verifyEvidence(input: VerifyEvidenceInput): Promise<EvidencesVerification> {
   const { asset, evidences: items } = readEvidences(input.evidence);
   const context = lookupContext(input);
-  const evidences = await Promise.all(items.map((item) => verifyOne(item, context)));
+  const evidences: EvidenceVerification[] = new Array<EvidenceVerification>(items.length);
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      evidences[index] = await verifyOne(items[index] as EvidenceInput, context);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(EVIDENCE_READS_AT_ONCE, items.length) }, () => reader()),
+  );
   const has = (...verdicts: EvidenceVerdict[]) =>
     evidences.some((evidence) => verdicts.includes(evidence.verdict));
   const verdict: EvidencesVerdict =

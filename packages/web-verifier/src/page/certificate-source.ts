@@ -1,5 +1,5 @@
 /** Where the certificate comes from: a JSON file the user gives, or the service by certID. */
-import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
+import { DuplicateMemberError, parseJsonStrict, unwrapEnvelope } from '@trustpoint/verifier';
 
 /**
  * The certificate API's base URL (ending in `/`) from what the user typed: an API base
@@ -51,6 +51,20 @@ export async function fetchCertificate(apiBase: URL, certID: string): Promise<un
   if (!response.ok) {
     const message = typeof body.message === 'string' ? `: ${body.message}` : '';
     throw new Error(`The service answered ${String(response.status)}${message}`);
+  }
+  // A forger's service answers a look-alike of its own (another certID, a genuine record) or an
+  // asset: it would be verified under the certID the link names.
+  const answered = unwrapEnvelope(body) as { certID?: unknown } | null;
+  const answeredId =
+    typeof answered === 'object' && answered !== null && typeof answered.certID === 'string'
+      ? answered.certID
+      : undefined;
+  if (answeredId !== certID) {
+    throw new Error(
+      answeredId === undefined
+        ? `The service answered something else than a certificate when asked for ${certID}: nothing is verified`
+        : `The service answered certificate ${answeredId} when asked for ${certID}: not the certificate asked for, nothing is verified`,
+    );
   }
   return body;
 }

@@ -70,6 +70,9 @@ export function evidenceSummaryRows(
       distinct.size === 1 ? '' : ` (${String(count)} of ${String(result.evidences.length)})`;
     rows.push(...coverageRows(coverage, suffix));
   }
-  rows.push(['Evidences', String(result.evidences.length)]);
+  rows.push([
+    'Evidences',
+    `${String(result.evidences.length)}: each one listed is checked; the chain cannot say whether this JSON left others out`,
+  ]);
   return rows;
 }
