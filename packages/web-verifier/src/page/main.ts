@@ -17,7 +17,7 @@ import {
   servingApiBase,
   type NetworkInfo,
 } from './certificate-source.js';
-import { byId } from './dom.js';
+import { byId, visibleText } from './dom.js';
 import { dnsResolverOf, savedDnsResolver } from './dns-resolver-setting.js';
 import { hashFile } from './hash-file.js';
 import { fetchInstanceNodes } from './instance-nodes.js';
@@ -81,7 +81,7 @@ publicToggle.addEventListener('change', () => {
 let publicChains: PublicChains = [];
 
 function showError(message: string): void {
-  errorLine.textContent = message;
+  errorLine.textContent = visibleText(message);
   errorLine.hidden = false;
 }
 
