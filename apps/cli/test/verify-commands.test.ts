@@ -795,6 +795,38 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       });
     });
 
+    it("when a forger's tracking API answers another evidence for the hash asked, then nothing is verified (exit 7)", async () => {
+      const asset = await assetWithEvidence();
+      const [first, second] = asset.data.transactions as { hash: string }[];
+      const other = await trackApi(`/evidences/${second?.hash ?? ''}`, { method: 'GET' });
+      const forger = createServer((_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify(other));
+      });
+      await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+
+      try {
+        const result = await trustpoint(
+          [
+            'verify-evidence',
+            first?.hash ?? '',
+            '--track-url',
+            `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}`,
+            '--rpc',
+            `31337=${chainUrl}`,
+          ],
+          { TRUSTPOINT_TOKEN: service.running.token, TRUSTPOINT_TRUST_FILE: trustFile },
+        );
+
+        expect(result.code).toBe(EXIT.mismatch);
+        expect(result.stderr).toContain(
+          `the service answered hash ${second?.hash ?? ''} when asked for ${first?.hash ?? ''}`,
+        );
+      } finally {
+        await new Promise((resolve) => forger.close(resolve));
+      }
+    });
+
     it('when a trackID is given with a token, then the asset is read from the tracking API and verified', async () => {
       const asset = await assetWithEvidence();
 

@@ -9,6 +9,7 @@ import {
   trustOfContracts,
   trustOfDocument,
   trustedIssuingOrigin,
+  unwrapEnvelope,
   verifyCertificate,
   verifyEvidence,
   VerifierInputError,
@@ -418,9 +419,21 @@ Examples:
         );
         const { token } = await resolveConnection({ url: origin, token: options.token }, io.env);
         const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token });
-        evidence = await (
-          TRACK_ID.test(argument) ? track.getAsset(argument) : track.getEvidence(argument)
-        ).catch((error: unknown) => cliErrorOf(error, argument));
+        const byTrackId = TRACK_ID.test(argument);
+        evidence = await (byTrackId ? track.getAsset(argument) : track.getEvidence(argument)).catch(
+          (error: unknown) => cliErrorOf(error, argument),
+        );
+        // The service answered: with the asset or evidence asked for, or a look-alike of its own?
+        const answered = unwrapEnvelope(evidence) as Record<string, unknown> | null;
+        const member = byTrackId ? 'trackID' : 'hash';
+        const got =
+          typeof answered === 'object' && answered !== null ? answered[member] : undefined;
+        if (got !== argument) {
+          throw new CliError(
+            `the service answered ${typeof got === 'string' ? `${member} ${got}` : `no ${member}`} when asked for ${argument}: not what was asked for, nothing is verified`,
+            EXIT.mismatch,
+          );
+        }
       } else throw usageError(`${argument} is neither a file, a trackID nor an evidence hash`);
 
       const result = await verifyEvidence({ evidence, ...trusted }).catch(asUsageError);
