@@ -1,4 +1,4 @@
-import { API_SCOPES, DomainError, type ApiScope } from '@trustpoint/domain';
+import { API_SCOPES, type ApiScope } from '@trustpoint/domain';
 import { currentCredential, currentUser } from '@trustpoint/http';
 import type { Response } from 'express';
 
@@ -32,24 +32,4 @@ export function ownAccountBounds(res: Response, userId: string): OwnAccountBound
     apiKeyId: credential.apiKeyId,
     expiresAt: credential.expiresAt,
   };
-}
-
-/** The 403 for scopes beyond the credential's: the same refusal as a key making a wider key. */
-export function widerThanCaller(beyond: readonly string[]): DomainError {
-  return new DomainError('insufficientScope', {
-    detail: `a key cannot be wider than its creator (${beyond.join(' ')})`,
-    hint: {
-      field: 'body.scopes',
-      error: `A key cannot have scopes the credential making it lacks: ${beyond.join(', ')}`,
-    },
-  });
-}
-
-/** The scopes asked for that `bounds` lacks. */
-export function scopesBeyond(
-  asked: readonly ApiScope[] | undefined,
-  bounds: OwnAccountBounds | undefined,
-): ApiScope[] {
-  if (asked === undefined || bounds === undefined) return [];
-  return asked.filter((scope) => !bounds.scopes.includes(scope));
 }

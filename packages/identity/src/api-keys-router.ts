@@ -82,7 +82,8 @@ export function apiKeyView(apiKey: ApiKey) {
   };
 }
 
-function widerThanCreator(beyond: readonly string[]): DomainError {
+/** The 403 for a key asked with scopes the credential making it lacks (`scopesBeyond`). */
+export function widerThanCreator(beyond: readonly string[]): DomainError {
   return new DomainError('insufficientScope', {
     detail: `a key cannot be wider than its creator (${beyond.join(' ')})`,
     hint: {

@@ -35,6 +35,7 @@ export {
   apiKeysRouter,
   apiKeyView,
   DEFAULT_MAX_API_KEYS_PER_USER,
+  widerThanCreator,
 } from './api-keys-router.js';
 export type { ApiKeysRouterOptions } from './api-keys-router.js';
 export { changeApiKeyScopes } from './change-api-key-scopes.js';

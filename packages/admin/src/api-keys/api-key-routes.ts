@@ -1,15 +1,17 @@
+import { scopesBeyond } from '@trustpoint/domain';
 import { idempotencyClaimOf, idempotent, sendSuccess, validate } from '@trustpoint/http';
 import {
   apiKeyView,
   changeApiKeyScopesBodySchema,
   createApiKeyBodySchema,
+  widerThanCreator,
 } from '@trustpoint/identity';
 import { Router } from 'express';
 import type { AdminApiOptions } from '../admin-api-options.js';
 import { refused } from '../admin-errors.js';
 import { userApiKeyParamsSchema, userIdParamsSchema } from '../admin-schemas.js';
 import { contextOf } from '../change-context.js';
-import { ownAccountBounds, scopesBeyond, widerThanCaller } from '../own-account-bounds.js';
+import { ownAccountBounds } from '../own-account-bounds.js';
 import {
   changeUserApiKeyScopes,
   createUserApiKey,
@@ -59,8 +61,8 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
     }
     // A key for the caller's own account, made with a key: a child of that key.
     const bounds = ownAccountBounds(res, id);
-    const beyond = scopesBeyond(body.scopes, bounds);
-    if (beyond.length > 0) throw widerThanCaller(beyond);
+    const beyond = scopesBeyond(body.scopes ?? [], bounds?.scopes);
+    if (beyond.length > 0) throw widerThanCreator(beyond);
     const boundedExpiry =
       bounds?.expiresAt === undefined ||
       bounds.expiresAt === null ||
@@ -92,8 +94,8 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
   router.patch('/users/:id/api-keys/:keyId', ...scopeChange, async (req, res) => {
     const { id, keyId } = validate(userApiKeyParamsSchema, req.params, 'path');
     const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
-    const beyond = scopesBeyond(scopes, ownAccountBounds(res, id));
-    if (beyond.length > 0) throw widerThanCaller(beyond);
+    const beyond = scopesBeyond(scopes, ownAccountBounds(res, id)?.scopes);
+    if (beyond.length > 0) throw widerThanCreator(beyond);
     const apiKey = await changeUserApiKeyScopes(
       knex,
       { userId: id, keyId, scopes, now },

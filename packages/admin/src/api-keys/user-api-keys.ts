@@ -15,11 +15,11 @@ import {
   findApiKey,
   listApiKeys,
   revokeApiKey,
+  widerThanCreator,
   type ApiKey,
 } from '@trustpoint/identity';
 import type { Knex } from 'knex';
 import { refused } from '../admin-errors.js';
-import { widerThanCaller } from '../own-account-bounds.js';
 import { existingAccount } from '../users/user-accounts.js';
 
 /** A user's keys, revoked ones too; 404 for an unknown user. */
@@ -79,7 +79,7 @@ export async function createUserApiKey(
       }
       // The parent as it is now: it may have been narrowed since the request's credential was read.
       scopes = scopes.filter((scope) => parent.apiKey.scopes.includes(scope));
-      if (scopes.length === 0) throw widerThanCaller(request.scopes ?? API_SCOPES);
+      if (scopes.length === 0) throw widerThanCreator(request.scopes ?? API_SCOPES);
       const parentExpiry = parent.apiKey.expiresAt;
       if (parentExpiry !== null && (expires === null || expires > parentExpiry)) {
         expires = parentExpiry;
