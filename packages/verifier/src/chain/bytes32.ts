@@ -5,7 +5,8 @@ import { isHashHex } from '../hashing/hash-hex.js';
  * characters. These convert between the two without changing a byte.
  */
 
-const BYTES32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+/** One 32-byte word as JSON-RPC writes it (a hash on chain, a transaction hash): 0x and 64 hex digits. */
+export const BYTES32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
 export function hashToBytes32(hash: string): string {
   if (!isHashHex(hash)) {

@@ -1,3 +1,4 @@
+import { BYTES32_PATTERN } from '../chain/bytes32.js';
 import { EVM_ADDRESS_PATTERN } from '../chain/eth-call-request.js';
 import type { JsonObject } from '../hashing/canonical-json.js';
 
@@ -43,7 +44,7 @@ export const isAddress = (value: unknown): value is string =>
   isString(value) && EVM_ADDRESS_PATTERN.test(value);
 /** A transaction hash: 0x and 64 hex digits. */
 export const isTransactionHash = (value: unknown): value is string =>
-  isString(value) && /^0x[0-9a-fA-F]{64}$/.test(value);
+  isString(value) && BYTES32_PATTERN.test(value);
 export const isSafeInteger = (value: unknown): value is number => Number.isSafeInteger(value);
 /** A time on chain (a record's key, a block's time): a safe integer, never negative. */
 export const isTimestamp = (value: unknown): value is number => isSafeInteger(value) && value >= 0;
