@@ -199,8 +199,11 @@ function checkedListing(items: unknown[], path: string): void {
   }
 }
 
-/** An evidence listed twice would be counted twice: each (assetHash, timestamp) is one record. */
-function refuseRepeated(evidences: readonly EvidenceInput[], path: string): void {
+/**
+ * The evidences of a listing, refused when one is listed twice: it would be counted twice, and
+ * each (assetHash, timestamp) is one record.
+ */
+function onceEach(evidences: EvidenceInput[], path: string): EvidenceInput[] {
   const seen = new Set<string>();
   evidences.forEach((evidence, index) => {
     const key = `${evidence.assetHash}@${String(evidence.timestamp)}`;
@@ -211,22 +214,10 @@ function refuseRepeated(evidences: readonly EvidenceInput[], path: string): void
     }
     seen.add(key);
   });
+  return evidences;
 }
 
 function readEvidences(json: unknown): {
-  asset?: EvidencesVerification['asset'];
-  evidences: EvidenceInput[];
-} {
-  const read = readListing(json);
-  const value = unwrapEnvelope(json) as Record<string, unknown>;
-  refuseRepeated(
-    read.evidences,
-    Array.isArray(value.transactions) ? '$.transactions' : '$.evidences',
-  );
-  return read;
-}
-
-function readListing(json: unknown): {
   asset?: EvidencesVerification['asset'];
   evidences: EvidenceInput[];
 } {
@@ -245,22 +236,28 @@ function readListing(json: unknown): {
         matches: recomputed === assetHash,
         coverage: asset.coverage,
       },
-      evidences: value.transactions.map((item: unknown, index) => {
-        const path = `$.transactions[${index}]`;
-        if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
-        // The key on chain is the recomputed assetHash: a changed asset must not pass.
-        return readEvidence(item, path, { assetHash: recomputed, networkId });
-      }),
+      evidences: onceEach(
+        value.transactions.map((item: unknown, index) => {
+          const path = `$.transactions[${index}]`;
+          if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
+          // The key on chain is the recomputed assetHash: a changed asset must not pass.
+          return readEvidence(item, path, { assetHash: recomputed, networkId });
+        }),
+        '$.transactions',
+      ),
     };
   }
   if (Array.isArray(value.evidences)) {
     checkedListing(value.evidences, '$.evidences');
     return {
-      evidences: value.evidences.map((item: unknown, index) => {
-        const path = `$.evidences[${index}]`;
-        if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
-        return readEvidence(item, path);
-      }),
+      evidences: onceEach(
+        value.evidences.map((item: unknown, index) => {
+          const path = `$.evidences[${index}]`;
+          if (!isObject(item)) throw new VerifierInputError(`${path} must be an object`);
+          return readEvidence(item, path);
+        }),
+        '$.evidences',
+      ),
     };
   }
   return { evidences: [readEvidence(value, '$')] };
