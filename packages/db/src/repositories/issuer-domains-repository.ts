@@ -55,23 +55,22 @@ export async function claimIssuerDomain(
   trx: Queryable,
   claim: { userId: string; domain: string; now: number; max: number },
 ): Promise<{ record: IssuerDomainRecord; created: boolean }> {
-  const db = trx;
   // The user's row, as key creations take it: concurrent claims count in turn.
-  await lockUser(db, claim.userId);
-  const existing = await findIssuerDomain(db, claim.userId, claim.domain);
+  await lockUser(trx, claim.userId);
+  const existing = await findIssuerDomain(trx, claim.userId, claim.domain);
   if (existing !== undefined) return { record: existing, created: false };
-  const counted = await db('issuer_domains')
+  const counted = await trx('issuer_domains')
     .where('user_id', claim.userId)
     .count<{ count: string | number }[]>({ count: '*' });
   if (Number(counted[0]?.count ?? 0) >= claim.max) throw new IssuerDomainLimitError(claim.max);
-  const inserted = await db<IssuerDomainRow>('issuer_domains')
+  const inserted = await trx<IssuerDomainRow>('issuer_domains')
     .insert({ user_id: claim.userId, domain: claim.domain, claimed_at: claim.now })
     .onConflict(['user_id', 'domain'])
     .ignore()
     .returning('*');
   const [row] = inserted;
   if (row !== undefined) return { record: fromRow(row), created: true };
-  const claimed = await findIssuerDomain(db, claim.userId, claim.domain);
+  const claimed = await findIssuerDomain(trx, claim.userId, claim.domain);
   if (claimed === undefined) throw new Error('a claimed domain vanished while it was claimed');
   return { record: claimed, created: false };
 }
