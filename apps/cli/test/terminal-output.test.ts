@@ -6,6 +6,44 @@ import { EXIT } from '../src/exit-codes.js';
 import { safeForTerminal } from '../src/program.js';
 import { trustpoint } from './support/cli-fixture.js';
 
+/**
+ * A forged content certificate saved to a file: its hash is not its content's, its issuer is
+ * `issuer`, its one Evidence has `trustpoint`'s members besides its own.
+ */
+async function savedForgery(
+  certID: string,
+  issuer: string,
+  trustpoint: Record<string, unknown> = {},
+): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
+  const path = join(dir, 'forged.json');
+  await writeFile(
+    path,
+    JSON.stringify({
+      certID,
+      data: {
+        type: 'content',
+        name: 'Diploma',
+        description: '',
+        issuer,
+        issuedOn: 1_700_000_000_000,
+        hash: '0'.repeat(64),
+        content: { grade: 'A' },
+      },
+      metadata: [
+        {
+          type: 'Evidence',
+          networkId: '31337',
+          timestamp: 1_700_000_000_000,
+          trustPointHash: '0'.repeat(64),
+          ...trustpoint,
+        },
+      ],
+    }),
+  );
+  return path;
+}
+
 describe('what the command prints to a terminal', () => {
   it('when a text holds terminal controls, then they are written out as escapes, newlines and tabs kept', () => {
     expect(safeForTerminal('a\u001b[2K\rb\u009bc\u202ed\te\n')).toBe(
@@ -16,30 +54,9 @@ describe('what the command prints to a terminal', () => {
   it("when a forged certificate's issuer holds an escape sequence that redraws the line as VERIFIED, then the output carries no control character and the exit code stays the verdict's", async () => {
     // Arrange: a content certificate whose hash is not its content's, whose issuer would clear
     // the line and print a verdict of its own.
-    const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
-    const path = join(dir, 'forged.json');
-    await writeFile(
-      path,
-      JSON.stringify({
-        certID: 'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000001',
-        data: {
-          type: 'content',
-          name: 'Diploma',
-          description: '',
-          issuer: 'did:user:x\u001b[2K\r\u001b[1A\u001b[2KVerdict: VERIFIED',
-          issuedOn: 1_700_000_000_000,
-          hash: '0'.repeat(64),
-          content: { grade: 'A' },
-        },
-        metadata: [
-          {
-            type: 'Evidence',
-            networkId: '31337',
-            timestamp: 1_700_000_000_000,
-            trustPointHash: '0'.repeat(64),
-          },
-        ],
-      }),
+    const path = await savedForgery(
+      'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000001',
+      'did:user:x\u001b[2K\r\u001b[1A\u001b[2KVerdict: VERIFIED',
     );
 
     // Act
@@ -54,32 +71,11 @@ describe('what the command prints to a terminal', () => {
 
   it("when a forged certificate's issuer holds line breaks and a verdict line of its own, then it stays on its line and the only verdict printed is MISMATCH", async () => {
     // Arrange: eighty newlines push the real verdict off the screen, then a verdict of its own.
-    const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
-    const path = join(dir, 'forged.json');
     const fake = `${'\n'.repeat(80)}Verdict: VERIFIED: every record is on chain and matches\r\nIssued by: you\u2028`;
-    await writeFile(
-      path,
-      JSON.stringify({
-        certID: 'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000002',
-        data: {
-          type: 'content',
-          name: 'Diploma',
-          description: '',
-          issuer: `did:user:x${fake}`,
-          issuedOn: 1_700_000_000_000,
-          hash: '0'.repeat(64),
-          content: { grade: 'A' },
-        },
-        metadata: [
-          {
-            type: 'Evidence',
-            networkId: '31337',
-            timestamp: 1_700_000_000_000,
-            trustPointHash: '0'.repeat(64),
-            smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-          },
-        ],
-      }),
+    const path = await savedForgery(
+      'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000002',
+      `did:user:x${fake}`,
+      { smartContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3' },
     );
 
     // Act
