@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { shownText } from '@trustpoint/verifier';
 import { accountCommand } from './account/account-command.js';
 import { domainsCommand } from './domains/domains-command.js';
 import { adminCommand } from './admin/admin-command.js';
@@ -49,17 +50,13 @@ export function createProgram(io: Io): Command {
 const wantsJson = (argv: readonly string[]) => argv.includes('--json');
 
 /**
- * Text as a terminal shows it, with the control characters it would obey written out as `\u....`
- * escapes: C0 controls but newline and tab, DEL, C1 controls, and the bidirectional overrides. A
- * certificate's fields are printed, and a forger's `data.issuer` holding an escape sequence could
- * otherwise redraw the screen (a MISMATCH shown as `Verdict: VERIFIED`) or reorder a line.
+ * Text as a terminal shows it: the control, bidirectional and invisible characters it would obey
+ * or hide written out as escapes (`shownText`, as the web verifier shows them). A certificate's
+ * fields are printed, and a forger's `data.issuer` holding an escape sequence could otherwise
+ * redraw the screen (a MISMATCH shown as `Verdict: VERIFIED`), reorder a line or hide a character.
  */
 export function safeForTerminal(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return shownText(text);
 }
 
 /**

@@ -51,6 +51,13 @@ describe('what the command prints to a terminal', () => {
     );
   });
 
+  it('when a text holds invisible characters, then they are written out as the web verifier writes them', () => {
+    // An issuer domain with a zero-width space looks like the genuine one; tag characters hide text.
+    expect(safeForTerminal('exam\u200bple.org Alice\u{e0068}')).toBe(
+      'exam\\u200bple.org Alice\\udb40\\udc68',
+    );
+  });
+
   it("when a forged certificate's issuer holds an escape sequence that redraws the line as VERIFIED, then the output carries no control character and the exit code stays the verdict's", async () => {
     // Arrange: a content certificate whose hash is not its content's, whose issuer would clear
     // the line and print a verdict of its own.

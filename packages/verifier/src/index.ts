@@ -68,6 +68,7 @@ export * from './verify/node-reads.js';
 export * from './verify/on-chain-read.js';
 export * from './verify/record-input.js';
 export * from './verify/issuer-check.js';
+export * from './verify/shown-text.js';
 export * from './verify/rpc-urls.js';
 export * from './verify/verify-certificate.js';
 export * from './verify/verify-evidence.js';

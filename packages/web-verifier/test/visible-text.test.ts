@@ -7,7 +7,7 @@ describe('visibleText', () => {
     expect(visibleText('a\u2066b\u2069c\u200fd\u061ce\ufefff\u200bg')).toBe(
       'a\\u2066b\\u2069c\\u200fd\\u061ce\\ufefff\\u200bg',
     );
-    expect(visibleText('line one\nline two\tcol\r\n')).toBe('line one\nline two\tcol\r\n');
+    expect(visibleText('line one\nline two\tcol\r\n')).toBe('line one\nline two\tcol\\u000d\n');
     expect(visibleText('Ünïcödé, 日本語, emoji 😀')).toBe('Ünïcödé, 日本語, emoji 😀');
   });
 });

@@ -1,14 +1,12 @@
+import { shownText } from '@trustpoint/verifier';
+
 /**
- * Text as the page shows it: the bidirectional controls (and other invisible format controls) a
- * certificate's fields may hold written out as `\u202e`-style escapes, so a name such as
- * "Diploma \u202eecila" is not shown as "Diploma alice" (the CLI escapes the same characters).
+ * Text as the page shows it: the bidirectional controls and invisible characters a certificate's
+ * fields may hold written out as `\u202e`-style escapes (`shownText`, as the CLI prints them), so
+ * a name such as "Diploma \u202eecila" is not shown as "Diploma alice".
  */
 export function visibleText(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return shownText(text);
 }
 
 /** A new element with its text (never markup: everything shown comes from data). */
