@@ -119,5 +119,54 @@ describe.each(testBackends())(
       expect(retry.body).toEqual(first.body);
       expect(await keptRows(id)).toContain(SEALED_ANSWER_PREFIX);
     });
+
+    it("when another credential of the user sends the same key and body, then it gets 422, never the first answer's secret", async () => {
+      // Arrange: the user's own token makes a key with every scope under an Idempotency-Key; a
+      // key of theirs holding only read and keys (or only webhooks) knows that key and body.
+      const { token } = await api.user();
+      const narrow = await request(api.app)
+        .post(API_KEYS)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'Reader', scopes: ['read', 'keys'] });
+      const hooks = await request(api.app)
+        .post(API_KEYS)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'Hooks', scopes: ['webhooks'] });
+      expect([narrow.status, hooks.status]).toEqual([201, 201]);
+      const keyKey = randomUUID();
+      const endpointKey = randomUUID();
+      const wide = await request(api.app)
+        .post(API_KEYS)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', keyKey)
+        .send({ name: 'Everything' });
+      const endpoint = await request(api.app)
+        .post(ENDPOINTS)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', endpointKey)
+        .send({ url: 'http://127.0.0.1:9/hooks' });
+      expect([wide.status, endpoint.status]).toEqual([201, 201]);
+
+      // Act
+      const keyReplay = await request(api.app)
+        .post(API_KEYS)
+        .set('Authorization', `Bearer ${narrow.body.data.key as string}`)
+        .set('Idempotency-Key', keyKey)
+        .send({ name: 'Everything' });
+      const endpointReplay = await request(api.app)
+        .post(ENDPOINTS)
+        .set('Authorization', `Bearer ${hooks.body.data.key as string}`)
+        .set('Idempotency-Key', endpointKey)
+        .send({ url: 'http://127.0.0.1:9/hooks' });
+
+      // Assert
+      expect(keyReplay.status).toBe(422);
+      expect(keyReplay.headers['idempotent-replayed']).toBeUndefined();
+      expect(JSON.stringify(keyReplay.body)).not.toContain(wide.body.data.key as string);
+      expect(endpointReplay.status).toBe(422);
+      expect(JSON.stringify(endpointReplay.body)).not.toContain(
+        endpoint.body.data.secret as string,
+      );
+    });
   },
 );

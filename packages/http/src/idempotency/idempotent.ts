@@ -7,6 +7,7 @@ import {
 import { DomainError } from '@trustpoint/domain';
 import type { Request, RequestHandler, Response } from 'express';
 import { currentUser } from '../current-user.js';
+import { currentCredential } from '../require-scope.js';
 import { idempotencyKeyOf } from './idempotency-key-header.js';
 import type { HeldKey, IdempotencyKeys } from './idempotency-keys.js';
 import { jsonBodyDigest, requestFingerprint } from './request-fingerprint.js';
@@ -50,8 +51,8 @@ function pendingOf(res: Response): PendingKey | undefined {
 /**
  * `Idempotency-Key` support for a creating route (after `authenticate`): a retry with the same key
  * and the same request is answered as the first request was and changes nothing; the same key
- * with another request is a 422; while the first request runs, 409 with `Retry-After`. Keys belong
- * to the caller. Without the header the route runs as it always did.
+ * with another request (or from another credential) is a 422; while the first request runs, 409 with
+ * `Retry-After`. Keys belong to the caller. Without the header the route runs as it always did.
  *
  * What a crash at each step leaves, and what a retry then gets:
  * 1. Before the claim commits: no row; the retry runs the request.
@@ -94,7 +95,11 @@ export async function beginIdempotentRequest(
   const pending = pendingOf(res);
   if (pending === undefined || pending.held !== undefined) return true;
   const { keys, key, route } = pending;
-  const outcome = await keys.claim(currentUser(res).id, key, requestFingerprint(req, bodyDigest));
+  const outcome = await keys.claim(
+    currentUser(res).id,
+    key,
+    requestFingerprint(req, currentCredential(res), bodyDigest),
+  );
   switch (outcome.kind) {
     case 'mismatch':
       throw new DomainError('idempotencyKeyReused', {

@@ -31,7 +31,8 @@ export function idempotencyKeyHeaderSchemaFor(
           '`Idempotent-Replayed: true`, and changes and spends nothing; a refusal (4xx) is answered ' +
           'again the same way, but after a 429 (a rate limit, or out of credits) or a 5xx, which ' +
           'changed nothing, the same request with the key runs again. The same key with another ' +
-          'request: 422; while the first request runs: 409 with `Retry-After`. ' +
+          'request, or sent by another credential (another API key of the caller, or a token ' +
+          'with other scopes: an answer may hold a secret only its credential may read): 422; while the first request runs: 409 with `Retry-After`. ' +
           `At most ${String(MAX_IDEMPOTENCY_KEY_LENGTH)} printable ASCII characters (400 otherwise).`,
         example: '8e03978e-40d5-43e8-bc93-6894a57f9324',
       }),

@@ -1,21 +1,32 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, DomainError } from '@trustpoint/domain';
 import type { Request } from 'express';
+import type { Credential } from '../bearer-tokens.js';
 
 /**
- * What makes two requests with the same key the same request: the method, the path, the query and
- * a digest of the body, as one SHA-256. JSON bodies count by their canonical form (RFC 8785), so
- * a client that serializes its retry with other spacing or member order is not refused; multipart
- * bodies count by their parts (the route digests the fields and the file bytes, never the
- * boundary, which differs on every attempt).
+ * What makes two requests with the same key the same request: the method, the path, the query, a
+ * digest of the body and the credential that sent it (its API key and scopes), as one SHA-256.
+ * JSON bodies count by their canonical form (RFC 8785), so a client that serializes its retry
+ * with other spacing or member order is not refused; multipart bodies count by their parts (the
+ * route digests the fields and the file bytes, never the boundary, which differs on every
+ * attempt). A retry comes from the client that sent the request; another credential of the same
+ * user (a key holding only `read`, a token narrowed to it) sending the same key and body gets
+ * 422, never the answer the first one was given (a new key's secret, a webhook's signing secret).
  */
-export function requestFingerprint(req: Request, bodyDigest: string): string {
+export function requestFingerprint(
+  req: Request,
+  credential: Credential | undefined,
+  bodyDigest: string,
+): string {
   return sha256(
     canonicalJson({
       method: req.method,
       path: `${req.baseUrl}${req.path}`,
       query: textOf(req.query),
       body: bodyDigest,
+      // A full-access credential (the user's own token) names neither key nor scopes.
+      apiKey: credential?.apiKeyId ?? null,
+      scopes: credential?.scopes === undefined ? null : [...credential.scopes].sort(),
     }),
   );
 }
