@@ -155,6 +155,7 @@ export type {
 } from './repositories/certificates-repository.js';
 export {
   findCreditBalance,
+  findCreditBalances,
   grantCredits,
   lockCreditBalances,
   spendCredit,

@@ -90,4 +90,39 @@ describe.each(testBackends())('evidence timestamps ahead of the clock on %s', (b
     expect(theirs.assetHash).not.toBe(asset.assetHash);
     expect(theirs.transactions[0]?.timestamp).toBe(NOW_MS / 1_000);
   });
+
+  it("when a user an asset is shared with sends evidences beyond their credit, then those are 429 and take none of the owner's seconds", async () => {
+    // Arrange: the owner's asset takes the current second; one user it is shared with holds no
+    // credit, another holds 2.
+    const owner = await api.user({ credits: 100 });
+    const broke = await api.user({ credits: 0 });
+    const thrifty = await api.user({ credits: 2 });
+    const asset = await api.createAsset(owner.token);
+    await api.share(owner.token, asset.trackID, broke.did);
+    await api.share(owner.token, asset.trackID, thrifty.did);
+    const send = (token: string, i: number) =>
+      request(api.app)
+        .post(`${BASE}/assets/${asset.trackID}/transactions`)
+        .set('Authorization', `Bearer ${token}`)
+        .send({ metadata: { i } });
+
+    // Act: more refused requests at once than the margin has seconds, then the owner's evidence.
+    const refused = await Promise.all(Array.from({ length: 20 }, (_, i) => send(broke.token, i)));
+    // One after the other: each reads the balance the last one left.
+    const partly = [];
+    for (let i = 0; i < 4; i += 1) partly.push(await send(thrifty.token, i));
+    const owners = await send(owner.token, 99);
+
+    // Assert
+    for (const response of refused) {
+      expect(response.status).toBe(429);
+      expect(response.body.type).toBe('Out of Credits Error');
+    }
+    expect(partly.map((response) => response.status)).toEqual([201, 201, 429, 429]);
+    expect(owners.status).toBe(201);
+    // The creation's second, the two paid for, then the owner's: nothing skipped for the refused.
+    expect((owners.body.data as { timestamp: number }).timestamp).toBe(NOW_MS / 1_000 + 3);
+    expect(await findCreditBalance(api.db.knex, broke.id)).toBe(0);
+    expect(await findCreditBalance(api.db.knex, thrifty.id)).toBe(0);
+  });
 });

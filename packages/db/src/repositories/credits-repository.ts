@@ -63,6 +63,18 @@ export async function findCreditBalance(
   return row?.balance;
 }
 
+/** The balances of these users as they stand, without locking them (users without one left out). */
+export async function findCreditBalances(
+  db: Queryable,
+  userIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db<CreditsRow>('credits')
+    .whereIn('user_id', [...new Set(userIds)])
+    .select('user_id', 'balance');
+  return new Map(rows.map((row) => [row.user_id, Number(row.balance)]));
+}
+
 /**
  * Locks the balances of these users until the transaction ends and returns them (users without a
  * balance are left out). Rows are locked in user id order, so that transactions locking several

@@ -5,6 +5,7 @@ import {
   creditsSpending,
   constraintViolation,
   findAssetsByTrackIds,
+  findCreditBalances,
   insertEvidences,
   insertEvidencesWithWrites,
   lockCreditBalances,
@@ -53,7 +54,13 @@ export function parseEvidenceResource(resource: string): { trackId: string; time
 /**
  * Stores the evidences of any number of requests, each with its own outcome.
  *
- * Their seconds are taken first, in one statement of its own: the assets' clock rows are locked
+ * First, evidences a user adds to an asset shared with them, beyond the credit they hold, are
+ * refused (429) before they take any second: the seconds are the owner's asset's, and a user
+ * holding no credit could otherwise run its clock ahead with refused requests until the owner's
+ * own evidences are refused and the rest stamped in the future. (An owner's evidences are checked
+ * where they are paid for: a second a refused one takes is its own asset's.)
+ *
+ * Their seconds are taken next, in one statement of its own: the assets' clock rows are locked
  * for that statement only, not until commit, so evidences of a busy asset never wait for each
  * other's transactions. A request that fails from there on leaves a gap in its asset's seconds
  * (harmless); a second is never handed out twice. An asset whose seconds would run more than
@@ -64,6 +71,60 @@ export function parseEvidenceResource(resource: string): { trackId: string; time
  * credit, one transaction does the same and refuses those without credit (429).
  */
 async function storeEvidences(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+): Promise<ItemOutcome<EvidenceRecord>[]> {
+  const unpaid = await sharedBeyondCredit(services, items);
+  if (unpaid.size === 0) return storePaidEvidences(services, items);
+  const paid = items.flatMap((_, index) => (unpaid.has(index) ? [] : [index]));
+  const stored =
+    paid.length === 0
+      ? []
+      : await storePaidEvidences(
+          services,
+          paid.map((index) => items[index] as EvidenceToStore),
+        );
+  const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
+    ok: false,
+    error: new DomainError('outOfCredits'),
+  }));
+  paid.forEach((index, position) => {
+    outcomes[index] = stored[position] as ItemOutcome<EvidenceRecord>;
+  });
+  return outcomes;
+}
+
+/**
+ * The evidences (their indexes) added to assets shared with their registrant beyond the credit
+ * the registrant holds now, counting the group's evidences of each such registrant in order. No
+ * query when every evidence is its owner's.
+ */
+async function sharedBeyondCredit(
+  services: TrackServices,
+  items: readonly EvidenceToStore[],
+): Promise<Set<number>> {
+  const sharers = new Set(
+    items.flatMap(({ registrant, asset }) =>
+      registrant.id === asset.userId ? [] : [registrant.id],
+    ),
+  );
+  const unpaid = new Set<number>();
+  if (sharers.size === 0) return unpaid;
+  const balances = await findCreditBalances(services.knex, [...sharers]);
+  const used = new Map<string, number>();
+  items.forEach(({ registrant, asset }, index) => {
+    if (!sharers.has(registrant.id)) return;
+    const count = (used.get(registrant.id) ?? 0) + 1;
+    used.set(registrant.id, count);
+    if (registrant.id !== asset.userId && count > (balances.get(registrant.id) ?? 0)) {
+      unpaid.add(index);
+    }
+  });
+  return unpaid;
+}
+
+/** `storeEvidences` once every evidence added to a shared asset is within its registrant's credit. */
+async function storePaidEvidences(
   services: TrackServices,
   items: readonly EvidenceToStore[],
 ): Promise<ItemOutcome<EvidenceRecord>[]> {
