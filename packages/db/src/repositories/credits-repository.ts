@@ -72,7 +72,7 @@ export async function findCreditBalances(
   const rows = await db<CreditsRow>('credits')
     .whereIn('user_id', [...new Set(userIds)])
     .select('user_id', 'balance');
-  return new Map(rows.map((row) => [row.user_id, Number(row.balance)]));
+  return new Map(rows.map((row) => [row.user_id, row.balance]));
 }
 
 /**
