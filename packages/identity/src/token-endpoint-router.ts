@@ -61,11 +61,17 @@ const refusal = (status: 400 | 401, error: OAuthErrorCode, description: string):
 const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
 
 /**
- * Why a parameter of the request cannot be read as sent, or undefined. Every parameter of this
+ * Why a parameter of the request cannot be read as sent, or undefined: one sent twice, or one
+ * outside the characters of the grant. Every parameter of this
  * grant is printable ASCII (RFC 6749 appendix A: VSCHAR, NQCHAR): U+0000 is refused by the shared
  * text rule, and anything else outside it (a percent-encoded surrogate decodes to U+FFFD) too.
  */
 function unreadableParameter(req: Request): string | undefined {
+  // RFC 6749 3.1: a parameter is sent once. Read as absent, a repeated `scope` would have granted
+  // every scope of the key to a client that asked for some of them.
+  const body = req.body as Record<string, unknown> | undefined;
+  const repeated = TOKEN_PARAMETERS.find((name) => Array.isArray(body?.[name]));
+  if (repeated !== undefined) return `${repeated}: Send it once (RFC 6749 3.1)`;
   const basic =
     req.headers.authorization === undefined
       ? undefined

@@ -86,6 +86,32 @@ describe.each(testBackends())('the client-credentials token endpoint on %s', (ba
     expect((await me((response.body as TokenAnswer).access_token)).status).toBe(200);
   });
 
+  it('when a parameter is sent twice (scope=read&scope=track), then 400 invalid_request and no token, not every scope of the key', async () => {
+    // Arrange
+    const { id, key } = await keyOfNewUser();
+
+    // Act
+    const twice = await request(app)
+      .post(TOKEN_PATH)
+      .set('Authorization', basic(id, key))
+      .type('form')
+      .send('grant_type=client_credentials&scope=read&scope=track');
+    const grantTwice = await request(app)
+      .post(TOKEN_PATH)
+      .set('Authorization', basic(id, key))
+      .type('form')
+      .send('grant_type=client_credentials&grant_type=client_credentials&scope=read');
+
+    // Assert
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'scope: Send it once (RFC 6749 3.1)',
+    });
+    expect(grantTwice.status).toBe(400);
+    expect((grantTwice.body as { error: string }).error).toBe('invalid_request');
+  });
+
   it('when the key is revoked, then tokens already issued for it are 401 "Token is invalid" at once', async () => {
     // Arrange
     const { userId, id, key } = await keyOfNewUser();
