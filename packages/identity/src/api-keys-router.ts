@@ -26,7 +26,7 @@ import {
   revokeApiKey,
   type ApiKey,
 } from './api-keys.js';
-import { changeApiKeyScopes } from './change-api-key-scopes.js';
+import { assertWithinCredential, changeApiKeyScopes } from './change-api-key-scopes.js';
 import {
   apiKeyIdParamsSchema,
   changeApiKeyScopesBodySchema,
@@ -241,6 +241,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
         keyId,
         scopes,
         mayWiden: options.widenScopes ?? false,
+        actingScopes: options.creator?.(req, res)?.scopes,
         actorId: options.actor(req, res),
         requestId: requestIdOf(res),
         now: new Date(now()),
@@ -257,6 +258,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     const apiKey = await knex.transaction(async (trx) => {
       const before = await findApiKey(trx, userId, keyId);
       if (before === undefined) return undefined;
+      assertWithinCredential(before, options.creator?.(req, res)?.scopes, 'revoke');
       const revoked = await revokeApiKey(trx, {
         userId,
         id: keyId,

@@ -24,6 +24,11 @@ export interface ApiKeyScopesChange extends ChangeContext {
    * may only take some away.
    */
   mayWiden: boolean;
+  /**
+   * The scopes of the credential asking (undefined: full access, the user's own token): a key
+   * wider than it is not changed (403).
+   */
+  actingScopes?: readonly ApiScope[] | undefined;
   now: Date;
 }
 
@@ -33,6 +38,28 @@ export interface ApiKeyScopesChanged {
   narrowed: Record<string, ApiScope[]>;
   /** Keys made with it left with no scope: revoked, with theirs. */
   revoked: string[];
+}
+
+/**
+ * Refuses (403) a change or revocation of a key wider than the credential asking (a key holding
+ * only `keys` revoking the user's full key): a key manages only keys within its own scopes, as it
+ * makes only those. A credential without scopes (the user's own token) manages every key.
+ */
+export function assertWithinCredential(
+  target: ApiKey,
+  /** The scopes of the credential asking; undefined for full access. */
+  credentialScopes: readonly ApiScope[] | undefined,
+  action: 'change' | 'revoke',
+): void {
+  const beyond = scopesBeyond(target.scopes, credentialScopes);
+  if (beyond.length === 0) return;
+  throw new DomainError('insufficientScope', {
+    detail: `a key cannot ${action} a key wider than itself (${beyond.join(' ')})`,
+    hint: {
+      field: 'path.keyId',
+      error: `A key can ${action} only keys within its own scopes; this one also holds: ${beyond.join(', ')}`,
+    },
+  });
 }
 
 function refused(field: string, error: string): DomainError {
@@ -66,6 +93,7 @@ export async function changeApiKeyScopes(
   await lockUserApiKeys(trx, change.userId);
   const apiKey = await findApiKey(trx, change.userId, change.keyId);
   if (apiKey === undefined) return undefined;
+  assertWithinCredential(apiKey, change.actingScopes, 'change');
   if (apiKey.revokedAt !== null) {
     throw refused('path.keyId', 'The key is revoked: it can do nothing any more');
   }

@@ -116,6 +116,44 @@ describe.each(testBackends())('scoped, bounded API keys on %s', (backend) => {
     expect(keys.data.apiKeys).toHaveLength(1);
   });
 
+  it('when a key changes or revokes a key wider than itself, then 403 naming the extra scopes and the key is as it was; within its scopes it may', async () => {
+    // Arrange: the user's full key, a key holding only read and keys, and a reader.
+    const user = await newUser(db.knex);
+    const full = await made(user.token);
+    const manager = await made(user.token, { scopes: ['read', 'keys'] });
+    const reader = await made(user.token, { scopes: ['read'] });
+    const keyRoute = (id: string) => `${BASE}/api-keys/${id}`;
+
+    // Act
+    const revokeWider = await request(app)
+      .delete(keyRoute(full.id))
+      .set('Authorization', `Bearer ${manager.key}`);
+    const narrowWider = await request(app)
+      .patch(keyRoute(full.id))
+      .set('Authorization', `Bearer ${manager.key}`)
+      .send({ scopes: ['read'] });
+    const narrowWithin = await request(app)
+      .patch(keyRoute(reader.id))
+      .set('Authorization', `Bearer ${manager.key}`)
+      .send({ scopes: ['read'] });
+    const revokeWithin = await request(app)
+      .delete(keyRoute(reader.id))
+      .set('Authorization', `Bearer ${manager.key}`);
+
+    // Assert
+    for (const response of [revokeWider, narrowWider]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ statusCode: 403, type: 'Forbidden Error' });
+      expect(JSON.stringify(response.body)).toContain('certify');
+    }
+    const untouched = await findApiKey(db.knex, user.id, full.id);
+    expect(untouched?.revokedAt).toBeNull();
+    expect(untouched?.scopes).toEqual(full.scopes);
+    expect(narrowWithin.status).toBe(200);
+    expect(revokeWithin.status).toBe(200);
+    expect((await findApiKey(db.knex, user.id, reader.id))?.revokedAt).not.toBeNull();
+  });
+
   it("when a key makes a key, then the child has the parent's scopes by default, is its child and expires no later", async () => {
     // Arrange
     const user = await newUser(db.knex);
