@@ -330,11 +330,22 @@ function publicUrlOf(env: NodeJS.ProcessEnv): string {
   return url.origin;
 }
 
+const chainHostOf = (env: NodeJS.ProcessEnv) => env.CHAIN_HOST ?? '127.0.0.1';
+const chainPortOf = (env: NodeJS.ProcessEnv) => port(env.CHAIN_PORT, 8545, 'CHAIN_PORT');
+
+/**
+ * The local chain's node as the roles reach it without a networks file (`CHAIN_HOST`, 127.0.0.1;
+ * `CHAIN_PORT`, 8545): the one `serve all` starts, or `local-chain.js` run beside the roles.
+ */
+export function localChainUrlOf(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://${chainHostOf(env)}:${String(chainPortOf(env))}`;
+}
+
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   return {
     dataDir: dataDirOf(env),
-    chainHost: env.CHAIN_HOST ?? '127.0.0.1',
-    chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
+    chainHost: chainHostOf(env),
+    chainPort: chainPortOf(env),
     apiHost: env.API_HOST ?? '127.0.0.1',
     logLevel: logLevel(env.LOG_LEVEL),
     certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
