@@ -8,7 +8,7 @@ export const EXIT = {
   failure: 1,
   /**
    * Bad arguments, found by the command itself or by the service (400), or a configuration a role
-   * cannot start with (`serve cert` without DATABASE_URL).
+   * or `start` cannot start with (`serve cert` without DATABASE_URL, a setting that is not usable).
    */
   usage: 2,
   /** No token, a token the service refuses (401), or a caller without the admin role (403). */

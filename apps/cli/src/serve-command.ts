@@ -1,9 +1,8 @@
 import { Argument, type Command } from 'commander';
-import { RoleConfigError, SERVER_ROLES, type ServerRole } from '@trustpoint/launcher/launcher';
+import { SERVER_ROLES, type ServerRole } from '@trustpoint/launcher/launcher';
 import { serveRole } from '@trustpoint/launcher/serve-role';
 import { serveAll } from '@trustpoint/launcher/serve-all';
-import { CliError } from './cli-error.js';
-import { EXIT } from './exit-codes.js';
+import { startOrRefuse } from './start-or-refuse.js';
 
 const ROLE_HELP = `
 Roles:
@@ -28,16 +27,6 @@ export function serveCommand(program: Command): void {
     .addArgument(new Argument('<role>', 'what this process runs').choices(['all', ...SERVER_ROLES]))
     .addHelpText('after', ROLE_HELP)
     .action(async (role: 'all' | ServerRole) => {
-      if (role === 'all') {
-        await serveAll();
-        return;
-      }
-      try {
-        await serveRole(role);
-      } catch (error) {
-        // A role that cannot start says why in one line; anything else keeps its stack.
-        if (error instanceof RoleConfigError) throw new CliError(error.message, EXIT.usage);
-        throw error;
-      }
+      await startOrRefuse<unknown>(() => (role === 'all' ? serveAll() : serveRole(role)));
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { serveAll } from '@trustpoint/launcher/serve-all';
+import { startOrRefuse } from './start-or-refuse.js';
 import {
   fetchTrustDocument,
   readTrustFile,
@@ -35,7 +36,7 @@ export function startCommand(program: Command): void {
       'run the whole service in this process: the embedded chain and database by default (what `npm start` runs); Ctrl-C stops it',
     )
     .action(async () => {
-      const instance = await serveAll();
+      const instance = await startOrRefuse(serveAll);
       try {
         const path = await pinThisInstance(instance, process.env);
         console.log(

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   encodeRecordBatch,
+  freePort,
   HARDHAT_DEV_KEY,
   TrustPointBatchRegistry__factory,
   TrustPointRegistry__factory,
@@ -236,6 +237,34 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
     ]);
     // Without the pin only the default local chain is left to ask: never this instance's.
     expect(unpinned.code).not.toBe(EXIT.ok);
+  });
+
+  it("when no node is given nor pinned, then the roles' local chain at CHAIN_HOST:CHAIN_PORT is read; where no node answers there, the error names the URL tried and --rpc", async () => {
+    // Arrange: the roles' environment names the chain's port; another port has no node.
+    const chainPort = new URL(chainUrl).port;
+    const silentPort = String(await freePort());
+    const reconcileWith = (env: NodeJS.ProcessEnv) =>
+      trustpoint(['reconcile', '--url', service.url, '--json'], {
+        TRUSTPOINT_TOKEN: service.running.token,
+        CHAIN_HOST: '127.0.0.1',
+        ...env,
+      });
+
+    // Act
+    const roles = await reconcileWith({ CHAIN_PORT: chainPort });
+    const silent = await reconcileWith({ CHAIN_PORT: silentPort });
+
+    // Assert
+    expect(chainUrl).not.toContain(':8545');
+    expect(roles.code).toBe(EXIT.ok);
+    expect(JSON.parse(roles.stdout)).toMatchObject([
+      { network: '31337', counts: { agree: acknowledged } },
+    ]);
+    expect(silent.code).toBe(EXIT.unchecked);
+    expect(silent.stderr).toContain(
+      `cannot read network 31337's chain from http://127.0.0.1:${silentPort} (the local chain, CHAIN_HOST:CHAIN_PORT)`,
+    );
+    expect(silent.stderr).toContain('pass --rpc 31337=<url> to read another node');
   });
 
   it('when a row was never sent, the registrar wrote another hash under the key of a row, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {

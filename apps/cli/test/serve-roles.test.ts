@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scanRegistries } from '@trustpoint/chain';
@@ -20,6 +20,56 @@ describe('trustpoint serve <role> refusals', () => {
 
     expect(await role.exited).toBe(2);
     expect(role.output()).toMatch(/^error: trustpoint serve track needs DATABASE_URL/);
+  });
+
+  it.each([
+    ['serve cert', 'RATE_LIMIT_PER_MINUTE', 'abc'],
+    ['serve cert', 'TRUST_PROXY', 'banana'],
+    ['serve cert', 'MAX_FILE_BYTES', '-5'],
+    ['serve cert', 'CERT_API_PORT', '99999'],
+    ['serve cert', 'MIGRATE_AT_START', 'maybe'],
+    ['serve cert', 'OIDC_ISSUERS', '[{bad'],
+    ['serve cert', 'TRUSTPOINT_PUBLIC_URL', 'notaurl'],
+    ['serve cert', 'TRUSTPOINT_DNS_SERVERS', 'dns.google'],
+    ['serve cert', 'TRUSTPOINT_PIN_KEY', 'notbase64'],
+    ['serve cert', 'CORS_ORIGINS', 'not an origin'],
+    ['serve anchor', 'LOG_LEVEL', 'loud'],
+    ['serve all', 'SHUTDOWN_TIMEOUT_SECONDS', 'ten'],
+    ['start', 'TRACK_API_PORT', 'abc'],
+    ['start', 'LOG_LEVEL', 'loud'],
+  ])(
+    'when trustpoint %s has %s=%j, then it refuses in one line naming the variable with exit 2',
+    async (command, name, value) => {
+      // Arrange: a data directory of its own, should anything start anyway.
+      const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-bad-setting-'));
+
+      // Act
+      const started = trustpointProcess(command.split(' '), {
+        [name]: value,
+        TRUSTPOINT_DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://127.0.0.1:1/unused',
+      });
+
+      // Assert
+      expect(await started.exited).toBe(2);
+      expect(started.output()).toMatch(new RegExp(`^error: ${name}\\b[^\\n]*\\n$`));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  );
+
+  it('when the service fails for another reason than its configuration, then it exits 1 with the stack', async () => {
+    // Arrange: a data directory that is a file, so the chain's folder cannot be made in it.
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-not-a-dir-'));
+    const file = join(dataDir, 'file');
+    await writeFile(file, '');
+
+    // Act
+    const started = trustpointProcess(['serve', 'all'], { TRUSTPOINT_DATA_DIR: file });
+
+    // Assert
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toMatch(/ENOTDIR[^\n]*\n\s+at /);
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -23,6 +23,8 @@ import {
   type TrustProxy,
 } from '@trustpoint/http';
 import { parseOidcIssuers, type OidcIssuerConfig } from '@trustpoint/identity';
+import pino, { type LevelWithSilent } from 'pino';
+import { RoleConfigError } from './role-config-error.js';
 
 /** Everything the embedded set-up needs, read once from the environment with working defaults. */
 export interface LauncherConfig {
@@ -32,6 +34,8 @@ export interface LauncherConfig {
   chainPort: number;
   /** Where the APIs listen. */
   apiHost: string;
+  /** The lowest level of the JSON logs on standard output (`LOG_LEVEL`, info). */
+  logLevel: LevelWithSilent;
   certApiPort: number;
   trackApiPort: number;
   /**
@@ -144,7 +148,7 @@ function port(value: string | undefined, fallback: number, name: string): number
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65_535) {
-    throw new Error(`${name} must be a TCP port (1-65535), got "${value}"`);
+    throw new RoleConfigError(`${name} must be a TCP port (1-65535), got "${value}"`);
   }
   return parsed;
 }
@@ -154,7 +158,7 @@ function sharedSecrets(env: NodeJS.ProcessEnv): { jwtSecret?: string; pinKey?: s
   const jwtSecret = env.TRUSTPOINT_JWT_SECRET === '' ? undefined : env.TRUSTPOINT_JWT_SECRET;
   const pinKey = env.TRUSTPOINT_PIN_KEY === '' ? undefined : env.TRUSTPOINT_PIN_KEY;
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    throw new Error(
+    throw new RoleConfigError(
       'TRUSTPOINT_JWT_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)',
     );
   }
@@ -162,7 +166,7 @@ function sharedSecrets(env: NodeJS.ProcessEnv): { jwtSecret?: string; pinKey?: s
     pinKey !== undefined &&
     (!/^[A-Za-z0-9_-]+={0,2}$/.test(pinKey) || Buffer.from(pinKey, 'base64url').length !== 32)
   ) {
-    throw new Error(
+    throw new RoleConfigError(
       'TRUSTPOINT_PIN_KEY must be 32 bytes in base64url (e.g. openssl rand 32 | basenc --base64url)',
     );
   }
@@ -176,7 +180,7 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed) || parsed < 1) {
-    throw new Error(`${name} must be a positive integer, got "${value}"`);
+    throw new RoleConfigError(`${name} must be a positive integer, got "${value}"`);
   }
   return parsed;
 }
@@ -185,10 +189,9 @@ function flag(value: string | undefined, name: string, fallback = false): boolea
   if (value === undefined || value === '') return fallback;
   if (value === 'false') return false;
   if (value === 'true') return true;
-  throw new Error(`${name} must be true or false, got "${value}"`);
+  throw new RoleConfigError(`${name} must be true or false, got "${value}"`);
 }
 
-/** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`). */
 /** `TRUSTPOINT_DNS_SERVERS`: IP addresses, each with an optional `:port` (`[v6]:port`). */
 function dnsServerList(value: string | undefined): string[] {
   const entries = (value ?? '').split(',').map((entry) => entry.trim());
@@ -199,7 +202,7 @@ function dnsServerList(value: string | undefined): string[] {
       const address = match?.[1] ?? match?.[2] ?? '';
       const port = match?.[3] === undefined ? undefined : Number(match[3]);
       if (isIP(address) === 0 || (port !== undefined && (port < 1 || port > 65535))) {
-        throw new Error(
+        throw new RoleConfigError(
           `TRUSTPOINT_DNS_SERVERS must list IP addresses with an optional :port, got "${entry}"`,
         );
       }
@@ -207,6 +210,7 @@ function dnsServerList(value: string | undefined): string[] {
     });
 }
 
+/** A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`). */
 function addressList(value: string | undefined, name: string): string[] {
   const entries = (value ?? '').split(',').map((entry) => entry.trim());
   return entries
@@ -217,10 +221,45 @@ function addressList(value: string | undefined, name: string): string[] {
       const maxBits = family === 6 ? 128 : 32;
       const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
       if (family === 0 || !validBits || rest.length > 0) {
-        throw new Error(`${name} must list IP addresses or CIDR ranges, got "${entry}"`);
+        throw new RoleConfigError(`${name} must list IP addresses or CIDR ranges, got "${entry}"`);
       }
       return entry;
     });
+}
+
+/** pino's levels, most severe first, and `silent` (no log at all). */
+const LOG_LEVELS = [
+  ...Object.entries(pino.levels.values)
+    .sort(([, a], [, b]) => b - a)
+    .map(([level]) => level),
+  'silent',
+];
+
+/**
+ * `LOG_LEVEL`, checked here: pino itself refuses an unknown level with a message that names no
+ * variable ("default level:loud must be included in custom levels").
+ */
+function logLevel(value: string | undefined): LevelWithSilent {
+  if (value === undefined || value === '') return 'info';
+  if (!LOG_LEVELS.includes(value)) {
+    throw new RoleConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  }
+  return value as LevelWithSilent;
+}
+
+/**
+ * A setting read by another package's parser: its refusal (an Error naming the variable) stops the
+ * start as one of this file's own does, in one line.
+ */
+function setting<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof Error && !(error instanceof RoleConfigError)) {
+      throw new RoleConfigError(error.message, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /** JWK members that only a private or secret key has. */
@@ -246,20 +285,20 @@ function retiredSigningKeys(value: string | undefined, name: string): JWK[] {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new Error(`${shape}; it is not valid JSON`);
+    throw new RoleConfigError(`${shape}; it is not valid JSON`);
   }
   const keys: unknown = isObject(parsed) ? parsed.keys : parsed;
-  if (!Array.isArray(keys)) throw new Error(shape);
+  if (!Array.isArray(keys)) throw new RoleConfigError(shape);
   return keys.map((key: unknown, index) => {
     const which = `${name}: key ${String(index + 1)}`;
-    if (!isJwk(key)) throw new Error(`${which} is not a JWK object (with a "kty")`);
+    if (!isJwk(key)) throw new RoleConfigError(`${which} is not a JWK object (with a "kty")`);
     if (PRIVATE_JWK_MEMBERS.some((member) => member in key)) {
-      throw new Error(`${which} holds a private or secret key; list public keys only`);
+      throw new RoleConfigError(`${which} holds a private or secret key; list public keys only`);
     }
     try {
       publicSigningKeyOf(key);
     } catch (error) {
-      throw new Error(`${which} is not usable: ${(error as Error).message}`);
+      throw new RoleConfigError(`${which} is not usable: ${(error as Error).message}`);
     }
     return key;
   });
@@ -283,20 +322,32 @@ function publicUrlOf(env: NodeJS.ProcessEnv): string {
   try {
     url = new URL(given);
   } catch {
-    throw new Error(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
+    throw new RoleConfigError(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
+    throw new RoleConfigError(`TRUSTPOINT_PUBLIC_URL must be an http(s) URL, not ${given}`);
   }
   return url.origin;
+}
+
+const chainHostOf = (env: NodeJS.ProcessEnv) => env.CHAIN_HOST ?? '127.0.0.1';
+const chainPortOf = (env: NodeJS.ProcessEnv) => port(env.CHAIN_PORT, 8545, 'CHAIN_PORT');
+
+/**
+ * The local chain's node as the roles reach it without a networks file (`CHAIN_HOST`, 127.0.0.1;
+ * `CHAIN_PORT`, 8545): the one `serve all` starts, or `local-chain.js` run beside the roles.
+ */
+export function localChainUrlOf(env: NodeJS.ProcessEnv = process.env): string {
+  return `http://${chainHostOf(env)}:${String(chainPortOf(env))}`;
 }
 
 export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   return {
     dataDir: dataDirOf(env),
-    chainHost: env.CHAIN_HOST ?? '127.0.0.1',
-    chainPort: port(env.CHAIN_PORT, 8545, 'CHAIN_PORT'),
+    chainHost: chainHostOf(env),
+    chainPort: chainPortOf(env),
     apiHost: env.API_HOST ?? '127.0.0.1',
+    logLevel: logLevel(env.LOG_LEVEL),
     certApiPort: port(env.CERT_API_PORT, 8080, 'CERT_API_PORT'),
     trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
     publicUrl: publicUrlOf(env),
@@ -314,9 +365,9 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     urlFetchAllow: addressList(env.URL_FETCH_ALLOW, 'URL_FETCH_ALLOW'),
     urlFetchAllowPrivate: flag(env.URL_FETCH_ALLOW_PRIVATE, 'URL_FETCH_ALLOW_PRIVATE'),
     dnsServers: dnsServerList(env.TRUSTPOINT_DNS_SERVERS),
-    oidcIssuers: parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS'),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY, 'TRUST_PROXY'),
-    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    oidcIssuers: setting(() => parseOidcIssuers(env.OIDC_ISSUERS, 'OIDC_ISSUERS')),
+    trustProxy: setting(() => parseTrustProxy(env.TRUST_PROXY, 'TRUST_PROXY')),
+    corsOrigins: setting(() => parseCorsOrigins(env.CORS_ORIGINS)),
     shutdownTimeoutMs:
       positiveInteger(env.SHUTDOWN_TIMEOUT_SECONDS, 10, 'SHUTDOWN_TIMEOUT_SECONDS') * 1_000,
     migrateAtStart: flag(env.MIGRATE_AT_START, 'MIGRATE_AT_START', true),
@@ -328,8 +379,8 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
       DEFAULT_EVIDENCE_MAX_AHEAD_SECONDS,
       'EVIDENCE_MAX_AHEAD_SECONDS',
     ),
-    filesS3: s3SettingsFromEnv(env),
-    verifierPublicEndpoints: verifierPublicEndpointsFromEnv(env),
+    filesS3: setting(() => s3SettingsFromEnv(env)),
+    verifierPublicEndpoints: setting(() => verifierPublicEndpointsFromEnv(env)),
     idempotency: {
       retentionMs:
         positiveInteger(

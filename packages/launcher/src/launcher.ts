@@ -27,6 +27,7 @@ import { closeGracefully, listen } from './http-listener.js';
 import { releaseMemoryWhenIdle } from './idle-memory.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
+import { RoleConfigError } from './role-config-error.js';
 import { servicePidHolding } from './service-pid-file.js';
 import {
   certApiApp,
@@ -73,10 +74,7 @@ export type LaunchRole = keyof typeof ROLE_TABLE;
 export const SERVER_ROLES = ['cert', 'track', 'anchor'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
-/** Why a role cannot start, said once with what to do about it. */
-export class RoleConfigError extends Error {
-  override readonly name = 'RoleConfigError';
-}
+export { RoleConfigError };
 
 export interface EmbeddedChain {
   url: string;

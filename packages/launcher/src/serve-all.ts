@@ -103,13 +103,10 @@ const isLoopback = (url: string): boolean => {
  * exits at once). Rejects when it cannot start.
  */
 export async function serveAll(): Promise<ServedInstance> {
-  // Every line written while a request is handled carries its id (X-Request-Id).
-  const logger = pino({
-    name: 'trustpoint',
-    level: process.env.LOG_LEVEL ?? 'info',
-    mixin: requestLogMixin,
-  });
+  // Every setting is checked before anything starts, the log level included.
   const config = readLauncherConfig();
+  // Every line written while a request is handled carries its id (X-Request-Id).
+  const logger = pino({ name: 'trustpoint', level: config.logLevel, mixin: requestLogMixin });
   const running = await launch('all', config, logger);
   await writeLocalToken(config.dataDir, running.token);
   console.log(banner(running, config.dataDir));

@@ -11,13 +11,14 @@ import { launch, type ServerRole } from './launcher.js';
  * it cannot start.
  */
 export async function serveRole(role: ServerRole): Promise<void> {
+  // Every setting is checked before anything starts, the log level included.
+  const config = readLauncherConfig();
   // Every line written while a request is handled carries its id (X-Request-Id).
   const logger = pino({
     name: `trustpoint-${role}`,
-    level: process.env.LOG_LEVEL ?? 'info',
+    level: config.logLevel,
     mixin: requestLogMixin,
   });
-  const config = readLauncherConfig();
   const running = await launch(role, config, logger);
   const networks = running.networks
     .list()

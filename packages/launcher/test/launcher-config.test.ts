@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLauncherConfig } from '../src/launcher-config.js';
+import { RoleConfigError } from '../src/role-config-error.js';
 
 describe('readLauncherConfig: OpenID Connect providers', () => {
   it('when OIDC_ISSUERS is not set, then no provider is trusted', () => {
@@ -327,5 +328,61 @@ describe('readLauncherConfig: the web verifier public endpoints', () => {
     expect(() => readLauncherConfig({ TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: bad })).toThrow(
       `TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS: ${bad}: $.chains[0].genesisHash must be 0x and 64 hex characters`,
     );
+  });
+});
+
+describe('readLauncherConfig: a setting the service cannot start with', () => {
+  /** What `readLauncherConfig` threw, for a look at its kind and message. */
+  function refusal(env: NodeJS.ProcessEnv): unknown {
+    try {
+      readLauncherConfig(env);
+    } catch (error) {
+      return error;
+    }
+    throw new Error('the configuration was accepted');
+  }
+
+  it.each([
+    ['RATE_LIMIT_PER_MINUTE', 'abc'],
+    ['TRUST_PROXY', 'banana'],
+    ['MAX_FILE_BYTES', '-5'],
+    ['CERT_API_PORT', 'abc'],
+    ['CERT_API_PORT', '99999'],
+    ['TRACK_API_PORT', 'abc'],
+    ['MIGRATE_AT_START', 'maybe'],
+    ['OIDC_ISSUERS', '[{bad'],
+    ['TRUSTPOINT_PUBLIC_URL', 'notaurl'],
+    ['TRUSTPOINT_DNS_SERVERS', 'dns.google'],
+    ['TRUSTPOINT_JWT_SECRET', 'short'],
+    ['TRUSTPOINT_PIN_KEY', 'notbase64'],
+    ['SHUTDOWN_TIMEOUT_SECONDS', 'ten'],
+    ['IDEMPOTENCY_KEY_RETENTION_HOURS', '0'],
+    ['EVIDENCE_MAX_AHEAD_SECONDS', '-1'],
+    ['CORS_ORIGINS', 'not an origin'],
+    ['FILES_S3_BUCKET', 'Not_A_Bucket'],
+    ['TRUSTPOINT_VERIFIER_PUBLIC_ENDPOINTS', '/nonexistent/endpoints.json'],
+    ['LOG_LEVEL', 'loud'],
+  ])(
+    'when %s is %j, then the start stops with a configuration error that names it',
+    (name, value) => {
+      // Act
+      const error = refusal({ [name]: value });
+
+      // Assert: the kind `trustpoint serve` and `start` print in one line with exit 2.
+      expect(error).toBeInstanceOf(RoleConfigError);
+      expect((error as Error).message).toMatch(new RegExp(`^${name}\\b`));
+    },
+  );
+
+  it("when LOG_LEVEL is not one of pino's levels, then the message lists them", () => {
+    expect(() => readLauncherConfig({ LOG_LEVEL: 'loud' })).toThrow(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+  });
+
+  it('when LOG_LEVEL is unset, then the logs are at info; set, at its level', () => {
+    expect(readLauncherConfig({}).logLevel).toBe('info');
+    expect(readLauncherConfig({ LOG_LEVEL: 'silent' }).logLevel).toBe('silent');
+    expect(readLauncherConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
   });
 });

@@ -176,9 +176,9 @@ describe.each(testBackends())('metrics (%s)', (backend) => {
           valueOf(text, 'trustpoint_anchor_gas_per_record_count{network="31337"}') ?? 1;
         expect(gasSum / gasCount).toBeGreaterThan(20_000);
         expect(gasSum / gasCount).toBeLessThan(100_000);
-        expect(text).not.toContain(
-          'trustpoint_anchor_queue_records{network="31337",state="queued"}',
-        );
+        expect(
+          valueOf(text, 'trustpoint_anchor_queue_records{network="31337",state="queued"}'),
+        ).toBe(0);
         expect(valueOf(text, 'trustpoint_anchor_queue_oldest_age_seconds{network="31337"}')).toBe(
           0,
         );
@@ -186,6 +186,39 @@ describe.each(testBackends())('metrics (%s)', (backend) => {
         observability.close();
         await engine.stop();
       }
+    });
+  });
+
+  describe('when nothing was ever queued nor refused', () => {
+    it('then the queue reports 0 records in each state and the counters 0 records, for every network', async () => {
+      // Arrange: a second network besides the chain's, with no record either.
+      const other: NetworkConfig = { ...network, networkId: '11155111' };
+      const observability = serviceObservability({
+        knex: database.knex,
+        networks: [network, other],
+      });
+
+      // Act
+      const text = (await request(apiApp(observability)).get('/metrics')).text;
+
+      // Assert: series with a 0, never "no data", so "wait until it is 0" can end.
+      for (const networkId of ['31337', '11155111']) {
+        for (const state of ['queued', 'batched']) {
+          expect(
+            valueOf(
+              text,
+              `trustpoint_anchor_queue_records{network="${networkId}",state="${state}"}`,
+            ),
+          ).toBe(0);
+        }
+        expect(
+          valueOf(text, `trustpoint_anchor_records_failed_total{network="${networkId}"}`),
+        ).toBe(0);
+        expect(
+          valueOf(text, `trustpoint_anchor_records_anchored_total{network="${networkId}"}`),
+        ).toBe(0);
+      }
+      observability.close();
     });
   });
 

@@ -231,6 +231,38 @@ describe('verifyEvidence', () => {
     expect(fetch.calls).toEqual([]);
   });
 
+  it('when an evidence alone lacks its assetHash and networkId (as POST /assets/{trackID}/transactions answers it), then it is refused as missing them, saying what to verify instead', async () => {
+    // Arrange
+    const answered = { ...evidence, hash: HASH, status: 'anchored' };
+    const fetch = fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]]));
+
+    // Act
+    const bare = verifyEvidence({ evidence: { data: answered }, rpc, trust, fetch });
+    const noNetwork = verifyEvidence({
+      evidence: { ...answered, assetHash: ASSET_HASH },
+      rpc,
+      trust,
+      fetch,
+    });
+    const malformed = verifyEvidence({
+      evidence: { ...answered, assetHash: 'ABC', networkId: 31337 },
+      rpc,
+      trust,
+      fetch,
+    });
+
+    // Assert
+    await expect(bare).rejects.toThrow(VerifierInputError);
+    await expect(bare).rejects.toThrow(
+      '$ has no assetHash nor networkId: an evidence alone does not say which asset it is of',
+    );
+    await expect(bare).rejects.toThrow('by its trackID or its JSON (GET /assets/{trackID})');
+    await expect(noNetwork).rejects.toThrow('$ has no networkId:');
+    // A value that is there but malformed is still named as such.
+    await expect(malformed).rejects.toThrow('$.assetHash must be 64 lowercase hex characters');
+    expect(fetch.calls).toEqual([]);
+  });
+
   it('when a listing names one evidence twice, then it is refused; past the limit of a listing, refused before any node is asked', async () => {
     const listing = assetJson();
     const twice = { ...listing, transactions: [...listing.transactions, ...listing.transactions] };

@@ -122,6 +122,13 @@ export function webhooksRouter(
     if (url.username !== '' || url.password !== '') {
       throw refused('body.url', 'Credentials in the URL are not allowed');
     }
+    // Port 0 is no port a connection can reach: every delivery would fail.
+    if (url.port === '0') {
+      throw refused(
+        'body.url',
+        "Port 0 cannot be connected to: give a port from 1 to 65535, or none for the scheme's own",
+      );
+    }
     const address = await refusedAddressOf(url.hostname, settings.addressPolicy);
     if (address !== undefined) {
       throw refused(

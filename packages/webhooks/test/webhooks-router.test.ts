@@ -97,6 +97,27 @@ describe.each(testBackends())('webhook endpoints shared by two APIs on %s', (bac
     ]);
   });
 
+  it('when the URL names port 0, then 400 on body.url saying it cannot be connected to', async () => {
+    // Arrange
+    const auth = await user();
+    const app = apiAt('/cert/v2');
+
+    for (const url of ['http://93.184.216.34:0/', 'https://93.184.215.14:00/h']) {
+      // Act
+      const response = await request(app)
+        .post('/cert/v2/webhooks/endpoints')
+        .set(auth)
+        .send({ url });
+
+      // Assert
+      expect(response.status, url).toBe(400);
+      expect(answer(response).errors[0]).toMatchObject({
+        field: 'body.url',
+        error: expect.stringContaining('Port 0 cannot be connected to') as unknown,
+      });
+    }
+  });
+
   it('when the URL carries credentials or a non-public literal address, then 400 on body.url', async () => {
     const auth = await user();
     const app = apiAt('/cert/v2');

@@ -4,6 +4,7 @@ import {
   type DatabaseRecord,
   type NetworkReconciliation,
 } from '@trustpoint/chain';
+import { localChainUrlOf } from '@trustpoint/launcher/launcher-config';
 import { ANY_NETWORK, normalizeOrigin } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { AdminClient } from '../admin/admin-client.js';
@@ -14,7 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import { record, table, type Io } from '../output.js';
 import { pinnedNodes, readTrustFile, trustFilePath } from '../trust/trust-store.js';
 import { fetchJson } from '../verify/record-source.js';
-import { collect, readNetworksFile, rpcUrlsOf } from '../verify/rpc-option.js';
+import { collect, LOCAL_CHAIN, readNetworksFile, rpcUrlsOf } from '../verify/rpc-option.js';
 
 interface ReconcileOptions extends ConnectionOptions {
   network?: string;
@@ -120,6 +121,30 @@ async function pinnedNodesOf(
 }
 
 /**
+ * The local chain's node for network 31337 when nothing names one: the roles' own
+ * (`CHAIN_HOST:CHAIN_PORT`, as `trustpoint serve cert|track|anchor` reach it), so a reconcile run
+ * with the roles' environment reads their chain.
+ */
+function localChainOf(env: NodeJS.ProcessEnv): string {
+  try {
+    return localChainUrlOf(env);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
+/**
+ * A node as an error names it: in full on this machine, where it is the operator's own; elsewhere
+ * not at all, as its URL may hold a provider's key (in its path, query or host name).
+ */
+function named(url: string): string {
+  const { hostname } = new URL(url);
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(hostname)
+    ? url
+    : 'the node given for it (its URL may hold a key: not printed)';
+}
+
+/**
  * `trustpoint reconcile`: whether every record the service acknowledged is on chain exactly once
  * with its hash, and nothing else is. The records come from the running service's admin API (the
  * data directory's database is never opened here), the chain from the nodes given.
@@ -142,7 +167,7 @@ export function reconcileCommand(program: Command, io: Io): void {
     )
     .option(
       '--rpc <url>',
-      "a node to read, URL or <networkId>=URL, repeatable (env TRUSTPOINT_RPC); the nodes pinned with this service's origin come after them (trustpoint start pins its own chain's, on whatever port it runs), and 31337 falls back to the default local chain",
+      "a node to read, URL or <networkId>=URL, repeatable (env TRUSTPOINT_RPC); the nodes pinned with this service's origin come after them (trustpoint start pins its own chain's, on whatever port it runs), and 31337 falls back to the local chain of the roles, http://$CHAIN_HOST:$CHAIN_PORT (127.0.0.1:8545)",
       collect,
     )
     .option(
@@ -184,10 +209,16 @@ Examples:
       const fromFile =
         options.networks === undefined ? [] : await readNetworksFile(options.networks);
       const client = new AdminClient(await resolveConnection(options, io.env));
-      const rpc = rpcUrlsOf(options.rpc ?? [], io.env, [
-        ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
-        ...(await pinnedNodesOf(client.connection.url, io.env)),
-      ]);
+      // No guess at the default port here: the local chain is the roles' (localChainOf).
+      const rpc = rpcUrlsOf(
+        options.rpc ?? [],
+        io.env,
+        [
+          ...fromFile.flatMap(({ networkId, urls }) => urls.map((url) => ({ networkId, url }))),
+          ...(await pinnedNodesOf(client.connection.url, io.env)),
+        ],
+        false,
+      );
       const listed = (await fetchJson(
         new URL(`${client.connection.url.replace(/\/+$/, '')}/cert/v2/networks`),
       )) as { data?: { networks?: ServiceNetwork[] } };
@@ -205,7 +236,8 @@ Examples:
       const results: NetworkReconciliation[] = [];
       for (const network of networks) {
         const id = String(network.networkId);
-        const rpcUrl = rpc[id]?.[0] ?? rpc[ANY_NETWORK]?.[0];
+        const given = rpc[id]?.[0] ?? rpc[ANY_NETWORK]?.[0];
+        const rpcUrl = given ?? (id === LOCAL_CHAIN.networkId ? localChainOf(io.env) : undefined);
         if (rpcUrl === undefined) {
           throw usageError(`no node for network ${id}: pass --rpc ${id}=<url> or --networks`);
         }
@@ -222,9 +254,12 @@ Examples:
           waitMs: (options.wait ?? 0) * 1_000,
         }).catch((error: unknown) => {
           if (error instanceof CliError) throw error;
-          // The node's URL may hold a provider's key: the message names the network only.
+          const node =
+            given === undefined
+              ? `${rpcUrl} (the local chain, CHAIN_HOST:CHAIN_PORT)`
+              : named(given);
           throw new CliError(
-            `cannot read network ${id}'s chain: ${error instanceof Error ? error.message : String(error)}`,
+            `cannot read network ${id}'s chain from ${node}: ${error instanceof Error ? error.message : String(error)}; pass --rpc ${id}=<url> to read another node`,
             EXIT.unchecked,
           );
         });

@@ -59,6 +59,12 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
     labelNames: ['network'] as const,
     registers: [registry],
   });
+  // Every network's counters start at 0: a rate over a series that never appeared is "no data",
+  // not 0, and an alert on failures would stay silent until the first one.
+  for (const network of options.networks) {
+    anchored.inc({ network: network.networkId }, 0);
+    failed.inc({ network: network.networkId }, 0);
+  }
   const batchSize = new Histogram({
     name: `${METRICS_PREFIX}anchor_batch_size`,
     help: 'Records per settled batch transaction, per network',
@@ -83,12 +89,18 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
 
   new Gauge({
     name: `${METRICS_PREFIX}anchor_queue_records`,
-    help: 'Records waiting: queued (in no batch yet) or batched (in a sent batch not yet settled), per network',
+    help: 'Records waiting: queued (in no batch yet) or batched (in a sent batch not yet settled), per network; 0 when none',
     labelNames: ['network', 'state'] as const,
     registers: [registry],
     async collect() {
+      const depths = await queueDepthOrNone(knex);
       this.reset();
-      for (const depth of await queueDepthOrNone(knex)) {
+      if (depths === undefined) return;
+      // 0 for every network and state with none, so "wait until it is 0" sees a 0.
+      for (const network of options.networks) {
+        for (const state of QUEUE_STATES) this.set({ network: network.networkId, state }, 0);
+      }
+      for (const depth of depths) {
         this.set({ network: depth.networkId, state: depth.state }, depth.count);
       }
     },
@@ -102,7 +114,7 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
       this.reset();
       const oldest = new Map<string, number>();
       for (const network of options.networks) oldest.set(network.networkId, 0);
-      for (const depth of await queueDepthOrNone(knex)) {
+      for (const depth of (await queueDepthOrNone(knex)) ?? []) {
         oldest.set(
           depth.networkId,
           Math.max(oldest.get(depth.networkId) ?? 0, depth.oldestAgeSeconds),
@@ -181,11 +193,17 @@ export function anchoringMetrics(options: AnchoringMetricsOptions): AnchoringObs
   };
 }
 
-/** A database that does not answer leaves the series out (a scrape still answers); /readyz says why. */
-async function queueDepthOrNone(knex: Knex): Promise<AnchorQueueDepth[]> {
+/** The states of a record waiting in the queue (`AnchorQueueDepth`). */
+const QUEUE_STATES: readonly AnchorQueueDepth['state'][] = ['queued', 'batched'];
+
+/**
+ * Undefined when the database does not answer: the queue's series are left out then (a scrape
+ * still answers, and a 0 would claim an empty queue); /readyz says why.
+ */
+async function queueDepthOrNone(knex: Knex): Promise<AnchorQueueDepth[] | undefined> {
   try {
     return await readAnchorQueueDepth(knex);
   } catch {
-    return [];
+    return undefined;
   }
 }

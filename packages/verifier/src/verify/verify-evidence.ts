@@ -142,6 +142,9 @@ interface EvidenceInput {
 
 const isHash = (value: unknown): value is string => isString(value) && isHashHex(value);
 
+/** What an evidence read alone names of its asset: the key's assetHash and the chain. */
+const ASSET_MEMBERS = ['assetHash', 'networkId'] as const;
+
 function readEvidence(
   item: Record<string, unknown>,
   path: string,
@@ -153,6 +156,14 @@ function readEvidence(
   if (item.metadata !== undefined && item.userOwner === undefined) {
     throw new VerifierInputError(
       `${path} shows metadata without userOwner: the evidence hash covers the metadata with its owner, so it cannot be checked (give both, as the API answers them)`,
+    );
+  }
+  // An evidence alone must name its asset; the answer of POST /assets/{trackID}/transactions
+  // does not, and "must be 64 lowercase hex characters" would send its reader looking for a typo.
+  const missing = ASSET_MEMBERS.filter((name) => asset === undefined && item[name] === undefined);
+  if (missing.length > 0) {
+    throw new VerifierInputError(
+      `${path} has no ${missing.join(' nor ')}: an evidence alone does not say which asset it is of (as the answer of POST /assets/{trackID}/transactions); verify its asset instead, by its trackID or its JSON (GET /assets/{trackID}), or the answer of GET /evidences/{hash}`,
     );
   }
   return {
