@@ -488,7 +488,7 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     });
   });
 
-  it('when the network is not in the plan, then 403; when it is unknown, then 400 on networkId', async () => {
+  it('when the network is not in the plan, then 403; when it is unknown, then 400 on query.networkId', async () => {
     const { token } = await api.user({ networks: [] });
     const body = { name: 'x', description: '', content: { x: 1 } };
 
@@ -499,22 +499,100 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(outside.body.message).toMatch(/^Provider not available in your plan/);
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([
-      { field: 'networkId', error: 'Unknown or unconfigured network' },
+      { field: 'query.networkId', error: 'Unknown or unconfigured network' },
     ]);
   });
 
-  it('when the request is malformed, then 400 lists each problem and nothing is created', async () => {
+  it('when the query and the body are both malformed, then one 400 lists every problem of both and nothing is created', async () => {
+    // Arrange
     const { id, token } = await api.user({ credits: 2 });
 
-    const response = await post(token, 'type=content', {
-      description: 5,
-      content: 'not an object',
-    });
+    // Act
+    const response = await post(token, 'type=content', { description: 1 });
 
+    // Assert
     expect(response.status).toBe(400);
     expect(response.body.type).toBe('Validation Error');
-    expect(response.body.errors.length).toBeGreaterThanOrEqual(1);
+    expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'query.networkId',
+      'body.name',
+      'body.description',
+      'body.content',
+    ]);
     expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+  });
+
+  it('when the network is unknown, expires is past and content holds an integer beyond 2^53, then one 400 names each, on query.networkId and body.<path>', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+
+    // Act
+    const response = await request(api.app)
+      .post(`${CREATE}?type=content&networkId=80001`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/json')
+      .send(
+        '{"name":"","description":"d","expires":1000,"content":{"x":123456789012345678901234567890}}',
+      );
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      { field: 'body.name', error: expect.any(String) as unknown },
+      {
+        field: 'body.content.x',
+        error:
+          'Integers beyond 2^53 - 1 lose digits in JSON (I-JSON, RFC 7493): send it as a string',
+      },
+      { field: 'query.networkId', error: 'Unknown or unconfigured network' },
+      { field: 'body.expires', error: 'Must be later than now, in milliseconds since the epoch' },
+    ]);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+  });
+
+  it.each([
+    ['in the past', () => 1000],
+    ['in seconds, not milliseconds', () => Math.floor(Date.now() / 1000) + 3600],
+    ['a moment ago', () => Date.now() - 1],
+  ])(
+    'when expires is %s, then 400 on body.expires and no credit is spent',
+    async (_case, expires) => {
+      // Arrange
+      const { id, token } = await api.user({ credits: 2 });
+
+      // Act
+      const response = await post(token, 'type=content&networkId=31337', {
+        name: 'Expired',
+        description: '',
+        expires: expires(),
+        content: { expires: randomUUID() },
+      });
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([
+        { field: 'body.expires', error: 'Must be later than now, in milliseconds since the epoch' },
+      ]);
+      expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+    },
+  );
+
+  it('when expires is later than now, in milliseconds, then the certificate is created with it', async () => {
+    // Arrange
+    const { token } = await api.user();
+    const expires = Date.now() + 24 * 3600 * 1000;
+
+    // Act
+    const response = await post(token, 'type=content&networkId=31337', {
+      name: 'Expires tomorrow',
+      description: '',
+      expires,
+      content: { expires: randomUUID() },
+    });
+
+    // Assert
+    expect(response.status).toBe(201);
+    expect(certificateSchema.parse(response.body.data).data.expires).toBe(expires);
   });
 
   it('when no token or a bad token is sent, then 401 with the matching message', async () => {

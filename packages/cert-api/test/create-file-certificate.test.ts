@@ -290,9 +290,55 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     expect(outside.status).toBe(403);
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([
-      { field: 'networkId', error: 'Unknown or unconfigured network' },
+      { field: 'query.networkId', error: 'Unknown or unconfigured network' },
     ]);
     expect(await certificateCount(api, broke.id)).toBe(0);
+  });
+
+  it('when the query and the body part are both wrong, then one 400 lists the problems of both and nothing is created', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+
+    // Act
+    const response = await upload(token, 'type=file&publish=maybe')
+      .attach('fileInput', randomBytes(100), 'a.bin')
+      .field('body', JSON.stringify({ description: 1, content: { n: 2 ** 60 } }));
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((error: { field: string }) => error.field)).toEqual([
+      'query.networkId',
+      'query.publish',
+      'body.name',
+      'body.description',
+      'body.content.n',
+    ]);
+    expect(await certificateCount(api, id)).toBe(0);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+  });
+
+  it('when expires is not later than now, then 400 on body.expires, with the query problems, and nothing is created', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+    const send = (query: string) =>
+      upload(token, query)
+        .attach('fileInput', randomBytes(100), 'a.bin')
+        .field('body', JSON.stringify({ name: 'x', description: '', expires: Date.now() - 1 }));
+
+    // Act
+    const expired = await send('type=file&networkId=31337');
+    const expiredOnUnknownNetwork = await send('type=file&networkId=80001');
+
+    // Assert
+    expect(expired.status).toBe(400);
+    expect(expired.body.errors).toEqual([
+      { field: 'body.expires', error: 'Must be later than now, in milliseconds since the epoch' },
+    ]);
+    expect(
+      expiredOnUnknownNetwork.body.errors.map((error: { field: string }) => error.field),
+    ).toEqual(['query.networkId', 'body.expires']);
+    expect(await certificateCount(api, id)).toBe(0);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
   });
 
   it('when no token is sent, then 401 before the upload is read', async () => {

@@ -23,7 +23,9 @@ const REFUSED = /non-public address/;
 /** A local web server whose pages play the parts the tests need. */
 async function startSite() {
   const page = randomBytes(10_000);
+  let requests = 0;
   const server = http.createServer((req, res) => {
+    requests += 1;
     const url = new URL(req.url ?? '/', 'http://localhost');
     switch (url.pathname) {
       case '/page':
@@ -66,6 +68,8 @@ async function startSite() {
   const { port } = server.address() as AddressInfo;
   return {
     page,
+    /** How many requests the site has answered. */
+    requests: () => requests,
     url: (path: string) => `http://127.0.0.1:${String(port)}${path}`,
     port,
     close: () => {
@@ -280,6 +284,25 @@ describe.each(testBackends())('POST /certificates?type=url on %s', (backend) => 
     // Assert
     expect(response.status).toBe(400);
     expect(response.body.errors[0].field).toBe('body.url');
+  });
+
+  it('when expires is not later than now, then 400 on body.expires before anything is fetched', async () => {
+    // Arrange
+    const { id, token } = await allowing.user({ credits: 2 });
+    const before = site.requests();
+
+    // Act
+    const response = await certifyUrl(allowing, token, site.url('/page'), {
+      expires: Math.floor(Date.now() / 1000),
+    });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      { field: 'body.expires', error: 'Must be later than now, in milliseconds since the epoch' },
+    ]);
+    expect(site.requests()).toBe(before);
+    expect(await findCreditBalance(allowing.db.knex, id)).toBe(2);
   });
 
   it('when the user has no credit left, then 429 before anything is fetched', async () => {

@@ -101,4 +101,4 @@ export type { AccessTokenClaims } from './mint-access-token.js';
 export { sendSuccess } from './send-success.js';
 export { TOKEN_ALGORITHM, TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-settings.js';
 export { TOO_MANY_REQUESTS_BODY, TooManyRequestsError } from './too-many-requests.js';
-export { validate } from './validate.js';
+export { validate, validateRequest, type RequestPart, type ValidatedRequest } from './validate.js';

@@ -1,5 +1,24 @@
-import { DomainError, fieldErrorsFromZod } from '@trustpoint/domain';
+import { DomainError, fieldErrorsFromZod, type FieldError } from '@trustpoint/domain';
 import type { z } from 'zod';
+
+/** The field of a missing JSON body, and what to do about it. */
+const NO_JSON_BODY: FieldError = {
+  field: 'body',
+  error: 'A JSON body is required, sent with Content-Type: application/json',
+};
+
+/** The problems of one part of a request, each field under the part's name (`query.networkId`). */
+function partProblems<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  fieldPrefix: string | undefined,
+): { ok: true; data: z.output<S> } | { ok: false; errors: FieldError[]; cause?: z.ZodError } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, data: result.data };
+  // No JSON was parsed: the body is missing, or was sent without its Content-Type.
+  if (value === undefined && fieldPrefix === 'body') return { ok: false, errors: [NO_JSON_BODY] };
+  return { ok: false, errors: fieldErrorsFromZod(result.error, fieldPrefix), cause: result.error };
+}
 
 /**
  * The parsed value, or a 400 `validation` DomainError with one `errors` entry per problem (spec 7,
@@ -10,25 +29,52 @@ export function validate<S extends z.ZodType>(
   value: unknown,
   fieldPrefix?: string,
 ): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success && value === undefined && fieldPrefix === 'body') {
-    // No JSON was parsed: the body is missing, or was sent without its Content-Type.
-    throw new DomainError('validation', {
-      detail: 'no JSON body',
-      errors: [
-        {
-          field: 'body',
-          error: 'A JSON body is required, sent with Content-Type: application/json',
-        },
-      ],
-    });
+  const part = partProblems(schema, value, fieldPrefix);
+  if (part.ok) return part.data;
+  throw new DomainError('validation', {
+    detail: part.cause === undefined ? 'no JSON body' : 'request validation failed',
+    errors: part.errors,
+    cause: part.cause,
+  });
+}
+
+/** One part of a request (its query, path or body) and the schema it must satisfy. */
+export type RequestPart = readonly [schema: z.ZodType, value: unknown];
+
+/** What `validateRequest` gives back: each part parsed by its schema, under its name. */
+export type ValidatedRequest<P extends Record<string, RequestPart>> = {
+  [K in keyof P]: z.output<P[K][0]>;
+};
+
+/**
+ * Validates every part of a request at once: each parsed under its name, or one 400 `validation`
+ * DomainError listing the problems of every part together (spec 7, rule 1), each field named by
+ * its part (`query.networkId`, `body.content.x`, `path.trackID`). `problems` are further ones the
+ * caller found that no schema can know of (an unconfigured network, a time already past): they
+ * are reported with the others.
+ */
+export function validateRequest<P extends Record<string, RequestPart>>(
+  parts: P,
+  problems: readonly FieldError[] = [],
+): ValidatedRequest<P> {
+  const errors: FieldError[] = [];
+  const causes: z.ZodError[] = [];
+  const parsed: Record<string, unknown> = {};
+  for (const [name, [schema, value]] of Object.entries(parts)) {
+    const part = partProblems(schema, value, name);
+    if (part.ok) parsed[name] = part.data;
+    else {
+      errors.push(...part.errors);
+      if (part.cause !== undefined) causes.push(part.cause);
+    }
   }
-  if (!result.success) {
+  errors.push(...problems);
+  if (errors.length > 0) {
     throw new DomainError('validation', {
       detail: 'request validation failed',
-      errors: fieldErrorsFromZod(result.error, fieldPrefix),
-      cause: result.error,
+      errors,
+      cause: causes[0],
     });
   }
-  return result.data;
+  return parsed as ValidatedRequest<P>;
 }

@@ -2,7 +2,7 @@ import { DomainError } from '@trustpoint/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { validate } from '../src/validate.js';
+import { validate, validateRequest } from '../src/validate.js';
 
 const querySchema = z.object({ networkId: z.string(), limit: z.coerce.number().int().max(100) });
 
@@ -43,5 +43,56 @@ describe('validate', () => {
         { field: 'query.limit', error: expect.any(String) as string },
       ],
     });
+  });
+});
+
+describe('validateRequest', () => {
+  const bodySchema = z.object({ name: z.string().min(1) });
+
+  it('when every part is valid, then each is returned parsed under its name', () => {
+    // Act
+    const parsed = validateRequest({
+      query: [querySchema, { networkId: '31337', limit: '10' }],
+      body: [bodySchema, { name: 'x' }],
+    });
+
+    // Assert
+    expect(parsed).toEqual({ query: { networkId: '31337', limit: 10 }, body: { name: 'x' } });
+  });
+
+  it('when the query and the body are both wrong, then one error lists the problems of both, then the further ones', () => {
+    // Act
+    const error = thrownBy(() =>
+      validateRequest(
+        { query: [querySchema, { limit: '500' }], body: [bodySchema, { name: '' }] },
+        [{ field: 'body.expires', error: 'Must be later than now' }],
+      ),
+    );
+
+    // Assert
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).errors?.map(({ field }) => field)).toEqual([
+      'query.networkId',
+      'query.limit',
+      'body.name',
+      'body.expires',
+    ]);
+  });
+
+  it('when the body is missing, then it is named as such, with the query problems', () => {
+    // Act
+    const error = thrownBy(() =>
+      validateRequest({ query: [querySchema, {}], body: [bodySchema, undefined] }),
+    );
+
+    // Assert
+    expect((error as DomainError).errors).toEqual([
+      { field: 'query.networkId', error: expect.any(String) as string },
+      { field: 'query.limit', error: expect.any(String) as string },
+      {
+        field: 'body',
+        error: 'A JSON body is required, sent with Content-Type: application/json',
+      },
+    ]);
   });
 });

@@ -261,6 +261,49 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
     expect(await findCreditBalance(api.db.knex, stranger.id)).toBe(3);
   });
 
+  it('when the metadata holds an integer beyond 2^53, then 400 names its path and nothing is written', async () => {
+    // Arrange
+    const owner = await api.user({ credits: 3 });
+    const asset = await api.createAsset(owner.token);
+    const evidences = () =>
+      api.db.knex('evidences').count<{ count: number }[]>('* as count').first();
+    const before = await evidences();
+
+    // Act
+    const response = await request(api.app)
+      .post(`${BASE}/assets/${asset.trackID}/transactions`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"metadata":{"reading":{"id":123456789012345678901234567890},"ok":9007199254740991}}');
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        field: 'body.metadata.reading.id',
+        error:
+          'Integers beyond 2^53 - 1 lose digits in JSON (I-JSON, RFC 7493): send it as a string',
+      },
+    ]);
+    expect(await evidences()).toEqual(before);
+    expect(await findCreditBalance(api.db.knex, owner.id)).toBe(2);
+  });
+
+  it('when the trackID and the body are both malformed, then one 400 lists the problems of both', async () => {
+    // Arrange
+    const owner = await api.user();
+
+    // Act
+    const response = await post(owner.token, 'not-a-track-id', { metadata: 'text' });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'path.trackID',
+      'body.metadata',
+    ]);
+  });
+
   it('when credits run out, the network left the plan, or the body is malformed, then 429, 403, 400 and nothing is written', async () => {
     // Arrange
     const owner = await api.user({ credits: 1 });

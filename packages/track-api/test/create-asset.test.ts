@@ -149,7 +149,7 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(await assetCount(owner.id)).toBe(1);
   });
 
-  it('when the network is not in the plan, then 403; when it is unknown, then 400 on networkId; nothing is spent', async () => {
+  it('when the network is not in the plan, then 403; when it is unknown, then 400 on body.networkId; nothing is spent', async () => {
     // Arrange
     const owner = await api.user({ credits: 2, networks: [] });
     const body = { assetId: 'x', data: {} };
@@ -163,7 +163,7 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(outside.body.message).toMatch(/^Provider not available in your plan/);
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([
-      { field: 'networkId', error: 'Unknown or unconfigured network' },
+      { field: 'body.networkId', error: 'Unknown or unconfigured network' },
     ]);
     expect(await findCreditBalance(api.db.knex, owner.id)).toBe(2);
   });
@@ -181,6 +181,38 @@ describe.each(testBackends())('POST /assets on %s', (backend) => {
     expect(response.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
       ['body', 'body.assetId', 'body.data', 'body.networkId'].sort(),
     );
+    expect(await findCreditBalance(api.db.knex, owner.id)).toBe(2);
+    expect(await assetCount(owner.id)).toBe(0);
+  });
+
+  it('when the data holds integers beyond 2^53 and the network is unknown, then one 400 names each and nothing is written', async () => {
+    // Arrange: JSON.parse would round both, and the rounded values would be hashed.
+    const owner = await api.user({ credits: 2 });
+
+    // Act
+    const response = await request(api.app)
+      .post(`${BASE}/assets`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .set('Content-Type', 'application/json')
+      .send(
+        '{"assetId":"big","data":{"serial":123456789012345678901234567890,"parts":[9007199254740993]},"networkId":80001}',
+      );
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        field: 'body.data.serial',
+        error:
+          'Integers beyond 2^53 - 1 lose digits in JSON (I-JSON, RFC 7493): send it as a string',
+      },
+      {
+        field: 'body.data.parts.0',
+        error:
+          'Integers beyond 2^53 - 1 lose digits in JSON (I-JSON, RFC 7493): send it as a string',
+      },
+      { field: 'body.networkId', error: 'Unknown or unconfigured network' },
+    ]);
     expect(await findCreditBalance(api.db.knex, owner.id)).toBe(2);
     expect(await assetCount(owner.id)).toBe(0);
   });

@@ -1,11 +1,9 @@
 import {
-  assetCertificateBodySchema,
   assetCertificateHash,
-  contentCertificateBodySchema,
   contentCertificateHash,
-  type CreateCertificateQuery,
+  type AssetCertificateBody,
+  type ContentCertificateBody,
 } from '@trustpoint/domain';
-import { validate } from '@trustpoint/http';
 import type { CertificateDraft } from './create-certificate.js';
 
 type CommonFields = Pick<
@@ -32,38 +30,38 @@ export function commonDraftFields(body: {
   };
 }
 
+/** A JSON creation body, once validated (`creationRequest`), by its certificate type. */
+export type JsonCertificateBody =
+  { type: 'content'; body: ContentCertificateBody } | { type: 'asset'; body: AssetCertificateBody };
+
 /**
- * Validates a JSON creation body and hashes it by the rule of its certificate type. File and URL
+ * Hashes a validated JSON creation body by the rule of its certificate type. File and URL
  * certificates have drafts of their own (file-certificate-draft.ts, url-certificate-draft.ts).
  */
 export function jsonCertificateDraft(
-  query: CreateCertificateQuery,
-  body: unknown,
+  networkId: string,
+  { type, body }: JsonCertificateBody,
 ): CertificateDraft {
-  const networkId = String(query.networkId);
-  switch (query.type) {
-    case 'content': {
-      const parsed = validate(contentCertificateBodySchema, body, 'body');
+  switch (type) {
+    case 'content':
       return {
-        ...commonDraftFields(parsed),
+        ...commonDraftFields(body),
         type: 'content',
         networkId,
-        content: parsed.content,
-        hash: contentCertificateHash(parsed.content),
+        content: body.content,
+        hash: contentCertificateHash(body.content),
         fileHash: null,
       };
-    }
     case 'asset': {
-      const parsed = validate(assetCertificateBodySchema, body, 'body');
       // The certificate shows exactly the object that was hashed, so anyone can hash it again.
       const hashed = {
-        assetId: parsed.assetId,
-        ...(parsed.from === undefined ? {} : { from: parsed.from }),
-        ...(parsed.to === undefined ? {} : { to: parsed.to }),
-        ...(parsed.content === undefined ? {} : { content: parsed.content }),
+        assetId: body.assetId,
+        ...(body.from === undefined ? {} : { from: body.from }),
+        ...(body.to === undefined ? {} : { to: body.to }),
+        ...(body.content === undefined ? {} : { content: body.content }),
       };
       return {
-        ...commonDraftFields(parsed),
+        ...commonDraftFields(body),
         type: 'asset',
         networkId,
         content: hashed,
@@ -71,9 +69,5 @@ export function jsonCertificateDraft(
         fileHash: null,
       };
     }
-    case 'file':
-    case 'url':
-      // The router sends these to their own handlers; reaching here is a programming error.
-      throw new Error(`${query.type} certificates are not created from a JSON draft`);
   }
 }

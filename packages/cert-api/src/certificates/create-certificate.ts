@@ -34,6 +34,7 @@ import {
 import { commitIdempotentChanges, keyTakenOver } from '@trustpoint/http';
 import type { Knex } from 'knex';
 import { certificateAudit } from './certificate-audit.js';
+import { requireExpiresAfter } from './certificate-expiry.js';
 import { certificateHashV2 } from './certificate-hash-v2.js';
 import type { CertificateServices } from './certificate-services.js';
 import { trustpointAnchorRequest } from './next-trustpoint.js';
@@ -387,7 +388,7 @@ export async function createCertificate(
 ): Promise<CertificateRecord> {
   const { knex, engine, networks } = services;
   if (options.qualified && !user.qualified) throw new DomainError('userNotQualified');
-  networks.requireForUser(draft.networkId, user.planNetworkIds);
+  networks.requireForUser(draft.networkId, user.planNetworkIds, 'query.networkId');
   const acknowledgement = options.acknowledgement ?? SYNCHRONOUS_ACKNOWLEDGEMENT;
   // A request that would wait for a network that cannot anchor now fails fast (503) and stores
   // nothing; one acknowledged pending is stored and waits in the queue.
@@ -395,6 +396,8 @@ export async function createCertificate(
   const id = newUuidV7();
   const certId = newCertId(services.namespace);
   const issuedOn = services.now();
+  // Against the very moment the certificate is issued, before anything is stored or spent.
+  requireExpiresAfter(draft.expires, issuedOn);
   const signedAt = issuedOn + 1;
   // Every new certificate is made under version 2: its Evidence anchors the root over every shown
   // field; the unsalted digest stays stored for repeats and lookups.

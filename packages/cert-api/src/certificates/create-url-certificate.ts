@@ -1,10 +1,10 @@
 import { findCreditBalance, type CertificateRecord, type User } from '@trustpoint/db';
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, type UrlCertificateBody } from '@trustpoint/domain';
 import { fetchUrl, UrlFetchError } from '../url-fetch/fetch-url.js';
 import { DEFAULT_URL_FETCH_SETTINGS } from '../url-fetch/url-fetch-settings.js';
 import type { CertificateServices } from './certificate-services.js';
 import { createCertificate, type CreateCertificateOptions } from './create-certificate.js';
-import { parseUrlCertificateBody, urlCertificateDraft } from './url-certificate-draft.js';
+import { urlCertificateDraft } from './url-certificate-draft.js';
 
 /**
  * Certifies what a URL answers. The fetch happens before the database transaction, so a URL that
@@ -16,21 +16,21 @@ export async function createUrlCertificate(
   services: CertificateServices,
   user: User,
   networkId: string,
-  body: unknown,
+  /** Validated already (`creationRequest`): the URL is fetched only once the body is known good. */
+  body: UrlCertificateBody,
   options: Pick<
     CreateCertificateOptions,
     'qualified' | 'acknowledgement' | 'requestId' | 'idempotency'
   >,
 ): Promise<CertificateRecord> {
-  const parsed = parseUrlCertificateBody(body);
-  services.networks.requireForUser(networkId, user.planNetworkIds);
+  services.networks.requireForUser(networkId, user.planNetworkIds, 'query.networkId');
   if (!((await findCreditBalance(services.knex, user.id)) ?? 0)) {
     throw new DomainError('outOfCredits');
   }
   const fetchedAt = services.now();
   let fetched;
   try {
-    fetched = await fetchUrl(parsed.url, { ...DEFAULT_URL_FETCH_SETTINGS, ...services.urlFetch });
+    fetched = await fetchUrl(body.url, { ...DEFAULT_URL_FETCH_SETTINGS, ...services.urlFetch });
   } catch (error) {
     if (!(error instanceof UrlFetchError)) throw error;
     throw new DomainError('validation', {
@@ -42,7 +42,7 @@ export async function createUrlCertificate(
   return createCertificate(
     services,
     user,
-    urlCertificateDraft(networkId, parsed, fetched, fetchedAt),
+    urlCertificateDraft(networkId, body, fetched, fetchedAt),
     options,
   );
 }

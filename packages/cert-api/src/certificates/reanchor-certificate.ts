@@ -75,7 +75,7 @@ export async function reanchorCertificate(
   const refusal = refusalOf(found);
   if (refusal !== undefined) throw cannotReanchor(found.certId, refusal);
   const network = networkId ?? found.networkId;
-  services.networks.requireForUser(network, owner.planNetworkIds);
+  services.networks.requireForUser(network, owner.planNetworkIds, 'query.networkId');
   // Computed before the transaction: content the rule refuses is a 400 that spends nothing.
   const hashV2 = certificateHashV2(found.certId, found, services.issuerOrigin?.());
 

@@ -36,7 +36,7 @@ export async function revokeCertificate(
   const { knex, engine } = services;
   const record = await getOwnCertificate(services, owner, lookupName, value);
   if (record.revokedAt !== null) return untilRevocationAnchored(services, record);
-  services.networks.requireForUser(networkId, owner.planNetworkIds);
+  services.networks.requireForUser(networkId, owner.planNetworkIds, 'query.networkId');
   const hash = revocationTrustPointHash(record.certId);
 
   const recordIds = await knex.transaction(async (trx) => {

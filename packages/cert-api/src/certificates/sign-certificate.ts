@@ -79,7 +79,7 @@ export async function signCertificate(
     return { certificate: await reread(services, found.certId), created: false };
   }
   if (found.revokedAt !== null) throw revokedError(found.certId);
-  services.networks.requireForUser(networkId, owner.planNetworkIds);
+  services.networks.requireForUser(networkId, owner.planNetworkIds, 'query.networkId');
 
   // Past the network's queue limit, 503 before anything is stored (nor any credit spent).
   const admission = await engine.admit(networkId, 1);

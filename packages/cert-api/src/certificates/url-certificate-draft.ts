@@ -1,13 +1,7 @@
-import { urlCertificateBodySchema } from '@trustpoint/domain';
-import { validate } from '@trustpoint/http';
+import type { UrlCertificateBody } from '@trustpoint/domain';
 import type { FetchedUrl } from '../url-fetch/fetch-url.js';
 import { commonDraftFields } from './certificate-drafts.js';
 import type { CertificateDraft } from './create-certificate.js';
-
-/** Validates a URL certificate body; the URL is fetched only once the body is known good. */
-export function parseUrlCertificateBody(body: unknown) {
-  return validate(urlCertificateBodySchema, body, 'body');
-}
 
 /**
  * A URL certificate: its unsalted digest is `doubleHash(bytes received)`, `fileHash` their
@@ -17,7 +11,7 @@ export function parseUrlCertificateBody(body: unknown) {
  */
 export function urlCertificateDraft(
   networkId: string,
-  body: ReturnType<typeof parseUrlCertificateBody>,
+  body: UrlCertificateBody,
   fetched: FetchedUrl,
   fetchedAt: number,
 ): CertificateDraft {

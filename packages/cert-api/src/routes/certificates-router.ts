@@ -1,7 +1,6 @@
 import {
   certificateAccessChangesBodySchema,
   certificateListQuerySchema,
-  createCertificateQuerySchema,
   networkQuerySchema,
   reanchorQuerySchema,
 } from '@trustpoint/domain';
@@ -41,6 +40,7 @@ import {
   createCertificateFromUpload,
   createCertificateFromUrl,
 } from './file-and-url-certificates.js';
+import { jsonCreation } from './creation-request.js';
 
 /** 201 with the anchored certificate, or 202 with it pending and where to follow it. */
 function answerCreated(req: Request, res: Response, record: CertificateRecord): void {
@@ -95,15 +95,23 @@ export function certificatesRouter(
     },
   });
   router.post('/certificates', authenticate(auth), certify, creation, async (req, res) => {
-    const query = validate(createCertificateQuerySchema, req.query, 'query');
-    if (query.type === 'file' || query.type === 'url') {
-      const create = query.type === 'file' ? createCertificateFromUpload : createCertificateFromUrl;
-      const record = await create(services, query, req, res);
+    if (req.query['type'] === 'file') {
+      const record = await createCertificateFromUpload(services, req, res);
       // Undefined: the upload's key had an answer already, and it was sent.
       if (record !== undefined) answerCreated(req, res, record);
       return;
     }
-    const draft = jsonCertificateDraft(query, req.body);
+    const creation = jsonCreation(services, req);
+    const { query } = creation;
+    if (creation.type === 'url') {
+      answerCreated(
+        req,
+        res,
+        await createCertificateFromUrl(services, query, creation.body, req, res),
+      );
+      return;
+    }
+    const draft = jsonCertificateDraft(String(query.networkId), creation);
     const record = await createCertificate(services, currentUser(res), draft, {
       qualified: query.qualified,
       acknowledgement: acknowledgementFor(req, services.networks.get(draft.networkId)),

@@ -1,5 +1,10 @@
 import type { CertificateRecord } from '@trustpoint/db';
-import type { CreateCertificateQuery } from '@trustpoint/domain';
+import {
+  DomainError,
+  type CreateCertificateQuery,
+  type FieldError,
+  type UrlCertificateBody,
+} from '@trustpoint/domain';
 import {
   acknowledgementFor,
   beginIdempotentRequest,
@@ -13,6 +18,7 @@ import type { CertificateServices } from '../certificates/certificate-services.j
 import { createFileCertificate } from '../certificates/create-file-certificate.js';
 import { createUrlCertificate } from '../certificates/create-url-certificate.js';
 import { fileCertificateDraft } from '../certificates/file-certificate-draft.js';
+import { fileCreationProblems, fileCreationQuery } from './creation-request.js';
 import { receiveFileUpload } from './receive-file-upload.js';
 import { publishedFileStoreOf } from '../files/files-settings.js';
 
@@ -25,23 +31,31 @@ import { publishedFileStoreOf } from '../files/files-settings.js';
  */
 export async function createCertificateFromUpload(
   services: CertificateServices,
-  query: CreateCertificateQuery,
   req: Request,
   res: Response,
 ): Promise<CertificateRecord | undefined> {
   const user = currentUser(res);
+  // A wrong query is reported with the parts' problems, so the parts are read all the same.
+  const { query, problems: queryProblems } = fileCreationQuery(services, req);
   let upload;
   try {
     upload = await receiveFileUpload(req, res, {
       maxFileBytes: services.files.maxFileBytes,
-      keepInStore: query.publish ? publishedFileStoreOf(services.files) : null,
+      keepInStore: query?.publish ? publishedFileStoreOf(services.files) : null,
     });
   } catch (error) {
     // Refused before the upload ended: the rest is discarded, and the connection is not reused.
     if (!req.complete) res.setHeader('Connection', 'close');
-    throw error;
+    throw withQueryProblems(error, queryProblems);
   }
   try {
+    const problems = fileCreationProblems(services, queryProblems, upload.body);
+    if (query === undefined || problems.length > 0) {
+      throw new DomainError('validation', {
+        detail: 'invalid file certificate request',
+        errors: problems,
+      });
+    }
     const { file } = upload;
     const parts = jsonBodyDigest({
       body: upload.body,
@@ -64,15 +78,32 @@ export async function createCertificateFromUpload(
   }
 }
 
+/** An upload's 400 with the query's problems listed first; any other failure as it is. */
+function withQueryProblems(error: unknown, queryProblems: readonly FieldError[]): unknown {
+  if (
+    queryProblems.length === 0 ||
+    !(error instanceof DomainError) ||
+    error.code !== 'validation'
+  ) {
+    return error;
+  }
+  return new DomainError('validation', {
+    detail: error.message,
+    errors: [...queryProblems, ...(error.errors ?? [])],
+    cause: error,
+  });
+}
+
 /** `POST /certificates?type=url`: a JSON body whose `url` the service fetches once. */
 export function createCertificateFromUrl(
   services: CertificateServices,
   query: CreateCertificateQuery,
+  body: UrlCertificateBody,
   req: Request,
   res: Response,
 ): Promise<CertificateRecord> {
   const networkId = String(query.networkId);
-  return createUrlCertificate(services, currentUser(res), networkId, req.body, {
+  return createUrlCertificate(services, currentUser(res), networkId, body, {
     qualified: query.qualified,
     acknowledgement: acknowledgementFor(req, services.networks.get(networkId)),
     requestId: requestIdOf(res),

@@ -1,7 +1,9 @@
-import { DomainError } from '@trustpoint/domain';
+import { DomainError, type FieldError } from '@trustpoint/domain';
 import { readChainId } from '../rpc/json-rpc-provider.js';
 import { NetworkConfigError } from './load-networks.js';
 import type { NetworkConfig } from './network-config.js';
+
+const UNKNOWN_NETWORK = 'Unknown or unconfigured network';
 
 /** The networks this service anchors on, by `networkId`. */
 export class NetworkRegistry {
@@ -19,21 +21,33 @@ export class NetworkRegistry {
     return this.#networks.get(networkId);
   }
 
+  /**
+   * The problem of a request naming a network this service does not anchor on, on `field`: where
+   * the request carried it (`query.networkId`, `body.networkId`); undefined for a known one.
+   */
+  unknownNetworkProblem(networkId: string, field: string): FieldError | undefined {
+    return this.#networks.has(networkId) ? undefined : { field, error: UNKNOWN_NETWORK };
+  }
+
   /** The network of a request; an unknown or unconfigured one is a validation error (400). */
-  require(networkId: string): NetworkConfig {
+  require(networkId: string, field = 'networkId'): NetworkConfig {
     const network = this.#networks.get(networkId);
     if (!network) {
       throw new DomainError('validation', {
         detail: `unknown networkId ${networkId}`,
-        errors: [{ field: 'networkId', error: 'Unknown or unconfigured network' }],
+        errors: [{ field, error: UNKNOWN_NETWORK }],
       });
     }
     return network;
   }
 
   /** As `require`, and the network must be among the user's plan networks (403 otherwise). */
-  requireForUser(networkId: string, planNetworkIds: readonly string[]): NetworkConfig {
-    const network = this.require(networkId);
+  requireForUser(
+    networkId: string,
+    planNetworkIds: readonly string[],
+    field = 'networkId',
+  ): NetworkConfig {
+    const network = this.require(networkId, field);
     if (!planNetworkIds.includes(networkId)) {
       throw new DomainError('providerNotInPlan', { detail: `network ${networkId} not in plan` });
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { jsonObjectSchema } from '../schemas/json-object.js';
+import { sentJsonObjectSchema } from '../schemas/json-object.js';
 import { textSchema } from '../schemas/text.js';
 import { certificateBodyFields } from './certificate-body-fields.js';
 import { REQUEST_LIMITS } from './request-limits.js';
@@ -21,7 +21,7 @@ export const assetCertificateBodySchema = z
     assetId: textSchema().min(1).max(REQUEST_LIMITS.assetIdMaxLength),
     from: assetCertificateBoundSchema.optional(),
     to: assetCertificateBoundSchema.optional(),
-    content: jsonObjectSchema.optional(),
+    content: sentJsonObjectSchema.optional(),
   })
   .meta({ id: 'AssetCertificateBody' });
 export type AssetCertificateBody = z.infer<typeof assetCertificateBodySchema>;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { jsonObjectSchema } from '../schemas/json-object.js';
+import { sentJsonObjectSchema } from '../schemas/json-object.js';
 import { certificateBodyFields } from './certificate-body-fields.js';
 
 /** The `body` part of POST /certificates?type=file (spec 4.1). Unknown keys are reported. */
 export const fileCertificateBodySchema = z
   .strictObject({
     ...certificateBodyFields,
-    content: jsonObjectSchema.optional(),
+    content: sentJsonObjectSchema.optional(),
   })
   .meta({ id: 'FileCertificateBody' });
 export type FileCertificateBody = z.infer<typeof fileCertificateBodySchema>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { canonicalJson } from '../hashing/canonical-json.js';
 import { REQUEST_LIMITS } from '../requests/request-limits.js';
-import { jsonObjectSchema } from './json-object.js';
+import { sentJsonObjectSchema, jsonObjectSchema, UNSAFE_INTEGER_PROBLEM } from './json-object.js';
 
 function issuesOf(value: unknown) {
   const result = jsonObjectSchema.safeParse(value);
@@ -70,5 +70,50 @@ describe('jsonObjectSchema', () => {
     for (const value of [null, [], 'text', 1, undefined, new Date(0), { a: Number.NaN }]) {
       expect(issuesOf(value)).not.toEqual([]);
     }
+  });
+});
+
+describe('sentJsonObjectSchema', () => {
+  const issuesOfSent = (text: string) => {
+    const result = sentJsonObjectSchema.safeParse(JSON.parse(text));
+    return result.success
+      ? []
+      : result.error.issues.map(({ path, message }) => ({ path, message }));
+  };
+
+  it('when an integer beyond 2^53 - 1 is sent, then each one is refused at its path', () => {
+    // Arrange: JSON.parse rounds both to the nearest double, losing digits.
+    const text = '{"x":123456789012345678901234567890,"a":[{"b":-9007199254740993}]}';
+
+    // Act
+    const issues = issuesOfSent(text);
+
+    // Assert
+    expect(issues).toEqual([
+      { path: ['x'], message: UNSAFE_INTEGER_PROBLEM },
+      { path: ['a', 0, 'b'], message: UNSAFE_INTEGER_PROBLEM },
+    ]);
+  });
+
+  it('when integers up to 2^53 - 1 and fractions are sent, then they pass', () => {
+    // Arrange
+    const text = '{"max":9007199254740991,"min":-9007199254740991,"f":1250.5,"tiny":1e-300}';
+
+    // Act
+    const issues = issuesOfSent(text);
+
+    // Assert
+    expect(issues).toEqual([]);
+  });
+
+  it('when an object shows such an integer, then jsonObjectSchema (what certificates show) still accepts it', () => {
+    // Arrange: a certificate issued before the rule.
+    const shown = { x: 1.2345678901234568e29 };
+
+    // Act
+    const result = jsonObjectSchema.safeParse(shown);
+
+    // Assert
+    expect(result.success).toBe(true);
   });
 });

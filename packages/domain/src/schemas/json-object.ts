@@ -91,3 +91,64 @@ export const jsonObjectSchema = z
       context.issues.push({ code: 'custom', input: value, ...issue });
     }
   });
+
+/** Why an integer outside the safe range is refused in what a caller sends. */
+export const UNSAFE_INTEGER_PROBLEM =
+  'Integers beyond 2^53 - 1 lose digits in JSON (I-JSON, RFC 7493): send it as a string';
+
+/**
+ * Where an integer lies beyond 2^53 - 1 in a JSON value (as the JSON parser rounded it). Not below
+ * `REQUEST_LIMITS.jsonMaxDepth`, which `jsonObjectSchema` refuses on its own.
+ */
+function unsafeIntegerPaths(
+  value: unknown,
+  path: PathSegment[],
+  depth: number,
+  paths: PathSegment[][],
+): void {
+  if (paths.length >= 20) return;
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) paths.push(path);
+    return;
+  }
+  if (typeof value !== 'object' || value === null || depth > REQUEST_LIMITS.jsonMaxDepth) return;
+  if (Array.isArray(value)) {
+    value.forEach((item: unknown, index) => {
+      unsafeIntegerPaths(item, [...path, index], depth + 1, paths);
+    });
+    return;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    unsafeIntegerPaths(member, [...path, key], depth + 1, paths);
+  }
+}
+
+/**
+ * A JSON object a caller sends to be certified or registered (certificate content, asset data,
+ * evidence metadata): as `jsonObjectSchema`, and no integer beyond 2^53 - 1. JSON.parse rounds
+ * such an integer (123456789012345678901234567890 becomes 1.2345678901234568e+29), so what would
+ * be hashed, anchored and shown is no longer what the caller sent, nor what the caller's own hash
+ * of its JSON covers. Only at creation: certificates already issued are shown and verified as
+ * they are.
+ */
+export const sentJsonObjectSchema = jsonObjectSchema
+  .check((context) => {
+    if (!isObject(context.value)) return;
+    const paths: PathSegment[][] = [];
+    unsafeIntegerPaths(context.value, [], 1, paths);
+    for (const path of paths) {
+      context.issues.push({
+        code: 'custom',
+        input: context.value,
+        message: UNSAFE_INTEGER_PROBLEM,
+        path,
+      });
+    }
+  })
+  .meta({
+    id: 'SentJsonObject',
+    type: 'object',
+    description:
+      'A JSON object; its members are any JSON values, kept and hashed exactly as sent. Integers beyond ±(2^53 − 1) are refused (400): JSON parsers round them, so send them as strings',
+    example: { orderId: 4711 },
+  });

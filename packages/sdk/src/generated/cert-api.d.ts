@@ -506,11 +506,22 @@ export interface components {
       name: string;
       description: string;
       public?: boolean;
+      /**
+       * @description When the certificate expires, in milliseconds since the epoch (not seconds); must be later than the moment of creation
+       * @example 1798761600000
+       */
       expires?: number;
       certificatePin?: string;
       externalId?: string;
-      content: components['schemas']['JsonObject'];
+      content: components['schemas']['SentJsonObject'];
     };
+    /**
+     * @description A JSON object; its members are any JSON values, kept and hashed exactly as sent. Integers beyond ±(2^53 − 1) are refused (400): JSON parsers round them, so send them as strings
+     * @example {
+     *       "orderId": 4711
+     *     }
+     */
+    SentJsonObject: components['schemas']['JsonObject'];
     /**
      * @description A JSON object; its members are any JSON values, kept and hashed exactly as sent
      * @example {
@@ -522,18 +533,26 @@ export interface components {
       name: string;
       description: string;
       public?: boolean;
+      /**
+       * @description When the certificate expires, in milliseconds since the epoch (not seconds); must be later than the moment of creation
+       * @example 1798761600000
+       */
       expires?: number;
       certificatePin?: string;
       externalId?: string;
       assetId: string;
       from?: number | string;
       to?: number | string;
-      content?: components['schemas']['JsonObject'];
+      content?: components['schemas']['SentJsonObject'];
     };
     UrlCertificateBody: {
       name: string;
       description: string;
       public?: boolean;
+      /**
+       * @description When the certificate expires, in milliseconds since the epoch (not seconds); must be later than the moment of creation
+       * @example 1798761600000
+       */
       expires?: number;
       certificatePin?: string;
       externalId?: string;
@@ -544,10 +563,14 @@ export interface components {
       name: string;
       description: string;
       public?: boolean;
+      /**
+       * @description When the certificate expires, in milliseconds since the epoch (not seconds); must be later than the moment of creation
+       * @example 1798761600000
+       */
       expires?: number;
       certificatePin?: string;
       externalId?: string;
-      content?: components['schemas']['JsonObject'];
+      content?: components['schemas']['SentJsonObject'];
     };
     /**
      * @description pending: accepted and queued, not yet on chain (no transactionHash); anchored: mined with the network's confirmations and verifiable; failed: can never be anchored (see failure)

@@ -355,6 +355,13 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /**
+     * @description A JSON object; its members are any JSON values, kept and hashed exactly as sent. Integers beyond ±(2^53 − 1) are refused (400): JSON parsers round them, so send them as strings
+     * @example {
+     *       "orderId": 4711
+     *     }
+     */
+    SentJsonObject: components['schemas']['JsonObject'];
+    /**
      * @description A JSON object; its members are any JSON values, kept and hashed exactly as sent
      * @example {
      *       "orderId": 4711
@@ -965,7 +972,7 @@ export interface operations {
       content: {
         'application/json': {
           assetId: string;
-          data: components['schemas']['JsonObject'];
+          data: components['schemas']['SentJsonObject'];
           /**
            * @description EVM chain id
            * @example 31337
@@ -1297,7 +1304,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          metadata: components['schemas']['JsonObject'];
+          metadata: components['schemas']['SentJsonObject'];
         };
       };
     };

@@ -67,7 +67,7 @@ export async function createAsset(
 ): Promise<AssetRecord> {
   const { knex, networks } = services;
   const networkId = String(body.networkId);
-  networks.requireForUser(networkId, owner.planNetworkIds);
+  networks.requireForUser(networkId, owner.planNetworkIds, 'body.networkId');
   requireReadyUnlessPending(services, networkId, acknowledgement);
   const trackId = newTrackId(services.namespace);
 

@@ -3,6 +3,7 @@ import {
   assetListQuerySchema,
   createAssetBodySchema,
   formatUserDid,
+  networkIdSchema,
   type Asset,
   type Transaction,
 } from '@trustpoint/domain';
@@ -18,6 +19,7 @@ import {
   requireScope,
   sendSuccess,
   validate,
+  validateRequest,
   type AuthenticateOptions,
   type IdempotencyKeys,
 } from '@trustpoint/http';
@@ -31,6 +33,18 @@ import { getReadableAsset } from '../assets/readable-asset.js';
 import { parseEvidenceResource } from '../assets/store-evidences.js';
 import type { TrackServices } from '../assets/track-services.js';
 import { shareParamsSchema, trackIdParamsSchema } from './track-params.js';
+
+/** A network the body names that this service does not anchor on, on `body.networkId`. */
+function unknownNetworkProblem(services: TrackServices, body: unknown) {
+  const sent: unknown =
+    typeof body === 'object' && body !== null
+      ? (body as Record<string, unknown>)['networkId']
+      : undefined;
+  const networkId = networkIdSchema.safeParse(sent);
+  return networkId.success
+    ? services.networks.unknownNetworkProblem(String(networkId.data), 'body.networkId')
+    : undefined;
+}
 
 /** 201 with the anchored asset, or 202 with it pending and where to follow it. */
 function answerAssetCreated(req: Request, res: Response, asset: Asset): void {
@@ -93,7 +107,10 @@ export function assetsRouter(
     },
   });
   router.post('/assets', track, assetCreation, async (req, res) => {
-    const body = validate(createAssetBodySchema, req.body, 'body');
+    const { body } = validateRequest(
+      { body: [createAssetBodySchema, req.body] },
+      [unknownNetworkProblem(services, req.body)].filter((problem) => problem !== undefined),
+    );
     const acknowledgement = acknowledgementFor(req, services.networks.get(String(body.networkId)));
     const asset = await createAsset(
       services,
@@ -137,8 +154,13 @@ export function assetsRouter(
     },
   });
   router.post('/assets/:trackID/transactions', track, evidenceAddition, async (req, res) => {
-    const { trackID } = validate(trackIdParamsSchema, req.params, 'path');
-    const body = validate(addEvidenceBodySchema, req.body, 'body');
+    const {
+      path: { trackID },
+      body,
+    } = validateRequest({
+      path: [trackIdParamsSchema, req.params],
+      body: [addEvidenceBodySchema, req.body],
+    });
     const transaction = await addEvidence(
       services,
       currentUser(res),
