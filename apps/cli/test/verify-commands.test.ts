@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testBackends } from '@trustpoint/test-database';
@@ -199,6 +199,27 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(trustedHere.code).toBe(EXIT.ok);
     expect(trustedHere.stdout).toContain(`Issued by: ${service.url}`);
     expect(trustedHere.stdout).toContain('an origin you trust');
+  });
+
+  it("when a loopback origin is trusted with `trust add`, then it is pinned as this machine's own instance with its chain's node, and its certificates verify without --rpc, as on the web page", async () => {
+    // Arrange: a trust file that trusts nothing yet, as on a machine running roles of its own.
+    const path = await saved('trust-add-local.json', await createContentCertificate());
+    const fresh = join(dir, `trust-${randomUUID()}.json`);
+
+    // Act
+    const added = await trustpoint(['trust', 'add', service.url], { TRUSTPOINT_TRUST_FILE: fresh });
+    const verified = await trustpoint(['verify', path], { TRUSTPOINT_TRUST_FILE: fresh });
+
+    // Assert
+    expect(added.code).toBe(EXIT.ok);
+    expect(added.stdout).toContain("This machine's own instance");
+    const pinned = JSON.parse(await readFile(fresh, 'utf8')) as {
+      origins: { local?: boolean; rpc?: Record<string, string[]> }[];
+    };
+    expect(pinned.origins[0]?.local).toBe(true);
+    expect(pinned.origins[0]?.rpc).toEqual({ '31337': [chainUrl] });
+    expect(verified.stdout).toContain('VERIFIED');
+    expect(verified.code).toBe(EXIT.ok);
   });
 
   it('when only a certID is given, then the certificate is read from the service and checked on the node given', async () => {
@@ -536,9 +557,11 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
           content: { permit: randomUUID() },
         }),
       );
-    const past = Date.now() - 60_000;
-    const expired = await saved('expired.json', await expiring(past));
-    const revokedExpired = await expiring(past);
+    // An expiry must be later than the creation: a second ahead, then waited out.
+    const soon = Date.now() + 1_000;
+    const expired = await saved('expired.json', await expiring(soon));
+    const revokedExpired = await expiring(soon);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon - Date.now() + 50)));
     await api(
       `/certificates/certID/${encodeURIComponent(String(revokedExpired.data.certID))}/revoke?networkId=31337`,
       { method: 'PATCH' },

@@ -51,6 +51,7 @@ export * from './identity/issuer-identity.js';
 
 // Trust: what a verifier trusts, and the documents services publish
 export * from './trust/development-accounts.js';
+export * from './trust/local-instance.js';
 export * from './trust/registry-successors.js';
 export * from './trust/trust.js';
 export * from './trust/trust-document.js';

@@ -1,9 +1,10 @@
-import { compareTrustDocuments, type TrustDocument } from '@trustpoint/verifier';
+import { compareTrustDocuments, isLoopbackOrigin, type TrustDocument } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { EXIT } from '../exit-codes.js';
 import { table, type Io } from '../output.js';
 import {
+  fetchLocalNodes,
   fetchTrustDocument,
   originOf,
   readTrustFile,
@@ -67,15 +68,30 @@ export function trustCommand(program: Command, io: Io): void {
           throw new CliError(`the trust document of ${origin} changed`, EXIT.conflict);
         }
       }
+      // A loopback origin is this machine's own instance (a `trustpoint serve` or `start` here):
+      // its development registries count, as in the web verifier, and its nodes are pinned.
+      const local = isLoopbackOrigin(origin);
+      const nodes = local ? await fetchLocalNodes(origin) : {};
       const entry = {
         ...(pinned ?? {}),
         document,
+        ...(local ? { local: true } : {}),
+        ...(Object.keys(nodes).length === 0 ? {} : { rpc: nodes }),
         pinnedAt: new Date().toISOString(),
       };
       await writeTrustFile(path, {
         origins: [...file.origins.filter((item) => item.document.origin !== origin), entry],
       });
-      io.stdout(`Trusted ${describeDocument(document)}\nPinned in ${path}\n`);
+      const here = local
+        ? `\nThis machine's own instance (a loopback origin): its development registries count here${
+            Object.keys(nodes).length === 0
+              ? ''
+              : `, asked on ${Object.entries(nodes)
+                  .map(([networkId, urls]) => `${networkId}=${urls.join(',')}`)
+                  .join(' ')}`
+          }`
+        : '';
+      io.stdout(`Trusted ${describeDocument(document)}${here}\nPinned in ${path}\n`);
     });
 
   trust

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   combineTrust,
+  LOCAL_NODES_PATH,
   normalizeOrigin,
+  readLocalNodes,
   readTrustDocument,
   TRUST_DOCUMENT_PATH,
   trustOfDocument,
@@ -134,4 +136,20 @@ export async function fetchTrustDocument(origin: string): Promise<TrustDocument>
     );
   }
   return document;
+}
+
+/**
+ * The nodes a local instance names for its chain (`LOCAL_NODES_PATH`, answered only on its own
+ * machine), loopback ones only; none when it does not answer.
+ */
+export async function fetchLocalNodes(origin: string): Promise<Record<string, string[]>> {
+  try {
+    const response = await fetch(new URL(LOCAL_NODES_PATH, origin), {
+      signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
+    });
+    return response.ok ? readLocalNodes(await response.json()) : {};
+  } catch {
+    return {};
+  }
 }

@@ -115,7 +115,10 @@ export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck>
   const records = input.recordedIn;
   if (trusted) {
     if (records.length === 0) {
-      const detail = 'no record of it as the rules say was found on chain';
+      // The trustpoints' own verdicts say what each was found to be; here, none of them is in a
+      // registry any pin you trust holds.
+      const detail =
+        'none of its trustpoints is recorded under a pin you trust (a registry it does not publish, another chain of the same id, or one a development account holds)';
       return {
         ...base,
         originTrusted: true,

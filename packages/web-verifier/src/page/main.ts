@@ -1,5 +1,6 @@
 import {
   dnsOverHttpsTxt,
+  isLoopbackOrigin,
   readCertificate,
   trustedIssuingOrigin,
   unwrapEnvelope,
@@ -32,7 +33,7 @@ import {
   showPublicChains,
 } from './public-endpoints.js';
 import { parseRpcText, rememberRpcText, rpcLinesOf, savedRpcText } from './rpc-settings.js';
-import { fetchTrustDocument, isLoopbackOrigin } from './trusted-origins.js';
+import { fetchTrustDocument } from './trusted-origins.js';
 import { pageStorage } from './page-storage.js';
 import { TrustedServices } from './trusted-services.js';
 

@@ -1,5 +1,6 @@
 import {
   combineTrust,
+  isLoopbackOrigin,
   normalizeOrigin,
   readTrustDocument,
   TRUST_DOCUMENT_PATH,
@@ -24,17 +25,6 @@ export interface PinnedOrigin {
 }
 
 const STORAGE_KEY = 'trustpoint-verifier:trusted-origins';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** Whether an origin is this machine's (loopback): its service is the user's own instance. */
-export function isLoopbackOrigin(origin: string): boolean {
-  try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
 
 /** The pinned origins; an entry that is no longer a valid document is dropped, never half read. */
 export function loadPinnedOrigins(): PinnedOrigin[] {

@@ -1,6 +1,7 @@
 import {
   combineTrust,
   compareTrustDocuments,
+  isLoopbackOrigin,
   trustOfDocument,
   type Trust,
   type TrustDocument,
@@ -9,7 +10,6 @@ import {
 import { element } from './dom.js';
 import {
   fetchTrustDocument,
-  isLoopbackOrigin,
   loadPinnedOrigins,
   originOf,
   savePinnedOrigins,
