@@ -848,7 +848,10 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
   });
 
   it('when a certificate of its own service has expired, then the verdict is expired, in its own colour, with the date shown passed', async () => {
-    const { data } = await certifyContent({ expires: Date.now() - 60_000 });
+    // An expiry must be later than the creation: a second ahead, then waited out.
+    const expires = Date.now() + 1_000;
+    const { data } = await certifyContent({ expires });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now() + 50)));
     const page = await openPage(`#${new URLSearchParams({ certID: data.certID }).toString()}`);
 
     const result = await verdictOf(page);
