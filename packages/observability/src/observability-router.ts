@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { toErrorBody } from '@trustpoint/domain';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { checkReadiness, type ReadinessCheck } from './readiness/readiness-check.js';
@@ -74,9 +75,8 @@ export function observabilityRouter(options: ObservabilityOptions): Router {
         const given = bearerOf(req);
         if (given === undefined || !sameToken(given, token)) {
           res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-          res
-            .status(401)
-            .json({ statusCode: 401, type: 'Unauthorized', message: 'metrics token required' });
+          // The catalogue's 401, as every other route answers it.
+          res.status(401).json(toErrorBody(given === undefined ? 'missingToken' : 'invalidToken'));
           return;
         }
       }

@@ -123,8 +123,22 @@ describe.each(testBackends())('metrics (%s)', (backend) => {
       const app = apiApp(
         serviceObservability({ knex: database.knex, networks: [], metricsToken: 's3cret-token' }),
       );
-      await request(app).get('/metrics').expect(401);
-      await request(app).get('/metrics').set('Authorization', 'Bearer wrong').expect(401);
+      const none = await request(app).get('/metrics').expect(401);
+      const wrong = await request(app)
+        .get('/metrics')
+        .set('Authorization', 'Bearer wrong')
+        .expect(401);
+      // The spec's error body, as every other 401 of the service.
+      expect(none.body).toEqual({
+        statusCode: 401,
+        type: 'Authentication Error',
+        message: 'Token is not provided',
+      });
+      expect(wrong.body).toEqual({
+        statusCode: 401,
+        type: 'Authentication Error',
+        message: 'Token is invalid',
+      });
       await request(app).get('/metrics').set('Authorization', 'Bearer s3cret-token').expect(200);
       await request(app).get('/healthz').expect(200);
     });
