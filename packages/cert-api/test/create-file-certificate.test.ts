@@ -450,11 +450,22 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
       parts: [file, { name: 'body', data: body }, { name: 'note', filename: 'b.bin', data: body }],
     });
 
+    const extraText = await uploadMultipart(api.app, {
+      token,
+      query: 'type=file&networkId=31337',
+      parts: [file, { name: 'body', data: body }, { name: 'note', data: Buffer.from('a remark') }],
+    });
+
     // Assert
+    expect(extraText.status).toBe(400);
+    expect(extraText.body.errors).toContainEqual({
+      field: 'body',
+      error: 'Send one body part and no other text part',
+    });
     expect(twoBodies.status).toBe(400);
     expect(twoBodies.body.errors).toContainEqual({
       field: 'body',
-      error: 'Only one body part is accepted',
+      error: 'Send one body part and no other text part',
     });
     expect(twoFiles.status).toBe(400);
     expect(twoFiles.body.errors).toContainEqual({

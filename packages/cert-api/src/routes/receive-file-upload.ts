@@ -95,9 +95,10 @@ function uploadFailure(error: unknown, problems: FieldError[], clientGone: boole
           { field: FILE_PART, error: 'Only one file part is accepted' },
         ]);
       case 'LIMIT_FIELD_COUNT':
+        // A second text part, whatever its name (multer does not say which).
         return validationError([
           ...problems,
-          { field: BODY_PART, error: 'Only one body part is accepted' },
+          { field: BODY_PART, error: `Send one ${BODY_PART} part and no other text part` },
         ]);
       case 'LIMIT_PART_COUNT':
         return validationError([
