@@ -17,5 +17,9 @@ export const errorBodySchema = z
     message: z.string(),
     errors: z.array(fieldErrorSchema).optional(),
   })
-  .meta({ id: 'ErrorBody', description: 'Every error response (spec 7.1); `errors` on 400 only' });
+  .meta({
+    id: 'ErrorBody',
+    description:
+      "Every error response (spec 7.1). `errors` lists a 400's problems, one entry each; another 4xx may carry one entry, a hint of what the caller can do (the scope a key lacks, the size limit, the Authorization scheme): the spec keeps `errors` for 400, so a client reading only statusCode, type and message sees the spec's body",
+  });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -444,7 +444,7 @@ export interface components {
        */
       scope?: string;
     };
-    /** @description Every error response (spec 7.1); `errors` on 400 only */
+    /** @description Every error response (spec 7.1). `errors` lists a 400's problems, one entry each; another 4xx may carry one entry, a hint of what the caller can do (the scope a key lacks, the size limit, the Authorization scheme): the spec keeps `errors` for 400, so a client reading only statusCode, type and message sees the spec's body */
     ErrorBody: {
       statusCode: number;
       type: string;
