@@ -76,20 +76,33 @@ async function storeEvidences(
 ): Promise<ItemOutcome<EvidenceRecord>[]> {
   const unpaid = await sharedBeyondCredit(services, items);
   if (unpaid.size === 0) return storePaidEvidences(services, items);
-  const paid = items.flatMap((_, index) => (unpaid.has(index) ? [] : [index]));
-  const stored =
-    paid.length === 0
-      ? []
-      : await storePaidEvidences(
-          services,
-          paid.map((index) => items[index] as EvidenceToStore),
-        );
-  const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
-    ok: false,
-    error: new DomainError('outOfCredits'),
-  }));
-  paid.forEach((index, position) => {
-    outcomes[index] = stored[position] as ItemOutcome<EvidenceRecord>;
+  return outcomesOfKept(
+    items.length,
+    items.flatMap((_, index) => (unpaid.has(index) ? [] : [index])),
+    (paid) =>
+      storePaidEvidences(
+        services,
+        paid.map((index) => items[index] as EvidenceToStore),
+      ),
+    () => ({ ok: false, error: new DomainError('outOfCredits') }),
+  );
+}
+
+/**
+ * The outcomes of `count` items of which only those at the indexes `kept` are run, together and
+ * in order (`run`); every other item gets its `refusal`.
+ */
+async function outcomesOfKept<R>(
+  count: number,
+  kept: readonly number[],
+  run: (kept: readonly number[]) => Promise<ItemOutcome<R>[]>,
+  refusal: (index: number) => ItemOutcome<R>,
+): Promise<ItemOutcome<R>[]> {
+  const outcomes = Array.from({ length: count }, (_, index) => refusal(index));
+  if (kept.length === 0) return outcomes;
+  const ran = await run(kept);
+  kept.forEach((index, position) => {
+    outcomes[index] = ran[position] as ItemOutcome<R>;
   });
   return outcomes;
 }
@@ -161,21 +174,20 @@ async function storePaidEvidences(
     }
     timestamps.push(one);
   }
-  const timed = items.flatMap((_, index) => (timestamps[index] === undefined ? [] : [index]));
-  const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(({ asset }) => ({
-    ok: false,
-    error: refused.get(asset.assetHash),
-  }));
-  if (timed.length === 0) return outcomes;
-  const stored = await storeTimedEvidences(
-    services,
-    timed.map((index) => items[index] as EvidenceToStore),
-    timed.map((index) => timestamps[index] as number),
+  return outcomesOfKept(
+    items.length,
+    items.flatMap((_, index) => (timestamps[index] === undefined ? [] : [index])),
+    (timed) =>
+      storeTimedEvidences(
+        services,
+        timed.map((index) => items[index] as EvidenceToStore),
+        timed.map((index) => timestamps[index] as number),
+      ),
+    (index) => ({
+      ok: false,
+      error: refused.get((items[index] as EvidenceToStore).asset.assetHash),
+    }),
   );
-  timed.forEach((index, position) => {
-    outcomes[index] = stored[position] as ItemOutcome<EvidenceRecord>;
-  });
-  return outcomes;
 }
 
 /** `storeEvidences` once each evidence holds its second. */
@@ -196,20 +208,17 @@ async function storeTimedEvidences(
     );
     const gone = items.map(({ asset }) => !existing.has(asset.trackId));
     if (!gone.includes(true)) throw error;
-    const kept = items.flatMap((item, index) => (gone[index] === true ? [] : [index]));
-    const written = await writeEvidences(
-      services,
-      kept.map((index) => items[index] as EvidenceToStore),
-      kept.map((index) => timestamps[index] as number),
+    return outcomesOfKept(
+      items.length,
+      items.flatMap((_, index) => (gone[index] === true ? [] : [index])),
+      (kept) =>
+        writeEvidences(
+          services,
+          kept.map((index) => items[index] as EvidenceToStore),
+          kept.map((index) => timestamps[index] as number),
+        ),
+      () => ({ ok: false, error: new DomainError('notFound') }),
     );
-    const outcomes: ItemOutcome<EvidenceRecord>[] = items.map(() => ({
-      ok: false,
-      error: new DomainError('notFound'),
-    }));
-    kept.forEach((index, position) => {
-      outcomes[index] = written[position] as ItemOutcome<EvidenceRecord>;
-    });
-    return outcomes;
   }
 }
 
