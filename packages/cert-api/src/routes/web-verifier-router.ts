@@ -1,4 +1,4 @@
-import { PUBLIC_CHAINS, type PublicChain } from '@trustpoint/verifier';
+import { isLoopbackOrigin, PUBLIC_CHAINS, type PublicChain } from '@trustpoint/verifier';
 import { WEB_VERIFIER_CSP, WEB_VERIFIER_DIRECTORY } from '@trustpoint/web-verifier';
 import express, { Router, type Request } from 'express';
 
@@ -24,14 +24,6 @@ export interface WebVerifierRouterOptions {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-const isLoopbackUrl = (url: string): boolean => {
-  try {
-    return LOOPBACK_HOSTS.has(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-};
 
 const isLoopbackAddress = (address: string | undefined): boolean =>
   address !== undefined &&
@@ -82,7 +74,7 @@ export function webVerifierRouter(options: WebVerifierRouterOptions = {}): Route
     const nodes: Record<string, string[]> = {};
     if (isLocalRequest(req)) {
       for (const node of options.nodes?.() ?? []) {
-        if (isLoopbackUrl(node.rpcUrl)) (nodes[node.networkId] ??= []).push(node.rpcUrl);
+        if (isLoopbackOrigin(node.rpcUrl)) (nodes[node.networkId] ??= []).push(node.rpcUrl);
       }
     }
     res.set('cache-control', 'no-store');
