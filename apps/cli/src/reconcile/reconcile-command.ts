@@ -5,7 +5,7 @@ import {
   type NetworkReconciliation,
 } from '@trustpoint/chain';
 import { localChainUrlOf } from '@trustpoint/launcher/launcher-config';
-import { ANY_NETWORK, normalizeOrigin } from '@trustpoint/verifier';
+import { ANY_NETWORK, isLoopbackOrigin, normalizeOrigin } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { AdminClient } from '../admin/admin-client.js';
 import { resolveConnection, type ConnectionOptions } from '../admin/connection.js';
@@ -138,8 +138,7 @@ function localChainOf(env: NodeJS.ProcessEnv): string {
  * not at all, as its URL may hold a provider's key (in its path, query or host name).
  */
 function named(url: string): string {
-  const { hostname } = new URL(url);
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(hostname)
+  return isLoopbackOrigin(url)
     ? url
     : 'the node given for it (its URL may hold a key: not printed)';
 }
