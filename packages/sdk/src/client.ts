@@ -1,6 +1,12 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { retryingFetch, type RetryOptions } from './retries.js';
-import { TrustpointConnectionError, trustpointApiErrorOf } from './errors.js';
+import {
+  TrustpointConnectionError,
+  TrustpointUnsendableValueError,
+  trustpointApiErrorOf,
+} from './errors.js';
+import { sendableJsonText } from './sendable-json.js';
+import { recordAskedFor, strictEnvelope } from './strict-answer.js';
 import type {
   components as CertComponents,
   operations as CertOperations,
@@ -179,6 +185,8 @@ async function succeeded<A extends Answer>(
   try {
     answer = await call();
   } catch (cause) {
+    // A body JSON cannot carry is refused before the request, not taken for a network failure.
+    if (cause instanceof TrustpointUnsendableValueError) throw cause;
     throw new TrustpointConnectionError(url, { cause });
   }
   if (!answer.response.ok) throw trustpointApiErrorOf(answer.response, answer.error);
@@ -218,7 +226,7 @@ function fileForm(upload: { fileInput: Blob | Uint8Array; body: unknown }, fileN
       ? upload.fileInput
       : new Blob([new Uint8Array(upload.fileInput)]);
   form.append('fileInput', file, fileName);
-  form.append('body', JSON.stringify(upload.body));
+  form.append('body', sendableJsonText(upload.body));
   return form;
 }
 
@@ -290,17 +298,28 @@ export class CertificateApi {
     return created(answer);
   }
 
-  /** GET /certificates/{type}/{id}. */
+  /**
+   * GET /certificates/{type}/{id}, read as a verifier reads a certificate: an answer naming a member
+   * twice, or (by certID) naming another certID, throws a TrustpointRefusedAnswerError.
+   */
   async getCertificate(id: string, options: LookupOptions = {}): Promise<Certificate> {
+    const by = options.by ?? 'certID';
     const answer = await succeeded(this.baseUrl, () =>
       this.raw.GET('/certificates/{type}/{id}', {
         params: {
-          path: { type: options.by ?? 'certID', id },
+          path: { type: by, id },
           ...(options.pin === undefined ? {} : { query: { pin: options.pin } }),
         },
+        parseAs: 'text',
       }),
     );
-    return answer.data.data;
+    const url = answer.response.url || this.baseUrl;
+    const envelope = strictEnvelope(answer.data, url);
+    return (
+      by === 'certID'
+        ? recordAskedFor(envelope, url, { kind: 'certificate', member: 'certID', id })
+        : envelope.data
+    ) as Certificate;
   }
 
   /** GET /certificates/{type}/{id}/pdf: the certificate to hold, with a QR code to verify it. */
@@ -483,12 +502,20 @@ export class TrackingApi {
     return created(answer);
   }
 
-  /** GET /assets/{trackID}: the asset with its evidences. */
+  /**
+   * GET /assets/{trackID}: the asset with its evidences, read as a verifier reads it: an answer
+   * naming a member twice, or another trackID, throws a TrustpointRefusedAnswerError.
+   */
   async getAsset(trackID: string): Promise<Asset> {
     const answer = await succeeded(this.baseUrl, () =>
-      this.raw.GET('/assets/{trackID}', { params: { path: { trackID } } }),
+      this.raw.GET('/assets/{trackID}', { params: { path: { trackID } }, parseAs: 'text' }),
     );
-    return answer.data.data;
+    const url = answer.response.url || this.baseUrl;
+    return recordAskedFor(strictEnvelope(answer.data, url), url, {
+      kind: 'asset',
+      member: 'trackID',
+      id: trackID,
+    }) as Asset;
   }
 
   /** GET /assets: a page of the caller's assets. */
@@ -517,12 +544,20 @@ export class TrackingApi {
     return created(answer);
   }
 
-  /** GET /evidences/{hash}: one evidence, read back from the chain. */
+  /**
+   * GET /evidences/{hash}: one evidence, read back from the chain, read as a verifier reads it: an
+   * answer naming a member twice, or another hash, throws a TrustpointRefusedAnswerError.
+   */
   async getEvidence(hash: string): Promise<EvidenceVerification> {
     const answer = await succeeded(this.baseUrl, () =>
-      this.raw.GET('/evidences/{id}', { params: { path: { id: hash } } }),
+      this.raw.GET('/evidences/{id}', { params: { path: { id: hash } }, parseAs: 'text' }),
     );
-    return answer.data.data;
+    const url = answer.response.url || this.baseUrl;
+    return recordAskedFor(strictEnvelope(answer.data, url), url, {
+      kind: 'evidence',
+      member: 'hash',
+      id: hash,
+    }) as EvidenceVerification;
   }
 
   /** PUT /assets/{trackID}/shares/{userDid}: lets another user read the asset. */
@@ -572,6 +607,8 @@ export function createTrustpointClient(options: TrustpointClientOptions): Trustp
     const client = createClient<Paths>({
       baseUrl,
       headers: { Accept: 'application/json', ...options.headers },
+      // Checked first: JSON.stringify would send NaN as null, and throw on a BigInt.
+      bodySerializer: (body: unknown) => (body instanceof FormData ? body : sendableJsonText(body)),
       fetch: retryingFetch(
         options.fetch ?? ((request) => globalThis.fetch(request)),
         options.retry,

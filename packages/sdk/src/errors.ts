@@ -120,6 +120,60 @@ export class TrustpointConnectionError extends Error {
   }
 }
 
+/**
+ * A request body holds a value JSON cannot carry as it is: `JSON.stringify` would send NaN and
+ * Infinity as `null`, drop a function, and throw on a BigInt or a cycle. Thrown before anything is
+ * sent, so nothing is certified and no credit spent.
+ */
+export class TrustpointUnsendableValueError extends Error {
+  constructor(
+    /** Where, as the service names request fields: `body.content.x`, `body.tags[1]`. */
+    readonly path: string,
+    /** What is wrong with the value there. */
+    readonly problem: string,
+  ) {
+    super(`${path}: ${problem}; nothing was sent`);
+    this.name = 'TrustpointUnsendableValueError';
+  }
+}
+
+/**
+ * Why an answer of the service was not taken: it names a member twice (`duplicateMember`, and
+ * readers disagree on its value), it is another record than the one asked for (`otherRecord`), or
+ * it is not JSON (`notJson`).
+ */
+export type RefusedAnswerReason = 'duplicateMember' | 'otherRecord' | 'notJson';
+
+/**
+ * The service answered 200 with something a verifier must not take as the record asked for. A
+ * service of a forger's answers a look-alike of its own, or JSON whose value depends on the reader.
+ */
+export class TrustpointRefusedAnswerError extends Error {
+  readonly reason: RefusedAnswerReason;
+  /** The URL the answer came from. */
+  readonly url: string;
+  /** The id asked for (certID, trackID or evidence hash), when the answer named another. */
+  readonly asked: string | undefined;
+  /** The id the answer named instead; undefined when it named none. */
+  readonly answered: string | undefined;
+
+  constructor(init: {
+    reason: RefusedAnswerReason;
+    url: string;
+    message: string;
+    asked?: string;
+    answered?: string | undefined;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'TrustpointRefusedAnswerError';
+    this.reason = init.reason;
+    this.url = init.url;
+    this.asked = init.asked;
+    this.answered = init.answered;
+  }
+}
+
 const isErrorBody = (body: unknown): body is ErrorBody =>
   typeof body === 'object' &&
   body !== null &&
