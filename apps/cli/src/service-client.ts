@@ -2,6 +2,7 @@ import {
   createTrustpointClient,
   TrustpointApiError,
   TrustpointConnectionError,
+  TrustpointRefusedAnswerError,
   type TrustpointClient,
 } from '@trustpoint/sdk';
 import { CliError } from './cli-error.js';
@@ -32,7 +33,9 @@ export function serviceClient(options: {
 
 /**
  * What `trustpoint` exits with for an error of the SDK: the service's answer by its status (404:
- * 4, ...) with its error body for `--json`; no answer as unreachable. Anything else is rethrown.
+ * 4, ...) with its error body for `--json`; no answer as unreachable. A record answered naming a
+ * member twice is refused as the same bytes given as a file are (2); another record than the one
+ * asked for is a mismatch (7). Anything else is rethrown.
  */
 export function cliErrorOf(
   error: unknown,
@@ -47,6 +50,16 @@ export function cliErrorOf(
       exitCodeOfStatus(error.status),
       error.body,
     );
+  }
+  if (error instanceof TrustpointRefusedAnswerError) {
+    switch (error.reason) {
+      case 'duplicateMember':
+        throw new CliError(`${what}: ${error.message}`, EXIT.usage);
+      case 'otherRecord':
+        throw new CliError(`${error.message}, nothing is verified`, EXIT.mismatch);
+      default:
+        throw new CliError(`${what}: ${error.message}`, EXIT.failure);
+    }
   }
   if (error instanceof TrustpointConnectionError) {
     const reason = error.cause instanceof Error ? error.cause.message : String(error.cause);

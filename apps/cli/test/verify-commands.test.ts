@@ -305,6 +305,47 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     }
   });
 
+  it('when a service answers the certificate asked for with a member named twice, then it is refused as the same bytes given as a file are (exit 2), naming the member', async () => {
+    // Arrange: the genuine certificate, `name` given twice by a forger's service, the genuine
+    // value last (what JSON.parse keeps, so it would verify while other readers show the first).
+    const asked = await createContentCertificate();
+    const text = JSON.stringify(asked).replace(
+      '"name":"Order"',
+      '"name":"Forged Mallory","name":"Order"',
+    );
+    const forger = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forgerUrl = `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}`;
+
+    try {
+      // Act
+      const fetched = await verify([
+        String(asked.data.certID),
+        '--url',
+        forgerUrl,
+        '--rpc',
+        `31337=${chainUrl}`,
+      ]);
+      const file = join(dir, 'certificate-duplicate-member.json');
+      await writeFile(file, text);
+      const asFile = await verify([file, '--rpc', `31337=${chainUrl}`]);
+
+      // Assert
+      expect(text).toContain('"name":"Forged Mallory","name":"Order"');
+      expect(fetched.code).toBe(EXIT.usage);
+      expect(fetched.stderr).toContain('$.data.data.name is given twice');
+      expect(fetched.stdout).not.toContain('VERIFIED');
+      expect(asFile.code).toBe(fetched.code);
+      expect(asFile.stderr).toContain('$.data.data.name is given twice');
+    } finally {
+      forger.closeAllConnections();
+      await new Promise((resolve) => forger.close(resolve));
+    }
+  });
+
   it('when a private certificate is asked for by certID without a token, then the exit code is 4 and the message says what to do', async () => {
     const { data } = await api(
       '/certificates?type=content&networkId=31337',
@@ -843,9 +884,51 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
         expect(result.code).toBe(EXIT.mismatch);
         expect(result.stderr).toContain(
-          `the service answered hash ${second?.hash ?? ''} when asked for ${first?.hash ?? ''}`,
+          `the service answered evidence ${second?.hash ?? ''} when asked for ${first?.hash ?? ''}: not the evidence asked for, nothing is verified`,
         );
       } finally {
+        await new Promise((resolve) => forger.close(resolve));
+      }
+    });
+
+    it('when a tracking API answers the asset asked for with a member named twice, then it is refused as the same bytes given as a file are (exit 2), naming the member', async () => {
+      // Arrange: the genuine asset, a forger's service answering its data's `id` twice.
+      const asset = await assetWithEvidence();
+      const text = JSON.stringify(asset).replace('"id":"P-42"', '"id":"P-13","id":"P-42"');
+      const forger = createServer((_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(text);
+      });
+      await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+      const file = join(dir, 'asset-duplicate-member.json');
+      await writeFile(file, text);
+
+      try {
+        // Act
+        const fetched = await trustpoint(
+          [
+            'verify-evidence',
+            String(asset.data.trackID),
+            '--track-url',
+            `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}`,
+            '--rpc',
+            `31337=${chainUrl}`,
+          ],
+          { TRUSTPOINT_TOKEN: service.running.token, TRUSTPOINT_TRUST_FILE: trustFile },
+        );
+        const asFile = await trustpoint(['verify-evidence', file, '--rpc', `31337=${chainUrl}`], {
+          TRUSTPOINT_TRUST_FILE: trustFile,
+        });
+
+        // Assert
+        expect(text).toContain('"id":"P-13","id":"P-42"');
+        expect(fetched.code).toBe(EXIT.usage);
+        expect(fetched.stderr).toContain('$.data.data.id is given twice');
+        expect(fetched.stdout).not.toContain('VERIFIED');
+        expect(asFile.code).toBe(fetched.code);
+        expect(asFile.stderr).toContain('$.data.data.id is given twice');
+      } finally {
+        forger.closeAllConnections();
         await new Promise((resolve) => forger.close(resolve));
       }
     });
