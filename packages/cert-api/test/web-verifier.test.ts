@@ -308,6 +308,41 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     }
   });
 
+  it("when a link's service answers the certificate it names with a member named twice, then the page verifies nothing and refuses it as it refuses that file", async () => {
+    // Arrange: the genuine certificate; a forger's service gives `name` twice, the genuine value
+    // last (what JSON.parse keeps: it would verify while other readers show the first).
+    const asked = await certifyContent();
+    const text = JSON.stringify(asked).replace(
+      '"name":"Order"',
+      '"name":"Forged Mallory","name":"Order"',
+    );
+    const forger = createServer((_req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Content-Type', 'application/json');
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forgerApi = `http://127.0.0.1:${String((forger.address() as AddressInfo).port)}/cert/v2/`;
+
+    try {
+      // Act
+      const page = await openPage(
+        `#${new URLSearchParams({ certID: asked.data.certID, service: forgerApi }).toString()}`,
+      );
+      await page.locator('#error:not([hidden])').waitFor({ timeout: 60_000 });
+
+      // Assert
+      expect(text).toContain('"name":"Forged Mallory","name":"Order"');
+      await expect(page.locator('#error').textContent()).resolves.toContain(
+        'The certificate the service answered is refused: $.data.data.name is given twice',
+      );
+      await expect(page.locator('#verdict[data-verdict]').count()).resolves.toBe(0);
+    } finally {
+      forger.closeAllConnections();
+      await new Promise((resolve) => forger.close(resolve));
+    }
+  });
+
   it('when the JSON was saved at issuance and the certificate revoked later, then the page finds it revoked from its certID, with the chain time', async () => {
     const certificate = await certifyContent();
     const path = await saved('saved-at-issuance.json', JSON.stringify(certificate));

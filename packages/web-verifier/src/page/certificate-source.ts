@@ -38,6 +38,15 @@ interface ErrorBody {
   message?: unknown;
 }
 
+/** An error answer's body, for its message only: nothing in it is verified. */
+function lenientJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** GET /certificates/certID/{certID}: a public certificate, read without a token. */
 export async function fetchCertificate(apiBase: URL, certID: string): Promise<unknown> {
   const url = new URL(`certificates/certID/${encodeURIComponent(certID)}`, apiBase);
@@ -47,10 +56,23 @@ export async function fetchCertificate(apiBase: URL, certID: string): Promise<un
   } catch {
     throw new Error(`The service at ${apiBase.toString()} did not answer (or refused this page)`);
   }
-  const body = (await response.json().catch(() => ({}))) as ErrorBody;
+  const text = await response.text().catch(() => '');
   if (!response.ok) {
-    const message = typeof body.message === 'string' ? `: ${body.message}` : '';
+    const error = lenientJson(text) as ErrorBody | undefined;
+    const message = typeof error?.message === 'string' ? `: ${error.message}` : '';
     throw new Error(`The service answered ${String(response.status)}${message}`);
+  }
+  // Read as a file is: a member named twice verifies here and shows the other value elsewhere.
+  let body: unknown;
+  try {
+    body = parseJsonStrict(text);
+  } catch (error) {
+    if (error instanceof DuplicateMemberError) {
+      throw new Error(
+        `The certificate the service answered is refused: ${error.message}, and another reader could show the other value`,
+      );
+    }
+    body = undefined;
   }
   // A forger's service answers a look-alike of its own (another certID, a genuine record) or an
   // asset: it would be verified under the certID the link names.
