@@ -104,6 +104,11 @@ export interface CertApiOptions {
    * per address live in `rateLimitDatabase` when given.
    */
   postedVerifications?: Partial<PostedVerificationLimits>;
+  /**
+   * Certificate PDFs made at once in this process, as many more waiting their turn up to 5 s, any
+   * other a 503 with Retry-After; `DEFAULT_CERTIFICATE_PDFS_AT_ONCE` by default.
+   */
+  certificatePdfsAtOnce?: number;
 }
 
 /**
@@ -197,6 +202,9 @@ export function createCertApp(options: CertApiOptions): Express {
         ...(options.postedVerifications === undefined
           ? {}
           : { postedVerifications: options.postedVerifications }),
+        ...(options.certificatePdfsAtOnce === undefined
+          ? {}
+          : { certificatePdfsAtOnce: options.certificatePdfsAtOnce }),
       }),
       title: 'Trustpoint certificate API',
     },
@@ -212,6 +220,7 @@ export function createCertApp(options: CertApiOptions): Express {
         },
         idempotency,
         trust,
+        options.certificatePdfsAtOnce,
       ),
       trustpointsRouter(services, auth, trust, {
         ...(options.postedVerifications === undefined

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { anchoredVersion1Certificate } from '@trustpoint/test-kit/fixtures';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_CUT_NOTE, PRINTED_CONTENT_MAX_LENGTH } from '../src/certificates/printed-text.js';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 
 const run = promisify(execFile);
@@ -96,7 +97,7 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(qr?.data).toBe(`${base}/cert/v2/verify/#certID=${encodeURIComponent(created.certID)}`);
     expect(text).toContain('Delivery note 42');
-    expect(text).toContain('Crème brûlée, 12 pieces — ??');
+    expect(text).toContain('Crème brûlée, 12 pieces — <U+6771><U+4EAC>');
     expect(text).toContain(created.certID);
     expect(text).toContain(created.data.hash);
     expect(text).toContain('Evidence on network 31337');
@@ -178,6 +179,67 @@ describe.skipIf(!popplerAvailable())('a certificate as a PDF', () => {
 
     expect(status).toBe(200);
     expect(qr?.data).toBe(`${base}/cert/v2/verify/#certID=${encodeURIComponent(created.certID)}`);
+  });
+
+  /** The PDF of a certificate anyone may read, written to `dir`, with its text as pdftotext reads it. */
+  const readPdf = async (certID: string, file: string) => {
+    const response = await pdfOf(certID);
+    const path = join(dir, file);
+    await writeFile(path, Buffer.from(await response.arrayBuffer()));
+    const { stdout: text } = await run('pdftotext', ['-layout', path, '-']);
+    const { stdout: info } = await run('pdfinfo', [path]);
+    const pages = Number(/^Pages:\s+(\d+)$/m.exec(info)?.[1]);
+    const title = /^Title:\s+(.*)$/m.exec(info)?.[1];
+    return { status: response.status, text, pages, title };
+  };
+
+  it('when the certified content holds a 1 MB string, then its PDF prints the start on a few pages and says the rest is in the certificate the QR code opens', async () => {
+    const created = await api.certify(token, {
+      public: true,
+      // Stored as jsonb, whose keys come shorter first: the note follows the transcript.
+      content: { transcript: 'lorem ipsum '.repeat(85_000), transcriptNote: 'after' },
+    });
+
+    const pdf = await readPdf(created.certID, 'certificate-long.pdf');
+
+    expect(pdf.status).toBe(200);
+    // The whole string would print on some 180 pages.
+    expect(pdf.pages).toBeLessThanOrEqual(4);
+    expect(pdf.text).toContain('transcript: "lorem ipsum lorem ipsum');
+    expect(pdf.text.replace(/\s+/g, ' ')).toContain(CONTENT_CUT_NOTE);
+    expect(pdf.text.split('lorem').length - 1).toBeLessThan(PRINTED_CONTENT_MAX_LENGTH / 5);
+    // Cut inside the first value: the one after it is not printed.
+    expect(pdf.text).not.toContain('transcriptNote');
+  });
+
+  it('when two names differ only in Cyrillic letters, then their PDFs print them differently, each letter as its code point', async () => {
+    const ivan = await api.certify(token, { name: 'Диплом: Иван Петров', public: true });
+    const ivanova = await api.certify(token, { name: 'Диплом: Иван Петрова', public: true });
+
+    const first = await readPdf(ivan.certID, 'certificate-ivan.pdf');
+    const second = await readPdf(ivanova.certID, 'certificate-ivanova.pdf');
+    const nameOf = (text: string) => text.replace(/\s+/g, ' ').split(' Scan the code')[0];
+
+    expect(nameOf(first.text)).not.toBe(nameOf(second.text));
+    // Wrapped inside words, beside the QR code: compared without the spaces.
+    expect(first.text.replace(/\s+/g, '')).toContain(
+      '<U+0414><U+0438><U+043F><U+043B><U+043E><U+043C>:<U+0418><U+0432><U+0430><U+043D>' +
+        '<U+041F><U+0435><U+0442><U+0440><U+043E><U+0432>',
+    );
+    expect(second.text.replace(/\s+/g, '')).toContain(
+      '<U+041F><U+0435><U+0442><U+0440><U+043E><U+0432><U+0430>',
+    );
+    expect(first.text).not.toContain('?');
+    expect(first.title).toBe('Certificate Диплом: Иван Петров');
+  });
+
+  it('when a name holds a line break and a literal code point form, then the Title is one line and the printed form stays unambiguous', async () => {
+    const created = await api.certify(token, { name: 'Diploma\n<U+0418> or И', public: true });
+
+    const pdf = await readPdf(created.certID, 'certificate-line-break.pdf');
+
+    expect(pdf.title).toBe('Certificate Diploma <U+0418> or И');
+    expect(pdf.text).toContain('<U+003C>U+0418> or <U+0418>');
   });
 
   it('when the certificate is private, then a reader without its issuer token gets a 404, and the issuer the PDF', async () => {

@@ -1,128 +1,13 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 import type { ServiceVerdict } from './verify-certificate.js';
 import type { CertificateView } from './certificate-view.js';
-
-/** A4 portrait, in points. */
-const PAGE_SIZE: [number, number] = [595.28, 841.89];
-const MARGIN = 50;
-const INK = rgb(0.1, 0.12, 0.14);
-const MUTED = rgb(0.34, 0.38, 0.42);
-
-interface Fonts {
-  regular: PDFFont;
-  bold: PDFFont;
-  mono: PDFFont;
-}
-
-/**
- * The standard fonts only encode WinAnsi: any other character of a name or description becomes
- * `?` rather than failing the document (the JSON and the verifier keep the exact text).
- */
-function printable(font: PDFFont, text: string): string {
-  let out = '';
-  for (const char of text.replace(/[\r\n\t]+/g, ' ')) {
-    try {
-      font.encodeText(char);
-      out += char;
-    } catch {
-      out += '?';
-    }
-  }
-  return out;
-}
-
-/** Splits text into lines that fit `width`, by words, and inside words that are too long (hashes). */
-function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  const fits = (candidate: string) => font.widthOfTextAtSize(candidate, size) <= width;
-  for (const word of printable(font, text).split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (fits(candidate)) {
-      line = candidate;
-      continue;
-    }
-    if (line !== '') lines.push(line);
-    line = '';
-    for (const char of word) {
-      if (!fits(line + char)) {
-        lines.push(line);
-        line = '';
-      }
-      line += char;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
-
-/** Writes top to bottom, opening a new page when one is full. */
-class Writer {
-  private page: PDFPage;
-  private y: number;
-
-  constructor(
-    private readonly document: PDFDocument,
-    private readonly fonts: Fonts,
-  ) {
-    this.page = document.addPage(PAGE_SIZE);
-    this.y = PAGE_SIZE[1] - MARGIN;
-  }
-
-  get currentPage(): PDFPage {
-    return this.page;
-  }
-
-  get top(): number {
-    return this.y;
-  }
-
-  private room(height: number): void {
-    if (this.y - height < MARGIN) {
-      this.page = this.document.addPage(PAGE_SIZE);
-      this.y = PAGE_SIZE[1] - MARGIN;
-    }
-  }
-
-  text(
-    text: string,
-    options: { font?: PDFFont; size?: number; width?: number; gap?: number } = {},
-  ) {
-    const font = options.font ?? this.fonts.regular;
-    const size = options.size ?? 10;
-    const width = options.width ?? PAGE_SIZE[0] - 2 * MARGIN;
-    for (const line of wrap(font, size, text, width)) {
-      this.room(size * 1.35);
-      this.y -= size * 1.35;
-      this.page.drawText(line, { x: MARGIN, y: this.y, size, font, color: INK });
-    }
-    this.y -= options.gap ?? 0;
-  }
-
-  /** A label and its value on the lines below it, the value in a fixed-width font when code-like. */
-  field(label: string, value: string, mono = false): void {
-    this.room(30);
-    this.text(label, { font: this.fonts.bold, size: 9 });
-    this.text(value, { font: mono ? this.fonts.mono : this.fonts.regular, size: 9.5, gap: 5 });
-  }
-
-  rule(): void {
-    this.room(12);
-    this.y -= 6;
-    this.page.drawLine({
-      start: { x: MARGIN, y: this.y },
-      end: { x: PAGE_SIZE[0] - MARGIN, y: this.y },
-      thickness: 0.5,
-      color: MUTED,
-    });
-    this.y -= 6;
-  }
-
-  skip(height: number): void {
-    this.y -= height;
-  }
-}
+import { MARGIN, PAGE_SIZE, Writer, type Fonts } from './certificate-pdf-writer.js';
+import {
+  CONTENT_CUT_NOTE,
+  PRINTED_CONTENT_MAX_LENGTH,
+  PRINTED_CONTENT_MAX_LINES,
+} from './printed-text.js';
 
 export interface CertificatePdfInput {
   certificate: CertificateView;
@@ -201,18 +86,57 @@ function originText(issuer: ServiceVerdict['issuer']): string {
     : `${issuer.origin}, account ${issuer.account}: NOT this service's origin, which alone it trusts`;
 }
 
-/** The certified content as `path: value` lines, paths as the JSON nests them. */
-function contentLines(value: unknown, path: string[] = []): string[] {
+/**
+ * The certified content as `path: value` lines, paths as the JSON nests them, made as they are
+ * read: the lines past what is printed are never made.
+ */
+function* contentLines(value: unknown, path: string[] = []): Generator<string> {
   if (Array.isArray(value)) {
-    if (value.length === 0) return [`${path.join(' / ') || '(content)'}: []`];
-    return value.flatMap((item, index) => contentLines(item, [...path, `[${String(index)}]`]));
+    if (value.length === 0) yield `${path.join(' / ') || '(content)'}: []`;
+    for (const [index, item] of value.entries()) {
+      yield* contentLines(item, [...path, `[${String(index)}]`]);
+    }
+    return;
   }
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
-    if (entries.length === 0) return [`${path.join(' / ') || '(content)'}: {}`];
-    return entries.flatMap(([key, item]) => contentLines(item, [...path, key]));
+    if (entries.length === 0) yield `${path.join(' / ') || '(content)'}: {}`;
+    for (const [key, item] of entries) yield* contentLines(item, [...path, key]);
+    return;
   }
-  return [`${path.join(' / ')}: ${JSON.stringify(value)}`];
+  yield `${path.join(' / ')}: ${JSON.stringify(value)}`;
+}
+
+/** The content's lines up to `PRINTED_CONTENT_MAX_LINES` and `_LENGTH`, then the note if cut. */
+function writeContent(writer: Writer, fonts: Fonts, content: unknown): void {
+  let lines = 0;
+  let room = PRINTED_CONTENT_MAX_LENGTH;
+  let cut = false;
+  for (const line of contentLines(content)) {
+    if (lines === PRINTED_CONTENT_MAX_LINES || room === 0) {
+      cut = true;
+      break;
+    }
+    const printed = writer.text(line, {
+      font: fonts.mono,
+      size: 9,
+      gap: 1,
+      maxLength: room,
+      cutNote: false,
+    });
+    lines += 1;
+    room -= printed.length;
+    if (printed.cut) {
+      cut = true;
+      break;
+    }
+  }
+  if (cut) writer.text(CONTENT_CUT_NOTE, { font: fonts.bold, size: 9, gap: 1 });
+}
+
+/** The document's Title: one line, whatever line breaks or controls the name holds. */
+function titleOf(name: string): string {
+  return `Certificate ${name.replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ').trim()}`;
 }
 
 /**
@@ -223,7 +147,7 @@ function contentLines(value: unknown, path: string[] = []): string[] {
 export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
   const { certificate, verifyUrl } = input;
   const document = await PDFDocument.create();
-  document.setTitle(`Certificate ${certificate.data.name}`);
+  document.setTitle(titleOf(certificate.data.name));
   document.setSubject(certificate.certID);
   document.setProducer('Trustpoint');
   document.setCreator('Trustpoint certificate API');
@@ -294,9 +218,7 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
 
   writer.rule();
   writer.text('Certified content', { font: fonts.bold, size: 12, gap: 4 });
-  for (const line of contentLines(data.content).slice(0, 200)) {
-    writer.text(line, { font: fonts.mono, size: 9, gap: 1 });
-  }
+  writeContent(writer, fonts, data.content);
 
   writer.rule();
   writer.text('Trustpoints', { font: fonts.bold, size: 12, gap: 4 });

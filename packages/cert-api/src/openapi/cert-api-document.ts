@@ -29,6 +29,16 @@ import {
 } from '@trustpoint/http';
 import { MAX_CERTIFICATE_TRUSTPOINTS } from '@trustpoint/verifier';
 import {
+  PRINTED_CONTENT_MAX_LENGTH,
+  PRINTED_CONTENT_MAX_LINES,
+  PRINTED_VALUE_MAX_LENGTH,
+} from '../certificates/printed-text.js';
+import {
+  CERTIFICATE_PDF_MAX_WAIT_MS,
+  CERTIFICATE_PDF_RETRY_AFTER_SECONDS,
+  DEFAULT_CERTIFICATE_PDFS_AT_ONCE,
+} from '../routes/certificate-pdf-limits.js';
+import {
   BEARER_TOKENS_DESCRIPTION,
   IDENTITY_SECURITY_SCHEMES,
   ACCOUNT_TAG_DESCRIPTION,
@@ -76,6 +86,8 @@ export interface CertApiDocumentOptions {
   idempotencyRetentionMs?: number;
   /** The limits on posted copies the app applies, for the document to state. */
   postedVerifications?: Partial<PostedVerificationLimits>;
+  /** Certificate PDFs made at once (`DEFAULT_CERTIFICATE_PDFS_AT_ONCE` when left out). */
+  certificatePdfsAtOnce?: number;
 }
 
 /** `3600000` as `1 hour`, `600000` as `10 minutes`. */
@@ -311,18 +323,19 @@ function postedVerificationLimitsDescription(given: Partial<PostedVerificationLi
   );
 }
 
+const retryAfterHeader = (description: string) => ({
+  'Retry-After': {
+    description,
+    required: true,
+    schema: { type: 'integer' as const, minimum: 1 },
+  },
+});
+
 /** The 429 and 503 of posted verifications, each with the `Retry-After` it answers. */
 function withPostedVerificationLimits(
   responses: ZodOpenApiResponsesObject,
 ): ZodOpenApiResponsesObject {
   const tooMany = responses['429'];
-  const retryAfter = (description: string) => ({
-    'Retry-After': {
-      description,
-      required: true,
-      schema: { type: 'integer' as const, minimum: 1 },
-    },
-  });
   return {
     ...responses,
     ...(tooMany === undefined || '$ref' in tooMany
@@ -332,13 +345,22 @@ function withPostedVerificationLimits(
             ...tooMany,
             description:
               'Too many requests, or too many copies posted from this address this minute',
-            headers: retryAfter('Seconds until this address may post again'),
+            headers: retryAfterHeader('Seconds until this address may post again'),
           },
         }),
+    ...serviceBusy(
+      'Service Unavailable Error: as many copies as it checks at once are being checked',
+      'Seconds to wait before posting again',
+    ),
+  };
+}
+
+/** The 503 of work a process does only so much of at once (`ConcurrencyLimit`), with `Retry-After`. */
+function serviceBusy(description: string, retryAfter: string): ZodOpenApiResponsesObject {
+  return {
     503: {
-      description:
-        'Service Unavailable Error: as many copies as it checks at once are being checked',
-      headers: retryAfter('Seconds to wait before posting again'),
+      description,
+      headers: retryAfterHeader(retryAfter),
       content: {
         'application/json': {
           schema: errorBodySchema,
@@ -526,7 +548,15 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
     description:
       'The same access rules as reading the certificate. A PDF with its fields, every trustpoint ' +
       'and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on ' +
-      'it. The PDF proves nothing by itself: the verifier checks the chain.',
+      'it. The PDF proves nothing by itself: the verifier checks the chain. Paper shows the ' +
+      `start of long text: a value up to ${String(PRINTED_VALUE_MAX_LENGTH)} printed ` +
+      `characters, the certified content up to ${String(PRINTED_CONTENT_MAX_LINES)} lines and ` +
+      `${String(PRINTED_CONTENT_MAX_LENGTH)} characters, each cut saying so; a character its ` +
+      'fonts lack (beyond Latin-1) is printed as its code point, `<U+0418>` for `И`. The ' +
+      'certificate the QR code opens holds it all. This service makes ' +
+      `${String(options.certificatePdfsAtOnce ?? DEFAULT_CERTIFICATE_PDFS_AT_ONCE)} PDFs at ` +
+      `once, as many more waiting their turn for up to ${String(CERTIFICATE_PDF_MAX_WAIT_MS / 1_000)} s; ` +
+      `any other is a 503 with \`Retry-After: ${String(CERTIFICATE_PDF_RETRY_AFTER_SECONDS)}\`.`,
     security: OPTIONAL_AUTHENTICATION,
     requestParams: { path: lookupPathSchema, query: pinQuerySchema },
     responses: {
@@ -535,6 +565,10 @@ export function certApiDocument(options: CertApiDocumentOptions = {}): oas31.Ope
         content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
       },
       ...withPinAttemptLimit(errors('validation', ...authErrors, 'pinRequired', 'notFound')),
+      ...serviceBusy(
+        'Service Unavailable Error: as many PDFs as it makes at once are being made',
+        'Seconds to wait before asking again',
+      ),
     },
   };
 

@@ -41,6 +41,7 @@ import {
   createCertificateFromUrl,
 } from './file-and-url-certificates.js';
 import { jsonCreation } from './creation-request.js';
+import { certificatePdfLimit } from './certificate-pdf-limits.js';
 
 /** 201 with the anchored certificate, or 202 with it pending and where to follow it. */
 function answerCreated(req: Request, res: Response, record: CertificateRecord): void {
@@ -78,8 +79,11 @@ export function certificatesRouter(
   keys: IdempotencyKeys,
   /** The service's own trust (`serviceTrust`), for the verdict its PDFs print. */
   trust: () => Promise<Trust>,
+  /** PDFs made at once in this process; `DEFAULT_CERTIFICATE_PDFS_AT_ONCE` by default. */
+  pdfsAtOnce?: number,
 ): Router {
   const router = Router();
+  const pdfs = certificatePdfLimit(pdfsAtOnce);
   // Before `idempotent`: a credential without the scope leaves no key behind. A public read
   // needs no token, but a token sent must hold `read`.
   const certify = requireScope('certify');
@@ -157,16 +161,25 @@ export function certificatesRouter(
       // The web verifier of the configured public origin, never one built from the request's Host
       // header: a printed QR code must not send its reader wherever a request said it came from.
       const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
-      // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
-      const checkedAt = services.now();
-      const verdict = serviceVerdictOf(await verifyCertificateJson(services, view, await trust()));
-      // pdf-lib and qrcode load with the first PDF asked for, not with the service.
-      const { certificatePdf } = await import('../certificates/certificate-pdf.js');
-      const pdf = await certificatePdf({
-        certificate: view,
-        verifyUrl,
-        verification: { verdict, checkedAt },
+      // A caller gone before its turn costs nothing more.
+      const gone = new AbortController();
+      res.once('close', () => {
+        gone.abort();
       });
+      const pdf = await pdfs.run(async () => {
+        // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
+        const checkedAt = services.now();
+        const verdict = serviceVerdictOf(
+          await verifyCertificateJson(services, view, await trust()),
+        );
+        // pdf-lib and qrcode load with the first PDF asked for, not with the service.
+        const { certificatePdf } = await import('../certificates/certificate-pdf.js');
+        return certificatePdf({
+          certificate: view,
+          verifyUrl,
+          verification: { verdict, checkedAt },
+        });
+      }, gone.signal);
       const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
       res
         .status(200)

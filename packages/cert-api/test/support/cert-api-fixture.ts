@@ -117,6 +117,8 @@ export async function startCertApi(
     dnsServers?: readonly string[];
     /** Limits on posted copies (`POST /trustpoints/verification`); the defaults by default. */
     postedVerifications?: Partial<PostedVerificationLimits>;
+    /** Certificate PDFs made at once; the default by default. */
+    certificatePdfsAtOnce?: number;
     /** Count the rate limits in the test database, as the launcher does on PostgreSQL; memory by default. */
     rateLimitsInDatabase?: boolean;
     /** The clock of the limits counted in the database (their windows are minutes of the epoch). */
@@ -189,6 +191,9 @@ export async function startCertApi(
       ...(options.postedVerifications === undefined
         ? {}
         : { postedVerifications: options.postedVerifications }),
+      ...(options.certificatePdfsAtOnce === undefined
+        ? {}
+        : { certificatePdfsAtOnce: options.certificatePdfsAtOnce }),
       ...(options.rateLimitsInDatabase === true ? { rateLimitDatabase: db.knex } : {}),
       ...(options.rateLimitClock === undefined ? {} : { rateLimitClock: options.rateLimitClock }),
       ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),

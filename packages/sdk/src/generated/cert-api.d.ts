@@ -59,7 +59,7 @@ export interface paths {
     };
     /**
      * One certificate as a PDF
-     * @description The same access rules as reading the certificate. A PDF with its fields, every trustpoint and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on it. The PDF proves nothing by itself: the verifier checks the chain. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description The same access rules as reading the certificate. A PDF with its fields, every trustpoint and the hash, and a QR code that opens the web verifier (`/cert/v2/verify/#certID=...`) on it. The PDF proves nothing by itself: the verifier checks the chain. Paper shows the start of long text: a value up to 4096 printed characters, the certified content up to 200 lines and 8192 characters, each cut saying so; a character its fonts lack (beyond Latin-1) is printed as its code point, `<U+0418>` for `И`. The certificate the QR code opens holds it all. This service makes 4 PDFs at once, as many more waiting their turn for up to 5 s; any other is a 503 with `Retry-After: 2`. Requires the scope `read` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     get: operations['getCertificatePdf'];
     put?: never;
@@ -1923,6 +1923,17 @@ export interface operations {
       /** @description Internal Server Error */
       500: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Service Unavailable Error: as many PDFs as it makes at once are being made */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
