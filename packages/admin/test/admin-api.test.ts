@@ -278,6 +278,31 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect((await findUserAccount(api.db.knex, admin.id))?.role).toBe('admin');
     });
 
+    it("when two admins take each other's admin role away at once, then one of them stays admin", async () => {
+      // Arrange
+      const first = await api.givenUser({ role: 'admin' });
+      const second = await api.givenUser({ role: 'admin' });
+
+      // Act: both requests are authenticated as admins before either change is made.
+      const responses = await Promise.all([
+        request(api.app)
+          .patch(at(`/users/${second.id}`))
+          .set(first.auth)
+          .send({ role: 'user' }),
+        request(api.app)
+          .patch(at(`/users/${first.id}`))
+          .set(second.auth)
+          .send({ role: 'user' }),
+      ]);
+      const roles = await Promise.all(
+        [first, second].map(async (user) => (await findUserAccount(api.db.knex, user.id))?.role),
+      );
+
+      // Assert
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 403]);
+      expect(roles.sort()).toEqual(['admin', 'user']);
+    });
+
     it.each([
       ['an empty body', {}],
       ['an unknown plan', { planId: 'no-such-plan' }],
