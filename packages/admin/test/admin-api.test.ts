@@ -771,6 +771,46 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect(afterRevocation.map((response) => response.status)).toEqual([401, 401]);
     });
 
+    it("when an admin's key holding every scope and no expiry makes a customer's key and token, then they are the customer's own and outlive the key's rotation", async () => {
+      // Arrange: the operator's full key, as `trustpoint init-admin` prints one.
+      const owner = await api.givenUser({ role: 'admin' });
+      const customer = await api.givenUser();
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'operator' });
+      const { id: keyId, key } = body(made).data as { id: string; key: string };
+      const asKey = { Authorization: `Bearer ${key}` };
+
+      // Act: it provisions the customer, then the operator rotates it (revokes it).
+      const forCustomer = await request(api.app)
+        .post(at(`/users/${customer.id}/api-keys`))
+        .set(asKey)
+        .send({ name: 'integration' });
+      const minted = await request(api.app)
+        .post(at(`/users/${customer.id}/tokens`))
+        .set(asKey)
+        .send({});
+      const customerKey = (body(forCustomer).data as { key: string }).key;
+      const token = (body(minted).data as { accessToken: string }).accessToken;
+      await request(api.app)
+        .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth);
+      const afterRotation = await Promise.all(
+        [customerKey, token].map((credential) =>
+          request(api.app).get(at('/plans')).set('Authorization', `Bearer ${credential}`),
+        ),
+      );
+      const operatorAfter = await request(api.app).get(at('/plans')).set(asKey);
+
+      // Assert: the customer's credentials do not answer to the admin API (no admin role), but
+      // they are not revoked: 403, not 401.
+      expect([forCustomer.status, minted.status]).toEqual([201, 201]);
+      expect(body(forCustomer).data).toMatchObject({ parentKeyId: null });
+      expect(afterRotation.map((response) => response.status)).toEqual([403, 403]);
+      expect(operatorAfter.status).toBe(401);
+    });
+
     it("when an admin's key makes a key for another user, then it is that key's child: never wider, narrowed with it and revoked with it", async () => {
       // Arrange
       const owner = await api.givenUser({ role: 'admin' });
