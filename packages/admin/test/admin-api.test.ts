@@ -278,6 +278,31 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect((await findUserAccount(api.db.knex, admin.id))?.role).toBe('admin');
     });
 
+    it("when two admins take each other's admin role away at once, then one of them stays admin", async () => {
+      // Arrange
+      const first = await api.givenUser({ role: 'admin' });
+      const second = await api.givenUser({ role: 'admin' });
+
+      // Act: both requests are authenticated as admins before either change is made.
+      const responses = await Promise.all([
+        request(api.app)
+          .patch(at(`/users/${second.id}`))
+          .set(first.auth)
+          .send({ role: 'user' }),
+        request(api.app)
+          .patch(at(`/users/${first.id}`))
+          .set(second.auth)
+          .send({ role: 'user' }),
+      ]);
+      const roles = await Promise.all(
+        [first, second].map(async (user) => (await findUserAccount(api.db.knex, user.id))?.role),
+      );
+
+      // Assert
+      expect(responses.map((response) => response.status).sort()).toEqual([200, 403]);
+      expect(roles.sort()).toEqual(['admin', 'user']);
+    });
+
     it.each([
       ['an empty body', {}],
       ['an unknown plan', { planId: 'no-such-plan' }],
@@ -687,36 +712,166 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect(afterRevocation.map((response) => response.status)).toEqual([401, 401]);
     });
 
-    it("when an admin-only key makes a key for another user, then that key is the user's own, with the scopes asked, and outlives the admin's key", async () => {
-      // Arrange
+    it('when an admin-only key makes another administrator and mints through it a token for its own account, then every token in the chain holds its scopes only and stops working with it', async () => {
+      // Arrange: an administrator's key with the admin scope alone, for an hour.
+      const owner = await api.givenUser({ role: 'admin' });
+      const keyExpiry = new Date(Date.now() + 3_600_000);
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'automation', scopes: ['admin'], expiresAt: keyExpiry.toISOString() });
+      const { id: keyId, key } = body(made).data as { id: string; key: string };
+      const shadowId = `shadow-${randomUUID()}`;
+      const bearer = (credential: string) => ({ Authorization: `Bearer ${credential}` });
+      const claimsOf = (token: string) =>
+        JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+          scope?: string;
+          client_id?: string;
+          exp: number;
+        };
+
+      // Act: the key makes a new administrator, a month's token for it, and with that token a
+      // month's token for the key's own account.
+      const shadow = await request(api.app)
+        .post(at('/users'))
+        .set(bearer(key))
+        .send(newUserBody({ id: shadowId, role: 'admin' }));
+      const forShadow = await request(api.app)
+        .post(at(`/users/${shadowId}/tokens`))
+        .set(bearer(key))
+        .send({ expiresInSeconds: 2_592_000 });
+      const shadowToken = (body(forShadow).data as { accessToken: string }).accessToken;
+      const forOwner = await request(api.app)
+        .post(at(`/users/${owner.id}/tokens`))
+        .set(bearer(shadowToken))
+        .send({ expiresInSeconds: 2_592_000 });
+      const ownerToken = (body(forOwner).data as { accessToken: string }).accessToken;
+      const beforeRevocation = await Promise.all(
+        [shadowToken, ownerToken].map((token) =>
+          request(api.app).get(at('/plans')).set(bearer(token)),
+        ),
+      );
+      await request(api.app)
+        .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth);
+      const afterRevocation = await Promise.all(
+        [shadowToken, ownerToken].map((token) =>
+          request(api.app).get(at('/plans')).set(bearer(token)),
+        ),
+      );
+
+      // Assert
+      expect([shadow.status, forShadow.status, forOwner.status]).toEqual([201, 201, 201]);
+      for (const token of [shadowToken, ownerToken]) {
+        const claims = claimsOf(token);
+        expect(claims).toMatchObject({ scope: 'admin', client_id: keyId });
+        expect(claims.exp * 1_000).toBeLessThanOrEqual(keyExpiry.getTime());
+      }
+      expect(beforeRevocation.map((response) => response.status)).toEqual([200, 200]);
+      expect(afterRevocation.map((response) => response.status)).toEqual([401, 401]);
+    });
+
+    it("when an admin's key holding every scope and no expiry makes a customer's key and token, then they are the customer's own and outlive the key's rotation", async () => {
+      // Arrange: the operator's full key, as `trustpoint init-admin` prints one.
       const owner = await api.givenUser({ role: 'admin' });
       const customer = await api.givenUser();
       const made = await request(api.app)
         .post(at(`/users/${owner.id}/api-keys`))
         .set(admin.auth)
-        .send({ name: 'provisioning', scopes: ['admin'] });
+        .send({ name: 'operator' });
       const { id: keyId, key } = body(made).data as { id: string; key: string };
+      const asKey = { Authorization: `Bearer ${key}` };
 
-      // Act
+      // Act: it provisions the customer, then the operator rotates it (revokes it).
       const forCustomer = await request(api.app)
         .post(at(`/users/${customer.id}/api-keys`))
-        .set('Authorization', `Bearer ${key}`)
-        .send({ name: 'integration', scopes: ['read', 'certify'] });
+        .set(asKey)
+        .send({ name: 'integration' });
+      const minted = await request(api.app)
+        .post(at(`/users/${customer.id}/tokens`))
+        .set(asKey)
+        .send({});
+      const customerKey = (body(forCustomer).data as { key: string }).key;
+      const token = (body(minted).data as { accessToken: string }).accessToken;
       await request(api.app)
         .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
         .set(admin.auth);
-      const listed = await request(api.app)
+      const afterRotation = await Promise.all(
+        [customerKey, token].map((credential) =>
+          request(api.app).get(at('/plans')).set('Authorization', `Bearer ${credential}`),
+        ),
+      );
+      const operatorAfter = await request(api.app).get(at('/plans')).set(asKey);
+
+      // Assert: the customer's credentials do not answer to the admin API (no admin role), but
+      // they are not revoked: 403, not 401.
+      expect([forCustomer.status, minted.status]).toEqual([201, 201]);
+      expect(body(forCustomer).data).toMatchObject({ parentKeyId: null });
+      expect(afterRotation.map((response) => response.status)).toEqual([403, 403]);
+      expect(operatorAfter.status).toBe(401);
+    });
+
+    it("when an admin's key makes a key for another user, then it is that key's child: never wider, narrowed with it and revoked with it", async () => {
+      // Arrange
+      const owner = await api.givenUser({ role: 'admin' });
+      const customer = await api.givenUser();
+      const keyExpiry = new Date(Date.now() + 3_600_000);
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({
+          name: 'provisioning',
+          scopes: ['read', 'certify', 'admin'],
+          expiresAt: keyExpiry.toISOString(),
+        });
+      const { id: keyId, key } = body(made).data as { id: string; key: string };
+      const asKey = { Authorization: `Bearer ${key}` };
+
+      // Act
+      const wider = await request(api.app)
+        .post(at(`/users/${customer.id}/api-keys`))
+        .set(asKey)
+        .send({ name: 'wider', scopes: ['read', 'certify', 'track'] });
+      const forCustomer = await request(api.app)
+        .post(at(`/users/${customer.id}/api-keys`))
+        .set(asKey)
+        .send({ name: 'integration', scopes: ['read', 'certify'] });
+      const customerKey = (body(forCustomer).data as { key: string }).key;
+      await request(api.app)
+        .patch(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth)
+        .send({ scopes: ['read', 'admin'] });
+      const narrowed = await request(api.app)
         .get(at(`/users/${customer.id}/api-keys`))
         .set(admin.auth);
+      const beforeRevocation = await request(api.app)
+        .get(at('/plans'))
+        .set('Authorization', `Bearer ${customerKey}`);
+      await request(api.app)
+        .delete(at(`/users/${owner.id}/api-keys/${keyId}`))
+        .set(admin.auth);
+      const revoked = await request(api.app)
+        .get(at(`/users/${customer.id}/api-keys`))
+        .set(admin.auth);
+      const afterRevocation = await request(api.app)
+        .get(at('/plans'))
+        .set('Authorization', `Bearer ${customerKey}`);
 
       // Assert
+      expect(wider.status).toBe(403);
       expect(forCustomer.status).toBe(201);
       expect(body(forCustomer).data).toMatchObject({
         scopes: ['read', 'certify'],
-        parentKeyId: null,
+        parentKeyId: keyId,
+        expiresAt: keyExpiry.toISOString(),
       });
-      expect(body(listed).data).toMatchObject({
-        apiKeys: [{ name: 'integration', revokedAt: null }],
+      expect(body(narrowed).data).toMatchObject({
+        apiKeys: [{ name: 'integration', scopes: ['read'], revokedAt: null }],
+      });
+      // A customer's key reaches no admin route (403) until it is revoked (401).
+      expect([beforeRevocation.status, afterRevocation.status]).toEqual([403, 401]);
+      expect(body(revoked).data).toMatchObject({
+        apiKeys: [{ name: 'integration', revokedAt: expect.any(String) as unknown }],
       });
     });
 

@@ -146,7 +146,7 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
       // The count, the key and its audit entry in one transaction under the user's lock, so that
       // concurrent creations cannot all pass the count; the key and its entry commit together.
       created = await knex.transaction(async (trx) => {
-        await lockUserApiKeys(trx, userId);
+        await lockUserApiKeys(trx, userId, parentKeyId ?? undefined);
         if ((await countActiveApiKeys(trx, userId, new Date(now()))) >= maxKeys) {
           throw refused(
             'body',

@@ -95,15 +95,18 @@ export async function revokeApiKey(
   return { ...apiKey, descendants: descendants.sort() };
 }
 
-/** The keys made with the key (its children, theirs, ...) that are not revoked, with their scopes. */
+/**
+ * The keys made with the key (its children, theirs, ...) that are not revoked, with their scopes
+ * and owners (another user's key made with an administrator's key is among them).
+ */
 export async function activeDescendants(
   db: Queryable,
-  userId: string,
   id: string,
-): Promise<{ id: string; parentKeyId: string; scopes: ApiScope[] }[]> {
-  const keys = await listActiveDescendantKeys(db, userId, id);
+): Promise<{ id: string; userId: string; parentKeyId: string; scopes: ApiScope[] }[]> {
+  const keys = await listActiveDescendantKeys(db, id);
   return keys.map((key) => ({
     id: key.id,
+    userId: key.userId,
     parentKeyId: key.parentKeyId ?? id,
     scopes: key.scopes,
   }));

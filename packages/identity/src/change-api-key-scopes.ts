@@ -127,8 +127,8 @@ export async function changeApiKeyScopes(
   // Each descendant keeps what it has and its parent (as changed) allows; parents come first.
   const allowed = new Map<string, readonly ApiScope[]>([[apiKey.id, scopes]]);
   const changed = new Map<string, ApiScope[]>();
-  const emptied: string[] = [];
-  const descendants = await activeDescendants(trx, change.userId, apiKey.id);
+  const emptied: { id: string; userId: string }[] = [];
+  const descendants = await activeDescendants(trx, apiKey.id);
   const pending = [...descendants];
   while (pending.length > 0) {
     const index = pending.findIndex((key) => allowed.has(key.parentKeyId));
@@ -138,18 +138,18 @@ export async function changeApiKeyScopes(
     if (key === undefined) break;
     const within = key.scopes.filter((scope) => allowed.get(key.parentKeyId)?.includes(scope));
     allowed.set(key.id, within);
-    if (within.length === 0) emptied.push(key.id);
+    if (within.length === 0) emptied.push({ id: key.id, userId: key.userId });
     else if (!sameScopes(within, key.scopes)) changed.set(key.id, within);
   }
   if (!sameScopes(scopes, apiKey.scopes)) changed.set(apiKey.id, scopes);
   if (changed.size === 0 && emptied.length === 0) return { apiKey, narrowed: {}, revoked: [] };
 
-  await setApiKeyScopes(trx, change.userId, changed);
+  await setApiKeyScopes(trx, changed);
   const revoked = new Set<string>();
-  for (const id of emptied) {
+  for (const { id, userId } of emptied) {
     if (revoked.has(id)) continue;
     const done = await revokeApiKey(trx, {
-      userId: change.userId,
+      userId,
       id,
       revokedBy: change.actorId,
       at: change.now,

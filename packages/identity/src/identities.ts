@@ -42,9 +42,10 @@ export type ApiKeyCheck =
  * Every kind of bearer token an API accepts, behind one `credential(token)`:
  * - the service's own JWTs (launcher, admin CLI), remembered once verified (`AccessTokens`): full
  *   access unless they carry a `scope` claim;
- * - JWTs from the client-credentials endpoint, the same kind with a `client_id` and `scope`: the
- *   API key they were exchanged for is read on every use, so revoking it ends them at once, and
- *   they may do what both the token's scope and the key allow;
+ * - JWTs from the client-credentials endpoint, or minted through the admin API by a credential
+ *   with a key, the same kind with a `client_id` and `scope`: the API key they were exchanged for
+ *   or minted with is read on every use, so revoking it ends them at once, and they may do what
+ *   both the token's scope and the key allow;
  * - API keys themselves (`tp_live_...`), looked up by digest on every use (no cache), with their
  *   scopes;
  * - JWTs of the configured OpenID Connect providers, routed by their `iss` (`OidcIssuer`).
@@ -91,8 +92,9 @@ export class Identities implements BearerTokens {
       return { subject: verified.subject, scopes: verified.scopes, expiresAt };
     }
     const key = await apiKeyById(this.knex, verified.clientId, new Date(this.#now()));
-    // The key was revoked, has expired or changed hands since the token was issued.
-    if (key.status !== 'active' || key.apiKey.userId !== verified.subject) {
+    // The key was revoked or has expired since the token was issued. It may be another user's: a
+    // token an administrator's key mints for a user is bound to that key.
+    if (key.status !== 'active') {
       throw new DomainError('invalidToken', {
         detail: `API key ${verified.clientId} is ${key.status}`,
       });

@@ -11,7 +11,7 @@ import type { AdminApiOptions } from '../admin-api-options.js';
 import { refused } from '../admin-errors.js';
 import { userApiKeyParamsSchema, userIdParamsSchema } from '../admin-schemas.js';
 import { contextOf } from '../change-context.js';
-import { ownAccountBounds } from '../own-account-bounds.js';
+import { credentialBounds } from '../credential-bounds.js';
 import {
   changeUserApiKeyScopes,
   createUserApiKey,
@@ -59,8 +59,8 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
     if (expiresAt !== null && expiresAt.getTime() <= now()) {
       throw refused('body.expiresAt', 'Must be in the future');
     }
-    // A key for the caller's own account, made with a key: a child of that key.
-    const bounds = ownAccountBounds(res, id);
+    // A key made with a key, for any account: a child of that key.
+    const bounds = credentialBounds(res);
     const beyond = scopesBeyond(body.scopes ?? [], bounds?.scopes);
     if (beyond.length > 0) throw widerThanCreator(beyond);
     const boundedExpiry =
@@ -94,7 +94,7 @@ export function apiKeyRoutes(options: AdminApiOptions): Router {
   router.patch('/users/:id/api-keys/:keyId', ...scopeChange, async (req, res) => {
     const { id, keyId } = validate(userApiKeyParamsSchema, req.params, 'path');
     const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
-    const beyond = scopesBeyond(scopes, ownAccountBounds(res, id)?.scopes);
+    const beyond = scopesBeyond(scopes, credentialBounds(res)?.scopes);
     if (beyond.length > 0) throw widerThanCreator(beyond);
     const apiKey = await changeUserApiKeyScopes(
       knex,

@@ -37,7 +37,7 @@ export interface UserApiKeyRequest {
   /** Milliseconds since the epoch. */
   now: () => number;
   /**
-   * The key whose credential makes this one on its own account: the new key is its child (never
+   * The key whose credential makes this one, on any account: the new key is its child (never
    * wider, expiring no later, revoked with it), read under the lock as revocations are.
    */
   parentKeyId?: string;
@@ -45,7 +45,8 @@ export interface UserApiKeyRequest {
 
 /**
  * Makes a key for a user, audited (`api-key.create`), under the user's key lock so that concurrent
- * creations cannot both pass the count of active keys. An administrator's key for a user has no
+ * creations cannot both pass the count of active keys (and under the locks of the parent key's
+ * owners, which its revocation takes). A key made by an administrator's full credential has no
  * parent: it is the user's, bounded by nothing of the administrator's. `claim`: the request's
  * Idempotency-Key, marked done in the same transaction.
  */
@@ -58,7 +59,7 @@ export async function createUserApiKey(
   const { userId, expiresAt } = request;
   return knex.transaction(async (trx) => {
     await existingAccount(trx, userId);
-    await lockUserApiKeys(trx, userId);
+    await lockUserApiKeys(trx, userId, request.parentKeyId);
     if (
       (await countActiveApiKeys(trx, userId, new Date(request.now()))) >=
       DEFAULT_MAX_API_KEYS_PER_USER
@@ -72,7 +73,7 @@ export async function createUserApiKey(
     let expires = expiresAt;
     if (request.parentKeyId !== undefined) {
       const parent = await apiKeyById(trx, request.parentKeyId, new Date(request.now()));
-      if (parent.status !== 'active' || parent.apiKey.userId !== userId) {
+      if (parent.status !== 'active') {
         throw new DomainError('invalidToken', {
           detail: `API key ${request.parentKeyId} is ${parent.status}`,
         });

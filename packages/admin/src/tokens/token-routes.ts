@@ -4,7 +4,7 @@ import type { AdminApiOptions } from '../admin-api-options.js';
 import { mintTokenBodySchema, userIdParamsSchema } from '../admin-schemas.js';
 import { contextOf } from '../change-context.js';
 import { refused } from '../admin-errors.js';
-import { ownAccountBounds } from '../own-account-bounds.js';
+import { credentialBounds } from '../credential-bounds.js';
 import { mintUserToken } from './mint-user-token.js';
 
 /** `/users/{id}/tokens`: access tokens minted for a user (not stored). */
@@ -15,9 +15,9 @@ export function tokenRoutes(options: AdminApiOptions): Router {
   router.post('/users/:id/tokens', async (req, res) => {
     const { id } = validate(userIdParamsSchema, req.params, 'path');
     const asked = validate(mintTokenBodySchema, req.body ?? {}, 'body').expiresInSeconds;
-    // A token for the caller's own account, asked with a key: the key's scopes, tied to the key,
-    // and no longer than the credential lives.
-    const bounds = ownAccountBounds(res, id);
+    // A token asked with a key or scopes, for any account: the credential's scopes, tied to its
+    // key, and no longer than it lives.
+    const bounds = credentialBounds(res);
     const left =
       bounds?.expiresAt === undefined || bounds.expiresAt === null
         ? undefined

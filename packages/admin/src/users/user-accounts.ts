@@ -83,7 +83,33 @@ export async function createUserAccount(
     });
 }
 
-/** Changes a user's name, plan, qualified flag or role; audits the fields that changed. */
+/**
+ * Locks the acting administrator's row and the target user's, in id order (two administrators
+ * acting on each other never wait on each other), and checks the actor is still an enabled
+ * administrator. Its role was read when the request was authenticated, before this transaction:
+ * two administrators demoting or disabling each other at once would otherwise both pass and leave
+ * none. Under the lock the second waits for the first, then finds itself no administrator (403).
+ */
+async function lockActingAdministrator(
+  trx: Queryable,
+  actorId: string | null,
+  targetId: string,
+): Promise<void> {
+  const ids = actorId === null ? [targetId] : [...new Set([actorId, targetId])].sort();
+  for (const id of ids) await lockUser(trx, id);
+  if (actorId === null) return;
+  const actor = await findUserAccount(trx, actorId);
+  if (actor === undefined || actor.role !== 'admin' || actor.disabledAt !== null) {
+    throw new DomainError('adminRequired', {
+      detail: `${actorId} is no longer an enabled admin`,
+    });
+  }
+}
+
+/**
+ * Changes a user's name, plan, qualified flag or role; audits the fields that changed. Under the
+ * actor's and the user's row locks (`lockActingAdministrator`): at least the actor stays an admin.
+ */
 export async function updateUserAccount(
   knex: Knex,
   id: string,
@@ -95,6 +121,7 @@ export async function updateUserAccount(
     throw refused('body.role', 'An administrator cannot take their own admin role away');
   }
   return knex.transaction(async (trx) => {
+    await lockActingAdministrator(trx, context.actorId, id);
     const before = await existingAccount(trx, id);
     if (changes.planId !== undefined) await requirePlan(trx, changes.planId, 'body.planId');
     const updated = await updateUser(trx, id, changes);
@@ -115,8 +142,8 @@ export async function updateUserAccount(
 
 /**
  * Disables a user (its tokens and keys are refused from the next request on) or enables it again,
- * under the user's row lock; audited only when its state changes. An admin cannot disable
- * themselves.
+ * under the actor's and the user's row locks (`lockActingAdministrator`); audited only when its
+ * state changes. An admin cannot disable themselves.
  */
 export async function setUserAccountDisabled(
   knex: Knex,
@@ -128,8 +155,8 @@ export async function setUserAccountDisabled(
     throw refused('path.id', 'An administrator cannot disable themselves');
   }
   return knex.transaction(async (trx) => {
-    const before = await lockUser(trx, id);
-    if (before === undefined) throw noSuchUser(id);
+    await lockActingAdministrator(trx, context.actorId, id);
+    const before = await existingAccount(trx, id);
     const updated = await setUserDisabled(trx, id, disabled);
     if (updated === undefined) throw new DomainError('notFound');
     if ((before.disabledAt !== null) !== disabled) {

@@ -127,9 +127,32 @@ export async function listUserApiKeys(
  * Takes the user's row lock for the rest of the transaction, so that concurrent creations of the
  * user's keys count and insert one after another: without it each could count below the limit
  * before any inserts. Call first in the transaction that counts (`countActiveApiKeys`) and creates.
+ * With `parentKeyId` (a key made with another key, maybe another user's) it also takes the locks
+ * of the users owning that key and its ancestors, which their revocations and narrowings take: a
+ * child is never made beside a revocation of its tree that would miss it. All in user id order,
+ * so that two creations never wait on each other.
  */
-export async function lockUserApiKeys(trx: Queryable, userId: string): Promise<void> {
-  await lockUser(trx, userId);
+export async function lockUserApiKeys(
+  trx: Queryable,
+  userId: string,
+  parentKeyId?: string,
+): Promise<void> {
+  const owners = new Set([userId]);
+  if (parentKeyId !== undefined) {
+    // A key's owner and parent never change: the ancestry read before the locks holds after them.
+    const result = await trx.raw<{ rows: { user_id: string }[] }>(
+      `with recursive ancestry as (
+         select id, user_id, parent_key_id from api_keys where id = ?
+         union
+         select parent.id, parent.user_id, parent.parent_key_id
+           from api_keys parent join ancestry on parent.id = ancestry.parent_key_id
+       )
+       select distinct user_id from ancestry`,
+      [parentKeyId],
+    );
+    for (const row of result.rows) owners.add(row.user_id);
+  }
+  for (const owner of [...owners].sort()) await lockUser(trx, owner);
 }
 
 /** Keys of the user that are neither revoked nor expired at `now`. */
@@ -160,9 +183,10 @@ export async function findUserApiKey(
 }
 
 /**
- * Revokes the user's key and every key made with it (its children, theirs, ...), in one
- * statement, after every creation of the user's keys in flight (they hold the user's row lock,
- * taken here too), so that the tree holds every child made with a key of it. Keys revoked already
+ * Revokes the user's key and every key made with it (its children, theirs, ..., whoever owns
+ * them), in one statement, after every creation in flight of the user's keys or of keys under it
+ * (they hold the user's row lock, taken here too: `lockUserApiKeys`), so that the tree holds every
+ * child made with a key of it. Keys revoked already
  * keep their first revocation. The ids this call revoked (the key's own among them unless it was
  * revoked already); none when the user has no such key.
  */
@@ -185,42 +209,37 @@ export async function revokeApiKeyTree(
   return result.rows.map((row) => row.id);
 }
 
-/** The keys made with the key (its children, theirs, ...) that are not revoked, by id. */
-export async function listActiveDescendantKeys(
-  db: Queryable,
-  userId: string,
-  id: string,
-): Promise<ApiKeyRecord[]> {
+/**
+ * The keys made with the key (its children, theirs, ...) that are not revoked, by id; whoever owns
+ * them (an administrator's key making another user's key is its parent).
+ */
+export async function listActiveDescendantKeys(db: Queryable, id: string): Promise<ApiKeyRecord[]> {
   const result = await db.raw<{ rows: ApiKeyRow[] }>(
     `with recursive tree as (
        select ${COLUMNS.join(', ')} from api_keys
-        where parent_key_id = ? and user_id = ? and revoked_at is null
+        where parent_key_id = ? and revoked_at is null
        union
        select ${COLUMNS.map((column) => `child.${column}`).join(', ')}
          from api_keys child join tree on child.parent_key_id = tree.id
         where child.revoked_at is null
      )
      select ${COLUMNS.join(', ')} from tree order by id`,
-    [id, userId],
+    [id],
   );
   return result.rows.map(fromRow);
 }
 
-/** Sets the scopes of some of the user's keys, in one statement. */
+/** Sets the scopes of some keys (a key and its descendants, whoever owns them), in one statement. */
 export async function setApiKeyScopes(
   db: Queryable,
-  userId: string,
   scopes: ReadonlyMap<string, readonly ApiScope[]>,
 ): Promise<void> {
   if (scopes.size === 0) return;
   await db.raw(
     `update api_keys set scope = changed.scope
        from jsonb_to_recordset(?::jsonb) as changed(id text, scope text)
-      where api_keys.id = changed.id and api_keys.user_id = ?`,
-    [
-      JSON.stringify([...scopes].map(([id, wanted]) => ({ id, scope: scopeParameter(wanted) }))),
-      userId,
-    ],
+      where api_keys.id = changed.id`,
+    [JSON.stringify([...scopes].map(([id, wanted]) => ({ id, scope: scopeParameter(wanted) })))],
   );
 }
 

@@ -101,7 +101,7 @@ export interface paths {
     put?: never;
     /**
      * Mint a short-lived access token for a user
-     * @description A bearer token for both APIs, as the launcher mints the local one; it is not stored. A disabled user gets none (400). Asked for the caller's own account with an API key (or a token exchanged for one), the token holds only that key's scopes, lives no longer than the credential and stops working when the key does. Requires the scope `admin` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description A bearer token for both APIs, as the launcher mints the local one; it is not stored. A disabled user gets none (400). Asked with an API key (or a token exchanged for or minted with one), for any account, the token holds only that key's scopes, lives no longer than the credential and stops working when the key does. Requires the scope `admin` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['mintUserToken'];
     delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
     put?: never;
     /**
      * Create an API key for a user
-     * @description The key is in this answer only (only its SHA-256 is kept; a retry with the same `Idempotency-Key` gets this answer again, kept sealed). A user has at most 20 active keys (400 beyond). `scopes` sets what it may do (every scope by default); for another user it has no parent: the administrator's own credential does not bound it. For the caller's own account, made with an API key (or a token exchanged for one), it is that key's child: its scopes (403 beyond), expiring no later, revoked with it; setting scopes there is bounded the same way. The admin is recorded as its creator. A retry after the service died before answering revokes the key nobody received and makes another. Requires the scope `admin` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
+     * @description The key is in this answer only (only its SHA-256 is kept; a retry with the same `Idempotency-Key` gets this answer again, kept sealed). A user has at most 20 active keys (400 beyond). `scopes` sets what it may do (every scope by default). Made with an API key (or a token exchanged for or minted with one), for any account, it is that key's child: its scopes (403 beyond), expiring no later, narrowed and revoked with it; setting scopes is bounded the same way. Made with a full token no key stands behind, it has no parent. The admin is recorded as its creator. A retry after the service died before answering revokes the key nobody received and makes another. Requires the scope `admin` when called with an API key or a token exchanged for one (403 `insufficientScope` otherwise, naming the scope).
      */
     post: operations['createUserApiKey'];
     delete?: never;
