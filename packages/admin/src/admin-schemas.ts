@@ -25,6 +25,30 @@ const idSchema = (what: string) =>
     .regex(/^[\x21-\x7e]{1,200}$/, 'Must be 1 to 200 printable ASCII characters without spaces')
     .meta({ description: `The ${what} id` });
 
+/**
+ * The id of a new user or plan: besides `idSchema`, one every client can put in a path segment of
+ * `/users/{id}` or `/plans/{id}`. `.` and `..` (any id of dots only) are dot segments that URL
+ * clients resolve away (RFC 3986 5.2.4); `/` and `\` split the segment (WHATWG URLs read `\` as
+ * `/`), and `%` begins an escape that proxies and clients decode differently. Existing ids are
+ * still found by the lenient `idSchema`.
+ */
+const newIdSchema = (what: string) =>
+  idSchema(what)
+    .refine((id) => !/^\.+$/.test(id), 'Must not be only dots: . and .. are not path segments')
+    .refine((id) => !/[/\\%]/.test(id), 'Must not contain /, \\ or %: the id is a path segment');
+
+/** The most credits a balance may hold, at creation as with `credits set`. */
+export const MAX_CREDIT_BALANCE = 1_000_000_000_000;
+/** The most credits one grant may add. */
+export const MAX_CREDIT_GRANT = 1_000_000_000;
+
+/**
+ * A whole number of credits from `min` to `max`, with one problem when it is wrong: a number
+ * past `max` is said to be too big once, not also as beyond the safe integers.
+ */
+const creditsSchema = (min: number, max: number) =>
+  z.number().min(min, { abort: true }).max(max, { abort: true }).int();
+
 const nameSchema = textSchema().trim().min(1).max(MAX_TEXT);
 const reasonSchema = textSchema().max(MAX_TEXT).optional().meta({
   description: 'Why: kept in the credit ledger and the audit log',
@@ -54,12 +78,16 @@ export const planIdParamsSchema = z.object({ id: idSchema('plan') });
 
 export const createUserBodySchema = z
   .strictObject({
-    id: idSchema('user').meta({ description: 'The user id: the `sub` of its tokens' }),
+    id: newIdSchema('user').meta({
+      description:
+        'The user id: the `sub` of its tokens. 1 to 200 printable ASCII characters, not only ' +
+        'dots, without /, \\ or % (it is a path segment of /users/{id})',
+    }),
     displayName: nameSchema,
     planId: idSchema('plan'),
     qualified: z.boolean().default(false),
     role: userRoleSchema.default('user'),
-    credits: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).meta({
+    credits: creditsSchema(0, MAX_CREDIT_BALANCE).default(0).meta({
       description: 'The balance to start with',
     }),
   })
@@ -96,19 +124,14 @@ export const creditHistoryQuerySchema = z.object({
 
 export const grantCreditsBodySchema = z
   .strictObject({
-    amount: z.number().int().min(1).max(1_000_000_000).meta({ description: 'Credits to add' }),
+    amount: creditsSchema(1, MAX_CREDIT_GRANT).meta({ description: 'Credits to add' }),
     reason: reasonSchema,
   })
   .meta({ id: 'GrantCreditsBody' });
 
 export const setCreditsBodySchema = z
   .strictObject({
-    balance: z
-      .number()
-      .int()
-      .min(0)
-      .max(1_000_000_000_000)
-      .meta({ description: 'The new balance' }),
+    balance: creditsSchema(0, MAX_CREDIT_BALANCE).meta({ description: 'The new balance' }),
     reason: reasonSchema,
   })
   .meta({ id: 'SetCreditsBody' });
@@ -124,7 +147,11 @@ export const mintTokenBodySchema = z
 
 export const createPlanBodySchema = z
   .strictObject({
-    id: idSchema('plan'),
+    id: newIdSchema('plan').meta({
+      description:
+        'The plan id: 1 to 200 printable ASCII characters, not only dots, without /, \\ or % ' +
+        '(it is a path segment of /plans/{id})',
+    }),
     name: nameSchema,
     networkIds: z.array(networkIdSchema).max(1000),
   })

@@ -187,6 +187,13 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       ['a negative balance', { credits: -1 }, 'body.credits'],
       ['an unknown role', { role: 'root' }, 'body.role'],
       ['an id with a space', { id: 'a b' }, 'body.id'],
+      ['the id ..', { id: '..' }, 'body.id'],
+      ['the id .', { id: '.' }, 'body.id'],
+      ['an id with a slash', { id: 'a/b' }, 'body.id'],
+      ['an id with a backslash', { id: 'a\\b' }, 'body.id'],
+      ['an id with a percent sign', { id: 'a%2fb' }, 'body.id'],
+      ['an id with a control character', { id: 'a\u0001b' }, 'body.id'],
+      ['a balance above what credits set allows', { credits: 1_000_000_000_001 }, 'body.credits'],
       ['an unknown field', { password: 'x' }, 'body'],
     ])('when the body has %s, then 400 on that field and no user', async (_, change, field) => {
       // Arrange
@@ -199,6 +206,20 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect(response.status).toBe(400);
       expect(body(response).errors?.map((error) => error.field)).toContain(field);
       expect(await api.auditOf(`user:${wanted.id}`)).toEqual([]);
+    });
+
+    it('when the balance to start with is far too large, then the 400 says so once', async () => {
+      // Arrange: beyond the safe integers as well as beyond the maximum.
+      const wanted = newUserBody({ credits: 2 ** 53 });
+
+      // Act
+      const response = await request(api.app).post(at('/users')).set(admin.auth).send(wanted);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(body(response).errors).toEqual([
+        { field: 'body.credits', error: 'Too big: expected number to be <=1000000000000' },
+      ]);
     });
 
     it('when users are listed, then a page comes with the total, disabled users included', async () => {
@@ -468,6 +489,8 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       ['grant', { amount: 1.5 }, 'body.amount'],
       ['grant', {}, 'body.amount'],
       ['set', { balance: -1 }, 'body.balance'],
+      ['grant', { amount: 1_000_000_001 }, 'body.amount'],
+      ['set', { balance: 1_000_000_000_001 }, 'body.balance'],
     ])('when a %s has a bad amount, then 400 and the balance stays', async (kind, sent, field) => {
       // Arrange
       const user = await api.givenUser({ credits: 2 });
@@ -485,12 +508,8 @@ describe.each(testBackends())('admin API on %s', (backend) => {
     });
 
     it('when a grant would take a balance past the largest the schema allows, then 400 naming the amount and nothing changes', async () => {
-      // Arrange: a user created with the largest balance the API takes.
-      const created = await request(api.app)
-        .post(at('/users'))
-        .set(admin.auth)
-        .send(newUserBody({ credits: Number.MAX_SAFE_INTEGER }));
-      const id = String(body(created).data.id);
+      // Arrange: a user whose grants added up to the most a balance can hold.
+      const { id } = await api.givenUser({ credits: Number.MAX_SAFE_INTEGER });
 
       // Act
       const response = await request(api.app)
@@ -499,7 +518,6 @@ describe.each(testBackends())('admin API on %s', (backend) => {
         .send({ amount: 1 });
 
       // Assert
-      expect(created.status).toBe(201);
       expect(response.status).toBe(400);
       expect(body(response)).toMatchObject({
         statusCode: 400,
@@ -1012,6 +1030,22 @@ describe.each(testBackends())('admin API on %s', (backend) => {
         .set(admin.auth);
       expect(read.status).toBe(404);
     });
+
+    it.each(['..', '.', 'a/b', 'a%2fb'])(
+      'when a plan id is %s, which no client can put in /plans/{id}, then 400 on body.id and no plan',
+      async (id) => {
+        // Act
+        const response = await request(api.app)
+          .post(at('/plans'))
+          .set(admin.auth)
+          .send({ id, name: 'Unreachable', networkIds: ['31337'] });
+
+        // Assert
+        expect(response.status).toBe(400);
+        expect(body(response).errors?.map((error) => error.field)).toEqual(['body.id']);
+        expect(await api.auditOf(`plan:${id}`)).toEqual([]);
+      },
+    );
 
     it('when a plan id is taken, then 409; an unknown plan to update is a 404', async () => {
       // Arrange

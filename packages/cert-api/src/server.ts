@@ -116,9 +116,9 @@ export interface CertApiOptions {
  * site): what anyone may read without a token. Only these answer CORS.
  */
 export const CERT_API_PUBLIC_READS = [
-  '/certificates/:lookup/:id',
-  '/certificates/:lookup/:id/pdf',
-  '/trustpoints/:lookup/:id',
+  '/certificates/:type/:id',
+  '/certificates/:type/:id/pdf',
+  '/trustpoints/:type/:id',
   '/files/:fileHash',
   '/networks',
   '/.well-known/jwks.json',

@@ -216,6 +216,35 @@ describe.each(testBackends())('Caller text and JSON in certificates on %s', (bac
     },
   );
 
+  it.each([
+    ['GET', `${CREATE}/certID/a%00b`, 'path.id'],
+    ['PATCH', `${CREATE}/externalId/%00`, 'path.id'],
+    ['GET', `/cert/v2/trustpoints/certID/a%00b`, 'path.id'],
+    ['GET', `${CREATE}/bogus/x`, 'path.type'],
+    ['GET', `${CREATE}/bogus/x/pdf`, 'path.type'],
+    ['GET', `/cert/v2/trustpoints/bogus/x`, 'path.type'],
+  ])(
+    'when %s %s has a wrong path parameter, then the 400 names it %s',
+    async (method, target, field) => {
+      // Arrange
+      const { token } = await api.user();
+
+      // Act
+      const response = await request(api.app)
+        [method.toLowerCase() as 'get'](target)
+        .set('Authorization', `Bearer ${token}`)
+        .send(method === 'PATCH' ? { public: true } : undefined);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        statusCode: 400,
+        type: 'Validation Error',
+        errors: [{ field, error: expect.any(String) }],
+      });
+    },
+  );
+
   it('when content has a __proto__ member, then it is certified, stored and returned as sent, and its hash is doubleHash(JCS(content as sent))', async () => {
     const { token } = await api.user();
     // Keys in JCS order already, so this text is its own canonical form.

@@ -202,6 +202,36 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(await findCreditBalance(api.db.knex, id)).toBe(1);
   });
 
+  it('when the content has so many fields that its certificate could not be posted back for verification, then 400 on body.content and nothing is spent; a smaller one posts back', async () => {
+    // Arrange: every array element becomes a disclosure of its own (about 100 bytes each).
+    const { id, token } = await api.user({ credits: 2 });
+    const numbers = (count: number) => Array.from({ length: count }, (_, index) => index);
+
+    // Act
+    const tooMany = await post(token, 'type=content&networkId=31337', {
+      name: 'Readings',
+      description: '',
+      content: { a: numbers(60_000) },
+    });
+    const fewer = await post(token, 'type=content&networkId=31337', {
+      name: 'Readings',
+      description: '',
+      content: { a: numbers(5_000) },
+    });
+    const postedBack = await request(api.app)
+      .post('/cert/v2/trustpoints/verification')
+      .send(fewer.body.data);
+
+    // Assert
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors).toEqual([
+      { field: 'body.content', error: expect.stringContaining('1 MiB') as unknown },
+    ]);
+    expect(fewer.status).toBe(201);
+    expect(postedBack.status).toBe(200);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+  });
+
   it('when the same content is certified twice, then 409 and no second credit is spent', async () => {
     const { id, token } = await api.user({ credits: 5 });
     const body = { name: 'Twice', description: '', content: { same: true } };

@@ -43,7 +43,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CORS for the public read routes only (`paths`, Express path patterns such as
- * `/certificates/:lookup/:id`, matched exactly): GET and HEAD answers readable by a page of an
+ * `/certificates/:type/:id`, matched exactly): GET and HEAD answers readable by a page of an
  * allowed origin, and their preflights. Never credentials, and no `Authorization` header allowed in
  * a preflight, so a page of another origin reads what anyone may read and nothing more. Other
  * routes get no CORS headers at all. A middleware rather than routes: the app's routes stay exactly

@@ -25,9 +25,10 @@ function authorizationHeaders(rawHeaders: readonly string[]): number {
 
 /**
  * Mounted first: an HTTP/1.1 request without Host or with two Authorization headers, a path that is not valid percent-encoded UTF-8,
- * or a path or query value holding U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
+ * or a query value holding U+0000, is a 400 before any route sees it. Routes decode their parameters and query values into
  * text that reaches the database, which cannot hold U+0000; the router itself would throw on an
- * undecodable parameter, and only on the routes that have one.
+ * undecodable parameter, and only on the routes that have one. A path parameter holding U+0000 is
+ * refused by `validate` as `path.<name>`, where its name is known.
  */
 export const requestTarget: RequestHandler = (req, _res, next) => {
   // RFC 9112 3.2: an HTTP/1.1 request without Host is a 400. The API server leaves this to us
@@ -46,16 +47,13 @@ export const requestTarget: RequestHandler = (req, _res, next) => {
     );
     return;
   }
-  let path: string;
   try {
-    path = decodeURIComponent(req.path);
+    decodeURIComponent(req.path);
   } catch {
     next(refused([{ field: 'path', error: 'Must be valid percent-encoded UTF-8' }]));
     return;
   }
   const problems: FieldError[] = [];
-  const pathProblem = textProblem(path);
-  if (pathProblem !== undefined) problems.push({ field: 'path', error: pathProblem });
   for (const [name, value] of Object.entries(req.query)) queryProblems(name, value, problems);
   next(problems.length === 0 ? undefined : refused(problems));
 };

@@ -1,4 +1,4 @@
-import { DomainError, fieldErrorsFromZod, type FieldError } from '@trustpoint/domain';
+import { DomainError, fieldErrorsFromZod, textProblem, type FieldError } from '@trustpoint/domain';
 import type { z } from 'zod';
 
 /** The field of a missing JSON body, and what to do about it. */
@@ -7,17 +7,45 @@ const NO_JSON_BODY: FieldError = {
   error: 'A JSON body is required, sent with Content-Type: application/json',
 };
 
+/**
+ * A path parameter holding U+0000, which no stored text can hold, named `path.<name>`: checked
+ * here, where the route's parameter names are known, rather than on the whole path before routing.
+ */
+function pathParameterProblems(params: unknown): FieldError[] {
+  if (typeof params !== 'object' || params === null) return [];
+  const problems: FieldError[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const problem = typeof value === 'string' ? textProblem(value) : undefined;
+    if (problem !== undefined) problems.push({ field: `path.${name}`, error: problem });
+  }
+  return problems;
+}
+
 /** The problems of one part of a request, each field under the part's name (`query.networkId`). */
 function partProblems<S extends z.ZodType>(
   schema: S,
   value: unknown,
   fieldPrefix: string | undefined,
-): { ok: true; data: z.output<S> } | { ok: false; errors: FieldError[]; cause?: z.ZodError } {
+):
+  | { ok: true; data: z.output<S> }
+  | { ok: false; detail: string; errors: FieldError[]; cause?: z.ZodError } {
+  if (fieldPrefix === 'path') {
+    const unstorable = pathParameterProblems(value);
+    if (unstorable.length > 0) {
+      return { ok: false, detail: 'unstorable path parameter', errors: unstorable };
+    }
+  }
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, data: result.data };
   // No JSON was parsed: the body is missing, or was sent without its Content-Type.
-  if (value === undefined && fieldPrefix === 'body') return { ok: false, errors: [NO_JSON_BODY] };
-  return { ok: false, errors: fieldErrorsFromZod(result.error, fieldPrefix), cause: result.error };
+  if (value === undefined && fieldPrefix === 'body')
+    return { ok: false, detail: 'no JSON body', errors: [NO_JSON_BODY] };
+  return {
+    ok: false,
+    detail: 'request validation failed',
+    errors: fieldErrorsFromZod(result.error, fieldPrefix),
+    cause: result.error,
+  };
 }
 
 /**
@@ -32,7 +60,7 @@ export function validate<S extends z.ZodType>(
   const part = partProblems(schema, value, fieldPrefix);
   if (part.ok) return part.data;
   throw new DomainError('validation', {
-    detail: part.cause === undefined ? 'no JSON body' : 'request validation failed',
+    detail: part.detail,
     errors: part.errors,
     cause: part.cause,
   });

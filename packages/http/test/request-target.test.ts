@@ -21,7 +21,6 @@ describe('requestTarget', () => {
     ['a malformed percent-encoding in a parameter', '/items/%E0%A4%A', 'path'],
     ['an encoded invalid UTF-8 byte', '/items/%FF', 'path'],
     ['an encoded lone surrogate', '/items/%ED%A0%80', 'path'],
-    ['U+0000 in a parameter', '/items/%00', 'path'],
     ['a malformed percent-encoding on an unknown path', '/nothing/%E0%A4%A', 'path'],
     ['U+0000 in a query value', '/items/1?externalId=a%00b', 'query.externalId'],
     ['U+0000 in a repeated query value', '/items/1?x=ok&x=%00', 'query.x'],
@@ -33,6 +32,13 @@ describe('requestTarget', () => {
     expect(response.body).toMatchObject({
       errors: [{ field, error: expect.any(String) as string }],
     });
+  });
+
+  it('when a path parameter holds U+0000, then the route gets it to refuse by name (validate: path.<name>)', async () => {
+    const response = await request(appWithTarget()).get('/items/a%00b');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: 'a\u0000b' });
   });
 
   it('when the target is well formed, then the route gets decoded text, astral characters too', async () => {

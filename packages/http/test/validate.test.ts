@@ -44,6 +44,21 @@ describe('validate', () => {
       ],
     });
   });
+  it('when a path parameter holds U+0000, then the 400 names it path.<name>, whatever its schema', () => {
+    // Arrange: a schema that would take any string; no stored text can hold U+0000.
+    const params = { type: 'certID', id: 'a\u0000b' };
+
+    // Act
+    const error = thrownBy(() =>
+      validate(z.object({ type: z.string(), id: z.string() }), params, 'path'),
+    );
+
+    // Assert
+    expect(error).toMatchObject({
+      code: 'validation',
+      errors: [{ field: 'path.id', error: 'Must not contain the character U+0000 (NUL)' }],
+    });
+  });
 });
 
 describe('validateRequest', () => {

@@ -1,4 +1,5 @@
 import type { CertificateHashV2, CertificateRecord } from '@trustpoint/db';
+import { DEFAULT_JSON_BODY_LIMIT } from '@trustpoint/http';
 import {
   createDisclosableCertificate,
   DomainError,
@@ -35,12 +36,51 @@ function inClearOf(fields: HashedFields): DisclosurePath[] {
 }
 
 /**
+ * The most bytes a certificate as the service issues it may take: what `POST /trustpoints/verification`
+ * accepts (the APIs' JSON body limit), so that every copy the service issues can be posted back.
+ */
+export const ISSUED_CERTIFICATE_MAX_BYTES = DEFAULT_JSON_BODY_LIMIT;
+
+/**
+ * What an issued certificate holds besides its content and disclosures, at most: name, description,
+ * externalId and the other shown fields with every character escaped, its PIN encrypted, 64
+ * trustpoints of metadata, the envelope, the content members the service keeps in clear.
+ */
+const ISSUED_CERTIFICATE_ALLOWANCE_BYTES = 128 * 1024;
+
+/** A digest in the hashed content's `_sd`, with its quotes and comma. */
+const DIGEST_REFERENCE_BYTES = 46;
+
+/**
+ * The size of the issued certificate at most: its disclosures (each with quotes and a comma in
+ * `selectiveDisclosure.disclosures`, their lengths summed without serialising anything again), the
+ * digests of the top-level members in the hashed content (nested ones are inside their parent's
+ * disclosure), and `data.content` as JSON, the one serialisation this adds.
+ */
+function issuedBytesAtMost(
+  disclosures: readonly string[],
+  hashedContent: JsonObject,
+  content: unknown,
+): number {
+  let bytes = ISSUED_CERTIFICATE_ALLOWANCE_BYTES;
+  for (const disclosure of disclosures) bytes += disclosure.length + 3;
+  const topLevel = Array.isArray(hashedContent._sd) ? hashedContent._sd.length : 0;
+  bytes += topLevel * DIGEST_REFERENCE_BYTES;
+  // In-clear members (a file's name, a URL's fetch, an assetId) are bounded by their schemas and
+  // counted in the allowance.
+  bytes += Buffer.byteLength(JSON.stringify(content));
+  return bytes;
+}
+
+/**
  * The certificate hash, version 2 (issue #24, `@trustpoint/verifier`'s README): the root over
  * every shown field, with fresh 128-bit salts, to anchor as the Evidence and show as `data.hash`;
  * and what to store with it. `issuerOrigin` is the service's configured public origin, when it has
  * one; `issuerDomain` the domain the issuing account had proven, when it had one. Content JSON
  * cannot carry interoperably (an integer beyond 2^53 − 1) or a member named
- * `_sd` or `...` is a 400 on the field, before anything is stored or spent.
+ * `_sd` or `...` is a 400 on the field, before anything is stored or spent; so is content whose
+ * certificate would take more than `ISSUED_CERTIFICATE_MAX_BYTES` (every member and element is a
+ * disclosure of its own, so 60,000 small numbers make megabytes).
  */
 export function certificateHashV2(
   certId: string,
@@ -67,6 +107,22 @@ export function certificateHashV2(
       },
       { inClear: inClearOf(fields) },
     );
+    const { disclosures, content } = certificate.data.selectiveDisclosure;
+    if (issuedBytesAtMost(disclosures, content, fields.content) > ISSUED_CERTIFICATE_MAX_BYTES) {
+      throw new DomainError('validation', {
+        detail: `the issued certificate would take more than ${String(ISSUED_CERTIFICATE_MAX_BYTES)} bytes`,
+        errors: [
+          {
+            field: 'body.content',
+            error:
+              `Too large to certify: its ${String(disclosures.length)} fields (every member and ` +
+              'array element, each disclosed with its own salt) would make a certificate larger ' +
+              'than POST /trustpoints/verification accepts (1 MiB); certify fewer or smaller ' +
+              'fields, or the data as a file (type=file)',
+          },
+        ],
+      });
+    }
     return {
       hash,
       issuerOrigin: issuerOrigin ?? null,

@@ -26,7 +26,7 @@ function lookupOf(lookupName: string, value: string): CertificateLookup {
   const lookup = CERTIFICATE_LOOKUPS[lookupName];
   if (!lookup) {
     throw new DomainError('validation', {
-      errors: [{ field: 'type', error: 'Expected one of certID, externalId, fileHash, hash' }],
+      errors: [{ field: 'path.type', error: 'Expected one of certID, externalId, fileHash, hash' }],
     });
   }
   // A hash is 64 lowercase hex characters, as every hash the APIs show and take (`/files/{fileHash}`,

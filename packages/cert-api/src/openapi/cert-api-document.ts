@@ -54,7 +54,6 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { CERTIFICATE_LOOKUPS } from '../certificates/get-certificate.js';
 import { pinAttemptLimits, type PinAttemptLimits } from '../certificates/pin-attempt-limits.js';
 import { BODY_PART, FILE_PART } from '../routes/receive-file-upload.js';
 import { lookupParamsSchema, pinQuerySchema } from '../routes/certificate-lookup-params.js';
@@ -139,8 +138,6 @@ const AUTHENTICATED: oas31.SecurityRequirementObject[] = [{ [BEARER]: [] }];
 const OPTIONAL_AUTHENTICATION: oas31.SecurityRequirementObject[] = [{}, { [BEARER]: [] }];
 const PUBLIC: oas31.SecurityRequirementObject[] = [];
 
-const lookupNames = Object.keys(CERTIFICATE_LOOKUPS) as [string, ...string[]];
-
 /** What every creation says of the certificate hash (issue #24). */
 const CERTIFICATE_HASH_V2_DESCRIPTION =
   'Every new certificate is made under hash version 2 (`data.hashVersion: 2`): `data.hash`, ' +
@@ -152,12 +149,9 @@ const CERTIFICATE_HASH_V2_DESCRIPTION =
   '`_sd` or `...` (400). The unsalted digest of the content or file (version 1 rule) stays ' +
   'stored: a repeat of it is a 409 and `/certificates/hash/{digest}` finds the certificate.';
 
-/**
- * `{type}/{id}`. The routes name the first segment `lookup` and check its value in the use case
- * (reported as field `type`); the document uses the spec's name and lists the values.
- */
+/** `{type}/{id}`: the schema the routes validate with, the values of `type` described. */
 const lookupPathSchema = z.object({
-  type: z.enum(lookupNames).meta({
+  type: lookupParamsSchema.shape.type.meta({
     description:
       'What `id` is. certID finds public certificates of anyone; the others search only the ' +
       "caller's own certificates and need a token",

@@ -136,8 +136,8 @@ export function certificatesRouter(
     );
   });
 
-  router.get('/certificates/:lookup/:id', optionalAuthenticate(auth), read, async (req, res) => {
-    const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+  router.get('/certificates/:type/:id', optionalAuthenticate(auth), read, async (req, res) => {
+    const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
     const { pin } = validate(pinQuerySchema, req.query, 'query');
     const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
       pin,
@@ -146,59 +146,52 @@ export function certificatesRouter(
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
   });
 
-  router.get(
-    '/certificates/:lookup/:id/pdf',
-    optionalAuthenticate(auth),
-    read,
-    async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-      const { pin } = validate(pinQuerySchema, req.query, 'query');
-      const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-        pin,
-        address: clientAddress(req),
+  router.get('/certificates/:type/:id/pdf', optionalAuthenticate(auth), read, async (req, res) => {
+    const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+    const { pin } = validate(pinQuerySchema, req.query, 'query');
+    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
+      pin,
+      address: clientAddress(req),
+    });
+    const view = certificateView(record);
+    // The web verifier of the configured public origin, never one built from the request's Host
+    // header: a printed QR code must not send its reader wherever a request said it came from.
+    const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
+    // A caller gone before its turn costs nothing more.
+    const gone = new AbortController();
+    res.once('close', () => {
+      gone.abort();
+    });
+    const pdf = await pdfs.run(async () => {
+      // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
+      const checkedAt = services.now();
+      const verdict = serviceVerdictOf(await verifyCertificateJson(services, view, await trust()));
+      // pdf-lib and qrcode load with the first PDF asked for, not with the service.
+      const { certificatePdf } = await import('../certificates/certificate-pdf.js');
+      return certificatePdf({
+        certificate: view,
+        verifyUrl,
+        verification: { verdict, checkedAt },
       });
-      const view = certificateView(record);
-      // The web verifier of the configured public origin, never one built from the request's Host
-      // header: a printed QR code must not send its reader wherever a request said it came from.
-      const verifyUrl = `${publicUrl()}${req.baseUrl}/verify/#certID=${encodeURIComponent(view.certID)}`;
-      // A caller gone before its turn costs nothing more.
-      const gone = new AbortController();
-      res.once('close', () => {
-        gone.abort();
-      });
-      const pdf = await pdfs.run(async () => {
-        // The service's verifier on the JSON this PDF shows: the same verdict the page and CLI give.
-        const checkedAt = services.now();
-        const verdict = serviceVerdictOf(
-          await verifyCertificateJson(services, view, await trust()),
-        );
-        // pdf-lib and qrcode load with the first PDF asked for, not with the service.
-        const { certificatePdf } = await import('../certificates/certificate-pdf.js');
-        return certificatePdf({
-          certificate: view,
-          verifyUrl,
-          verification: { verdict, checkedAt },
-        });
-      }, gone.signal);
-      const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
-      res
-        .status(200)
-        .type('application/pdf')
-        .set('Content-Disposition', `attachment; filename="${name}"`)
-        .set('Cache-Control', 'private, no-store')
-        .send(Buffer.from(pdf));
-    },
-  );
+    }, gone.signal);
+    const name = `certificate-${view.certID.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
+    res
+      .status(200)
+      .type('application/pdf')
+      .set('Content-Disposition', `attachment; filename="${name}"`)
+      .set('Cache-Control', 'private, no-store')
+      .send(Buffer.from(pdf));
+  });
 
   // Changing access and revoking are idempotent by themselves (the same request again makes the
   // same change, or none): the key only replays the first answer.
   router.patch(
-    '/certificates/:lookup/:id',
+    '/certificates/:type/:id',
     authenticate(auth),
     certify,
     idempotent(keys),
     async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
       const changes = validate(certificateAccessChangesBodySchema, req.body, 'body');
       const record = await changeCertificateAccess(
         services,
@@ -213,12 +206,12 @@ export function certificatesRouter(
   );
 
   router.patch(
-    '/certificates/:lookup/:id/revoke',
+    '/certificates/:type/:id/revoke',
     authenticate(auth),
     certify,
     idempotent(keys),
     async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
       const { networkId } = validate(networkQuerySchema, req.query, 'query');
       const record = await revokeCertificate(
         services,
@@ -247,12 +240,12 @@ export function certificatesRouter(
     });
   const signing = changingOwn('Certificate signed successfully');
   router.post(
-    '/certificates/:lookup/:id/signature',
+    '/certificates/:type/:id/signature',
     authenticate(auth),
     certify,
     signing,
     async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
       const { networkId } = validate(networkQuerySchema, req.query, 'query');
       const { certificate, created } = await signCertificate(
         services,
@@ -275,12 +268,12 @@ export function certificatesRouter(
 
   const reanchoring = changingOwn('Certificate re-anchored successfully');
   router.post(
-    '/certificates/:lookup/:id/reanchor',
+    '/certificates/:type/:id/reanchor',
     authenticate(auth),
     certify,
     reanchoring,
     async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
       const { networkId } = validate(reanchorQuerySchema, req.query, 'query');
       const { certificate, created } = await reanchorCertificate(
         services,

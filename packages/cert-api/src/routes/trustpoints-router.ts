@@ -148,11 +148,11 @@ export function trustpointsRouter(
   });
   const router = Router();
   router.get(
-    '/trustpoints/:lookup/:id',
+    '/trustpoints/:type/:id',
     optionalAuthenticate(auth),
     requireScope('read'),
     async (req, res) => {
-      const { lookup, id } = validate(lookupParamsSchema, req.params, 'path');
+      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
       const { pin } = validate(pinQuerySchema, req.query, 'query');
       const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
         pin,

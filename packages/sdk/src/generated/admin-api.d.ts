@@ -311,7 +311,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     CreateUserBody: {
-      /** @description The user id: the `sub` of its tokens */
+      /** @description The user id: the `sub` of its tokens. 1 to 200 printable ASCII characters, not only dots, without /, \ or % (it is a path segment of /users/{id}) */
       id: string;
       displayName: string;
       /** @description The plan id */
@@ -393,7 +393,7 @@ export interface components {
       scopes: components['schemas']['ApiScope'][];
     };
     CreatePlanBody: {
-      /** @description The plan id */
+      /** @description The plan id: 1 to 200 printable ASCII characters, not only dots, without /, \ or % (it is a path segment of /plans/{id}) */
       id: string;
       name: string;
       networkIds: (string | number)[];
