@@ -82,7 +82,7 @@ describe.each(testBackends())('answers a newcomer can act on, on %s', (backend) 
       errors: [
         {
           field: 'body',
-          error: 'A JSON body may be at most 1 MiB; send files as multipart (type=file)',
+          error: 'A JSON body may be at most 1 MiB',
         },
       ],
     });

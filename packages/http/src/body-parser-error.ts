@@ -57,6 +57,8 @@ export function bodyProblem(
   error: unknown,
   /** The request's Content-Type: the size limit is said of what was sent. */
   contentType?: string,
+  /** Whether the route takes files as multipart instead (certificate creation): then it says so. */
+  takesFiles = false,
 ): BodyProblem | undefined {
   if (isUndecodableBody(error)) {
     return {
@@ -72,9 +74,11 @@ export function bodyProblem(
       kind: 'tooLarge',
       hint: {
         field: 'body',
-        error: /^\s*application\/json\b/i.test(contentType ?? '')
-          ? `A JSON body may be at most ${size}; send files as multipart (type=file)`
-          : `The body may be at most ${size}`,
+        error: !/^\s*application\/json\b/i.test(contentType ?? '')
+          ? `The body may be at most ${size}`
+          : takesFiles
+            ? `A JSON body may be at most ${size}; send files as multipart (type=file)`
+            : `A JSON body may be at most ${size}`,
       },
     };
   }

@@ -66,7 +66,9 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
         errors: [{ field: 'path', error: 'Must be valid percent-encoded UTF-8' }],
       });
     }
-    const problem = bodyProblem(error, req.headers['content-type']);
+    // Certificate creation takes files as multipart; no other route does.
+    const takesFiles = req.method === 'POST' && /\/certificates\/?$/.test(req.path);
+    const problem = bodyProblem(error, req.headers['content-type'], takesFiles);
     if (problem?.kind === 'tooLarge') {
       return toErrorBody('payloadTooLarge', { catalogue, hint: problem.hint });
     }

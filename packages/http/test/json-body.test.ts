@@ -68,10 +68,42 @@ describe('jsonBody', () => {
       errors: [
         {
           field: 'body',
-          error: 'A JSON body may be at most 100 bytes; send files as multipart (type=file)',
+          error: 'A JSON body may be at most 100 bytes',
         },
       ],
     });
+  });
+
+  it('when the body of a certificate creation exceeds the limit, then 413 says files go as multipart', async () => {
+    // Arrange: the one route that takes files too.
+    const app = testApp((app) => {
+      app.post('/cert/v2/certificates', jsonBody({ limit: 100 }), (req, res) => {
+        sendSuccess(res, 200, 'Echo', req.body);
+      });
+      app.post('/cert/v2/trustpoints/verification', jsonBody({ limit: 100 }), (req, res) => {
+        sendSuccess(res, 200, 'Echo', req.body);
+      });
+    });
+
+    // Act
+    const creation = await request(app)
+      .post('/cert/v2/certificates?type=content')
+      .send({ text: 'x'.repeat(200) });
+    const verification = await request(app)
+      .post('/cert/v2/trustpoints/verification')
+      .send({ text: 'x'.repeat(200) });
+
+    // Assert
+    expect([creation.status, verification.status]).toEqual([413, 413]);
+    expect((creation.body as { errors: unknown }).errors).toEqual([
+      {
+        field: 'body',
+        error: 'A JSON body may be at most 100 bytes; send files as multipart (type=file)',
+      },
+    ]);
+    expect((verification.body as { errors: unknown }).errors).toEqual([
+      { field: 'body', error: 'A JSON body may be at most 100 bytes' },
+    ]);
   });
 
   it('when no limit is given, then a body just over 1 MiB is refused', async () => {

@@ -87,6 +87,11 @@ export function certificateHashV2(
   fields: HashedFields,
   issuerOrigin: string | undefined,
   issuerDomain?: string,
+  /**
+   * Whether to refuse content too large to post back (creation). A certificate issued before this
+   * bound was kept is re-anchored as it is: its holders already have it.
+   */
+  { boundIssuedSize = false }: { boundIssuedSize?: boolean } = {},
 ): CertificateHashV2 {
   try {
     const { hash, certificate } = createDisclosableCertificate(
@@ -108,7 +113,10 @@ export function certificateHashV2(
       { inClear: inClearOf(fields) },
     );
     const { disclosures, content } = certificate.data.selectiveDisclosure;
-    if (issuedBytesAtMost(disclosures, content, fields.content) > ISSUED_CERTIFICATE_MAX_BYTES) {
+    if (
+      boundIssuedSize &&
+      issuedBytesAtMost(disclosures, content, fields.content) > ISSUED_CERTIFICATE_MAX_BYTES
+    ) {
       throw new DomainError('validation', {
         detail: `the issued certificate would take more than ${String(ISSUED_CERTIFICATE_MAX_BYTES)} bytes`,
         errors: [

@@ -411,6 +411,7 @@ export async function createCertificate(
     { ...draft, userId: user.id, issuedOn },
     issuerOrigin,
     issuerDomain,
+    { boundIssuedSize: true },
   );
   const signature = options.qualified
     ? await qualifiedSignature(
