@@ -80,6 +80,20 @@ describe.each(testBackends())('POST /certificates/{type}/{id}/reanchor on %s', (
     ]);
   });
 
+  it('when a version 1 certificate of more fields than creation now takes is re-anchored, then 201: its holders already have it', async () => {
+    // Arrange: 60,000 numbers, a disclosure each under version 2 (creation refuses that now).
+    const owner = await api.user({ credits: 1 });
+    const content = { readings: Array.from({ length: 60_000 }, (_, index) => index % 10) };
+    const certId = await anchoredVersion1Certificate(api.db.knex, api.engine, owner.id, content);
+
+    // Act
+    const response = await reanchor(`certID/${certId}`, owner.token);
+
+    // Assert
+    expect(response.status).toBe(201);
+    expect(response.body.data.data).toMatchObject({ hashVersion: 2, content });
+  });
+
   it('when a version 2 certificate is re-anchored, then 200 with it as it is and no credit spent', async () => {
     // Arrange
     const owner = await api.user({ credits: 2 });
