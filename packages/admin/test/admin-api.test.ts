@@ -942,6 +942,37 @@ describe.each(testBackends())('admin API on %s', (backend) => {
       expect(body(after).message).toBe('User credentials are wrong');
     });
 
+    it("when the owner of an admin's narrowed key is disabled, then the tokens it minted for others are refused too", async () => {
+      // Arrange: an administrator's admin-only key mints a customer a token bound to it.
+      const owner = await api.givenUser({ role: 'admin' });
+      const customer = await api.givenUser({ role: 'admin' });
+      const made = await request(api.app)
+        .post(at(`/users/${owner.id}/api-keys`))
+        .set(admin.auth)
+        .send({ name: 'automation', scopes: ['admin'] });
+      const { key } = body(made).data as { key: string };
+      const minted = await request(api.app)
+        .post(at(`/users/${customer.id}/tokens`))
+        .set('Authorization', `Bearer ${key}`)
+        .send({});
+      const token = (body(minted).data as { accessToken: string }).accessToken;
+      const before = await request(api.app)
+        .get(at('/plans'))
+        .set('Authorization', `Bearer ${token}`);
+
+      // Act
+      await request(api.app)
+        .post(at(`/users/${owner.id}/disable`))
+        .set(admin.auth);
+      const after = await request(api.app)
+        .get(at('/plans'))
+        .set('Authorization', `Bearer ${token}`);
+
+      // Assert
+      expect(before.status).toBe(200);
+      expect(after.status).toBe(401);
+    });
+
     it('when the user or key is unknown, or the key is malformed, then 404 or 400', async () => {
       // Act
       const noUser = await request(api.app)

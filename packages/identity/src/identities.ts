@@ -99,6 +99,16 @@ export class Identities implements BearerTokens {
         detail: `API key ${verified.clientId} is ${key.status}`,
       });
     }
+    // Another user's key stands behind it only while that user may use it: a disabled user's
+    // keys stop at once, and so does what they minted for others.
+    if (
+      key.apiKey.userId !== verified.subject &&
+      (await findUser(this.knex, key.apiKey.userId)) === undefined
+    ) {
+      throw new DomainError('invalidToken', {
+        detail: `API key ${verified.clientId} belongs to a disabled or removed user`,
+      });
+    }
     const granted = verified.scopes ?? key.apiKey.scopes;
     return {
       subject: verified.subject,
