@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ISSUED_CERTIFICATE_MAX_BYTES } from './certificates/certificate-hash-v2.js';
 import { ADMIN_API_BASE_PATH, adminApiDocument, adminRouter } from '@trustpoint/admin';
 import { networkSummaries } from '@trustpoint/chain';
 import { batchedUserLookup } from '@trustpoint/db';
@@ -193,6 +194,8 @@ export function createCertApp(options: CertApiOptions): Express {
       ...(options.trustDocument === undefined ? [] : [trustDocumentRouter(options.trustDocument)]),
     ],
     basePath: CERT_API_BASE_PATH,
+    // A certificate as the service issues it is larger than its request: posted back, it fits.
+    jsonBodyLimits: [{ path: '/trustpoints/verification', limit: ISSUED_CERTIFICATE_MAX_BYTES }],
     docs: {
       document: certApiDocument({
         ...(options.supportContact === undefined ? {} : { supportContact: options.supportContact }),

@@ -225,11 +225,31 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     // Assert
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors).toEqual([
-      { field: 'body.content', error: expect.stringContaining('1 MiB') as unknown },
+      { field: 'body.content', error: expect.stringContaining('4 MiB') as unknown },
     ]);
     expect(fewer.status).toBe(201);
     expect(postedBack.status).toBe(200);
     expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+  });
+
+  it('when the content is one value of most of a JSON request, then its certificate, twice as large, posts back for verification', async () => {
+    // Arrange
+    const { token } = await api.user({ credits: 1 });
+    const created = await post(token, 'type=content&networkId=31337', {
+      name: 'Large',
+      description: '',
+      content: { text: 'x'.repeat(900_000) },
+    });
+
+    // Act
+    const postedBack = await request(api.app)
+      .post('/cert/v2/trustpoints/verification')
+      .send(created.body.data);
+
+    // Assert
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(created.body.data).length).toBeGreaterThan(1024 * 1024);
+    expect(postedBack.status).toBe(200);
   });
 
   it('when the same content is certified twice, then 409 and no second credit is spent', async () => {

@@ -77,7 +77,7 @@ describe.each(testBackends())('GET /certificates/{type}/{id} on %s', (backend) =
     const anonymous = await get('externalId/x-1');
 
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0].field).toBe('type');
+    expect(unknown.body.errors[0].field).toBe('path.type');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toBe('Token is not provided');
   });

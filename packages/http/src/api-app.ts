@@ -22,6 +22,11 @@ export interface ApiAppOptions {
   docs: ApiDocsOptions;
   /** The API's routes, behind the per-user rate limit and the JSON body parser. */
   routers: readonly Router[];
+  /**
+   * Routes that take JSON bodies larger than `DEFAULT_JSON_BODY_LIMIT`, by method POST and a path
+   * under `basePath` (a posted certificate, which the service issues larger than its request).
+   */
+  jsonBodyLimits?: readonly { path: string; limit: number }[] | undefined;
   logger: Logger;
   /** The support contact the error messages name. */
   supportContact?: string | undefined;
@@ -71,7 +76,11 @@ export interface MountedApi {
  * the rate limit, and the spec's bodies for unknown paths and errors. `listen` is the caller's.
  */
 export function createApiApp(options: ApiAppOptions): Express {
-  const apiOf = (basePath: string, routers: readonly Router[]) => {
+  const apiOf = (
+    basePath: string,
+    routers: readonly Router[],
+    jsonBodyLimits: ApiAppOptions['jsonBodyLimits'] = [],
+  ) => {
     const api = express.Router();
     if (options.findUser !== undefined) {
       api.use(lookUpCallerEarly({ tokens: options.tokens, findUser: options.findUser }));
@@ -90,6 +99,14 @@ export function createApiApp(options: ApiAppOptions): Express {
               }),
       }),
     );
+    // After the rate limit, as every body: a route's own limit parses first, the shared one skips.
+    for (const { path, limit } of jsonBodyLimits) {
+      const parse = jsonBody({ limit });
+      api.use(path, (req, res, next) => {
+        if (req.method === 'POST') parse(req, res, next);
+        else next();
+      });
+    }
     api.use(jsonBody());
     for (const router of routers) api.use(router);
     return api;
@@ -113,7 +130,7 @@ export function createApiApp(options: ApiAppOptions): Express {
     app.use(mounted.basePath, apiOf(mounted.basePath, mounted.routers));
   }
   app.use(options.basePath, apiDocs(options.docs));
-  app.use(options.basePath, apiOf(options.basePath, options.routers));
+  app.use(options.basePath, apiOf(options.basePath, options.routers, options.jsonBodyLimits));
   app.use(
     notFoundPointingToDocs([
       options.basePath,

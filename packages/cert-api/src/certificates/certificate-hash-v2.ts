@@ -1,5 +1,4 @@
 import type { CertificateHashV2, CertificateRecord } from '@trustpoint/db';
-import { DEFAULT_JSON_BODY_LIMIT } from '@trustpoint/http';
 import {
   createDisclosableCertificate,
   DomainError,
@@ -36,10 +35,12 @@ function inClearOf(fields: HashedFields): DisclosurePath[] {
 }
 
 /**
- * The most bytes a certificate as the service issues it may take: what `POST /trustpoints/verification`
- * accepts (the APIs' JSON body limit), so that every copy the service issues can be posted back.
+ * The most bytes a certificate as the service issues it may take, and what `POST
+ * /trustpoints/verification` accepts, so that every copy the service issues can be posted back: 4
+ * MiB, for content up to the 1 MiB of a JSON request shows twice in its certificate (in clear and
+ * disclosed) and each field adds a salted disclosure.
  */
-export const ISSUED_CERTIFICATE_MAX_BYTES = DEFAULT_JSON_BODY_LIMIT;
+export const ISSUED_CERTIFICATE_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * What an issued certificate holds besides its content and disclosures, at most: name, description,
@@ -125,7 +126,7 @@ export function certificateHashV2(
             error:
               `Too large to certify: its ${String(disclosures.length)} fields (every member and ` +
               'array element, each disclosed with its own salt) would make a certificate larger ' +
-              'than POST /trustpoints/verification accepts (1 MiB); certify fewer or smaller ' +
+              'than POST /trustpoints/verification accepts (4 MiB); certify fewer or smaller ' +
               'fields, or the data as a file (type=file)',
           },
         ],
