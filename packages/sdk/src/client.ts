@@ -6,7 +6,7 @@ import {
   trustpointApiErrorOf,
 } from './errors.js';
 import { sendableJsonText } from './sendable-json.js';
-import { recordAskedFor, strictEnvelope } from './strict-answer.js';
+import { strictRecord } from './strict-answer.js';
 import type {
   components as CertComponents,
   operations as CertOperations,
@@ -313,12 +313,10 @@ export class CertificateApi {
         parseAs: 'text',
       }),
     );
-    const url = answer.response.url || this.baseUrl;
-    const envelope = strictEnvelope(answer.data, url);
-    return (
-      by === 'certID'
-        ? recordAskedFor(envelope, url, { kind: 'certificate', member: 'certID', id })
-        : envelope.data
+    return strictRecord(
+      answer,
+      this.baseUrl,
+      by === 'certID' ? { kind: 'certificate', member: 'certID', id } : undefined,
     ) as Certificate;
   }
 
@@ -510,8 +508,7 @@ export class TrackingApi {
     const answer = await succeeded(this.baseUrl, () =>
       this.raw.GET('/assets/{trackID}', { params: { path: { trackID } }, parseAs: 'text' }),
     );
-    const url = answer.response.url || this.baseUrl;
-    return recordAskedFor(strictEnvelope(answer.data, url), url, {
+    return strictRecord(answer, this.baseUrl, {
       kind: 'asset',
       member: 'trackID',
       id: trackID,
@@ -552,8 +549,7 @@ export class TrackingApi {
     const answer = await succeeded(this.baseUrl, () =>
       this.raw.GET('/evidences/{id}', { params: { path: { id: hash } }, parseAs: 'text' }),
     );
-    const url = answer.response.url || this.baseUrl;
-    return recordAskedFor(strictEnvelope(answer.data, url), url, {
+    return strictRecord(answer, this.baseUrl, {
       kind: 'evidence',
       member: 'hash',
       id: hash,

@@ -1,11 +1,18 @@
 import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
 import { TrustpointRefusedAnswerError } from './errors.js';
 
+/** The record a read asked for: its kind, the member naming it, and the id asked for. */
+export interface AskedRecord {
+  kind: 'certificate' | 'asset' | 'evidence';
+  member: string;
+  id: string;
+}
+
 /**
  * The envelope of a record read to be verified, parsed as every verifier reads a certificate or an
  * evidence: a member named twice is refused, since another reader would show the other value.
  */
-export function strictEnvelope(text: string, url: string): { data?: unknown } {
+function strictEnvelope(text: string, url: string): { data?: unknown } {
   let body: unknown;
   try {
     body = parseJsonStrict(text);
@@ -33,11 +40,7 @@ export function strictEnvelope(text: string, url: string): { data?: unknown } {
  * look-alike of its own (another certID, a genuine record): it would be verified under the id the
  * caller asked for.
  */
-export function recordAskedFor(
-  envelope: { data?: unknown },
-  url: string,
-  asked: { kind: 'certificate' | 'asset' | 'evidence'; member: string; id: string },
-): unknown {
+function recordAskedFor(envelope: { data?: unknown }, url: string, asked: AskedRecord): unknown {
   const record = envelope.data;
   const value =
     typeof record === 'object' && record !== null
@@ -57,4 +60,19 @@ export function recordAskedFor(
     });
   }
   return record;
+}
+
+/**
+ * The record of an answer read as text to be verified: parsed strictly (`strictEnvelope`) and,
+ * when `asked` says which, refused unless it is that one (`recordAskedFor`). Errors name the URL
+ * the answer came from, or `baseUrl`.
+ */
+export function strictRecord(
+  answer: { data: string; response: Response },
+  baseUrl: string,
+  asked?: AskedRecord,
+): unknown {
+  const url = answer.response.url || baseUrl;
+  const envelope = strictEnvelope(answer.data, url);
+  return asked === undefined ? envelope.data : recordAskedFor(envelope, url, asked);
 }
