@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTrustpointClient, TrustpointRefusedAnswerError, verifier } from '../src/index.js';
 import { startAnsweringServer } from './support/answering-server.js';
+import { rejectionOf } from './support/rejection.js';
 
 const CERT_ID = 'did:trustpoint:certid:0194a1b2-0000-7000-8000-00000000000a';
 const OTHER_CERT_ID = 'did:trustpoint:certid:0194a1b2-0000-7000-8000-00000000000b';
@@ -10,16 +11,6 @@ const HASH = 'a'.repeat(64);
 /** A certificate answer as a forger's service writes it: `name` twice, the genuine value last. */
 const doubledName = (certID: string) =>
   `{"data":{"certID":"${certID}","data":{"name":"Forged Mallory","name":"Diploma Alice"}}}`;
-
-/** Resolves with the error a promise was rejected with; fails the test when it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 let close: (() => Promise<void>) | undefined;
 

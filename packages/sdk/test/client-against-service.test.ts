@@ -15,19 +15,10 @@ import {
   verifier,
 } from '../src/index.js';
 import { servePage, startService } from './support/running-service.js';
+import { rejectionOf } from './support/rejection.js';
 
 const NETWORK_ID = 31337;
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
-
-/** Resolves with the error a promise was rejected with; fails the test when it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 let service: RunningTrustpoint;
 let client: TrustpointClient;

@@ -5,16 +5,7 @@ import {
   type TrustpointClient,
 } from '../src/index.js';
 import { startAnsweringServer, type ReceivedRequest } from './support/answering-server.js';
-
-/** Resolves with the error a promise was rejected with; fails the test when it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejectionOf } from './support/rejection.js';
 
 let close: (() => Promise<void>) | undefined;
 
