@@ -10,12 +10,10 @@ import {
   acknowledge,
   acknowledgementFor,
   authenticate,
-  clientAddress,
   currentUser,
   idempotencyClaimOf,
   idempotent,
   optionalAuthenticate,
-  optionalCurrentUser,
   requestIdOf,
   requireScope,
   sendSuccess,
@@ -33,9 +31,8 @@ import { createCertificate } from '../certificates/create-certificate.js';
 import { reanchorCertificate } from '../certificates/reanchor-certificate.js';
 import { revokeCertificate } from '../certificates/revoke-certificate.js';
 import { signCertificate } from '../certificates/sign-certificate.js';
-import { getCertificate } from '../certificates/get-certificate.js';
 import { listUserCertificates } from '../certificates/list-certificates.js';
-import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
+import { certificateAskedFor, lookupParamsSchema } from './certificate-lookup-params.js';
 import {
   createCertificateFromUpload,
   createCertificateFromUrl,
@@ -137,22 +134,12 @@ export function certificatesRouter(
   });
 
   router.get('/certificates/:type/:id', optionalAuthenticate(auth), read, async (req, res) => {
-    const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-      pin,
-      address: clientAddress(req),
-    });
+    const record = await certificateAskedFor(services, req, res);
     sendSuccess(res, 200, 'Certificate retrieved successfully', certificateView(record));
   });
 
   router.get('/certificates/:type/:id/pdf', optionalAuthenticate(auth), read, async (req, res) => {
-    const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-    const { pin } = validate(pinQuerySchema, req.query, 'query');
-    const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-      pin,
-      address: clientAddress(req),
-    });
+    const record = await certificateAskedFor(services, req, res);
     const view = certificateView(record);
     // The web verifier of the configured public origin, never one built from the request's Host
     // header: a printed QR code must not send its reader wherever a request said it came from.

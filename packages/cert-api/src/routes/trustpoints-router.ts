@@ -1,14 +1,11 @@
 import { DomainError, textProblem } from '@trustpoint/domain';
 import {
-  clientAddress,
   ConcurrencyLimit,
   optionalAuthenticate,
   rateLimit,
   requireScope,
-  optionalCurrentUser,
   rawJsonOf,
   sendSuccess,
-  validate,
   type AuthenticateOptions,
   type RateLimitOptions,
 } from '@trustpoint/http';
@@ -23,13 +20,12 @@ import {
 import { Router } from 'express';
 
 import type { CertificateServices } from '../certificates/certificate-services.js';
-import { getCertificate } from '../certificates/get-certificate.js';
 import {
   serviceVerdictOf,
   verifyCertificate,
   verifyCertificateJson,
 } from '../certificates/verify-certificate.js';
-import { lookupParamsSchema, pinQuerySchema } from './certificate-lookup-params.js';
+import { certificateAskedFor } from './certificate-lookup-params.js';
 import {
   POSTED_VERIFICATION_MAX_WAIT_MS,
   POSTED_VERIFICATION_RETRY_AFTER_SECONDS,
@@ -152,12 +148,7 @@ export function trustpointsRouter(
     optionalAuthenticate(auth),
     requireScope('read'),
     async (req, res) => {
-      const { type: lookup, id } = validate(lookupParamsSchema, req.params, 'path');
-      const { pin } = validate(pinQuerySchema, req.query, 'query');
-      const record = await getCertificate(services, optionalCurrentUser(res), lookup, id, {
-        pin,
-        address: clientAddress(req),
-      });
+      const record = await certificateAskedFor(services, req, res);
       const verification = await verifyCertificate(services, record, await trust());
       sendSuccess(
         res,
