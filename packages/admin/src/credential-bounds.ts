@@ -24,11 +24,11 @@ export interface CredentialBounds {
 export function credentialBounds(res: Response): CredentialBounds | undefined {
   const credential = currentCredential(res);
   if (credential === undefined) return undefined;
-  const everyScope =
-    credential.scopes === undefined ||
-    API_SCOPES.every((scope) => credential.scopes?.includes(scope));
   if (credential.apiKeyId === undefined && credential.scopes === undefined) return undefined;
   // A key used as itself has its own expiry (null: never); a token exchanged for one, its `exp`.
+  const everyScope = API_SCOPES.every(
+    (scope) => credential.scopes === undefined || credential.scopes.includes(scope),
+  );
   if (credential.apiKeyId !== undefined && everyScope && credential.expiresAt === null) {
     return undefined;
   }
