@@ -202,6 +202,37 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     expect(await findCreditBalance(api.db.knex, id)).toBe(1);
   });
 
+  it('when the body names a member twice, then 400 naming it, nothing is certified and nothing is spent', async () => {
+    // Arrange: JSON.parse would certify the last name; another reader of the request, the first.
+    const { id, token } = await api.user({ credits: 1 });
+    const send = (text: string) =>
+      request(api.app)
+        .post(`${CREATE}?type=content&networkId=31337`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send(text);
+
+    // Act
+    const name = await send(
+      '{"name":"Diploma","description":"d","content":{"a":1},"name":"Forged"}',
+    );
+    const inContent = await send(
+      '{"name":"n","description":"d","content":{"grade":"A","grade":"F"}}',
+    );
+
+    // Assert
+    expect([name.status, inContent.status]).toEqual([400, 400]);
+    expect(name.body.errors).toEqual([
+      { field: 'body.name', error: expect.stringContaining('Given twice') as unknown },
+    ]);
+    expect(inContent.body.errors[0].field).toBe('body.content.grade');
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+    const listed = await request(api.app)
+      .get('/cert/v2/certificates')
+      .set('Authorization', `Bearer ${token}`);
+    expect(listed.body.data.certificates).toEqual([]);
+  });
+
   it('when the content has so many fields that its certificate could not be posted back for verification, then 400 on body.content and nothing is spent; a smaller one posts back', async () => {
     // Arrange: every array element becomes a disclosure of its own (about 100 bytes each).
     const { id, token } = await api.user({ credits: 2 });

@@ -35,6 +35,7 @@ export * from './requests/certificate-list-query.js';
 export * from './requests/content-certificate-body.js';
 export * from './requests/create-asset-body.js';
 export * from './requests/create-certificate-query.js';
+export * from './requests/duplicate-member.js';
 export * from './requests/fields-param.js';
 export * from './requests/file-certificate-body.js';
 export * from './requests/network-query.js';

@@ -1,6 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import express, { type Request, type RequestHandler } from 'express';
+import { DomainError, duplicateMemberProblem } from '@trustpoint/domain';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 
 const RAW_JSON = Symbol('raw JSON body');
 
@@ -22,10 +28,11 @@ export interface JsonBodyOptions {
 
 /**
  * Parses JSON bodies up to `limit`. Malformed JSON and oversized bodies are passed on as errors,
- * which `errorHandler` answers with a 400 (field `body`) and a 413.
+ * which `errorHandler` answers with a 400 (field `body`) and a 413; a body naming a member twice
+ * is a 400 naming it (`duplicateMemberProblem`), before any route reads it.
  */
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
-  return express.json({
+  const parse: RequestHandler = express.json({
     limit: options.limit ?? DEFAULT_JSON_BODY_LIMIT,
     // UTF-8 only (RFC 8259 §8.1: JSON between systems MUST be): another charset would be
     // decoded by the parser, while the raw bytes kept here are read as UTF-8.
@@ -48,4 +55,30 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
       (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON] = buffer;
     },
   });
+  return (req: Request, res: Response, next: NextFunction) => {
+    // A body an earlier parser (a route's own limit) read and checked is not scanned again.
+    const earlier = rawJsonOf(req);
+    parse(req, res, (error?: unknown) => {
+      if (error !== undefined) {
+        next(error);
+        return;
+      }
+      const raw = rawJsonOf(req);
+      // About 2 us for a certificate's body: a scan of the text JSON.parse has just read.
+      const twice =
+        raw === undefined || raw === earlier
+          ? undefined
+          : duplicateMemberProblem(raw.toString('utf8'));
+      if (twice === undefined) {
+        next();
+        return;
+      }
+      next(
+        new DomainError('validation', {
+          detail: `the JSON body names ${twice.field} twice`,
+          errors: [twice],
+        }),
+      );
+    });
+  };
 }

@@ -50,6 +50,53 @@ describe('jsonBody', () => {
     });
   });
 
+  it.each([
+    ['{"name":"Forged","name":"Diploma"}', 'body.name'],
+    ['{"name":"Diploma","\\u006eame":"Forged"}', 'body.name'],
+    ['{"content":{"items":[{"a":1},{"b":2,"b":3}]}}', 'body.content.items[1].b'],
+    ['{"content":{"grade a":"A","grade a":"F"}}', 'body.content["grade a"]'],
+  ])(
+    'when the JSON %s names a member twice, then 400 naming it and the route never runs',
+    async (text, field) => {
+      // Arrange
+      let reached = false;
+      const app = testApp((app) => {
+        app.post('/echo', jsonBody(), (_req, res) => {
+          reached = true;
+          sendSuccess(res, 200, 'Echo', {});
+        });
+      });
+
+      // Act
+      const response = await request(app)
+        .post('/echo')
+        .set('Content-Type', 'application/json')
+        .send(text);
+
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        statusCode: 400,
+        type: 'Validation Error',
+        errors: [{ field, error: expect.stringContaining('Given twice') as unknown }],
+      });
+      expect(reached).toBe(false);
+    },
+  );
+
+  it('when the same name appears in two different objects, then the body is taken', async () => {
+    // Arrange
+    const app = echoApp();
+    const body = { name: 'Diploma', content: { name: 'Jane', nested: { name: 'x' } } };
+
+    // Act
+    const response = await request(app).post('/echo').send(body);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect((response.body as { data: unknown }).data).toEqual(body);
+  });
+
   it('when the body exceeds the limit, then 413', async () => {
     // Arrange
     const app = echoApp(100);

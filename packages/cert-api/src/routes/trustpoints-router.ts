@@ -4,13 +4,11 @@ import {
   optionalAuthenticate,
   rateLimit,
   requireScope,
-  rawJsonOf,
   sendSuccess,
   type AuthenticateOptions,
   type RateLimitOptions,
 } from '@trustpoint/http';
 import {
-  duplicateMember,
   isObject,
   MAX_CERTIFICATE_TRUSTPOINTS,
   unwrapEnvelope,
@@ -57,32 +55,6 @@ function firstUnstorableText(
     }
   }
   return undefined;
-}
-
-/** A 400 naming the member a posted copy names twice: readers disagree on its value. */
-function refuseDuplicateMember(raw: Buffer | undefined): void {
-  let member: string | undefined;
-  try {
-    member = raw === undefined ? undefined : duplicateMember(raw.toString('utf8'));
-  } catch (error) {
-    // Nested deeper than the scanner reads: no certificate either.
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new DomainError('validation', {
-      detail: 'the body is not a certificate JSON',
-      errors: [{ field: 'body', error: 'nested too deeply' }],
-    });
-  }
-  if (member === undefined) return;
-  throw new DomainError('validation', {
-    detail: 'the body is not a certificate JSON',
-    errors: [
-      {
-        field: `body${member.slice(1)}`,
-        error:
-          'Given twice: a JSON object must name each member once (readers disagree on which value it holds)',
-      },
-    ],
-  });
 }
 
 /**
@@ -160,9 +132,8 @@ export function trustpointsRouter(
   );
   router.post('/trustpoints/verification', perAddress, async (req, res) => {
     const body: unknown = req.body;
+    // A member named twice was refused as the body was read (`jsonBody`), as for every route.
     refuseTooManyTrustpoints(body);
-    // A member named twice: JSON.parse kept the last, another reader of the same copy the first.
-    refuseDuplicateMember(rawJsonOf(req));
     // The shared text rule, as for every body the APIs take: nothing unstorable is even hashed.
     const unstorable = firstUnstorableText(body, 'body');
     if (unstorable !== undefined) {
