@@ -354,6 +354,40 @@ describe('verifyCertificate', () => {
     });
   });
 
+  it('when two of your nodes answer and one hides the record the other holds, then neither is believed and nothing is verified', async () => {
+    // Arrange: the honest node has no record; a node that lies answers one.
+    const LIAR_URL = 'http://liar.test:8545';
+    const honest = nodeWith([]);
+    const liar = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: LIAR_URL };
+
+    // Act: the liar first, as a node given with --rpc comes before the pinned one.
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [LIAR_URL, NODE_URL] },
+      trust,
+      fetch: fetchOf(liar, honest),
+    });
+
+    // Assert
+    expect(result).toMatchObject({ verified: false, verdict: 'unchecked' });
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'disagreement' });
+    expect(result.trustpoints[0]?.detail).toContain('disagree');
+  });
+
+  it('when two of your nodes answer alike, then the record is verified and both are named', async () => {
+    const other = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: 'http://other.test:8545' };
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [other.url, NODE_URL] },
+      trust,
+      fetch: fetchOf(other, nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result.verified).toBe(true);
+    expect(result.trustpoints[0]).toMatchObject({ node: other.url, nodes: [other.url, NODE_URL] });
+  });
+
   it('when no node answers, then the trustpoint is unreachable and nothing is verified', async () => {
     const result = await verifyCertificate({
       certificate: certificate(),
@@ -643,6 +677,26 @@ describe('verifyCertificate', () => {
 
       expect(revoked.verdict).toBe('revoked');
       expect(expired.verdict).toBe('expired');
+    });
+
+    it('when one of your nodes answers "not revoked" and another proves the revocation, then the certificate is not verified', async () => {
+      // Arrange: a node that lies about the status registry alone, given before the honest one.
+      const LIAR_URL = 'http://liar.test:8545';
+      const liar = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: LIAR_URL };
+      const honest = nodeWith([[ISSUED_ON + 1, hash, 0]], { status: statusResult(REVOKED_AT) });
+
+      // Act
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc: { '31337': [LIAR_URL, NODE_URL] },
+        trust,
+        fetch: fetchOf(liar, honest),
+      });
+
+      // Assert
+      expect(result.verified).toBe(false);
+      expect(result.verdict).toBe('revocationUnchecked');
+      expect(result.status[0]?.detail).toContain('disagree');
     });
 
     it('when a node of another chain answers, then its status is not used', async () => {

@@ -13,7 +13,7 @@ export const LOCAL_CHAIN = { networkId: '31337', url: 'http://127.0.0.1:8545' } 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /**
- * `--rpc URL` (any network) or `--rpc <networkId>=URL`, repeatable, tried in the given order;
+ * `--rpc URL` (any network) or `--rpc <networkId>=URL`, repeatable, all asked (their answers must agree);
  * `TRUSTPOINT_RPC` holds the same, comma-separated, and counts only when no `--rpc` is given.
  * The embedded chain's default node is added for network 31337 when nothing else names it, unless
  * `guessLocalChain` is false (public endpoints given for that chain: they are asked instead).

@@ -10,15 +10,23 @@ import type { LookupContext } from './lookup-context.js';
 import { rpcUrlsFor } from './rpc-urls.js';
 
 /**
- * One lookup sent to the trusted nodes in turn. A node that fails or answers something that is
+ * One lookup sent to every trusted node at once. A node that fails or answers something that is
  * neither the record nor the not-found revert (a node of another chain, no contract at the
- * address, a rate limit) is skipped: the next may know better. Only the first usable answer counts.
+ * address, a rate limit) is skipped: another may know better. The nodes that answer usably must
+ * agree: a node of your own list that lies (a record hidden, a revocation hidden or made up) is
+ * caught by any other that tells the truth, and then no answer is believed (`disagreement`).
  */
 export type OnChainRead<Found> =
-  | { outcome: 'found'; value: Found; node: string; attempts: NodeAttempt[] }
-  | { outcome: 'notFound'; node: string; attempts: NodeAttempt[] }
+  | { outcome: 'found'; value: Found; node: string; nodes?: string[]; attempts: NodeAttempt[] }
+  | { outcome: 'notFound'; node: string; nodes?: string[]; attempts: NodeAttempt[] }
   | { outcome: 'unreachable'; attempts: NodeAttempt[] }
-  | { outcome: 'unexpected'; attempts: NodeAttempt[] };
+  | { outcome: 'unexpected'; attempts: NodeAttempt[] }
+  | {
+      outcome: 'disagreement';
+      answers: EndpointAnswer[];
+      attempts: NodeAttempt[];
+      detail: string;
+    };
 
 export async function readOnChain<Found extends { found: true }>(
   urls: readonly string[],
@@ -26,17 +34,35 @@ export async function readOnChain<Found extends { found: true }>(
   decode: (reply: unknown) => Found | { found: false },
   options: JsonRpcOptions,
 ): Promise<OnChainRead<Found>> {
-  const answer = await askNodes(urls, request, markUnexpected(decode), options);
-  if (!answer.answered) {
-    // Every node failed: unexpected if at least one answered but not usably, else unreachable.
-    const unexpected = answer.attempts.some((attempt) =>
-      attempt.error.startsWith(UNEXPECTED_PREFIX),
-    );
-    return { outcome: unexpected ? 'unexpected' : 'unreachable', attempts: answer.attempts };
+  const replies = await Promise.all(
+    urls.map((url) => askNodes([url], request, markUnexpected(decode), options)),
+  );
+  const attempts: NodeAttempt[] = [];
+  const usable: { url: string; value: Found | { found: false } }[] = [];
+  for (const reply of replies) {
+    if (reply.answered) usable.push({ url: reply.url, value: reply.value });
+    else attempts.push(...reply.attempts);
   }
-  const { value, url, attempts } = answer;
-  if (!value.found) return { outcome: 'notFound', node: url, attempts };
-  return { outcome: 'found', value, node: url, attempts };
+  const [first] = usable;
+  if (first === undefined) {
+    // Every node failed: unexpected if at least one answered but not usably, else unreachable.
+    const unexpected = attempts.some((attempt) => attempt.error.startsWith(UNEXPECTED_PREFIX));
+    return { outcome: unexpected ? 'unexpected' : 'unreachable', attempts };
+  }
+  if (new Set(usable.map(({ value }) => answerKey(value))).size > 1) {
+    const answers = usable.map(({ url, value }) => ({ node: url, answer: describeAnswer(value) }));
+    return {
+      outcome: 'disagreement',
+      answers,
+      attempts,
+      detail: `the nodes disagree, so none is believed: ${answers.map(({ node, answer }) => `${node} answered ${answer}`).join('; ')}`,
+    };
+  }
+  // Several nodes that agree are named; one alone is the node, as before.
+  const nodes = usable.length > 1 ? { nodes: usable.map(({ url }) => url) } : {};
+  return first.value.found
+    ? { outcome: 'found', value: first.value, node: first.url, ...nodes, attempts }
+    : { outcome: 'notFound', node: first.url, ...nodes, attempts };
 }
 
 const UNEXPECTED_PREFIX = 'unexpected reply: ';
@@ -77,7 +103,7 @@ export async function provenNodes(
 
 /**
  * Who answers for one chain in a verification, once proven to be on it:
- * - the user's nodes for the network (the first usable answer counts), whenever they gave any;
+ * - the user's nodes for the network (every one that answers must agree), whenever they gave any;
  * - else, when the pinned chain is a well-known public one and the caller passed public
  *   endpoints, those endpoints: an answer counts only when two of different operators agree.
  */

@@ -22,7 +22,7 @@ const meaningfulLines = (text: string): string[] =>
 
 /**
  * Reads the nodes the user trusts: one `networkId=URL` a line (or a bare URL for any network),
- * kept in order since they are tried in turn. Throws on a line that is not a URL.
+ * all asked, their answers compared (they must agree). Throws on a line that is not a URL.
  */
 export function parseRpcText(text: string): RpcUrls {
   const rpc: Record<string, string[]> = {};
