@@ -558,7 +558,11 @@ describe('verifyCertificate', () => {
     });
 
     expect(result).toMatchObject({ verdict: 'expired', verified: false });
-    expect(result.expiry).toEqual({ expires: ISSUED_ON + 1_000, expired: true });
+    expect(result.expiry).toEqual({
+      expires: ISSUED_ON + 1_000,
+      expired: true,
+      judgedAt: ISSUED_ON + 1_000,
+    });
   });
 
   it('when a revocation is on chain, then the certificate is revoked, not verified', async () => {
@@ -697,6 +701,36 @@ describe('verifyCertificate', () => {
       expect(result.verified).toBe(false);
       expect(result.verdict).toBe('revocationUnchecked');
       expect(result.status[0]?.detail).toContain('disagree');
+    });
+
+    it("when the verifier's clock is before the expiry and the chain's latest block after it, then expired, judged at the chain's time", async () => {
+      // Arrange: a clock set back an hour; the chain's latest block an hour past the expiry.
+      const expires = Date.now() + 3_600_000;
+      const expiring = certificate();
+      (expiring.data as Record<string, unknown>).expires = expires;
+      const chainLater = Math.floor((expires + 3_600_000) / 1000);
+      const chainEarlier = Math.floor((expires - 1_800_000) / 1000);
+      const verifyAt = (latestBlockTime: number) =>
+        verifyCertificate({
+          certificate: expiring,
+          rpc,
+          trust,
+          fetch: fetchOf({ ...nodeWith([[ISSUED_ON + 1, hash, 0]]), latestBlockTime }),
+        });
+
+      // Act
+      const later = await verifyAt(chainLater);
+      const earlier = await verifyAt(chainEarlier);
+
+      // Assert
+      expect(later.verdict).toBe('expired');
+      expect(later.expiry).toMatchObject({
+        expired: true,
+        chainTime: chainLater * 1000,
+        judgedAt: chainLater * 1000,
+      });
+      expect(earlier.verdict).toBe('verified');
+      expect(earlier.expiry).toMatchObject({ expired: false, chainTime: chainEarlier * 1000 });
     });
 
     it('when a node of another chain answers, then its status is not used', async () => {

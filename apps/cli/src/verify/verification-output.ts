@@ -174,7 +174,7 @@ export function certificateText(
     ...(result.expiry === undefined
       ? []
       : [
-          `Expires: ${new Date(result.expiry.expires).toISOString()}${result.expiry.expired ? ' (EXPIRED)' : ''}`,
+          `Expires: ${new Date(result.expiry.expires).toISOString()}${result.expiry.expired ? ' (EXPIRED)' : ''}, judged at ${new Date(result.expiry.judgedAt).toISOString()}${result.expiry.chainTime !== undefined && result.expiry.chainTime >= result.expiry.judgedAt ? ' (chain time)' : ''}`,
         ]),
     ...(result.revocation === undefined
       ? []

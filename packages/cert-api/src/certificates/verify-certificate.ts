@@ -15,6 +15,7 @@ import {
 import {
   trustOfDocument,
   verifyCertificate as verifyWithVerifier,
+  type CertificateExpiry,
   type CertificateVerdict,
   type CertificateVerification as VerifierResult,
   type IssuerCheck,
@@ -72,7 +73,7 @@ export interface ServiceVerdict {
   revocation?: { networkId: number; timestamp: number; recordedAt: number };
   /** Each network holding an Evidence: its status registry's answer for the certID alone. */
   status: ServiceRevocationStatus[];
-  expiry?: { expires: number; expired: boolean };
+  expiry?: CertificateExpiry;
   /**
    * Who issued it: the account and the origin the certificate names. The service trusts its own
    * origin only, and never reads the document of another: a posted certificate must not make the

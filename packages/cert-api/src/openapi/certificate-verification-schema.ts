@@ -158,6 +158,20 @@ const trustpointVerificationSchema = z
  * TypeScript type, not a parsed value, so this schema exists for the document; the checks below
  * make the compiler report any drift between the two.
  */
+
+const expirySchema = z.object({
+  expires: epochMillisSchema,
+  expired: z.boolean(),
+  judgedAt: epochMillisSchema.meta({
+    description:
+      "The time the expiry was judged at: the later of the service's clock and the chain's latest block",
+  }),
+  chainTime: epochMillisSchema.optional().meta({
+    description:
+      'The latest block time of the nodes that answered for the records, when one told it',
+  }),
+});
+
 export const certificateVerificationSchema = z
   .object({
     certID: certIdSchema(),
@@ -172,7 +186,7 @@ export const certificateVerificationSchema = z
     verdict: verdictSchema,
     revocation: revocationSchema.optional(),
     status: z.array(revocationStatusSchema),
-    expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
+    expiry: expirySchema.optional(),
     issuer: issuerSchema,
   })
   .meta({ id: 'CertificateVerification' });
@@ -186,7 +200,7 @@ export const postedCertificateVerificationSchema = z
     verdict: verdictSchema,
     revocation: revocationSchema.optional(),
     status: z.array(revocationStatusSchema),
-    expiry: z.object({ expires: epochMillisSchema, expired: z.boolean() }).optional(),
+    expiry: expirySchema.optional(),
     issuer: issuerSchema,
     hash: z
       .object({

@@ -840,6 +840,10 @@ export interface components {
       expiry?: {
         expires: number;
         expired: boolean;
+        /** @description The time the expiry was judged at: the later of the service's clock and the chain's latest block */
+        judgedAt: number;
+        /** @description The latest block time of the nodes that answered for the records, when one told it */
+        chainTime?: number;
       };
       issuer: components['schemas']['CertificateIssuer'];
     };
@@ -1006,6 +1010,10 @@ export interface components {
       expiry?: {
         expires: number;
         expired: boolean;
+        /** @description The time the expiry was judged at: the later of the service's clock and the chain's latest block */
+        judgedAt: number;
+        /** @description The latest block time of the nodes that answered for the records, when one told it */
+        chainTime?: number;
       };
       issuer: components['schemas']['CertificateIssuer'];
       /** @description `data.hash` as given, recomputed by the rules when it can be */

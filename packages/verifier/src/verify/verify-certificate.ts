@@ -48,6 +48,7 @@ import {
   VerifierInputError,
 } from './record-input.js';
 import type { RpcUrls } from './rpc-urls.js';
+import { latestChainTime } from './chain-clock.js';
 
 /**
  * Verdict on one trustpoint:
@@ -209,11 +210,25 @@ export interface CertificateVerification {
    */
   status: RevocationStatusCheck[];
   /** `data.expires` when the certificate has one (milliseconds), and whether it has passed. */
-  expiry?: { expires: number; expired: boolean };
+  expiry?: CertificateExpiry;
   hash: CertificateHashCheck;
   /** Who issued it: the account, and the origin the certificate names, whether you trust it. */
   issuer: IssuerCheck;
   trustpoints: TrustpointVerification[];
+}
+
+/** A certificate's expiry date and whether it has passed, and at what time that was judged. */
+export interface CertificateExpiry {
+  /** `data.expires`, ms since the epoch. */
+  expires: number;
+  expired: boolean;
+  /**
+   * The time it was judged at (ms): `now` when the caller gave one, else the later of the
+   * verifier's clock and `chainTime`.
+   */
+  judgedAt: number;
+  /** The latest block's time (ms) of the nodes that answered for the records, when one told it. */
+  chainTime?: number;
 }
 
 export interface VerifyCertificateInput extends JsonRpcOptions {
@@ -259,7 +274,10 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
    * Without it the domain is shown unchecked, a claim.
    */
   resolveTxt?: TxtResolver;
-  /** The time expiry is judged at (ms); now by default. */
+  /**
+   * The time expiry is judged at (ms). By default the later of this clock and the chain's (the
+   * latest block of the nodes that answered), so a clock set back does not hide an expiry.
+   */
   now?: number;
 }
 
@@ -789,6 +807,31 @@ function revocationOf(
 }
 
 /**
+ * Whether `expires` has passed: at `input.now` when given, else at the later of this clock and the
+ * chain's (its latest block, read from the nodes that answered for the records).
+ */
+async function checkExpiry(
+  expires: number,
+  trustpoints: readonly TrustpointVerification[],
+  input: VerifyCertificateInput,
+): Promise<CertificateExpiry> {
+  if (input.now !== undefined)
+    return { expires, expired: input.now >= expires, judgedAt: input.now };
+  const clock = Date.now();
+  const nodes = trustpoints.flatMap((trustpoint) =>
+    trustpoint.node === undefined ? [] : [trustpoint.node],
+  );
+  const chainTime = nodes.length === 0 ? undefined : await latestChainTime(nodes, input);
+  const judgedAt = Math.max(clock, chainTime ?? clock);
+  return {
+    expires,
+    expired: judgedAt >= expires,
+    judgedAt,
+    ...(chainTime === undefined ? {} : { chainTime }),
+  };
+}
+
+/**
  * Verifies a certificate without trusting its issuer: recomputes its hash by the published rule
  * (from the file when given), derives the hash every trustpoint must have, reads each one with a
  * raw `eth_call` from the trusted nodes only, and checks a qualified signature against the key set.
@@ -824,7 +867,7 @@ export async function verifyCertificate(
   const expiry =
     certificate.expires === undefined
       ? undefined
-      : { expires: certificate.expires, expired: (input.now ?? Date.now()) >= certificate.expires };
+      : await checkExpiry(certificate.expires, trustpoints, input);
   const issuerCheck = await checkIssuer({
     account: certificate.issuer,
     // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.

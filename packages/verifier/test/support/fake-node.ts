@@ -25,6 +25,8 @@ export interface FakeNode {
   roles?: { held?: readonly string[]; on?: readonly string[] } | 'none';
   /** What `eth_getLogs` answers (any filter); the method is unknown to the node when absent. */
   logs?: { address: string; topics: string[]; blockNumber: string }[];
+  /** The latest block's time (seconds); the latest receipt's block time by default. */
+  latestBlockTime?: number;
 }
 
 const HAS_ROLE = '0x91d14854';
@@ -76,6 +78,11 @@ function answer(
     case 'eth_chainId':
       return { result: `0x${(node.chainId ?? 31337).toString(16)}` };
     case 'eth_getBlockByNumber': {
+      if (params[0] === 'latest') {
+        const times = [...(node.receipts?.values() ?? [])].map((r) => r.blockTime);
+        const time = node.latestBlockTime ?? Math.max(0, ...times);
+        return { result: { hash: blockHashOf(1_000), timestamp: `0x${time.toString(16)}` } };
+      }
       const number = Number(BigInt(params[0] as string));
       if (number === 0)
         return { result: { hash: node.genesisHash ?? FAKE_GENESIS, timestamp: '0x0' } };
