@@ -509,6 +509,26 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.stderr).toContain('$.data.data.name is given twice');
   });
 
+  it('when a copy writes a number with more digits than its value holds, then it is refused before anything is asked, naming it', async () => {
+    // Arrange: issuedOn with a fraction JSON.parse drops (it reads the genuine integer) and a
+    // decimal reader shows.
+    const certificate = await createContentCertificate();
+    const text = JSON.stringify(certificate).replace(
+      /"issuedOn":(\d+)/,
+      (_match, digits: string) => `"issuedOn":${digits}.0000000000000001`,
+    );
+    const path = join(dir, 'inexact-number.json');
+    await writeFile(path, text);
+
+    // Act
+    const result = await verify([path, '--rpc', `31337=${chainUrl}`]);
+
+    // Assert
+    expect(text).toContain('.0000000000000001');
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain('$.data.data.issuedOn is written');
+  });
+
   it('when the service is trusted with --issuer but runs on the development accounts, then its registry is not trusted off the machine that started it', async () => {
     const path = await saved('dev-issuer.json', await createContentCertificate());
 

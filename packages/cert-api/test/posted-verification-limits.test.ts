@@ -118,6 +118,34 @@ describe.each(testBackends())('posted certificate copies on %s', (backend) => {
     expect(ethCalls.length).toBe(asked);
   });
 
+  it('when a copy writes a number with more digits than its value holds, then 400 naming it, as every verifier refuses that file, and the node is asked nothing', async () => {
+    // Arrange: the trustpoint's timestamp with a fraction a double cannot hold: JSON.parse reads
+    // the genuine integer, a decimal reader a time that is not it.
+    const text = JSON.stringify(certificate).replace(
+      /"timestamp":(\d+)/,
+      (_match, digits: string) => `"timestamp":${digits}.00000000000000001`,
+    );
+    const asked = ethCalls.length;
+
+    // Act
+    const response = await request(api.app)
+      .post('/cert/v2/trustpoints/verification')
+      .set('X-Forwarded-For', address())
+      .set('Content-Type', 'application/json')
+      .send(text);
+
+    // Assert
+    expect(text).toContain('.00000000000000001');
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        field: expect.stringMatching(/^body\.metadata\[0\]\.timestamp$/) as unknown,
+        error: expect.stringContaining('must be written as the value it holds') as unknown,
+      },
+    ]);
+    expect(ethCalls.length).toBe(asked);
+  });
+
   it.each([
     ['smartContract', '0xdead', 'must be an address'],
     ['smartContract', `0x${'g'.repeat(40)}`, 'must be an address'],

@@ -139,10 +139,11 @@ export class TrustpointUnsendableValueError extends Error {
 
 /**
  * Why an answer of the service was not taken: it names a member twice (`duplicateMember`, and
- * readers disagree on its value), it is another record than the one asked for (`otherRecord`), or
- * it is not JSON (`notJson`).
+ * readers disagree on its value), writes a number with more digits than its value holds
+ * (`inexactNumber`: `9.0000000000000001` reads as 9 here, as itself in a decimal reader), it is
+ * another record than the one asked for (`otherRecord`), or it is not JSON (`notJson`).
  */
-export type RefusedAnswerReason = 'duplicateMember' | 'otherRecord' | 'notJson';
+export type RefusedAnswerReason = 'duplicateMember' | 'inexactNumber' | 'otherRecord' | 'notJson';
 
 /**
  * The service answered 200 with something a verifier must not take as the record asked for. A

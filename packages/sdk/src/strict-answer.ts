@@ -1,4 +1,4 @@
-import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
+import { AmbiguousJsonError, DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
 import { TrustpointRefusedAnswerError } from './errors.js';
 
 /** The record a read asked for: its kind, the member naming it, and the id asked for. */
@@ -10,18 +10,19 @@ export interface AskedRecord {
 
 /**
  * The envelope of a record read to be verified, parsed as every verifier reads a certificate or an
- * evidence: a member named twice is refused, since another reader would show the other value.
+ * evidence: a member named twice, or a number written with more than its value, is refused, since
+ * another reader would show another value.
  */
 function strictEnvelope(text: string, url: string): { data?: unknown } {
   let body: unknown;
   try {
     body = parseJsonStrict(text);
   } catch (error) {
-    if (error instanceof DuplicateMemberError) {
+    if (error instanceof AmbiguousJsonError) {
       throw new TrustpointRefusedAnswerError({
-        reason: 'duplicateMember',
+        reason: error instanceof DuplicateMemberError ? 'duplicateMember' : 'inexactNumber',
         url,
-        message: `the service's answer is refused: ${error.message}, and another reader could show the other value`,
+        message: `the service's answer is refused: ${error.message}, and another reader could show another value`,
         cause: error,
       });
     }

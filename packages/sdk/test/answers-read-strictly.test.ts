@@ -42,6 +42,21 @@ describe('records read to be verified', () => {
     );
   });
 
+  it('when the service answers a certificate writing a number with more digits than its value holds, then getCertificate refuses it, naming the number', async () => {
+    // Arrange: issuedOn read as 1767225600000 here, as itself by a decimal reader.
+    const client = await serviceAnswering(
+      `{"data":{"certID":"${CERT_ID}","data":{"name":"Diploma","issuedOn":1767225600000.0000001}}}`,
+    );
+
+    // Act
+    const error = await rejectionOf(client.cert.getCertificate(CERT_ID));
+
+    // Assert
+    expect(error).toBeInstanceOf(TrustpointRefusedAnswerError);
+    expect(error).toMatchObject({ reason: 'inexactNumber' });
+    expect((error as Error).message).toContain('$.data.data.issuedOn is written');
+  });
+
   it('when the service answers another certificate than the certID asked for, then getCertificate refuses it, naming both', async () => {
     // Arrange
     const client = await serviceAnswering(

@@ -16,6 +16,7 @@ import {
   encodeGetTrustPointCall,
   encodeRevocationOfCall,
   NEXT_GENERATION_SELECTOR,
+  InexactNumberError,
   parseJsonStrict,
   PUBLIC_CHAINS,
   qualifiedSignaturePayload,
@@ -596,5 +597,34 @@ describe('parseJsonStrict', () => {
     expect(parseJsonStrict(deep)).toEqual(JSON.parse(deep));
     expect(() => parseJsonStrict('{"a":1,}')).toThrow(SyntaxError);
     expect(() => parseJsonStrict(tooDeep)).toThrow('nested too deeply');
+  });
+
+  it.each([
+    ['{"grades":[10,9.0000000000000001,8]}', '$.grades[1]', '9'],
+    ['{"serial":9007199254740993}', '$.serial', '9007199254740992'],
+    ['{"a":{"b":1e400}}', '$.a.b', 'Infinity'],
+    ['{"tiny":1e-400}', '$.tiny', '0'],
+    ['{"pi":3.14159265358979323846}', '$.pi', '3.141592653589793'],
+  ])(
+    'when %s writes a number with more than its value, then it is refused naming %s, read as %s',
+    (text, path, reads) => {
+      expect(() => parseJsonStrict(text)).toThrow(InexactNumberError);
+      expect(() => parseJsonStrict(text)).toThrow(`${path} is written`);
+      expect(() => parseJsonStrict(text)).toThrow(`reads as ${reads}:`);
+    },
+  );
+
+  it('when a number is written in any form of the value it holds, then it reads as JSON.parse does', () => {
+    const text =
+      '{"a":1.0,"b":1e2,"c":100.00,"d":-0,"e":0.1,"f":1E+21,"g":5e-324,"h":-1.5e-7,"i":0.000,"j":9007199254740991,"k":[0,-0.0,12.50]}';
+
+    expect(parseJsonStrict(text)).toEqual(JSON.parse(text));
+  });
+
+  it('when a genuine certificate is read back, then every number it holds is exact (what JSON.stringify writes always is)', () => {
+    const values = [0.1, 1 / 3, 2 ** 53 - 1, -1e-7, 1e21, 123.456, Number.MIN_VALUE, -0];
+    const text = JSON.stringify({ values });
+
+    expect(parseJsonStrict(text)).toEqual(JSON.parse(text));
   });
 });

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { DuplicateMemberError, parseJsonStrict } from '@trustpoint/verifier';
+import { AmbiguousJsonError, parseJsonStrict } from '@trustpoint/verifier';
 import { CliError, usageError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 
@@ -41,9 +41,9 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return parseJsonStrict(text);
   } catch (error) {
-    if (error instanceof DuplicateMemberError) {
+    if (error instanceof AmbiguousJsonError) {
       throw usageError(
-        `${path} is refused: ${error.message}, and another reader could show the other value`,
+        `${path} is refused: ${error.message}, and another reader could show another value`,
       );
     }
     throw usageError(`${path} is not JSON: ${error instanceof Error ? error.message : ''}`);

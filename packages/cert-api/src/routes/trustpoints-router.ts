@@ -3,6 +3,7 @@ import {
   ConcurrencyLimit,
   optionalAuthenticate,
   rateLimit,
+  rawJsonOf,
   requireScope,
   sendSuccess,
   type AuthenticateOptions,
@@ -10,6 +11,7 @@ import {
 } from '@trustpoint/http';
 import {
   isObject,
+  jsonAmbiguity,
   MAX_CERTIFICATE_TRUSTPOINTS,
   unwrapEnvelope,
   VerifierInputError,
@@ -55,6 +57,25 @@ function firstUnstorableText(
     }
   }
   return undefined;
+}
+
+/**
+ * A posted copy writing a number with more digits than its value holds (`9.0000000000000001`,
+ * read and hashed as 9): refused with a 400 naming it, as every verifier refuses such a file (a
+ * member named twice was refused as the body was read).
+ */
+function refuseInexactNumber(raw: Buffer | undefined): void {
+  const ambiguity = raw === undefined ? undefined : jsonAmbiguity(raw.toString('utf8'));
+  if (ambiguity?.kind !== 'inexactNumber') return;
+  throw new DomainError('validation', {
+    detail: 'the body is not a certificate JSON',
+    errors: [
+      {
+        field: `body${ambiguity.path.slice(1)}`,
+        error: `Written ${ambiguity.written}, which reads as ${ambiguity.reads}: a number must be written as the value it holds (readers disagree on which value it holds)`,
+      },
+    ],
+  });
 }
 
 /**
@@ -134,6 +155,7 @@ export function trustpointsRouter(
     const body: unknown = req.body;
     // A member named twice was refused as the body was read (`jsonBody`), as for every route.
     refuseTooManyTrustpoints(body);
+    refuseInexactNumber(rawJsonOf(req));
     // The shared text rule, as for every body the APIs take: nothing unstorable is even hashed.
     const unstorable = firstUnstorableText(body, 'body');
     if (unstorable !== undefined) {

@@ -1,5 +1,5 @@
 /** Where the certificate comes from: a JSON file the user gives, or the service by certID. */
-import { DuplicateMemberError, parseJsonStrict, unwrapEnvelope } from '@trustpoint/verifier';
+import { AmbiguousJsonError, parseJsonStrict, unwrapEnvelope } from '@trustpoint/verifier';
 
 /**
  * The certificate API's base URL (ending in `/`) from what the user typed: an API base
@@ -25,9 +25,9 @@ export async function readJsonFile(file: Blob): Promise<unknown> {
   try {
     return parseJsonStrict(text);
   } catch (error) {
-    if (error instanceof DuplicateMemberError) {
+    if (error instanceof AmbiguousJsonError) {
       throw new Error(
-        `The certificate file is refused: ${error.message}, and another reader could show the other value`,
+        `The certificate file is refused: ${error.message}, and another reader could show another value`,
       );
     }
     throw new Error('The certificate file is not JSON: give the JSON the certificate API returned');
@@ -67,9 +67,9 @@ export async function fetchCertificate(apiBase: URL, certID: string): Promise<un
   try {
     body = parseJsonStrict(text);
   } catch (error) {
-    if (error instanceof DuplicateMemberError) {
+    if (error instanceof AmbiguousJsonError) {
       throw new Error(
-        `The certificate the service answered is refused: ${error.message}, and another reader could show the other value`,
+        `The certificate the service answered is refused: ${error.message}, and another reader could show another value`,
       );
     }
     body = undefined;
