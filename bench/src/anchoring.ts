@@ -12,6 +12,7 @@ import {
   type NetworkConfig,
 } from '@trustpoint/chain';
 import {
+  chainWriterProvider,
   deployTrustpoint,
   freePort,
   HARDHAT_DEV_KEY,
@@ -101,10 +102,7 @@ async function measure(
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-bench-'));
   const chain = await startLocalChain({ dataDir: join(dataDir, 'chain'), port: await freePort() });
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
+  const provider = chainWriterProvider(chain.url, chain.writeHeaders);
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
   const schema = `bench_${String(Date.now())}`;
@@ -122,6 +120,7 @@ async function main(): Promise<void> {
     networkId: '31337',
     name: 'bench',
     rpcUrl: chain.url,
+    rpcHeaders: chain.writeHeaders,
     chainId: 31337,
     trustPointRegistry: deployment.trustPointRegistry,
     evidenceRepository: deployment.evidenceRepository,

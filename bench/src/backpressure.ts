@@ -53,10 +53,18 @@ async function main(): Promise<void> {
   });
   try {
     const chainUrl = service.running.embeddedChain?.url;
-    if (chainUrl === undefined) throw new Error('the embedded chain did not start');
+    const writeHeaders = service.running.embeddedChain?.writeHeaders;
+    if (chainUrl === undefined || writeHeaders === undefined) {
+      throw new Error('the embedded chain did not start');
+    }
     const knex = service.running.database.knex;
-    await jsonRpcCall(chainUrl, 'evm_setBlockGasLimit', [`0x${BLOCK_GAS_LIMIT.toString(16)}`]);
-    await useIntervalMining(chainUrl, BLOCK_MS);
+    await jsonRpcCall(
+      chainUrl,
+      'evm_setBlockGasLimit',
+      [`0x${BLOCK_GAS_LIMIT.toString(16)}`],
+      writeHeaders,
+    );
+    await useIntervalMining(chainUrl, BLOCK_MS, writeHeaders);
     const capacity =
       service.running.networks.require(NETWORK_ID).queue ??
       queueCapacity({ blockGasLimit: BLOCK_GAS_LIMIT, blockTimeMs: BLOCK_MS });

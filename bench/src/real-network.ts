@@ -179,10 +179,18 @@ async function main(): Promise<void> {
   });
   try {
     const chainUrl = service.running.embeddedChain?.url;
-    if (chainUrl === undefined) throw new Error('the embedded chain did not start');
+    const writeHeaders = service.running.embeddedChain?.writeHeaders;
+    if (chainUrl === undefined || writeHeaders === undefined) {
+      throw new Error('the embedded chain did not start');
+    }
     // Deployed with a block per transaction at start; from here on, blocks come on their own.
-    await jsonRpcCall(chainUrl, 'evm_setBlockGasLimit', [`0x${BLOCK_GAS_LIMIT.toString(16)}`]);
-    await useIntervalMining(chainUrl, BLOCK_MS);
+    await jsonRpcCall(
+      chainUrl,
+      'evm_setBlockGasLimit',
+      [`0x${BLOCK_GAS_LIMIT.toString(16)}`],
+      writeHeaders,
+    );
+    await useIntervalMining(chainUrl, BLOCK_MS, writeHeaders);
     // Enough credits for any rate the service could reach, so none runs out.
     const users = await service.users(USERS, Math.ceil((SECONDS * 5_000) / USERS) + CLIENTS);
     const url = `${service.running.certApiUrl}/certificates?type=content&networkId=31337`;

@@ -2,7 +2,8 @@
 // (`@trustpoint/contracts/dev-chain`), loaded only when the embedded chain is wanted: nothing a
 // production install runs needs Hardhat.
 import { HARDHAT_DEV_KEY, type TrustpointDeployment } from '@trustpoint/registry-abi';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
+import { chainWriterProvider } from './chain-writer';
 import { ensureDeployment } from './deployments-file';
 import { startLocalChain, type LocalChainOptions } from './local-chain';
 
@@ -10,6 +11,8 @@ import { startLocalChain, type LocalChainOptions } from './local-chain';
 export interface DevChain {
   url: string;
   port: number;
+  /** What the service's writers send to be relayed anything but reads: see `LocalChain`. */
+  writeHeaders: Readonly<Record<string, string>>;
   deployment: TrustpointDeployment;
   /** Transactions replayed from the chain's journal at start. */
   restoredTransactions: number;
@@ -26,10 +29,7 @@ export async function startDevChain(
 ): Promise<DevChain> {
   const { deploymentsFile, ...chainOptions } = options;
   const chain = await startLocalChain(chainOptions);
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
+  const provider = chainWriterProvider(chain.url, chain.writeHeaders);
   try {
     const { deployment } = await ensureDeployment(
       new Wallet(HARDHAT_DEV_KEY, provider),
@@ -38,6 +38,7 @@ export async function startDevChain(
     return {
       url: chain.url,
       port: chain.port,
+      writeHeaders: chain.writeHeaders,
       deployment,
       restoredTransactions: chain.replayed,
       stop: () => chain.stop(),

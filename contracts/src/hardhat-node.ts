@@ -47,15 +47,19 @@ export async function isJsonRpcReady(url: string): Promise<boolean> {
   }
 }
 
-/** One JSON-RPC call to a node: its result, or an error naming the method. */
+/**
+ * One JSON-RPC call to a node: its result, or an error naming the method. `headers`: the embedded
+ * chain's `writeHeaders`, for anything but reads.
+ */
 export async function jsonRpcCall(
   url: string,
   method: string,
   params: unknown[] = [],
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const body = (await response.json()) as { result?: unknown; error?: { message: string } };
@@ -67,24 +71,35 @@ export async function jsonRpcCall(
  * Makes a Hardhat node mine like a real network: no block per transaction (automine off), one
  * block every `intervalMs`, empty or not, so transactions wait in the pool, fees move with the
  * base fee and confirmations take time. `intervalMs` 0 goes back to a block per transaction.
+ * `headers`: the embedded chain's `writeHeaders` (these are writes).
  */
-export async function useIntervalMining(url: string, intervalMs: number): Promise<void> {
-  await jsonRpcCall(url, 'evm_setAutomine', [intervalMs === 0]);
-  await jsonRpcCall(url, 'evm_setIntervalMining', [intervalMs]);
+export async function useIntervalMining(
+  url: string,
+  intervalMs: number,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await jsonRpcCall(url, 'evm_setAutomine', [intervalMs === 0], headers);
+  await jsonRpcCall(url, 'evm_setIntervalMining', [intervalMs], headers);
 }
 
 /** Holds back mining (automine off): sent transactions wait in the pool until `resumeMining`. */
-export async function holdMining(url: string): Promise<void> {
-  await jsonRpcCall(url, 'evm_setAutomine', [false]);
+export async function holdMining(
+  url: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await jsonRpcCall(url, 'evm_setAutomine', [false], headers);
 }
 
 /**
  * Mines what waits in the pool, and every later transaction at once: automine first, since
  * turning it on does not mine a transaction that arrived while it was off.
  */
-export async function resumeMining(url: string): Promise<void> {
-  await jsonRpcCall(url, 'evm_setAutomine', [true]);
-  await jsonRpcCall(url, 'evm_mine');
+export async function resumeMining(
+  url: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  await jsonRpcCall(url, 'evm_setAutomine', [true], headers);
+  await jsonRpcCall(url, 'evm_mine', [], headers);
 }
 
 /** The chain's settings alone, which `hardhat node` is started with (hardhat.config.ts takes them too). */

@@ -53,6 +53,8 @@ export {
   type TrustPointTypeCode,
 } from '@trustpoint/registry-abi';
 
+export * from './chain-access';
+export * from './chain-writer';
 export * from './deploy';
 export * from './deployments-file';
 export * from './dev-chain';

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { chainWriteHeaders, readChainWriteKey } from '@trustpoint/registry-abi';
 import { exitWithParentArgs, isJsonRpcReady } from './hardhat-node';
 
 /** The embedded chain in a child process of its own, so that it can be killed like a real node. */
 export interface LocalChainProcess {
   url: string;
+  /** The chain's `writeHeaders` (see `LocalChain`), read from its data directory. */
+  writeHeaders: Readonly<Record<string, string>>;
   process: ChildProcess;
   /** SIGKILL to the whole process group: relay and node die without any cleanup. */
   kill(): Promise<void>;
@@ -60,6 +63,9 @@ export async function startLocalChainProcess(options: {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const writeKey = await readChainWriteKey(join(options.dataDir, 'chain'));
+  if (writeKey === undefined)
+    throw new Error(`local chain left no write key in ${options.dataDir}`);
   const signal = async (name: NodeJS.Signals) => {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     try {
@@ -71,6 +77,7 @@ export async function startLocalChainProcess(options: {
   };
   return {
     url,
+    writeHeaders: chainWriteHeaders(writeKey),
     process: child,
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),

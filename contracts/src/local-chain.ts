@@ -8,6 +8,8 @@ import {
 } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { chainWriteHeaders, ensureChainWriteKey } from '@trustpoint/registry-abi';
+import { callerOf, refusedCalls } from './chain-access';
 import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
 
 /**
@@ -15,10 +17,19 @@ import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat
  * transaction the node accepted. Hardhat keeps its chain in memory only; replaying the journal into
  * a fresh node on the next start rebuilds the same chain (same signed transactions, so the same
  * hashes, nonces and contract addresses), as a node restarting from its own database would.
+ *
+ * The relay answers reads to anyone and relays everything else (transactions, `hardhat_*`,
+ * `evm_*`) only to requests that carry the chain's write credential (`writeHeaders`; see
+ * `chain-access.ts`). The node itself listens on loopback only.
  */
 export interface LocalChain {
   url: string;
   port: number;
+  /**
+   * The headers that make the relay take writes (`Authorization: Bearer <key>`, the key in
+   * `<dataDir>/write-key`): for the service's own writers. Never put them in a URL or a log.
+   */
+  writeHeaders: Readonly<Record<string, string>>;
   /** Transactions replayed from the journal at start. */
   replayed: number;
   stop(): Promise<void>;
@@ -68,50 +79,18 @@ interface ChainIdentityFile {
 /** Methods that change chain state; everything else is relayed without a trace. */
 const JOURNALED = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const PARSE_ERROR = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32700, message: 'Parse error: the request is not JSON' },
+});
 
-/**
- * What a web page of another origin (the web verifier, opened from the service or from disk) may
- * ask: reads only. The node's accounts are unlocked, so any site the developer visits could
- * otherwise send transactions from them.
- */
-const WEB_PAGE_METHODS = new Set([
-  'eth_call',
-  'eth_chainId',
-  'net_version',
-  'eth_blockNumber',
-  'eth_getCode',
-  'eth_getTransactionReceipt',
-  'eth_getTransactionByHash',
-  // The verifier proves a node's chain by its genesis block and dates a record by its block.
-  'eth_getBlockByNumber',
-  'eth_getBlockByHash',
-]);
 const CORS_PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST',
   'access-control-allow-headers': 'content-type',
   'access-control-max-age': '600',
 };
-
-/** The reply to a page's request for a method it may not use (JSON-RPC "method not found"). */
-function refusedToWebPage(body: string): string | undefined {
-  let calls: JsonRpcRequest[];
-  try {
-    calls = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
-  } catch {
-    return undefined; // the node answers the parse error itself
-  }
-  const refused = calls.find((call) => !WEB_PAGE_METHODS.has(call.method));
-  if (refused === undefined) return undefined;
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: calls.length === 1 ? (calls[0]?.id ?? null) : null,
-    error: {
-      code: -32601,
-      message: `${refused.method} is not available to web pages on the embedded chain`,
-    },
-  });
-}
 
 /**
  * Sends one JSON-RPC body to the node and reads the answer, over kept-alive connections: the relay
@@ -280,6 +259,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   const port = options.port ?? 8545;
   await mkdir(options.dataDir, { recursive: true });
   const journalPath = join(options.dataDir, 'chain-journal.ndjson');
+  const writeKey = await ensureChainWriteKey(options.dataDir);
   // Fail before anything starts when the port is taken (typically: Trustpoint already running).
   if (port !== 0) await assertPortFree(host, port);
 
@@ -352,22 +332,35 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
       response.writeHead(405).end();
       return;
     }
-    const fromWebPage = request.headers.origin !== undefined;
+    const caller = callerOf(request.headers, writeKey);
     const replyHeaders = {
       'content-type': 'application/json',
-      ...(fromWebPage ? { 'access-control-allow-origin': '*' } : {}),
+      ...(caller === 'web page' ? { 'access-control-allow-origin': '*' } : {}),
     };
     const handle = async () => {
       try {
-        const body = await readBody(request);
-        const refusal = fromWebPage ? refusedToWebPage(body) : undefined;
-        if (refusal !== undefined) {
-          response.writeHead(200, replyHeaders).end(refusal);
-          return;
+        let body = await readBody(request);
+        if (caller !== 'service') {
+          let calls: unknown;
+          try {
+            calls = JSON.parse(body);
+          } catch {
+            response.writeHead(200, replyHeaders).end(PARSE_ERROR);
+            return;
+          }
+          const refusal = refusedCalls(calls, caller);
+          if (refusal !== undefined) {
+            response.writeHead(200, replyHeaders).end(refusal);
+            return;
+          }
+          // The node reads exactly what was checked, whatever its parser would make of the text
+          // (a member named twice, say).
+          body = JSON.stringify(calls);
         }
         // Writes go one at a time, so the journal holds them in the order the node accepted them;
-        // reads (most of the traffic: receipts, blocks, calls) go straight through, unparsed.
+        // reads (most of the traffic: receipts, blocks, calls) go straight through.
         const writes =
+          caller === 'service' &&
           mayWrite(body) &&
           [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]]
             .flat()
@@ -410,6 +403,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   return {
     url: `http://${host}:${String(bound)}`,
     port: bound,
+    writeHeaders: chainWriteHeaders(writeKey),
     replayed: entries.length,
     stop: async () => {
       await new Promise<void>((resolve) => {

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
 import { deployTrustpoint } from '../src/deploy';
-import { HARDHAT_DEV_KEY, readDeployments } from '@trustpoint/registry-abi';
+import {
+  chainWriteHeaders,
+  HARDHAT_DEV_KEY,
+  readChainWriteKey,
+  readDeployments,
+} from '@trustpoint/registry-abi';
+import { chainWriterProvider } from '../src/chain-writer';
 import { freePort } from '../src/free-port';
 import { isJsonRpcReady } from '../src/hardhat-node';
 import { startLocalChain } from '../src/local-chain';
@@ -32,10 +38,7 @@ describe('Local chain', function () {
     const first = await startLocalChain({ dataDir, port });
     let deployment;
     try {
-      const provider = new JsonRpcProvider(first.url, undefined, {
-        staticNetwork: true,
-        cacheTimeout: -1,
-      });
+      const provider = chainWriterProvider(first.url, first.writeHeaders);
       deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
       // NonceManager: the provider may answer the nonce from its short-lived request cache.
       const repository = EvidenceBatchRepository__factory.connect(
@@ -81,10 +84,7 @@ describe('Local chain', function () {
     const first = await startLocalChain({ dataDir, port });
     let before;
     try {
-      const provider = new JsonRpcProvider(first.url, undefined, {
-        staticNetwork: true,
-        cacheTimeout: -1,
-      });
+      const provider = chainWriterProvider(first.url, first.writeHeaders);
       await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
       provider.destroy();
       before = await blocksOf(first.url);
@@ -97,10 +97,7 @@ describe('Local chain', function () {
     const second = await startLocalChain({ dataDir, port });
     try {
       const after = await blocksOf(second.url);
-      const provider = new JsonRpcProvider(second.url, undefined, {
-        staticNetwork: true,
-        cacheTimeout: -1,
-      });
+      const provider = chainWriterProvider(second.url, second.writeHeaders);
       const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
       const sentAt = Math.floor(Date.now() / 1000);
       const receipt = await (
@@ -122,10 +119,7 @@ describe('Local chain', function () {
   it('should mine a block every interval, not one per transaction, when asked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
     try {
       const automine: unknown = await provider.send('hardhat_getAutomine', []);
       const start = await provider.getBlockNumber();
@@ -169,7 +163,9 @@ describe('Local chain', function () {
     );
     const deployment = (await readDeployments(join(dataDir, 'deployments.json')))['31337'];
     if (!deployment) throw new Error('not deployed');
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const key = await readChainWriteKey(join(dataDir, 'chain'));
+    if (key === undefined) throw new Error('no write key');
+    const provider = chainWriterProvider(url, chainWriteHeaders(key));
     const repository = EvidenceBatchRepository__factory.connect(
       deployment.evidenceRepository,
       new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider)),

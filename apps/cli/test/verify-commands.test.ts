@@ -409,7 +409,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     const certificate = (await createContentCertificate()) as {
       data: { data: { hash: string }; metadata: { smartContract: string }[] };
     };
-    const forged = await deployForgedRegistry(chainUrl, certificate.data.data.hash);
+    const chain = service.running.embeddedChain;
+    if (chain === undefined) throw new Error('the service runs no embedded chain');
+    const forged = await deployForgedRegistry(chain, certificate.data.data.hash);
     certificate.data.metadata = certificate.data.metadata.map((item) => ({
       ...item,
       smartContract: forged,

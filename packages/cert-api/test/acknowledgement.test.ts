@@ -61,7 +61,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
 
   it('when a client prefers respond-async, then 202 at once with the certificate pending and its Location, and it is anchored later', async () => {
     const { id, token } = await api.user({ credits: 2 });
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     let location = '';
     try {
       const started = Date.now();
@@ -90,7 +90,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       expect(await findCreditBalance(api.db.knex, id)).toBe(1);
       expect((await read(location, token)).status).toBe('pending');
     } finally {
-      await resumeMining(api.chain.url);
+      await resumeMining(api.chain.url, api.chain.writeHeaders);
     }
 
     const anchored = await untilAnchored(location, token);
@@ -111,7 +111,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   it('when certificates are pending or anchored, then GET /certificates filters by status', async () => {
     const { token } = await api.user({ credits: 3 });
     const anchored = await api.certify(token);
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     let pendingId = '';
     try {
       const accepted = await request(api.app)
@@ -136,7 +136,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       expect(await list('anchored')).toEqual({ ids: [anchored.certID], total: 1 });
       expect(await list('failed')).toEqual({ ids: [], total: 0 });
     } finally {
-      await resumeMining(api.chain.url);
+      await resumeMining(api.chain.url, api.chain.writeHeaders);
     }
     const settled = await untilAnchored(
       `/cert/v2/certificates/certID/${encodeURIComponent(pendingId)}`,
@@ -152,7 +152,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
   it('when a synchronous wait ends after the batch was sent, then 202 with the certificate pending, never a 503 that a retry would turn into a 409', async () => {
     const { id, token } = await api.user({ credits: 2 });
     const body = { name: 'Slow block', description: '', content: { n: Math.random() } };
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     let location = '';
     try {
       const response = await request(api.app)
@@ -166,7 +166,7 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       location = String(response.headers.location);
       expect(response.body.data.status).toBe('pending');
     } finally {
-      await resumeMining(api.chain.url);
+      await resumeMining(api.chain.url, api.chain.writeHeaders);
     }
     expect((await untilAnchored(location, token)).status).toBe('anchored');
     expect(await findCreditBalance(api.db.knex, id)).toBe(1);
@@ -224,7 +224,12 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
         .set('Authorization', `Bearer ${token}`)
         .set('Prefer', 'respond-async')
         .send({ name: 'Unfunded', description: '', content: { n: Math.random() } });
-    await jsonRpcCall(api.chain.url, 'hardhat_setBalance', [registrar, '0x0']);
+    await jsonRpcCall(
+      api.chain.url,
+      'hardhat_setBalance',
+      [registrar, '0x0'],
+      api.chain.writeHeaders,
+    );
     const locations: string[] = [];
     try {
       // The anchorer finds the empty balance when it next looks (before a batch, or idle).
@@ -252,7 +257,12 @@ describe.each(testBackends())('Acknowledgement of certificates on %s', (backend)
       locations.push(String(second.headers.location));
       expect(await findCreditBalance(api.db.knex, id)).toBe(1);
     } finally {
-      await jsonRpcCall(api.chain.url, 'hardhat_setBalance', [registrar, funds]);
+      await jsonRpcCall(
+        api.chain.url,
+        'hardhat_setBalance',
+        [registrar, funds],
+        api.chain.writeHeaders,
+      );
     }
     for (const location of locations) {
       expect((await untilAnchored(location, token)).status).toBe('anchored');

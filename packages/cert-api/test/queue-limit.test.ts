@@ -26,7 +26,7 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
   });
 
   afterAll(async () => {
-    await resumeMining(api.chain.url);
+    await resumeMining(api.chain.url, api.chain.writeHeaders);
     await api.close();
   });
 
@@ -56,7 +56,7 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
 
   /** Lets the chain mine again and waits until nothing is pending. */
   const drain = async () => {
-    await resumeMining(api.chain.url);
+    await resumeMining(api.chain.url, api.chain.writeHeaders);
     const deadline = Date.now() + 20_000;
     while ((await pending()) > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -67,7 +67,7 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
   it('when twelve asynchronous creations come at once past the limit, then four are answered 202 and eight 503 networkBusy with Retry-After, spending and storing nothing, and the queue never holds more than four', async () => {
     // Arrange
     const { id, token } = await api.user({ credits: 20 });
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     const depths: number[] = [];
     const watching = setInterval(() => {
       void pending().then((depth) => depths.push(depth));
@@ -98,7 +98,7 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
     // Arrange
     const { token } = await api.user({ credits: 10, qualified: true });
     const earlier = await api.certify(token);
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     const filled = await Promise.all(Array.from({ length: LIMIT }, () => create(token)));
     expect(filled.map((answer) => answer.status)).toEqual(Array(LIMIT).fill(202));
 
@@ -135,7 +135,7 @@ describe.each(testBackends())('Queue limit of certificate creations on %s', (bac
   it('when a refused creation carried an Idempotency-Key, then the key is given up and the same request creates once the queue has drained', async () => {
     // Arrange
     const { id, token } = await api.user({ credits: 10 });
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     await Promise.all(Array.from({ length: LIMIT }, () => create(token)));
     const key = randomUUID();
     const content = { retried: randomUUID() };

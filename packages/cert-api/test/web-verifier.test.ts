@@ -860,7 +860,7 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       data: { data: { hash: string }; metadata: { smartContract: string }[] };
     };
     // From an account of the node that the anchoring engine does not use.
-    const forged = await deployForgedRegistry(api.chain.url, certificate.data.data.hash, 9);
+    const forged = await deployForgedRegistry(api.chain, certificate.data.data.hash, 9);
     certificate.data.metadata = certificate.data.metadata.map((item) => ({
       ...item,
       smartContract: forged,

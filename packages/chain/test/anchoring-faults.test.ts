@@ -105,10 +105,11 @@ describe.each(testBackends())('Anchoring faults on %s', (backend) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-fault-'));
     const port = await freePort();
     chain = await startLocalChainProcess({ dataDir, port });
-    const network = networkFor(chain.url, await deploymentOf(dataDir), {
-      maxSize: 40,
-      maxWaitMs: 10,
-    });
+    const network = networkFor(
+      chain.url,
+      { ...(await deploymentOf(dataDir)), rpcHeaders: chain.writeHeaders },
+      { maxSize: 40, maxWaitMs: 10 },
+    );
     db = await openTestDatabase(backend);
     engine = new AnchorEngine(db.knex, new NetworkRegistry([network]), {
       timing: { retryBaseMs: 50, retryMaxMs: 500, rpcTimeoutMs: 1_000, rebroadcastAfterMs: 500 },
@@ -149,7 +150,7 @@ describe.runIf(process.env.DATABASE_URL)('Anchoring processes on PostgreSQL', ()
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-fault-'));
     chain = await startLocalChainProcess({ dataDir, port: await freePort() });
     const deployment = await deploymentOf(dataDir);
-    const network = networkFor(chain.url, deployment, batch);
+    const network = networkFor(chain.url, { ...deployment, rpcHeaders: chain.writeHeaders }, batch);
     const networksFile = join(dataDir, 'networks.json');
     await writeFile(
       networksFile,
@@ -165,6 +166,7 @@ describe.runIf(process.env.DATABASE_URL)('Anchoring processes on PostgreSQL', ()
           TRUSTPOINT_DB_SCHEMA: db?.schema,
           TRUSTPOINT_NETWORKS_FILE: networksFile,
           TRUSTPOINT_DEPLOYMENTS_FILE: join(dataDir, 'deployments.json'),
+          TRUSTPOINT_CHAIN_DIR: join(dataDir, 'chain'),
         },
         stdio: 'ignore',
       });

@@ -214,7 +214,7 @@ describe.skipIf(!databaseUrl)(
       const waiting = engine
         .waitForAnchor(id, NO_DATABASE_POLL_MS)
         .catch((error: unknown) => error);
-      const control = new ChainControl(network.rpcUrl, 0);
+      const control = new ChainControl(network.rpcUrl, 0, network.rpcHeaders ?? {});
       await control.setBalance(REGISTRAR, 0n);
       try {
         const thread = await startThread(engine);

@@ -38,6 +38,23 @@ export function isEmbeddedChainUrl(rpcUrl: string, chain: EmbeddedChainAddress):
 }
 
 /**
+ * What `loadNetworks` takes as `rpcHeadersFor`: the embedded chain's write credential (its
+ * `writeHeaders`) for the networks that reach it (chain id 31337 at `isEmbeddedChainUrl`), none for
+ * any other, so the credential never goes to another node.
+ */
+export function embeddedChainHeaders(
+  chain: EmbeddedChainAddress,
+  headers: Readonly<Record<string, string>> | undefined,
+): (network: { chainId: number; rpcUrl: string }) => Readonly<Record<string, string>> | undefined {
+  return (network) =>
+    headers !== undefined &&
+    BigInt(network.chainId) === HARDHAT_CHAIN_ID &&
+    isEmbeddedChainUrl(network.rpcUrl, chain)
+      ? headers
+      : undefined;
+}
+
+/**
  * Whether `npm start` runs the embedded chain. Without a networks file it does: it is the only
  * network. With one, only when the file names it: an entry with the Hardhat chain id (31337)
  * whose `rpcUrl` reaches the embedded chain (`isEmbeddedChainUrl`). A 31337 entry elsewhere is

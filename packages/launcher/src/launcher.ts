@@ -18,11 +18,15 @@ import {
   type Database,
 } from '@trustpoint/db';
 import { serviceObservability, startHealthServer } from '@trustpoint/observability';
-import type { TrustpointDeployment } from '@trustpoint/registry-abi';
+import {
+  chainWriteHeaders,
+  readChainWriteKey,
+  type TrustpointDeployment,
+} from '@trustpoint/registry-abi';
 import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { wantsEmbeddedChain } from './embedded-chain-choice.js';
+import { embeddedChainHeaders, wantsEmbeddedChain } from './embedded-chain-choice.js';
 import { closeGracefully, listen } from './http-listener.js';
 import { releaseMemoryWhenIdle } from './idle-memory.js';
 import type { LauncherConfig } from './launcher-config.js';
@@ -78,6 +82,8 @@ export { RoleConfigError };
 
 export interface EmbeddedChain {
   url: string;
+  /** What a writer sends for the chain to relay anything but reads: never publish or log it. */
+  writeHeaders: Readonly<Record<string, string>>;
   deployment: TrustpointDeployment;
   /** Transactions replayed from the chain's journal at start. */
   restoredTransactions: number;
@@ -151,6 +157,7 @@ export async function startEmbeddedChain(
   });
   return {
     url: chain.url,
+    writeHeaders: chain.writeHeaders,
     deployment: chain.deployment,
     restoredTransactions: chain.restoredTransactions,
     stop: () => chain.stop(),
@@ -173,11 +180,18 @@ async function roleNetworks(
   const needs = `trustpoint serve ${role} needs TRUSTPOINT_NETWORKS_FILE or a chain already running at ${localChain} with its registries in ${deploymentsFile}`;
   let networks: NetworkRegistry;
   try {
+    // The embedded chain's write credential, from the data directory the chain shares with the
+    // roles (compose: the /data volume); absent for a chain node that needs none.
+    const writeKey = await readChainWriteKey(join(config.dataDir, 'chain'));
     networks = new NetworkRegistry(
       await loadNetworks({
         networksFile: config.networksFile,
         deploymentsFile,
         embeddedRpcUrl: localChain,
+        rpcHeadersFor: embeddedChainHeaders(
+          { host: config.chainHost, port: config.chainPort },
+          writeKey === undefined ? undefined : chainWriteHeaders(writeKey),
+        ),
       }),
     );
   } catch (error) {
@@ -312,7 +326,16 @@ export async function launch(
         await loadNetworks({
           networksFile: config.networksFile,
           deploymentsFile,
-          ...(embeddedChain === undefined ? {} : { embeddedRpcUrl: embeddedChain.url }),
+          ...(embeddedChain === undefined
+            ? {}
+            : {
+                embeddedRpcUrl: embeddedChain.url,
+                // The port it bound: CHAIN_PORT, or the system's pick for 0.
+                rpcHeadersFor: embeddedChainHeaders(
+                  { host: config.chainHost, port: Number(new URL(embeddedChain.url).port) },
+                  embeddedChain.writeHeaders,
+                ),
+              }),
         }),
       );
       await networks.verifyChainIds({ requireReachable: true });

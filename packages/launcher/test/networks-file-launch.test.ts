@@ -5,8 +5,8 @@ import {
   deployTrustpoint,
   freePort,
   HARDHAT_DEV_KEY,
-  startLocalChain,
-  type LocalChain,
+  startHardhatNode,
+  type HardhatNode,
   type TrustpointDeployment,
 } from '@trustpoint/contracts';
 import { findPlan, findUser } from '@trustpoint/db';
@@ -21,13 +21,10 @@ const silent = pino({ level: 'silent' });
 
 /** A chain node the operator runs on its own, as a real network would be: not the embedded one. */
 async function startOperatorChain(): Promise<{
-  chain: LocalChain;
+  chain: HardhatNode;
   deployment: TrustpointDeployment;
 }> {
-  const chain = await startLocalChain({
-    dataDir: await mkdtemp(join(tmpdir(), 'trustpoint-operator-chain-')),
-    port: 0,
-  });
+  const chain = await startHardhatNode({ port: 0 });
   const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
@@ -71,7 +68,7 @@ async function localPlan(running: RunningTrustpoint): Promise<string[] | undefin
 }
 
 describe('Launcher with a networks file', () => {
-  let operator: { chain: LocalChain; deployment: TrustpointDeployment };
+  let operator: { chain: HardhatNode; deployment: TrustpointDeployment };
   let operatorNetwork: Record<string, unknown>;
 
   beforeAll(async () => {

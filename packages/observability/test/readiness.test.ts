@@ -123,17 +123,17 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         const app = appOf(
           serviceObservability({ knex: database.knex, networks: [network], engine }),
         );
-        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, '0x0']);
+        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, '0x0'], network.rpcHeaders);
         const body = (await request(app).get('/readyz').expect(503)).body as ReadyzBody;
         expect(body.failed).toEqual(['network:31337:registrar']);
         expect(body.checks[3]?.detail).toMatch(/holds 0\.0, needs .* fund it/);
-        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance]);
+        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance], network.rpcHeaders);
         // Once the answer of the unfunded registrar is older than /readyz keeps answers.
         await expect
           .poll(async () => (await request(app).get('/readyz')).status, { timeout: 5_000 })
           .toBe(200);
       } finally {
-        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance]);
+        await rpc(network.rpcUrl, 'hardhat_setBalance', [registrar, balance], network.rpcHeaders);
         await database.close();
       }
     });

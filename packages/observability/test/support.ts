@@ -4,18 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnchorRequest, NetworkConfig } from '@trustpoint/chain';
 import {
+  chainWriterProvider,
   deployTrustpoint,
   HARDHAT_DEV_KEY,
   startLocalChain,
   type LocalChain,
 } from '@trustpoint/contracts';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 
 /** A local chain in this process with freshly deployed registries, and its network's settings. */
 export async function startTestChain(): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-observability-'));
   const chain = await startLocalChain({ dataDir, port: 0 });
-  const provider = new JsonRpcProvider(chain.url, undefined, { staticNetwork: true });
+  const provider = chainWriterProvider(chain.url, chain.writeHeaders);
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider));
   provider.destroy();
   return {
@@ -24,6 +25,7 @@ export async function startTestChain(): Promise<{ chain: LocalChain; network: Ne
       networkId: '31337',
       name: 'test chain',
       rpcUrl: chain.url,
+      rpcHeaders: chain.writeHeaders,
       chainId: 31337,
       trustPointRegistry: deployment.trustPointRegistry,
       evidenceRepository: deployment.evidenceRepository,
@@ -35,10 +37,16 @@ export async function startTestChain(): Promise<{ chain: LocalChain; network: Ne
   };
 }
 
-export async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+/** One JSON-RPC call; `headers`: the chain's `writeHeaders`, for anything but reads. */
+export async function rpc(
+  url: string,
+  method: string,
+  params: unknown[],
+  headers: Readonly<Record<string, string>> = {},
+): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ((await response.json()) as { result: unknown }).result;

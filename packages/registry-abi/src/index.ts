@@ -43,3 +43,4 @@ export type TrustPointTypeCode = (typeof TrustPointType)[keyof typeof TrustPoint
 export * from './deployments.js';
 export * from './hardhat-chain.js';
 export * from './record-batches.js';
+export * from './chain-write-key.js';

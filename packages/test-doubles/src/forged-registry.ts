@@ -1,9 +1,14 @@
 import { evidenceAnswer } from './json-rpc-relay.js';
 
-async function rpc(chainUrl: string, method: string, params: unknown[]): Promise<unknown> {
+async function rpc(
+  chainUrl: string,
+  method: string,
+  params: unknown[],
+  headers: Readonly<Record<string, string>>,
+): Promise<unknown> {
   const response = await fetch(chainUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return ((await response.json()) as { result: unknown }).result;
@@ -13,13 +18,15 @@ async function rpc(chainUrl: string, method: string, params: unknown[]): Promise
  * Deploys what a forger would: a contract that answers any call with the ABI encoding of
  * `getTrustPoint`'s outputs holding `hash` (an Evidence), whatever is asked. Sent from the node's
  * unlocked account number `account` (0 by default; one the anchoring engine does not use keeps
- * its nonces apart). Returns the contract's address once mined.
+ * its nonces apart), with the chain's `writeHeaders` (the embedded chain relays transactions to
+ * no one else). Returns the contract's address once mined.
  */
 export async function deployForgedRegistry(
-  chainUrl: string,
+  chain: { url: string; writeHeaders: Readonly<Record<string, string>> },
   hash: string,
   account = 0,
 ): Promise<string> {
+  const { url: chainUrl, writeHeaders } = chain;
   const answer = evidenceAnswer(hash)
     .slice(2)
     .padEnd(3 * 64 + 128, '0');
@@ -30,11 +37,16 @@ export async function deployForgedRegistry(
   const runtimeSize = runtime.length / 2;
   // init: CODECOPY(0, 14, runtimeSize); RETURN(0, runtimeSize); then the runtime
   const init = `61${hex2(runtimeSize)}600e60003961${hex2(runtimeSize)}6000f3${runtime}`;
-  const accounts = (await rpc(chainUrl, 'eth_accounts', [])) as string[];
+  const accounts = (await rpc(chainUrl, 'eth_accounts', [], writeHeaders)) as string[];
   const from = accounts[account];
-  const transaction = await rpc(chainUrl, 'eth_sendTransaction', [{ from, data: `0x${init}` }]);
+  const transaction = await rpc(
+    chainUrl,
+    'eth_sendTransaction',
+    [{ from, data: `0x${init}` }],
+    writeHeaders,
+  );
   for (;;) {
-    const receipt = (await rpc(chainUrl, 'eth_getTransactionReceipt', [transaction])) as {
+    const receipt = (await rpc(chainUrl, 'eth_getTransactionReceipt', [transaction], {})) as {
       contractAddress?: string;
     } | null;
     if (receipt?.contractAddress) return receipt.contractAddress;

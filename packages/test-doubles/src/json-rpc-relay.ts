@@ -51,9 +51,14 @@ export async function startJsonRpcRelay(
     void (async () => {
       const body = await readBody(request);
       const call = JSON.parse(body) as RelayedCall & { id: unknown };
+      const { authorization } = request.headers;
       const answer = await fetch(target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        // The embedded chain's write credential, when the caller sends one.
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization === undefined ? {} : { authorization }),
+        },
         body,
       });
       const reply = (await answer.json()) as RelayedReply & { id: unknown; jsonrpc: string };

@@ -48,7 +48,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   it('when assets and evidences are sent with respond-async, then 202 with them pending, the list filters by status, and they are anchored later', async () => {
     const owner = await api.user({ credits: 3 });
     const settled = await api.createAsset(owner.token);
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     let location = '';
     let evidenceHash = '';
     try {
@@ -87,7 +87,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
       expect(await list('pending')).toEqual([asset.trackID]);
       expect(await list('anchored')).toEqual([settled.trackID]);
     } finally {
-      await resumeMining(api.chain.url);
+      await resumeMining(api.chain.url, api.chain.writeHeaders);
     }
 
     const anchored = await untilAnchored(location, owner.token);
@@ -111,7 +111,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
   it('when a synchronous wait for an evidence ends after its batch was sent, then 202 with it pending, not a 503', async () => {
     const owner = await api.user({ credits: 2 });
     const asset = await api.createAsset(owner.token);
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
     try {
       const added = await request(api.app)
         .post(`${BASE}/assets/${asset.trackID}/transactions`)
@@ -122,7 +122,7 @@ describe.each(testBackends())('Acknowledgement of assets and evidences on %s', (
       expect(added.status).toBe(202);
       expect(added.body.data.status).toBe('pending');
     } finally {
-      await resumeMining(api.chain.url);
+      await resumeMining(api.chain.url, api.chain.writeHeaders);
     }
     const anchored = await untilAnchored(`${BASE}/assets/${asset.trackID}`, owner.token);
     expect(anchored.transactions).toHaveLength(2);

@@ -25,7 +25,7 @@ describe.each(testBackends())('Queue limit of assets and evidences on %s', (back
   });
 
   afterAll(async () => {
-    await resumeMining(api.chain.url);
+    await resumeMining(api.chain.url, api.chain.writeHeaders);
     await api.close();
   });
 
@@ -58,7 +58,7 @@ describe.each(testBackends())('Queue limit of assets and evidences on %s', (back
     const { id, token } = await api.user({ credits: 20 });
     const asset = await api.createAsset(token);
     const credits = (await findCreditBalance(api.db.knex, id)) ?? 0;
-    await holdMining(api.chain.url);
+    await holdMining(api.chain.url, api.chain.writeHeaders);
 
     // Act
     const [assets, evidences] = await Promise.all([
@@ -82,7 +82,7 @@ describe.each(testBackends())('Queue limit of assets and evidences on %s', (back
     expect(await assetsOf(token)).toBe(1 + acceptedAssets);
 
     // Act: the chain takes the queue.
-    await resumeMining(api.chain.url);
+    await resumeMining(api.chain.url, api.chain.writeHeaders);
     const deadline = Date.now() + 20_000;
     while ((await pending()) > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -132,7 +132,7 @@ export async function startCertApi(
   // its own (the chain's second development account), for what spans networks.
   let second: NetworkConfig | undefined;
   if (options.secondNetwork === true) {
-    const secondDeployment = await deployRegistries(chain.url, SECOND_DEV_KEY);
+    const secondDeployment = await deployRegistries(chain.url, SECOND_DEV_KEY, chain.writeHeaders);
     second = {
       ...network,
       networkId: '1337',

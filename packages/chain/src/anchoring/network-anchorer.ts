@@ -142,8 +142,13 @@ export class NetworkAnchorer {
       input.network.rpcUrl,
       input.network.chainId,
       input.timing.rpcTimeoutMs,
+      input.network.rpcHeaders,
     );
-    this.#rpc = new JsonRpcClient(input.network.rpcUrl, input.timing.rpcTimeoutMs);
+    this.#rpc = new JsonRpcClient(
+      input.network.rpcUrl,
+      input.timing.rpcTimeoutMs,
+      input.network.rpcHeaders,
+    );
     this.#wallet = new Wallet(input.network.signerKey, this.#provider);
     this.#senderIdle = new IdleBackoff(input.timing.pollIntervalMs, input.timing.idlePollMaxMs);
     this.#settlerIdle = new IdleBackoff(input.timing.pollIntervalMs, input.timing.idlePollMaxMs);

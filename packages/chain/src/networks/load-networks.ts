@@ -22,6 +22,14 @@ export interface LoadNetworksOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the embedded chain listens, when it is not on the default 127.0.0.1:8545. */
   embeddedRpcUrl?: string;
+  /**
+   * The headers to send to a network's node (`NetworkConfig.rpcHeaders`), or undefined for none:
+   * the launcher gives the embedded chain's write credential to the entry that reaches it.
+   */
+  rpcHeadersFor?: (network: {
+    chainId: number;
+    rpcUrl: string;
+  }) => Readonly<Record<string, string>> | undefined;
 }
 
 /** The network used when nothing is configured: the embedded chain on 127.0.0.1:8545. */
@@ -100,10 +108,12 @@ export async function loadNetworks(options: LoadNetworksOptions): Promise<Networ
     }
     const anchorTimeoutMs =
       entry.anchorTimeoutMs ?? defaultAnchorTimeoutMs(entry.confirmations, entry.blockTimeMs);
+    const rpcHeaders = options.rpcHeadersFor?.(entry);
     return {
       networkId: entry.networkId,
       name: entry.name ?? `Chain ${String(entry.chainId)}`,
       rpcUrl: entry.rpcUrl,
+      ...(rpcHeaders === undefined ? {} : { rpcHeaders }),
       chainId: entry.chainId,
       trustPointRegistry,
       evidenceRepository,

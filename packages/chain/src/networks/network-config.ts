@@ -111,6 +111,12 @@ export interface NetworkConfig {
   networkId: string;
   name: string;
   rpcUrl: string;
+  /**
+   * HTTP headers the anchorer sends to the node with every request: the embedded chain's write
+   * credential (`Authorization`), which its relay requires of anything but reads. Secret, like the
+   * key: never published, logged or shown.
+   */
+  rpcHeaders?: Readonly<Record<string, string>>;
   chainId: number;
   trustPointRegistry: string;
   evidenceRepository: string;

@@ -18,15 +18,21 @@ export class JsonRpcError extends Error {
 export class JsonRpcClient {
   #id = 0;
 
+  readonly #headers: Readonly<Record<string, string>>;
+
+  /** `headers`: sent with every call (`NetworkConfig.rpcHeaders`); kept private, never shown. */
   constructor(
     readonly url: string,
     readonly timeoutMs: number,
-  ) {}
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    this.#headers = headers;
+  }
 
   async call<T>(method: string, params: unknown[]): Promise<T> {
     const response = await fetch(this.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...this.#headers, 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params }),
       signal: AbortSignal.timeout(this.timeoutMs),
     });

@@ -6,15 +6,18 @@ export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
 /**
  * An ethers provider for one network, set up for a long-running service: the chain id is fixed
  * (no background network detection that retries forever when a node is down), requests are not
- * batched, and each request gives up after `timeoutMs`.
+ * batched, and each request gives up after `timeoutMs`. `headers` go with every request
+ * (`NetworkConfig.rpcHeaders`).
  */
 export function createJsonRpcProvider(
   rpcUrl: string,
   chainId: number,
   timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+  headers: Readonly<Record<string, string>> = {},
 ): JsonRpcProvider {
   const request = new FetchRequest(rpcUrl);
   request.timeout = timeoutMs;
+  for (const [name, value] of Object.entries(headers)) request.setHeader(name, value);
   return new JsonRpcProvider(request, Network.from(chainId), {
     staticNetwork: Network.from(chainId),
     batchMaxCount: 1,

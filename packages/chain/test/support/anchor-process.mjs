@@ -7,8 +7,11 @@
 //   TRUSTPOINT_DB_SCHEMA         schema to work in (optional)
 //   TRUSTPOINT_NETWORKS_FILE     networks file (optional: the embedded local chain otherwise)
 //   TRUSTPOINT_DEPLOYMENTS_FILE  deployments file (default .trustpoint/deployments.json)
+//   TRUSTPOINT_CHAIN_DIR         the embedded chain's data directory, whose write key the engine
+//                                sends (optional: a chain that needs none otherwise)
 import { join } from 'node:path';
 import { createDatabase } from '@trustpoint/db';
+import { chainWriteHeaders, readChainWriteKey } from '@trustpoint/registry-abi';
 import pino from 'pino';
 import chain from '../../dist/index.js';
 
@@ -21,8 +24,11 @@ async function main() {
   if (!url && !pgliteDir) {
     throw new Error('DATABASE_URL (or TRUSTPOINT_PGLITE_DIR) is required');
   }
+  const chainDir = process.env.TRUSTPOINT_CHAIN_DIR;
+  const writeKey = chainDir === undefined ? undefined : await readChainWriteKey(chainDir);
   const networks = new NetworkRegistry(
     await loadNetworks({
+      rpcHeadersFor: () => (writeKey === undefined ? undefined : chainWriteHeaders(writeKey)),
       networksFile: process.env.TRUSTPOINT_NETWORKS_FILE,
       deploymentsFile:
         process.env.TRUSTPOINT_DEPLOYMENTS_FILE ??

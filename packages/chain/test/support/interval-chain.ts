@@ -17,7 +17,7 @@ export async function startIntervalChain(
   blockMs = 1_000,
 ): Promise<{ chain: LocalChain; network: NetworkConfig; control: ChainControl }> {
   const { chain, network } = await startTestChain();
-  await useIntervalMining(chain.url, blockMs);
+  await useIntervalMining(chain.url, blockMs, chain.writeHeaders);
   return {
     chain,
     network: {
@@ -25,7 +25,7 @@ export async function startIntervalChain(
       confirmations: 2,
       fees: { ...DEFAULT_FEE_POLICY, replaceAfterBlocks: 2 },
     },
-    control: new ChainControl(chain.url, blockMs),
+    control: new ChainControl(chain.url, blockMs, chain.writeHeaders),
   };
 }
 
@@ -36,12 +36,18 @@ export class ChainControl {
   constructor(
     readonly url: string,
     readonly blockMs: number,
+    /** The chain's `writeHeaders`: these methods are writes. */
+    readonly writeHeaders: Readonly<Record<string, string>>,
   ) {}
 
   async call<T>(method: string, params: unknown[] = []): Promise<T> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.#id, method, params });
     const post = () =>
-      fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      fetch(this.url, {
+        method: 'POST',
+        headers: { ...this.writeHeaders, 'content-type': 'application/json' },
+        body,
+      });
     let response: Response;
     try {
       response = await post();

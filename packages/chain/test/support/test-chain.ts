@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  chainWriterProvider,
   deployTrustpoint,
   EvidenceBatchRepository__factory,
   EvidenceRepository__factory,
@@ -13,19 +14,26 @@ import {
   type LocalChain,
   type RegistryGeneration,
 } from '@trustpoint/contracts';
-import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { NonceManager, Wallet } from 'ethers';
 import type { AnchorRequest } from '../../src/anchoring/anchor-record.js';
 import { scanRegistries, type ChainRecord } from '../../src/reconciling/registry-scan.js';
 import { JsonRpcClient } from '../../src/rpc/json-rpc-client.js';
 import type { NetworkConfig } from '../../src/networks/network-config.js';
 
+/** The network of a test chain; `rpcHeaders`: the embedded chain's `writeHeaders`, to anchor. */
 export function networkFor(
   rpcUrl: string,
-  addresses: { trustPointRegistry: string; evidenceRepository: string; statusRegistry?: string },
+  addresses: {
+    trustPointRegistry: string;
+    evidenceRepository: string;
+    statusRegistry?: string;
+    rpcHeaders?: Readonly<Record<string, string>>;
+  },
   batch: { maxSize: number; maxWaitMs: number } = { maxSize: 50, maxWaitMs: 20 },
 ): NetworkConfig {
   return {
     ...(addresses.statusRegistry === undefined ? {} : { statusRegistry: addresses.statusRegistry }),
+    ...(addresses.rpcHeaders === undefined ? {} : { rpcHeaders: addresses.rpcHeaders }),
     networkId: '31337',
     name: 'test chain',
     rpcUrl,
@@ -45,13 +53,13 @@ export async function startTestChain(
 ): Promise<{ chain: LocalChain; network: NetworkConfig }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-test-'));
   const chain = await startLocalChain({ dataDir, port: 0 });
-  const provider = new JsonRpcProvider(chain.url, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
+  const provider = chainWriterProvider(chain.url, chain.writeHeaders);
   const deployment = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider), { registries });
   provider.destroy();
-  return { chain, network: networkFor(chain.url, deployment) };
+  return {
+    chain,
+    network: networkFor(chain.url, { ...deployment, rpcHeaders: chain.writeHeaders }),
+  };
 }
 
 export async function deploymentOf(dataDir: string) {
@@ -60,12 +68,12 @@ export async function deploymentOf(dataDir: string) {
   return deployment;
 }
 
-/** Registry handles for checks made the way an outside client would, of both generations. */
+/**
+ * Registry handles for checks made the way an outside client would, of both generations; they
+ * write with the network's `rpcHeaders`, as another writer holding the chain's credential would.
+ */
 export function contractsOf(network: NetworkConfig) {
-  const provider = new JsonRpcProvider(network.rpcUrl, undefined, {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
+  const provider = chainWriterProvider(network.rpcUrl, network.rpcHeaders ?? {});
   const writer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
   return {
     provider,
