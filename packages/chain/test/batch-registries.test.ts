@@ -1,6 +1,7 @@
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
 import { trustPointKey } from '@trustpoint/domain';
 import {
+  chainWriterProvider,
   deployTrustpoint,
   encodeRecordBatch,
   EVIDENCE_BUCKET_BITS,
@@ -8,7 +9,7 @@ import {
   MAX_BATCH_RECORDS,
   type LocalChain,
 } from '@trustpoint/contracts';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
 import type { AnchorRequest } from '../src/anchoring/anchor-record.js';
@@ -160,15 +161,12 @@ describe.each(testBackends())('Anchoring on batch registries on %s', (backend) =
   }, 60_000);
 
   it('when a deployment moves to batch registries, then records anchored on the earlier slot registries keep their contract and read back from it', async () => {
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
     const earlier = await deployTrustpoint(new Wallet(HARDHAT_DEV_KEY, provider), {
       registries: 'slots',
     });
     provider.destroy();
-    const slotNetwork = networkFor(chain.url, earlier);
+    const slotNetwork = networkFor(chain.url, { ...earlier, rpcHeaders: chain.writeHeaders });
     const certId = `did:trustpoint:certid:moved-${String(Date.now())}`;
     const [template] = trustPointRequests(2);
     if (!template) throw new Error('a request');

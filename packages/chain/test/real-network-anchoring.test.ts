@@ -414,6 +414,8 @@ describe.each(testBackends())('An anchoring process killed mid-replacement, on %
             : { DATABASE_URL: '', TRUSTPOINT_PGLITE_DIR: pgliteDir }),
           TRUSTPOINT_NETWORKS_FILE: networksFile,
           TRUSTPOINT_DEPLOYMENTS_FILE: join(dataDir, 'deployments.json'),
+          // The chain's write key: the process anchors through its relay.
+          TRUSTPOINT_CHAIN_DIR: started.dataDir,
         },
         stdio: ['ignore', 'pipe', 'ignore'],
       });

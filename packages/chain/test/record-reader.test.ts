@@ -1,5 +1,6 @@
 import type { LocalChain } from '@trustpoint/contracts';
 import {
+  chainWriterProvider,
   encodeRecordBatch,
   EvidenceBatchRepository__factory,
   EVIDENCE_BUCKET_BITS,
@@ -8,7 +9,7 @@ import {
   TRUSTPOINT_BUCKET_BITS,
 } from '@trustpoint/contracts';
 import { evidenceKey, trustPointKey } from '@trustpoint/domain';
-import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { NonceManager, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkConfig } from '../src/networks/network-config.js';
 import { RecordReader } from '../src/reading/record-reader.js';
@@ -27,10 +28,7 @@ describe('RecordReader', () => {
   });
 
   it('when a record is held by another registry than the network names now (a batch registry), then it is read from the registry given', async () => {
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
     const signer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
     const account = await signer.getAddress();
     const batchRegistry = await new TrustPointBatchRegistry__factory(signer).deploy(

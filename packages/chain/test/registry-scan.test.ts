@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LocalChain } from '@trustpoint/contracts';
 import {
+  chainWriterProvider,
   encodeRecordBatch,
   EvidenceBatchRepository__factory,
   EvidenceRepository__factory,
@@ -12,7 +13,7 @@ import {
   TRUSTPOINT_BUCKET_BITS,
 } from '@trustpoint/contracts';
 import { evidenceKey, trustPointKey } from '@trustpoint/domain';
-import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { NonceManager, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanRegistries, type ChainRecord } from '../src/reconciling/registry-scan.js';
 import { startTestChain } from './support/test-chain.js';
@@ -44,10 +45,7 @@ describe('scanRegistries', () => {
 
   it('when both generations of registries hold records by event, in slots and in data batches, then one scan reads every one of them, a record in two batches twice', async () => {
     // Arrange
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
     const signer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
     const account = await signer.getAddress();
     // Both generations deployed here, whichever the test chain's own deployment is.
@@ -159,10 +157,7 @@ describe('scanRegistries', () => {
 
   it('when a node refuses wide log queries, as hosted providers do, then the ranges are halved until it answers and nothing is missed', async () => {
     // Arrange: a relay to the chain that refuses eth_getLogs over more than 3 blocks.
-    const provider = new JsonRpcProvider(chain.url, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
     const signer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
     const account = await signer.getAddress();
     const registry = await new TrustPointRegistry__factory(signer).deploy(account, account);

@@ -1,6 +1,10 @@
-import { TrustPointStatusRegistry__factory, type LocalChain } from '@trustpoint/contracts';
+import {
+  chainWriterProvider,
+  TrustPointStatusRegistry__factory,
+  type LocalChain,
+} from '@trustpoint/contracts';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
-import { id, JsonRpcProvider, Wallet } from 'ethers';
+import { id, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnchorEngine, AnchorFailedError } from '../src/anchoring/anchor-engine.js';
 import type { NetworkConfig } from '../src/networks/network-config.js';
@@ -11,7 +15,7 @@ const HASH = 'c0'.repeat(32);
 
 /** What the status registry answers for a certID: (revoked, timestamp, recordedAt). */
 async function revocationOf(network: NetworkConfig, certId: string) {
-  const provider = new JsonRpcProvider(network.rpcUrl, undefined, { staticNetwork: true });
+  const provider = chainWriterProvider(network.rpcUrl, network.rpcHeaders ?? {});
   try {
     const registry = TrustPointStatusRegistry__factory.connect(
       network.statusRegistry ?? '',
@@ -100,7 +104,7 @@ describe.each(testBackends())('Revocation statuses on %s', (backend) => {
     const taken = `did:trustpoint:certid:${crypto.randomUUID()}`;
     const other = `did:trustpoint:certid:${crypto.randomUUID()}`;
     // Another writer of the same registry (a second deployment) revoked it first, at another time.
-    const provider = new JsonRpcProvider(network.rpcUrl, undefined, { staticNetwork: true });
+    const provider = chainWriterProvider(network.rpcUrl, network.rpcHeaders ?? {});
     try {
       const registry = TrustPointStatusRegistry__factory.connect(
         network.statusRegistry ?? '',

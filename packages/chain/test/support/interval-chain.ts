@@ -15,8 +15,8 @@ export const REGISTRAR = new Wallet(HARDHAT_DEV_KEY).address;
  */
 export async function startIntervalChain(
   blockMs = 1_000,
-): Promise<{ chain: LocalChain; network: NetworkConfig; control: ChainControl }> {
-  const { chain, network } = await startTestChain();
+): Promise<{ chain: LocalChain; network: NetworkConfig; control: ChainControl; dataDir: string }> {
+  const { chain, network, dataDir } = await startTestChain();
   await useIntervalMining(chain.url, blockMs, chain.writeHeaders);
   return {
     chain,
@@ -26,6 +26,7 @@ export async function startIntervalChain(
       fees: { ...DEFAULT_FEE_POLICY, replaceAfterBlocks: 2 },
     },
     control: new ChainControl(chain.url, blockMs, chain.writeHeaders),
+    dataDir,
   };
 }
 

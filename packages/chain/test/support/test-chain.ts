@@ -47,10 +47,13 @@ export function networkFor(
   };
 }
 
-/** A journaled local chain in this process with freshly deployed registries (batch registries unless told). */
+/**
+ * A journaled local chain in this process with freshly deployed registries (batch registries unless
+ * told), and its data directory (its write key: `TRUSTPOINT_CHAIN_DIR` of an anchoring process).
+ */
 export async function startTestChain(
   registries: RegistryGeneration = 'batches',
-): Promise<{ chain: LocalChain; network: NetworkConfig }> {
+): Promise<{ chain: LocalChain; network: NetworkConfig; dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-test-'));
   const chain = await startLocalChain({ dataDir, port: 0 });
   const provider = chainWriterProvider(chain.url, chain.writeHeaders);
@@ -59,6 +62,7 @@ export async function startTestChain(
   return {
     chain,
     network: networkFor(chain.url, { ...deployment, rpcHeaders: chain.writeHeaders }),
+    dataDir,
   };
 }
 
