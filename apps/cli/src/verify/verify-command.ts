@@ -24,7 +24,7 @@ import type { Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
 import {
   collect,
-  LOCAL_CHAIN,
+  LOCAL_CHAIN_ID,
   readNetworksFile,
   rpcUrlsOf,
   genesisHashesOf,
@@ -81,7 +81,7 @@ const CERT_API_PATH = '/cert/v2';
 const CERT_ID = /^did:[a-z0-9]+:certid:[^/?#\s]+$/;
 const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 
-const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated); the nodes pinned with the origins you trust come after them (trustpoint start pins its own chain's, on whatever port it runs); when nothing names a node for ${LOCAL_CHAIN.networkId}, ${LOCAL_CHAIN.url} is asked`;
+const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to give backups, tried in turn (env TRUSTPOINT_RPC, comma-separated); the nodes pinned with the origins you trust come after them (trustpoint start pins its own chain's, on whatever port it runs); when nothing names a node for ${LOCAL_CHAIN_ID}, the local chain's is asked, http://$CHAIN_HOST:$CHAIN_PORT (127.0.0.1:8545), as trustpoint start runs it`;
 
 const PUBLIC_ENDPOINTS_HELP =
   'for a network you give no node for, ask public endpoints of well-known chains (Ethereum, Sepolia, Polygon PoS, Arbitrum One, Base, OP Mainnet): a record counts only when endpoints of two operators, each proven on the pinned chain, agree; a file replaces the built-in list ({"chains": [{"name", "chainId", "genesisHash", "endpoints": [{"url", "operator"}]}]})';
@@ -141,7 +141,7 @@ async function trustedNetworks(
       ...pinned.nodes,
     ],
     // Public endpoints given for the local chain's id are asked instead of guessing its port.
-    !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN.networkId),
+    !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN_ID),
   );
   const contracts = trustedContractsOf(
     options.contract ?? [],
