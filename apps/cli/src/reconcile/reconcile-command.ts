@@ -212,6 +212,7 @@ Examples:
       );
       const listed = (await fetchJson(
         new URL(`${client.connection.url.replace(/\/+$/, '')}/cert/v2/networks`),
+        client.connection.timeoutMs,
       )) as { data?: { networks?: ServiceNetwork[] } };
       const configured = listed.data?.networks ?? [];
       const networks =

@@ -22,6 +22,7 @@ import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
+import { SERVICE_TIMEOUT_HELP, serviceTimeoutMs } from '../service-timeout.js';
 import {
   collect,
   LOCAL_CHAIN_ID,
@@ -216,12 +217,13 @@ function hashFile(path: string): Promise<FileHashes> {
 async function loadJwks(
   given: string | undefined,
   origin: string,
+  timeoutMs: number,
 ): Promise<{ jwks: JSONWebKeySet | undefined; source: string }> {
   const source = given ?? `${origin}${CERT_API_PATH}/.well-known/jwks.json`;
   try {
     const json = (await isFile(source))
       ? await readJsonFile(source)
-      : await fetchJson(new URL(source));
+      : await fetchJson(new URL(source), timeoutMs);
     return { jwks: json as JSONWebKeySet, source };
   } catch (error) {
     return {
@@ -293,6 +295,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .addHelpText(
       'after',
       `${TRUST_NOTE}
+${SERVICE_TIMEOUT_HELP}
 
 Examples:
   trustpoint verify certificate.json --file contract.pdf --rpc 31337=http://127.0.0.1:8545
@@ -300,6 +303,7 @@ Examples:
     )
     .action(async (argument: string, options: VerifyOptions) => {
       const origin = serviceOrigin(options, io.env);
+      const timeoutMs = serviceTimeoutMs(io.env);
       const trusted = await trustedNetworks(options, io, 'trustPointRegistry');
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
@@ -307,6 +311,7 @@ Examples:
         const service = serviceClient({
           certUrl: `${origin}${CERT_API_PATH}`,
           token: options.token ?? io.env.TRUSTPOINT_TOKEN,
+          timeoutMs,
         });
         certificate = await service.cert
           .getCertificate(argument, options.pin === undefined ? {} : { pin: options.pin })
@@ -335,7 +340,7 @@ Examples:
       // The signature keys: yours (--jwks), else the issuing origin's when you trust it, else the
       // service's (--url), which cannot prove a signature wrong for another issuing origin.
       const keyOrigin = trustedIssuingOrigin(read, trusted.trust) ?? origin;
-      const keys = signed ? await loadJwks(options.jwks, keyOrigin) : undefined;
+      const keys = signed ? await loadJwks(options.jwks, keyOrigin, timeoutMs) : undefined;
 
       const result = await verifyCertificate({
         certificate,
@@ -386,6 +391,7 @@ Examples:
     .addHelpText(
       'after',
       `${TRUST_NOTE}
+${SERVICE_TIMEOUT_HELP}
 
 Examples:
   trustpoint verify-evidence asset.json --rpc 31337=http://127.0.0.1:8545
@@ -405,8 +411,11 @@ Examples:
           },
           io.env,
         );
-        const { token } = await resolveConnection({ url: origin, token: options.token }, io.env);
-        const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token });
+        const { token, timeoutMs } = await resolveConnection(
+          { url: origin, token: options.token },
+          io.env,
+        );
+        const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token, timeoutMs });
         // The SDK refuses another asset or evidence than the one asked for (a look-alike of a
         // forger's own) and an answer naming a member twice, as a file's is.
         evidence = await (
