@@ -17,7 +17,7 @@ export const EXIT = {
   notFound: 4,
   /** It exists already, or conflicts with what does (409). */
   conflict: 5,
-  /** The service could not be reached (not running, wrong --url, timeout). */
+  /** The service could not be reached (not running, wrong --url), or did not answer in time. */
   unreachable: 6,
   /** verify: a hash differs from the rules or the chain (a changed file or JSON), or a signature is invalid. */
   mismatch: 7,
@@ -61,7 +61,7 @@ Exit codes:
   3  no token, a refused token (401) or not an admin (403)
   4  not found (404)
   5  already exists or conflicts (409)
-  6  the service could not be reached
+  6  the service could not be reached, or did not answer in time (TRUSTPOINT_TIMEOUT_SECONDS, default 30)
   7  verify: MISMATCH (a changed file or JSON, another record on chain, an invalid signature)
   8  verify: a trustpoint or evidence is NOT FOUND on chain (or not anchored yet)
   9  verify: it matches, and the certificate is REVOKED

@@ -6,6 +6,7 @@ import { adminCommand } from './admin/admin-command.js';
 import { certifyCommand } from './certify/certify-command.js';
 import { CliError } from './cli-error.js';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from './exit-codes.js';
+import { SERVICE_TIMEOUT_HELP } from './service-timeout.js';
 import { initAdminCommand } from './init-admin-command.js';
 import type { Io } from './output.js';
 import { migrateCommand } from './migrate-command.js';
@@ -30,7 +31,7 @@ export function createProgram(io: Io): Command {
     })
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', `${EXIT_CODES_HELP}\n\n${SERVICE_TIMEOUT_HELP}`);
   startCommand(program);
   serveCommand(program);
   migrateCommand(program, io);

@@ -7,33 +7,30 @@ import {
 } from '@trustpoint/sdk';
 import { CliError } from './cli-error.js';
 import { EXIT, exitCodeOfStatus } from './exit-codes.js';
-
-/** How long a request may take before the service counts as unreachable. */
-const REQUEST_TIMEOUT_MS = 30_000;
+import { unreachableError } from './service-timeout.js';
 
 /** The SDK's client of a service, for the commands that call its APIs. */
 export function serviceClient(options: {
   certUrl?: string;
   trackUrl?: string;
   token?: string | undefined;
-  /** Without it a slow upload of a large file would count as unreachable. */
-  timeout?: boolean;
+  /**
+   * How long each call may take, its retries included (`serviceTimeoutMs`); undefined: no limit,
+   * so that a slow upload of a large file does not count as unreachable.
+   */
+  timeoutMs: number | undefined;
 }): TrustpointClient {
   return createTrustpointClient({
     ...(options.certUrl === undefined ? {} : { certUrl: options.certUrl }),
     ...(options.trackUrl === undefined ? {} : { trackUrl: options.trackUrl }),
     ...(options.token === undefined ? {} : { token: options.token }),
-    ...(options.timeout === false
-      ? {}
-      : {
-          fetch: (request) => fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
-        }),
+    ...(options.timeoutMs === undefined ? {} : { retry: { timeoutMs: options.timeoutMs } }),
   });
 }
 
 /**
  * What `trustpoint` exits with for an error of the SDK: the service's answer by its status (404:
- * 4, ...) with its error body for `--json`; no answer as unreachable. A record answered naming a
+ * 4, ...) with its error body for `--json`; no answer, or none in time, as unreachable. A record answered naming a
  * member twice is refused as the same bytes given as a file are (2); another record than the one
  * asked for is a mismatch (7). Anything else is rethrown.
  */
@@ -62,11 +59,7 @@ export function cliErrorOf(
     }
   }
   if (error instanceof TrustpointConnectionError) {
-    const reason = error.cause instanceof Error ? error.cause.message : String(error.cause);
-    throw new CliError(
-      `cannot reach the service at ${new URL(error.url).origin}: ${reason}`,
-      EXIT.unreachable,
-    );
+    throw unreachableError(new URL(error.url).origin, error.cause);
   }
   throw error;
 }

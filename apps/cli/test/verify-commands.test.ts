@@ -560,6 +560,38 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.stdout).toContain('node unreachable');
   });
 
+  it('when no node is named and the local chain runs on another CHAIN_PORT, then verify asks it there, as trustpoint start runs it', async () => {
+    // Arrange: the instance pinned without its node, so only the default is left to ask.
+    const path = await saved('chain-port.json', await createContentCertificate());
+    const withoutNodes = await localTrustFile(service, { withNodes: false });
+    const chain = new URL(chainUrl);
+
+    // Act
+    const result = await trustpoint(['verify', path], {
+      TRUSTPOINT_TRUST_FILE: withoutNodes,
+      CHAIN_HOST: chain.hostname,
+      CHAIN_PORT: chain.port,
+    });
+
+    // Assert
+    expect(chain.port).not.toBe('8545');
+    expect(result.stdout).toContain(`http://${chain.hostname}:${chain.port}`);
+    expect(result.stdout).not.toContain(':8545');
+    expect(result.code).toBe(EXIT.ok);
+  });
+
+  it('when CHAIN_PORT is not a port, then verify stops with a usage error naming it', async () => {
+    // Arrange
+    const path = await saved('bad-chain-port.json', await createContentCertificate());
+
+    // Act
+    const result = await trustpoint(['verify', path], { CHAIN_PORT: 'eighty' });
+
+    // Assert
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain('CHAIN_PORT must be a TCP port');
+  });
+
   it('when a certificate was revoked, then it matches the chain, is reported revoked and exits 9', async () => {
     const { data } = await createContentCertificate();
     const revoked = await api(

@@ -6,8 +6,10 @@ import {
 } from '@trustpoint/db';
 import { apiKeyViewSchema, createdApiKeySchema, creditSpendSchema } from '@trustpoint/identity';
 import {
+  ACCOUNT_ID,
   booleanParam,
   integerParam,
+  NEW_ACCOUNT_ID_RULES,
   paginationSchema,
   sortOrderSchema,
   successEnvelopeSchema,
@@ -22,20 +24,19 @@ const MAX_TEXT = 500;
 const idSchema = (what: string) =>
   z
     .string()
-    .regex(/^[\x21-\x7e]{1,200}$/, 'Must be 1 to 200 printable ASCII characters without spaces')
+    .regex(ACCOUNT_ID.pattern, ACCOUNT_ID.message)
     .meta({ description: `The ${what} id` });
 
 /**
  * The id of a new user or plan: besides `idSchema`, one every client can put in a path segment of
- * `/users/{id}` or `/plans/{id}`. `.` and `..` (any id of dots only) are dot segments that URL
- * clients resolve away (RFC 3986 5.2.4); `/` and `\` split the segment (WHATWG URLs read `\` as
- * `/`), and `%` begins an escape that proxies and clients decode differently. Existing ids are
- * still found by the lenient `idSchema`.
+ * `/users/{id}` or `/plans/{id}` (`NEW_ACCOUNT_ID_RULES`, which users a provider's sign-in makes
+ * obey too). Existing ids are still found by the lenient `idSchema`.
  */
 const newIdSchema = (what: string) =>
-  idSchema(what)
-    .refine((id) => !/^\.+$/.test(id), 'Must not be only dots: . and .. are not path segments')
-    .refine((id) => !/[/\\%]/.test(id), 'Must not contain /, \\ or %: the id is a path segment');
+  NEW_ACCOUNT_ID_RULES.reduce(
+    (schema, rule) => schema.refine(rule.allows, rule.message),
+    idSchema(what),
+  );
 
 /** The most credits a balance may hold, at creation as with `credits set`. */
 export const MAX_CREDIT_BALANCE = 1_000_000_000_000;

@@ -315,6 +315,7 @@ export {
   insertApiKey,
   listActiveDescendantKeys,
   listUserApiKeys,
+  lockApiKeyTree,
   lockUserApiKeys,
   recordApiKeyUse,
   revokeApiKeyTree,

@@ -58,6 +58,7 @@ export * from './scopes/api-scope.js';
 export * from './trustpoint/trustpoint-type.js';
 
 // Identifiers
+export * from './ids/account-id.js';
 export * from './ids/cert-id.js';
 export * from './ids/did-namespace.js';
 export * from './ids/invalid-identifier-error.js';

@@ -6,6 +6,7 @@ import {
   type ErrorBody,
   type ErrorCatalogue,
 } from '@trustpoint/domain';
+import { isTransientConflict } from '@trustpoint/db';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -30,7 +31,8 @@ function requestContext(req: Request, res: Response): Record<string, unknown> {
 
 /**
  * The one place a thrown error becomes a response (spec 7.1 body). Caller mistakes map through the
- * catalogue; a database that cannot be reached is a 503 (try again); anything unexpected is logged
+ * catalogue; a database that cannot be reached, or that rolled the request's transaction back to
+ * break a deadlock, is a 503 (try again); anything unexpected is logged
  * with its stack and answered with the generic 500, so internals never reach the caller.
  */
 export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
@@ -75,6 +77,15 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     if (problem?.kind === 'invalid') {
       return toErrorBody('validation', { catalogue, errors: [problem.error] });
     }
+    // The database broke a deadlock or a serialization conflict by rolling this request's
+    // transaction back (40P01, 40001): nothing was kept, and the same request will pass later.
+    if (isTransientConflict(error)) {
+      logger.warn(
+        { err: error, ...requestContext(req, res) },
+        'transaction rolled back by a concurrent one',
+      );
+      return { ...SERVICE_BUSY_BODY };
+    }
     if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error, ...requestContext(req, res) }, 'database unavailable');
       return toErrorBody('databaseUnavailable', { catalogue });
@@ -91,6 +102,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     }
     const body = bodyFor(error, req, res);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+    if (isTransientConflict(error)) res.setHeader('Retry-After', '1');
     if (
       (error instanceof TooManyRequestsError ||
         error instanceof ServiceBusyError ||

@@ -149,6 +149,25 @@ describe('errorHandler', () => {
     expect(response.headers['retry-after']).toBe('2');
   });
 
+  it.each([
+    ['40P01', 'deadlock detected'],
+    ['40001', 'could not serialize access due to concurrent update'],
+  ])(
+    'when the database rolled the transaction back (%s, %s), then 503 busy with Retry-After, never the 500 of a fault',
+    async (code, message) => {
+      // Arrange: what node-postgres rejects with.
+      const app = appThrowing(Object.assign(new Error(message), { code, severity: 'ERROR' }));
+
+      // Act
+      const response = await request(app).get('/fail');
+
+      // Assert
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual(SERVICE_BUSY_BODY);
+      expect(response.headers['retry-after']).toBe('1');
+    },
+  );
+
   it('when a ZodError escapes a route, then 400 with one entry per issue', async () => {
     // Arrange
     const schema = z.object({ name: z.string(), size: z.number() });

@@ -3,6 +3,7 @@ import {
   countActiveApiKeys,
   lockUserApiKeys,
   recordAudit,
+  retryTransientConflicts,
   type Queryable,
 } from '@trustpoint/db';
 import { API_SCOPES, DomainError, scopesBeyond } from '@trustpoint/domain';
@@ -235,17 +236,20 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
   router.patch(`${path}/:keyId`, ...scopeChange, async (req, res) => {
     const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
     const { scopes } = validate(changeApiKeyScopesBodySchema, req.body, 'body');
-    const changed = await knex.transaction((trx) =>
-      changeApiKeyScopes(trx, {
-        userId: options.owner(req, res),
-        keyId,
-        scopes,
-        mayWiden: options.widenScopes ?? false,
-        actingScopes: options.creator?.(req, res)?.scopes,
-        actorId: options.actor(req, res),
-        requestId: requestIdOf(res),
-        now: new Date(now()),
-      }),
+    // A deadlock PostgreSQL broke by rolling this back kept nothing: run it again.
+    const changed = await retryTransientConflicts(() =>
+      knex.transaction((trx) =>
+        changeApiKeyScopes(trx, {
+          userId: options.owner(req, res),
+          keyId,
+          scopes,
+          mayWiden: options.widenScopes ?? false,
+          actingScopes: options.creator?.(req, res)?.scopes,
+          actorId: options.actor(req, res),
+          requestId: requestIdOf(res),
+          now: new Date(now()),
+        }),
+      ),
     );
     if (changed === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
     sendSuccess(res, 200, 'API key scopes changed', apiKeyView(changed.apiKey));
@@ -255,33 +259,35 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     const { keyId } = validate(apiKeyIdParamsSchema, req.params, 'path');
     const userId = options.owner(req, res);
     const actorId = options.actor(req, res);
-    const apiKey = await knex.transaction(async (trx) => {
-      const before = await findApiKey(trx, userId, keyId);
-      if (before === undefined) return undefined;
-      assertWithinCredential(before, options.creator?.(req, res)?.scopes, 'revoke');
-      const revoked = await revokeApiKey(trx, {
-        userId,
-        id: keyId,
-        revokedBy: actorId,
-        at: new Date(now()),
-      });
-      // Revoking again changes nothing and records nothing.
-      if (revoked !== undefined && before.revokedAt === null) {
-        await recordAudit(trx, [
-          {
-            actorId,
-            requestId: requestIdOf(res),
-            action: 'api-key.revoke',
-            target: `api-key:${keyId}`,
-            changes: {
-              userId,
-              ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+    const apiKey = await retryTransientConflicts(() =>
+      knex.transaction(async (trx) => {
+        const before = await findApiKey(trx, userId, keyId);
+        if (before === undefined) return undefined;
+        assertWithinCredential(before, options.creator?.(req, res)?.scopes, 'revoke');
+        const revoked = await revokeApiKey(trx, {
+          userId,
+          id: keyId,
+          revokedBy: actorId,
+          at: new Date(now()),
+        });
+        // Revoking again changes nothing and records nothing.
+        if (revoked !== undefined && before.revokedAt === null) {
+          await recordAudit(trx, [
+            {
+              actorId,
+              requestId: requestIdOf(res),
+              action: 'api-key.revoke',
+              target: `api-key:${keyId}`,
+              changes: {
+                userId,
+                ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+              },
             },
-          },
-        ]);
-      }
-      return revoked;
-    });
+          ]);
+        }
+        return revoked;
+      }),
+    );
     if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
     sendSuccess(res, 200, 'API key revoked', apiKeyView(apiKey));
   });

@@ -1,5 +1,5 @@
 import {
-  lockUserApiKeys,
+  lockApiKeyTree,
   recordAudit,
   setApiKeyScopes,
   type ChangeContext,
@@ -70,8 +70,9 @@ const sameScopes = (a: readonly ApiScope[], b: readonly ApiScope[]) =>
   a.length === b.length && a.every((scope, index) => b[index] === scope);
 
 /**
- * Sets what a key may do, in the caller's transaction and under the user's key lock (which key
- * creations and revocations take too, so they see the change or come before it).
+ * Sets what a key may do, in the caller's transaction and under the locks of the key's tree
+ * (`lockApiKeyTree`: its owner's, which key creations and revocations take too, so they see the
+ * change or come before it, and those of the owners of the keys made with it, in id order).
  *
  * - A key made with another key never has a scope its parent lacks: widening it past its parent
  *   is refused (400), and narrowing a key narrows every key made with it (at any depth) to what
@@ -90,7 +91,9 @@ export async function changeApiKeyScopes(
   change: ApiKeyScopesChange,
 ): Promise<ApiKeyScopesChanged | undefined> {
   const scopes = sortedScopes(change.scopes);
-  await lockUserApiKeys(trx, change.userId);
+  // The owners of every key under it too, in id order: its children of other users are revoked
+  // below, and taking their locks after the owner's could wait in a circle with another change.
+  await lockApiKeyTree(trx, change.userId, change.keyId);
   const apiKey = await findApiKey(trx, change.userId, change.keyId);
   if (apiKey === undefined) return undefined;
   assertWithinCredential(apiKey, change.actingScopes, 'change');

@@ -35,7 +35,13 @@ export const oidcIssuerConfigSchema = z.strictObject({
    * Put before the claim's value to make the Trustpoint user id (default none). With more than one
    * issuer, give each a prefix (`keycloak:`) so equal claims of two providers are two users.
    */
-  userIdPrefix: z.string().default(''),
+  userIdPrefix: z
+    .string()
+    .refine(
+      (prefix) => /^[\x21-\x7e]*$/.test(prefix) && !/[/\\%]/.test(prefix),
+      'must be printable ASCII without spaces, /, \\ or %: it begins every user id',
+    )
+    .default(''),
   /** The algorithms accepted from this issuer (default RS256); no other is ever tried. */
   algorithms: z.array(z.enum(OIDC_ALGORITHMS)).min(1).default(['RS256']),
   /** Creates users the service does not know yet, on this plan with these credits; off by default. */

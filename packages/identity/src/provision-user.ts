@@ -5,6 +5,7 @@ import {
   recordAudit,
   type Queryable,
 } from '@trustpoint/db';
+import { DomainError, newAccountIdProblem } from '@trustpoint/domain';
 
 import type { OidcIssuerConfig } from './oidc-issuer-config.js';
 
@@ -13,6 +14,9 @@ import type { OidcIssuerConfig } from './oidc-issuer-config.js';
  * exists, and records it in the audit log (`user.create` by the service, `provisionedBy` the
  * issuer). A user that exists but is disabled stays as it is (the insert conflicts and is left
  * alone), so authentication then finds no user and answers "User credentials are wrong".
+ * A user is made only with an id an administrator could give it (`newAccountIdProblem`: printable
+ * ASCII, not only dots, without /, \ or %): another is refused with that same 401, as an unknown
+ * user is when provisioning is off, and nothing is made. A user that exists keeps signing in.
  */
 export async function provisionUser(
   db: Queryable,
@@ -21,6 +25,12 @@ export async function provisionUser(
   issuer: string,
 ): Promise<void> {
   if ((await findUser(db, userId)) !== undefined) return;
+  const problem = newAccountIdProblem(userId);
+  if (problem !== undefined) {
+    throw new DomainError('wrongCredentials', {
+      detail: `${issuer} names a user the service does not know whose id cannot be provisioned (${problem}): ${JSON.stringify(userId)}`,
+    });
+  }
   try {
     // The user and its audit entry (the service's, naming the provider) commit together.
     await db.transaction(async (trx) => {

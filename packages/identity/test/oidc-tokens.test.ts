@@ -240,6 +240,66 @@ describe.each(testBackends())('tokens of an external OpenID Connect provider on 
     ]);
   });
 
+  it.each([
+    ['only dots', '', '..'],
+    ['a slash', 'acme:', 'carol/../admin'],
+    ['a backslash', 'acme:', 'carol\\admin'],
+    ['a percent', 'acme:', 'carol%2Fadmin'],
+    ['a space', 'acme:', 'Carol Smith'],
+  ])(
+    'when provisioning is on and the user claim makes an id an administrator could not create (%s), then 401 "User credentials are wrong" and no user is made',
+    async (_case, userIdPrefix, claim) => {
+      // Arrange
+      const planId = `plan-${randomUUID()}`;
+      await savePlan(db.knex, { id: planId, name: 'Starter', networkIds: ['31337'] });
+      const { app } = apiTrusting({
+        userClaim: 'preferred_username',
+        userIdPrefix,
+        provision: { planId, credits: 25 },
+      });
+      const token = await provider.token({
+        audience: AUDIENCE,
+        claims: { preferred_username: claim },
+      });
+
+      // Act
+      const response = await me(app, token);
+
+      // Assert
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(authenticationError('User credentials are wrong'));
+      expect(await findUser(db.knex, `${userIdPrefix}${claim}`)).toBeUndefined();
+      const { entries } = await listAuditEntries(db.knex, {
+        target: `user:${userIdPrefix}${claim}`,
+        offset: 0,
+        limit: 10,
+      });
+      expect(entries).toEqual([]);
+    },
+  );
+
+  it('when provisioning is on and a user whose id holds a slash exists already (made before the rule), then it still signs in', async () => {
+    // Arrange
+    const planId = `plan-${randomUUID()}`;
+    await savePlan(db.knex, { id: planId, name: 'Starter', networkIds: ['31337'] });
+    const { app, prefix } = apiTrusting({
+      userClaim: 'preferred_username',
+      provision: { planId },
+    });
+    await newUser(db.knex, `${prefix}team/carol`);
+    const token = await provider.token({
+      audience: AUDIENCE,
+      claims: { preferred_username: 'team/carol' },
+    });
+
+    // Act
+    const response = await me(app, token);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ data: { id: `${prefix}team/carol` } });
+  });
+
   it('when a provisioned user is refused by the user lookup (disabled), then it is not made again', async () => {
     // Arrange
     const planId = `plan-${randomUUID()}`;
@@ -350,6 +410,11 @@ describe('parseOidcIssuers', () => {
       'the same issuer twice',
       '[{"issuer":"https://a.example","audience":"a"},{"issuer":"https://a.example","audience":"b"}]',
       /issuer 2 issuer is listed twice/,
+    ],
+    [
+      'a user id prefix with a slash',
+      '[{"issuer":"https://a.example","audience":"a","userIdPrefix":"acme/"}]',
+      /issuer 1 userIdPrefix must be printable ASCII without spaces, \/, \\ or %/,
     ],
   ])('when the value has %s, then start-up stops with a message', (_case, value, message) => {
     expect(() => parseOidcIssuers(value)).toThrow(message);

@@ -9,6 +9,13 @@ export interface RetryOptions {
    * retry cannot make a second record; default true. Without a key such requests are not retried.
    */
   idempotencyKeys?: boolean;
+  /**
+   * The longest one call may take, every attempt and wait between them included (none by
+   * default): past it the attempt in flight is aborted and the call fails with a `TimeoutError`
+   * (a DOMException saying how long it waited), which the client throws as the cause of a
+   * `TrustpointConnectionError`. A silent service then costs this long, not each attempt's own wait.
+   */
+  timeoutMs?: number;
 }
 
 /** Statuses worth trying again with the same request: the service or a proxy failed, not it. */
@@ -29,6 +36,12 @@ export function retryingFetch(
   const retries = options.retries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 500;
   return async (request) => {
+    if (options.timeoutMs === undefined) return sendWithRetries(request);
+    const deadline = deadlineSignal(options.timeoutMs);
+    return sendWithRetries(request, AbortSignal.any([request.signal, deadline]));
+  };
+
+  async function sendWithRetries(request: Request, signal?: AbortSignal): Promise<Response> {
     const creating = request.method === 'POST' || request.method === 'PATCH';
     if (creating && options.idempotencyKeys !== false && !request.headers.has('idempotency-key')) {
       request.headers.set('Idempotency-Key', globalThis.crypto.randomUUID());
@@ -37,20 +50,21 @@ export function retryingFetch(
     for (let attempt = 1; ; attempt += 1) {
       const last = attempt >= attempts;
       // Each attempt sends a copy: a body can be read once.
-      const sent = last ? request : request.clone();
+      const copy = last ? request : request.clone();
+      const sent = signal === undefined ? copy : new Request(copy, { signal });
       let response: Response;
       try {
         response = await send(sent);
       } catch (error) {
-        if (last) throw error;
-        await sleep(backoff(baseDelayMs, attempt));
+        if (last || signal?.aborted === true) throw signal?.reason ?? error;
+        await sleep(backoff(baseDelayMs, attempt), signal);
         continue;
       }
       if (last || !worthRetrying(response)) return response;
       await response.body?.cancel();
-      await sleep(retryAfterMs(response) ?? backoff(baseDelayMs, attempt));
+      await sleep(retryAfterMs(response) ?? backoff(baseDelayMs, attempt), signal);
     }
-  };
+  }
 }
 
 function worthRetrying(response: Response): boolean {
@@ -71,6 +85,35 @@ function backoff(baseDelayMs: number, attempt: number): number {
   return exponential / 2 + Math.random() * (exponential / 2);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A signal that aborts `ms` from now with a `TimeoutError` saying how long it waited. Left to run
+ * (unref'd where timers can be) rather than cleared with the answer: reading the answer's body is
+ * part of the call, and a service that stops in the middle of it is as silent.
+ */
+function deadlineSignal(ms: number): AbortSignal {
+  const deadline = new AbortController();
+  const timer: unknown = setTimeout(() => {
+    deadline.abort(new DOMException(`no answer within ${String(ms / 1_000)} s`, 'TimeoutError'));
+  }, ms);
+  (timer as { unref?: () => void }).unref?.();
+  return deadline.signal;
+}
+
+/** Waits `ms`, or less: rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }

@@ -45,6 +45,7 @@ export function accountCommand(program: Command, io: Io): void {
       const { cert } = serviceClient({
         certUrl: `${connection.url.replace(/\/+$/, '')}/cert/v2`,
         token: connection.token,
+        timeoutMs: connection.timeoutMs,
       });
       let account;
       let movements;

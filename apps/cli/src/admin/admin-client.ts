@@ -2,13 +2,14 @@ import type { AdminApi } from '@trustpoint/sdk';
 import createClient, { type Client } from 'openapi-fetch';
 import { CliError } from '../cli-error.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
+import { deadlineSignal, unreachableError } from '../service-timeout.js';
 
 export interface AdminConnection {
   /** The certificate API's origin, e.g. http://127.0.0.1:8080 (the admin API is at /admin/v1). */
   url: string;
   token: string;
-  /** Per request; the default is 30 s. */
-  timeoutMs?: number;
+  /** How long each request may take (`serviceTimeoutMs`: TRUSTPOINT_TIMEOUT_SECONDS). */
+  timeoutMs: number;
 }
 
 /** The admin API's schemas, generated from its committed OpenAPI document. */
@@ -64,14 +65,10 @@ export class AdminClient {
     try {
       return await fetch(request, {
         redirect: 'error',
-        signal: AbortSignal.timeout(this.connection.timeoutMs ?? 30_000),
+        signal: deadlineSignal(this.connection.timeoutMs),
       });
     } catch (error) {
-      const reason = error instanceof Error ? (error.cause ?? error) : error;
-      throw new CliError(
-        `cannot reach the service at ${this.connection.url}: ${reason instanceof Error ? reason.message : String(reason)}`,
-        EXIT.unreachable,
-      );
+      throw unreachableError(this.connection.url, error);
     }
   }
 

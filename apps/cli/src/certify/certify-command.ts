@@ -88,7 +88,7 @@ a file failed.`,
       const { cert } = serviceClient({
         certUrl: `${connection.url.replace(/\/+$/, '')}/cert/v2`,
         token: connection.token,
-        timeout: false,
+        timeoutMs: undefined,
       });
       /**
        * A refused token fails every file alike: stop at once rather than report each. So does a

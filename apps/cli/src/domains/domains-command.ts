@@ -66,6 +66,7 @@ Example:
     return serviceClient({
       certUrl: `${connection.url.replace(/\/+$/, '')}/cert/v2`,
       token: connection.token,
+      timeoutMs: connection.timeoutMs,
     }).cert;
   };
   const scopes = { 403: 'the key or token lacks the scope this needs: use one with it' };

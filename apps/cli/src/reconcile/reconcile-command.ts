@@ -4,7 +4,6 @@ import {
   type DatabaseRecord,
   type NetworkReconciliation,
 } from '@trustpoint/chain';
-import { localChainUrlOf } from '@trustpoint/launcher/launcher-config';
 import { ANY_NETWORK, isLoopbackOrigin, normalizeOrigin } from '@trustpoint/verifier';
 import type { Command } from 'commander';
 import { AdminClient } from '../admin/admin-client.js';
@@ -15,7 +14,13 @@ import { EXIT } from '../exit-codes.js';
 import { record, table, type Io } from '../output.js';
 import { pinnedNodes, readTrustFile, trustFilePath } from '../trust/trust-store.js';
 import { fetchJson } from '../verify/record-source.js';
-import { collect, LOCAL_CHAIN, readNetworksFile, rpcUrlsOf } from '../verify/rpc-option.js';
+import {
+  collect,
+  LOCAL_CHAIN_ID,
+  localChainUrl,
+  readNetworksFile,
+  rpcUrlsOf,
+} from '../verify/rpc-option.js';
 
 interface ReconcileOptions extends ConnectionOptions {
   network?: string;
@@ -121,19 +126,6 @@ async function pinnedNodesOf(
 }
 
 /**
- * The local chain's node for network 31337 when nothing names one: the roles' own
- * (`CHAIN_HOST:CHAIN_PORT`, as `trustpoint serve cert|track|anchor` reach it), so a reconcile run
- * with the roles' environment reads their chain.
- */
-function localChainOf(env: NodeJS.ProcessEnv): string {
-  try {
-    return localChainUrlOf(env);
-  } catch (error) {
-    throw usageError((error as Error).message);
-  }
-}
-
-/**
  * A node as an error names it: in full on this machine, where it is the operator's own; elsewhere
  * not at all, as its URL may hold a provider's key (in its path, query or host name).
  */
@@ -208,7 +200,7 @@ Examples:
       const fromFile =
         options.networks === undefined ? [] : await readNetworksFile(options.networks);
       const client = new AdminClient(await resolveConnection(options, io.env));
-      // No guess at the default port here: the local chain is the roles' (localChainOf).
+      // The local chain (localChainUrl) only for a network the service has, asked below.
       const rpc = rpcUrlsOf(
         options.rpc ?? [],
         io.env,
@@ -220,6 +212,7 @@ Examples:
       );
       const listed = (await fetchJson(
         new URL(`${client.connection.url.replace(/\/+$/, '')}/cert/v2/networks`),
+        client.connection.timeoutMs,
       )) as { data?: { networks?: ServiceNetwork[] } };
       const configured = listed.data?.networks ?? [];
       const networks =
@@ -236,7 +229,7 @@ Examples:
       for (const network of networks) {
         const id = String(network.networkId);
         const given = rpc[id]?.[0] ?? rpc[ANY_NETWORK]?.[0];
-        const rpcUrl = given ?? (id === LOCAL_CHAIN.networkId ? localChainOf(io.env) : undefined);
+        const rpcUrl = given ?? (id === LOCAL_CHAIN_ID ? localChainUrl(io.env) : undefined);
         if (rpcUrl === undefined) {
           throw usageError(`no node for network ${id}: pass --rpc ${id}=<url> or --networks`);
         }

@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { AmbiguousJsonError, parseJsonStrict } from '@trustpoint/verifier';
 import { CliError, usageError } from '../cli-error.js';
-import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
+import { exitCodeOfStatus } from '../exit-codes.js';
+import { deadlineSignal, unreachableError } from '../service-timeout.js';
 
 /** Where the service is, for commands that may read a public record from it (never to verify it). */
 export interface ServiceOptions {
@@ -50,24 +51,26 @@ export async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-/** GETs JSON from the service; failures become the exit codes of `trustpoint` (404: 4, ...). */
-export async function fetchJson(url: URL, token?: string): Promise<unknown> {
+/**
+ * GETs JSON from the service within `timeoutMs` (`serviceTimeoutMs`); failures become the exit
+ * codes of `trustpoint` (404: 4, ..., no answer in time: 6).
+ */
+export async function fetchJson(url: URL, timeoutMs: number): Promise<unknown> {
   let response: Response;
+  let body: unknown;
   try {
     response = await fetch(url, {
-      headers: {
-        Accept: 'application/json',
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      signal: AbortSignal.timeout(30_000),
+      headers: { Accept: 'application/json' },
+      signal: deadlineSignal(timeoutMs),
+    });
+    body = await response.json().catch((error: unknown) => {
+      // A body that stops coming is no answer in time; one that is not JSON, an odd answer.
+      if (error instanceof Error && error.name === 'TimeoutError') throw error;
+      return undefined;
     });
   } catch (reason) {
-    throw new CliError(
-      `cannot reach the service at ${url.origin}: ${reason instanceof Error ? reason.message : String(reason)}`,
-      EXIT.unreachable,
-    );
+    throw unreachableError(url.origin, reason);
   }
-  const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const message =
       typeof body === 'object' && body !== null && 'message' in body

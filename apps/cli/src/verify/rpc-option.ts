@@ -1,13 +1,24 @@
 import { readFile } from 'node:fs/promises';
+import { localChainUrlOf } from '@trustpoint/launcher/launcher-config';
 import { ANY_NETWORK, type RpcUrls } from '@trustpoint/verifier';
 import { usageError } from '../cli-error.js';
 
+/** The network of the local chain `trustpoint start` runs. */
+export const LOCAL_CHAIN_ID = '31337';
+
 /**
- * The default port of the local chain `trustpoint start` runs: asked for network 31337 only when
- * nothing names a node for it (`trustpoint start` pins its own chain's node, on whatever port it
- * runs, so this is a last guess).
+ * The local chain's node as `trustpoint start` and the roles run it (`CHAIN_HOST`, 127.0.0.1;
+ * `CHAIN_PORT`, 8545): asked for network 31337 only when nothing names a node for it
+ * (`trustpoint start` pins its own chain's node, so this is a last guess). A bad `CHAIN_PORT` is
+ * a usage error, as it stops `start`.
  */
-export const LOCAL_CHAIN = { networkId: '31337', url: 'http://127.0.0.1:8545' } as const;
+export function localChainUrl(env: NodeJS.ProcessEnv): string {
+  try {
+    return localChainUrlOf(env);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
 
 /** Collects repeated `--rpc` values in order. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -40,17 +51,13 @@ export function rpcUrlsOf(
     assertHttpUrl(url, value);
     (urls[networkId] ??= []).push(url);
   }
-  // A networks file's nodes come after those of --rpc, as backups.
+  // A networks file's nodes are asked with those of --rpc; their answers must agree.
   for (const { networkId, url } of fromFile) {
     assertHttpUrl(url, `${networkId}=${url}`);
     (urls[networkId] ??= []).push(url);
   }
-  if (
-    guessLocalChain &&
-    urls[LOCAL_CHAIN.networkId] === undefined &&
-    urls[ANY_NETWORK] === undefined
-  ) {
-    urls[LOCAL_CHAIN.networkId] = [LOCAL_CHAIN.url];
+  if (guessLocalChain && urls[LOCAL_CHAIN_ID] === undefined && urls[ANY_NETWORK] === undefined) {
+    urls[LOCAL_CHAIN_ID] = [localChainUrl(env)];
   }
   return urls;
 }

@@ -22,9 +22,10 @@ import { resolveConnection } from '../admin/connection.js';
 import { CliError, usageError } from '../cli-error.js';
 import type { Io } from '../output.js';
 import { cliErrorOf, serviceClient } from '../service-client.js';
+import { SERVICE_TIMEOUT_HELP, serviceTimeoutMs } from '../service-timeout.js';
 import {
   collect,
-  LOCAL_CHAIN,
+  LOCAL_CHAIN_ID,
   readNetworksFile,
   rpcUrlsOf,
   genesisHashesOf,
@@ -81,7 +82,7 @@ const CERT_API_PATH = '/cert/v2';
 const CERT_ID = /^did:[a-z0-9]+:certid:[^/?#\s]+$/;
 const TRACK_ID = /^did:[a-z0-9]+:trackid:[^/?#\s]+$/;
 
-const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to name several, all asked, whose answers must agree (env TRUSTPOINT_RPC, comma-separated); the nodes pinned with the origins you trust are asked too (trustpoint start pins its own chain's, on whatever port it runs); when nothing names a node for ${LOCAL_CHAIN.networkId}, ${LOCAL_CHAIN.url} is asked`;
+const RPC_HELP = `JSON-RPC node to ask: URL (any network) or <networkId>=URL; repeat it to name several, all asked, whose answers must agree (env TRUSTPOINT_RPC, comma-separated); the nodes pinned with the origins you trust are asked too (trustpoint start pins its own chain's, on whatever port it runs); when nothing names a node for ${LOCAL_CHAIN_ID}, the local chain's is asked, http://$CHAIN_HOST:$CHAIN_PORT (127.0.0.1:8545), as trustpoint start runs it`;
 
 const PUBLIC_ENDPOINTS_HELP =
   'for a network you give no node for, ask public endpoints of well-known chains (Ethereum, Sepolia, Polygon PoS, Arbitrum One, Base, OP Mainnet): a record counts only when endpoints of two operators, each proven on the pinned chain, agree; a file replaces the built-in list ({"chains": [{"name", "chainId", "genesisHash", "endpoints": [{"url", "operator"}]}]})';
@@ -141,7 +142,7 @@ async function trustedNetworks(
       ...pinned.nodes,
     ],
     // Public endpoints given for the local chain's id are asked instead of guessing its port.
-    !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN.networkId),
+    !(publicEndpoints ?? []).some((chain) => String(chain.chainId) === LOCAL_CHAIN_ID),
   );
   const contracts = trustedContractsOf(
     options.contract ?? [],
@@ -216,12 +217,13 @@ function hashFile(path: string): Promise<FileHashes> {
 async function loadJwks(
   given: string | undefined,
   origin: string,
+  timeoutMs: number,
 ): Promise<{ jwks: JSONWebKeySet | undefined; source: string }> {
   const source = given ?? `${origin}${CERT_API_PATH}/.well-known/jwks.json`;
   try {
     const json = (await isFile(source))
       ? await readJsonFile(source)
-      : await fetchJson(new URL(source));
+      : await fetchJson(new URL(source), timeoutMs);
     return { jwks: json as JSONWebKeySet, source };
   } catch (error) {
     return {
@@ -293,6 +295,7 @@ export function verifyCommands(program: Command, io: Io): void {
     .addHelpText(
       'after',
       `${TRUST_NOTE}
+${SERVICE_TIMEOUT_HELP}
 
 Examples:
   trustpoint verify certificate.json --file contract.pdf --rpc 31337=http://127.0.0.1:8545
@@ -300,6 +303,7 @@ Examples:
     )
     .action(async (argument: string, options: VerifyOptions) => {
       const origin = serviceOrigin(options, io.env);
+      const timeoutMs = serviceTimeoutMs(io.env);
       const trusted = await trustedNetworks(options, io, 'trustPointRegistry');
       let certificate: unknown;
       if (await isFile(argument)) certificate = await readJsonFile(argument);
@@ -307,6 +311,7 @@ Examples:
         const service = serviceClient({
           certUrl: `${origin}${CERT_API_PATH}`,
           token: options.token ?? io.env.TRUSTPOINT_TOKEN,
+          timeoutMs,
         });
         certificate = await service.cert
           .getCertificate(argument, options.pin === undefined ? {} : { pin: options.pin })
@@ -335,7 +340,7 @@ Examples:
       // The signature keys: yours (--jwks), else the issuing origin's when you trust it, else the
       // service's (--url), which cannot prove a signature wrong for another issuing origin.
       const keyOrigin = trustedIssuingOrigin(read, trusted.trust) ?? origin;
-      const keys = signed ? await loadJwks(options.jwks, keyOrigin) : undefined;
+      const keys = signed ? await loadJwks(options.jwks, keyOrigin, timeoutMs) : undefined;
 
       const result = await verifyCertificate({
         certificate,
@@ -386,6 +391,7 @@ Examples:
     .addHelpText(
       'after',
       `${TRUST_NOTE}
+${SERVICE_TIMEOUT_HELP}
 
 Examples:
   trustpoint verify-evidence asset.json --rpc 31337=http://127.0.0.1:8545
@@ -405,8 +411,11 @@ Examples:
           },
           io.env,
         );
-        const { token } = await resolveConnection({ url: origin, token: options.token }, io.env);
-        const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token });
+        const { token, timeoutMs } = await resolveConnection(
+          { url: origin, token: options.token },
+          io.env,
+        );
+        const { track } = serviceClient({ trackUrl: `${origin}/track/v2`, token, timeoutMs });
         // The SDK refuses another asset or evidence than the one asked for (a look-alike of a
         // forger's own) and an answer naming a member twice, as a file's is.
         evidence = await (

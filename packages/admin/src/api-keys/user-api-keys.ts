@@ -2,6 +2,7 @@ import {
   countActiveApiKeys,
   lockUserApiKeys,
   recordAudit,
+  retryTransientConflicts,
   type ChangeContext,
   type IdempotencyClaim,
 } from '@trustpoint/db';
@@ -148,17 +149,20 @@ export async function changeUserApiKeyScopes(
   change: { userId: string; keyId: string; scopes: readonly ApiScope[]; now: () => number },
   context: ChangeContext,
 ): Promise<ApiKey> {
-  const changed = await knex.transaction(async (trx) => {
-    await existingAccount(trx, change.userId);
-    return changeApiKeyScopes(trx, {
-      userId: change.userId,
-      keyId: change.keyId,
-      scopes: change.scopes,
-      mayWiden: true,
-      ...context,
-      now: new Date(change.now()),
-    });
-  });
+  // A deadlock PostgreSQL broke by rolling this back kept nothing: run it again.
+  const changed = await retryTransientConflicts(() =>
+    knex.transaction(async (trx) => {
+      await existingAccount(trx, change.userId);
+      return changeApiKeyScopes(trx, {
+        userId: change.userId,
+        keyId: change.keyId,
+        scopes: change.scopes,
+        mayWiden: true,
+        ...context,
+        now: new Date(change.now()),
+      });
+    }),
+  );
   if (changed === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
   return changed.apiKey;
 }
@@ -173,28 +177,30 @@ export async function revokeUserApiKey(
   context: ChangeContext,
 ): Promise<ApiKey> {
   const { userId, keyId } = key;
-  return knex.transaction(async (trx) => {
-    const before = await findApiKey(trx, userId, keyId);
-    if (before === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
-    const revoked = await revokeApiKey(trx, {
-      userId,
-      id: keyId,
-      revokedBy: context.actorId,
-      at: new Date(key.now()),
-    });
-    if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
-    if (before.revokedAt !== null) return revoked;
-    await recordAudit(trx, [
-      {
-        ...context,
-        action: 'api-key.revoke',
-        target: `api-key:${keyId}`,
-        changes: {
-          userId,
-          ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+  return retryTransientConflicts(() =>
+    knex.transaction(async (trx) => {
+      const before = await findApiKey(trx, userId, keyId);
+      if (before === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+      const revoked = await revokeApiKey(trx, {
+        userId,
+        id: keyId,
+        revokedBy: context.actorId,
+        at: new Date(key.now()),
+      });
+      if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+      if (before.revokedAt !== null) return revoked;
+      await recordAudit(trx, [
+        {
+          ...context,
+          action: 'api-key.revoke',
+          target: `api-key:${keyId}`,
+          changes: {
+            userId,
+            ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
+          },
         },
-      },
-    ]);
-    return revoked;
-  });
+      ]);
+      return revoked;
+    }),
+  );
 }

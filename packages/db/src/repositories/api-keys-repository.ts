@@ -155,6 +155,39 @@ export async function lockUserApiKeys(
   for (const owner of [...owners].sort()) await lockUser(trx, owner);
 }
 
+/**
+ * Takes the row locks of the key's owner and of every user owning a key made with it (its
+ * children, theirs, ..., revoked or not), in user id order as `lockUserApiKeys` takes them, before
+ * the tree is changed. A revocation or narrowing of the tree then comes after every creation in
+ * flight under it (which holds the owner's lock), after any other change of a tree sharing an
+ * owner, and never waits in a circle with one (which PostgreSQL breaks by aborting one, 40P01):
+ * revoking a child of another user's key inside the change takes no lock it does not hold.
+ * The owners are read again under the locks: a key made under the tree just before them, by a
+ * user not read, has its owner locked after the others (the transaction is then the one place a
+ * deadlock may remain, which `retryTransientConflicts` runs again). Nothing when there is no such key.
+ */
+export async function lockApiKeyTree(trx: Queryable, userId: string, keyId: string): Promise<void> {
+  const locked = new Set<string>();
+  for (;;) {
+    const result = await trx.raw<{ rows: { user_id: string }[] }>(
+      `with recursive tree as (
+         select id, user_id from api_keys where id = ? and user_id = ?
+         union
+         select child.id, child.user_id from api_keys child join tree on child.parent_key_id = tree.id
+       )
+       select distinct user_id from tree`,
+      [keyId, userId],
+    );
+    const owners = new Set([userId, ...result.rows.map((row) => row.user_id)]);
+    const missing = [...owners].filter((owner) => !locked.has(owner)).sort();
+    if (missing.length === 0) return;
+    for (const owner of missing) {
+      await lockUser(trx, owner);
+      locked.add(owner);
+    }
+  }
+}
+
 /** Keys of the user that are neither revoked nor expired at `now`. */
 export async function countActiveApiKeys(
   db: Queryable,
@@ -185,8 +218,8 @@ export async function findUserApiKey(
 /**
  * Revokes the user's key and every key made with it (its children, theirs, ..., whoever owns
  * them), in one statement, after every creation in flight of the user's keys or of keys under it
- * (they hold the user's row lock, taken here too: `lockUserApiKeys`), so that the tree holds every
- * child made with a key of it. Keys revoked already
+ * (they hold the user's row lock, taken here with those of the tree's other owners, in id order:
+ * `lockApiKeyTree`), so that the tree holds every child made with a key of it. Keys revoked already
  * keep their first revocation. The ids this call revoked (the key's own among them unless it was
  * revoked already); none when the user has no such key.
  */
@@ -194,7 +227,7 @@ export async function revokeApiKeyTree(
   db: Queryable,
   revocation: { userId: string; id: string; revokedBy: string | null; at: Date },
 ): Promise<string[]> {
-  await lockUserApiKeys(db, revocation.userId);
+  await lockApiKeyTree(db, revocation.userId, revocation.id);
   const result = await db.raw<{ rows: { id: string }[] }>(
     `with recursive tree as (
        select id from api_keys where id = ? and user_id = ?
