@@ -374,6 +374,28 @@ describe('verifyCertificate', () => {
     expect(result.trustpoints[0]?.detail).toContain('disagree');
   });
 
+  it('when two of your nodes hold the record and one lies about the block that wrote it, then neither is believed', async () => {
+    // Arrange: the liar answers the same record, dated by a receipt of a block an hour earlier.
+    const LIAR_URL = 'http://liar.test:8545';
+    const honest = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+    const liar = { ...honest, url: LIAR_URL, receipts: new Map(honest.receipts) };
+    const receipt = honest.receipts?.get(TRANSACTION);
+    if (receipt === undefined) throw new Error('a receipt');
+    liar.receipts.set(TRANSACTION, { ...receipt, blockNumber: 6, blockTime: BLOCK_TIME - 3_600 });
+
+    // Act
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [LIAR_URL, NODE_URL] },
+      trust,
+      fetch: fetchOf(liar, honest),
+    });
+
+    // Assert
+    expect(result.verified).toBe(false);
+    expect(result.trustpoints[0]?.detail).toContain('the nodes disagree on the transaction');
+  });
+
   it('when two of your nodes answer alike, then the record is verified and both are named', async () => {
     const other = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: 'http://other.test:8545' };
 

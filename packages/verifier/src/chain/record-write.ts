@@ -84,7 +84,18 @@ export function dataBatchHolds(
   return false;
 }
 
-/** Asks the nodes in turn for the receipt, its block and, for a data batch, its code. */
+/** What two nodes' answers about a write must agree on (the node itself aside). */
+const writeKey = (write: RecordWrite): string =>
+  write.outcome === 'written'
+    ? `written ${String(write.blockNumber)} ${write.blockHash} ${String(write.blockTime)}`
+    : write.outcome;
+
+/**
+ * Asks every node at once for the receipt, its block and, for a data batch, its code. The nodes
+ * that answer must agree (written in the same block at the same time, or not written): a node of
+ * your list that lies about when or whether a record was written is caught by any other, and then
+ * nothing is believed (`unreachable`, saying they disagree).
+ */
 export async function findRecordWrite(
   urls: readonly string[],
   transactionHash: string,
@@ -95,17 +106,38 @@ export async function findRecordWrite(
     return { outcome: 'notWritten', detail: 'the transaction hash is not 0x and 64 hex', node: '' };
   }
   const failures: string[] = [];
-  for (const url of urls) {
-    try {
-      return await findOnNode(url, transactionHash, record, options);
-    } catch (error) {
-      failures.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  const answers = await Promise.all(
+    urls.map(async (url) => {
+      try {
+        return await findOnNode(url, transactionHash, record, options);
+      } catch (error) {
+        failures.push(`${url}: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+    }),
+  );
+  const usable = answers.filter((answer): answer is RecordWrite => answer !== undefined);
+  const [first] = usable;
+  if (first === undefined) {
+    return {
+      outcome: 'unreachable',
+      detail: `no node gave the transaction's receipt (${failures.join('; ')})`,
+    };
   }
-  return {
-    outcome: 'unreachable',
-    detail: `no node gave the transaction's receipt (${failures.join('; ')})`,
-  };
+  if (new Set(usable.map(writeKey)).size > 1) {
+    const told = usable.map((answer) =>
+      answer.outcome === 'written'
+        ? `${answer.node}: block ${String(answer.blockNumber)} at ${String(answer.blockTime)}`
+        : answer.outcome === 'notWritten'
+          ? `${answer.node}: ${answer.detail}`
+          : answer.detail,
+    );
+    return {
+      outcome: 'unreachable',
+      detail: `the nodes disagree on the transaction ${transactionHash}, so none is believed: ${told.join('; ')}`,
+    };
+  }
+  return first;
 }
 
 async function findOnNode(
