@@ -41,7 +41,7 @@ describe('a certificate read from a service by certID', () => {
     // Assert
     expect(fetched).toBeInstanceOf(Error);
     expect((fetched as Error).message).toBe(
-      'The certificate the service answered is refused: $.data.data.name is given twice: a JSON object must name each member once, and another reader could show the other value',
+      'The certificate the service answered is refused: $.data.data.name is given twice: a JSON object must name each member once, and another reader could show another value',
     );
     expect((asFile as Error).message).toContain('$.data.data.name is given twice');
   });
