@@ -396,6 +396,53 @@ describe('verifyCertificate', () => {
     expect(result.trustpoints[0]?.detail).toContain('the nodes disagree on the transaction');
   });
 
+  it('when one of your nodes hides that a development account holds the registry and another shows it, then the record is not trusted', async () => {
+    // Arrange: both hold the record; only the honest one answers hasRole for account #0.
+    const LIAR_URL = 'http://liar.test:8545';
+    const honest = nodeWith([[ISSUED_ON + 1, hash, 0]], {
+      roles: { held: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'] },
+    });
+    const liar = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: LIAR_URL };
+
+    // Act
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [LIAR_URL, NODE_URL] },
+      trust,
+      fetch: fetchOf(liar, honest),
+    });
+
+    // Assert
+    expect(result.verified).toBe(false);
+    expect(result.trustpoints[0]).toMatchObject({ verdict: 'untrusted' });
+    expect(result.trustpoints[0]?.detail).toContain('development account');
+  });
+
+  it('when one of your nodes tells a latest block years ahead, then a certificate that has not expired is not judged expired by it', async () => {
+    // Arrange: expires in 30 days; the liar's latest block is ten years ahead.
+    const LIAR_URL = 'http://liar.test:8545';
+    const expiring = certificate();
+    (expiring.data as Record<string, unknown>).expires = Date.now() + 30 * 86_400_000;
+    const honest = nodeWith([[ISSUED_ON + 1, hash, 0]]);
+    const liar = {
+      ...nodeWith([[ISSUED_ON + 1, hash, 0]]),
+      url: LIAR_URL,
+      latestBlockTime: Math.floor(Date.now() / 1000) + 10 * 365 * 86_400,
+    };
+
+    // Act
+    const result = await verifyCertificate({
+      certificate: expiring,
+      rpc: { '31337': [LIAR_URL, NODE_URL] },
+      trust,
+      fetch: fetchOf(liar, honest),
+    });
+
+    // Assert
+    expect(result.verdict).toBe('verified');
+    expect(result.expiry).toMatchObject({ expired: false });
+  });
+
   it('when two of your nodes answer alike, then the record is verified and both are named', async () => {
     const other = { ...nodeWith([[ISSUED_ON + 1, hash, 0]]), url: 'http://other.test:8545' };
 

@@ -147,9 +147,9 @@ const chainTimeOf = (row: { chainTime?: { timestamp: number; blockNumber: number
     ? undefined
     : `${new Date(row.chainTime.timestamp).toISOString()} (block ${String(row.chainTime.blockNumber)})`;
 
-/** The node that answered; public endpoints: every one whose answer agreed. */
+/** The node that answered; several (yours or public endpoints): every one whose answer agreed. */
 const nodesOf = (row: { node?: string; nodes?: string[] }) =>
-  row.nodes === undefined ? row.node : `${row.nodes.join(' + ')} (public, agreed)`;
+  row.nodes === undefined ? row.node : `${row.nodes.join(' + ')} (agreed)`;
 
 /** A failed node in one line: the next one was asked. */
 const failedNodes = (attempts: readonly NodeAttempt[]) =>

@@ -87,7 +87,7 @@ export async function establishStanding(
     };
   }
   if (network.local !== true) {
-    const problem = await developmentHolder(checkedNodes, write.node, registry.address, context);
+    const problem = await developmentHolder(checkedNodes, registry.address, context);
     if (problem !== undefined) {
       return {
         standing: 'untrusted',
@@ -103,7 +103,7 @@ export async function establishStanding(
     if ((await context.identity.check(write.node, other.network)) !== undefined) continue;
     if (
       other.network.local !== true &&
-      (await developmentHolder(checkedNodes, write.node, registry.address, context)) !== undefined
+      (await developmentHolder(checkedNodes, registry.address, context)) !== undefined
     ) {
       continue;
     }
@@ -113,8 +113,9 @@ export async function establishStanding(
 }
 
 /**
- * The receipt of the record's transaction: from the first node that gives it; through public
- * endpoints, from every endpoint that agreed on the record, which must tell the same block.
+ * The receipt of the record's transaction: from every node given, which must tell the same block
+ * (`findRecordWrite`); through public endpoints, from every endpoint that agreed on the record,
+ * of enough operators.
  */
 async function findWrite(
   nodes: ProvenNodeSet,
@@ -161,17 +162,14 @@ async function findWrite(
 
 /**
  * A development account holding the registry (or a registry that cannot show who holds it), as
- * the node that answered says; through public endpoints, as any of those that agreed says (one
- * hiding it is not believed).
+ * any node proven on the chain says (yours or public endpoints): one hiding it is not believed.
  */
 async function developmentHolder(
   nodes: ProvenNodeSet,
-  answered: string,
   registry: string,
   context: LookupContext,
 ): Promise<string | undefined> {
-  const urls = nodes.publicChain === undefined ? [answered] : nodes.urls;
-  for (const url of urls) {
+  for (const url of nodes.urls) {
     const problem = await context.developmentAccounts.problem(url, registry);
     if (problem !== undefined) return problem;
   }

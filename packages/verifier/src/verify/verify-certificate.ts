@@ -818,8 +818,9 @@ async function checkExpiry(
   if (input.now !== undefined)
     return { expires, expired: input.now >= expires, judgedAt: input.now };
   const clock = Date.now();
-  const nodes = trustpoints.flatMap((trustpoint) =>
-    trustpoint.node === undefined ? [] : [trustpoint.node],
+  // Every node that answered for a record, not only the first named.
+  const nodes = trustpoints.flatMap(
+    (trustpoint) => trustpoint.nodes ?? (trustpoint.node === undefined ? [] : [trustpoint.node]),
   );
   const chainTime = nodes.length === 0 ? undefined : await latestChainTime(nodes, input);
   const judgedAt = Math.max(clock, chainTime ?? clock);
