@@ -38,6 +38,14 @@ export const READ_METHODS: ReadonlySet<string> = new Set([
   'eth_estimateGas',
 ]);
 
+/**
+ * The most calls one batch of a caller other than the service may hold, and the most bytes its
+ * body may have: a verifier sends a few small calls, and one anonymous batch of 200,000 calls kept
+ * the node busy for minutes, answering nobody else.
+ */
+export const OPEN_MAX_BATCH = 100;
+export const OPEN_MAX_BODY_BYTES = 1024 * 1024;
+
 /** Who sent a request, as far as the chain's access rules go. */
 export type Caller = 'service' | 'web page' | 'anyone';
 
@@ -83,6 +91,16 @@ export function refusedCalls(
   caller: Exclude<Caller, 'service'>,
 ): string | undefined {
   const list: unknown[] = Array.isArray(calls) ? calls : [calls];
+  if (list.length > OPEN_MAX_BATCH) {
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: `a batch may hold at most ${String(OPEN_MAX_BATCH)} calls: send several`,
+      },
+    });
+  }
   const refused = list.find((call) => {
     const method = memberOf(call, 'method');
     return typeof method !== 'string' || !READ_METHODS.has(method);

@@ -9,7 +9,7 @@ import {
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chainWriteHeaders, ensureChainWriteKey } from '@trustpoint/registry-abi';
-import { callerOf, refusedCalls } from './chain-access';
+import { callerOf, OPEN_MAX_BODY_BYTES, refusedCalls } from './chain-access';
 import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
 
 /**
@@ -125,12 +125,16 @@ function mayWrite(body: string): boolean {
   return false;
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('JSON-RPC request too large');
+    if (size > limit) {
+      throw Object.assign(new Error(`JSON-RPC request too large: at most ${String(limit)} bytes`), {
+        unread: true,
+      });
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -339,7 +343,10 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     };
     const handle = async () => {
       try {
-        let body = await readBody(request);
+        let body = await readBody(
+          request,
+          caller === 'service' ? MAX_BODY_BYTES : OPEN_MAX_BODY_BYTES,
+        );
         if (caller !== 'service') {
           let calls: unknown;
           try {
@@ -376,8 +383,10 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         response.writeHead(200, replyHeaders).end(reply);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
+        // A body left unread ends its connection: what follows on it is the rest of that body.
+        const unread = typeof error === 'object' && error !== null && 'unread' in error;
         response
-          .writeHead(200, replyHeaders)
+          .writeHead(200, unread ? { ...replyHeaders, connection: 'close' } : replyHeaders)
           .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }));
       }
     };

@@ -134,6 +134,34 @@ describe('Local chain access', function () {
       expect(await state()).to.deep.equal(before);
     });
 
+    it('should refuse a batch of more reads than a verifier sends, and a body over 1 MiB, and still answer a batch of 100', async () => {
+      // Arrange: one anonymous batch of 200,000 calls kept the node busy for minutes.
+      const batch = (size: number) =>
+        Array.from({ length: size }, (_unused, id) => ({
+          jsonrpc: '2.0',
+          id,
+          method: 'eth_chainId',
+          params: [],
+        }));
+
+      // Act
+      const tooMany = (await post(batch(101))) as Reply;
+      const tooLarge = (await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_call',
+        params: [{ to: STRANGER, data: `0x${'00'.repeat(600_000)}` }, 'latest'],
+      })) as Reply;
+      const hundred = (await post(batch(100))) as Reply[];
+
+      // Assert
+      expect(tooMany.error?.code).to.equal(-32600);
+      expect(tooMany.error?.message).to.contain('at most 100 calls');
+      expect(tooLarge.error?.message).to.contain('too large');
+      expect(hundred).to.have.length(100);
+      expect(hundred.every((reply) => reply.result === '0x7a69')).to.equal(true);
+    });
+
     it('should refuse a forged registerTrustPoint from the registries admin account', async () => {
       // Arrange
       const provider = new JsonRpcProvider(chain.url, undefined, {
