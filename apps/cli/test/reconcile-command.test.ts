@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  chainWriterProvider,
   encodeRecordBatch,
   freePort,
   HARDHAT_DEV_KEY,
@@ -139,7 +140,8 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
   beforeAll(async () => {
     service = await startService(backend);
     chainUrl = service.running.embeddedChain?.url ?? '';
-    provider = new JsonRpcProvider(chainUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    // A second registrar, granted and writing as an operator would: through the chain's write key.
+    provider = chainWriterProvider(chainUrl, service.running.embeddedChain?.writeHeaders ?? {});
     // Before the service sends anything: its registrar key reads its nonce from the chain later.
     const admin = new Wallet(HARDHAT_DEV_KEY, provider);
     other = new NonceManager(new Wallet(OTHER_KEY, provider));
