@@ -1,6 +1,7 @@
-// The local chain's settings alone, for `hardhat node` (startHardhatNode): the same network as
-// hardhat.config.ts gives Hardhat's own tests, which takes these, without loading the toolbox,
-// TypeScript or the compiler a node does not need, at about half the start-up work.
+// The local chain's settings alone, for `hardhat node` (startHardhatNode) and the embedded chain's
+// node (keyed-hardhat-node.js): the same network as hardhat.config.ts gives Hardhat's own tests,
+// which takes these, without loading the toolbox, TypeScript or the compiler a node does not need,
+// at about half the start-up work.
 module.exports = {
   networks: {
     hardhat: {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { freePort } from './free-port';
 
@@ -33,11 +34,14 @@ const PACKAGE_ROOT = [join(__dirname, '..'), join(__dirname, '..', '..')].find((
   existsSync(join(dir, 'hardhat.config.ts')),
 );
 
-export async function isJsonRpcReady(url: string): Promise<boolean> {
+export async function isJsonRpcReady(
+  url: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<boolean> {
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', method: 'net_version', params: [], id: 1 }),
       signal: AbortSignal.timeout(1_000),
     });
@@ -128,26 +132,79 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   );
   // The node's own configuration (the chain's settings, nothing to compile or type-check): the
   // full hardhat.config.ts would load the toolbox and TypeScript, twice the start-up work.
-  const args = [
-    ...exitWithParentArgs(),
-    cli,
-    '--config',
-    NODE_CONFIG,
-    'node',
-    '--hostname',
+  const args = [cli, '--config', NODE_CONFIG, 'node', '--hostname', host, '--port', String(asked)];
+  return startNodeProcess({
+    name: 'hardhat node',
     host,
-    '--port',
-    String(asked),
-  ];
-  const child = spawn(process.execPath, args, {
+    port: asked,
+    args,
+    env: initialDateEnv(options),
+    headers: {},
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
+}
+
+/** A Hardhat node that answers only requests carrying `headers`. */
+export interface KeyedHardhatNode extends HardhatNode {
+  /** `Authorization: Bearer <key>`, the key made for this start. Never put them in a URL or a log. */
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Starts the chain `startHardhatNode` starts, on 127.0.0.1 and a port the system gives, answering
+ * only requests that carry the returned node's `headers` (HTTP 401 to anything else, which reaches
+ * nothing): the embedded chain's node, which only its relay may use. The key is new on every start
+ * and reaches the node through its environment, not its arguments (which every local user can
+ * read); replies are those of `hardhat node` (Hardhat's own JSON-RPC handler answers them).
+ */
+export async function startKeyedHardhatNode(
+  options: Pick<HardhatNodeOptions, 'initialDate' | 'readyTimeoutMs'> = {},
+): Promise<KeyedHardhatNode> {
+  if (!PACKAGE_ROOT) throw new Error('keyed-hardhat-node.js of @trustpoint/contracts not found');
+  const key = randomBytes(32).toString('base64url');
+  const headers = { authorization: `Bearer ${key}` };
+  const node = await startNodeProcess({
+    name: 'the chain node',
+    host: '127.0.0.1',
+    port: 0,
+    args: [join(PACKAGE_ROOT, 'keyed-hardhat-node.js')],
+    env: { ...initialDateEnv(options), TRUSTPOINT_NODE_KEY: key },
+    headers,
+    readyTimeoutMs: options.readyTimeoutMs,
+  });
+  return { ...node, headers };
+}
+
+function initialDateEnv(options: Pick<HardhatNodeOptions, 'initialDate'>): Record<string, string> {
+  return options.initialDate === undefined
+    ? {}
+    : { TRUSTPOINT_CHAIN_INITIAL_DATE: options.initialDate };
+}
+
+interface NodeProcessOptions {
+  /** For error messages. */
+  name: string;
+  host: string;
+  /** The port asked for; 0: the one the node says it bound. */
+  port: number;
+  /** Node.js arguments after the exit-with-parent preload: the script and its arguments. */
+  args: string[];
+  /** Added to this process's environment. */
+  env: Record<string, string>;
+  /** What the readiness probe sends. */
+  headers: Readonly<Record<string, string>>;
+  readyTimeoutMs: number | undefined;
+}
+
+/**
+ * Runs a node script that serves JSON-RPC and prints `JSON-RPC server at http://host:port/` once
+ * it listens, and resolves once it answers there.
+ */
+async function startNodeProcess(options: NodeProcessOptions): Promise<HardhatNode> {
+  const { host, name } = options;
+  const child = spawn(process.execPath, [...exitWithParentArgs(), ...options.args], {
     cwd: PACKAGE_ROOT,
-    env: {
-      ...process.env,
-      HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
-      ...(options.initialDate === undefined
-        ? {}
-        : { TRUSTPOINT_CHAIN_INITIAL_DATE: options.initialDate }),
-    },
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', ...options.env },
     // stdin: the pipe whose end tells the node this process is gone.
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -182,19 +239,19 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     return bound === undefined ? undefined : Number(bound);
   };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  let port = asked;
+  let port = options.port;
   let url = `http://${host}:${String(port)}`;
   for (;;) {
     const bound = listening();
     if (bound !== undefined) {
       port = bound;
       url = `http://${host}:${String(port)}`;
-      if (await isJsonRpcReady(url)) break;
+      if (await isJsonRpcReady(url, options.headers)) break;
     }
-    if (child.exitCode !== null) throw new Error(`hardhat node exited early:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited early:\n${output}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`hardhat node did not answer on ${url} in time:\n${output}`);
+      throw new Error(`${name} did not answer on ${url} in time:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -10,7 +10,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chainWriteHeaders, ensureChainWriteKey } from '@trustpoint/registry-abi';
 import { callerOf, OPEN_MAX_BODY_BYTES, refusedCalls } from './chain-access';
-import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat-node';
+import { startKeyedHardhatNode, useIntervalMining, type KeyedHardhatNode } from './hardhat-node';
 
 /**
  * The embedded development chain: a Hardhat node behind a JSON-RPC relay that journals every
@@ -20,7 +20,8 @@ import { startHardhatNode, useIntervalMining, type HardhatNode } from './hardhat
  *
  * The relay answers reads to anyone and relays everything else (transactions, `hardhat_*`,
  * `evm_*`) only to requests that carry the chain's write credential (`writeHeaders`; see
- * `chain-access.ts`). The node itself listens on loopback only.
+ * `chain-access.ts`). The node itself listens on loopback and answers only the relay: every request
+ * to it carries a key made for that start, which only this process holds (`startKeyedHardhatNode`).
  */
 export interface LocalChain {
   url: string;
@@ -30,6 +31,11 @@ export interface LocalChain {
    * `<dataDir>/write-key`): for the service's own writers. Never put them in a URL or a log.
    */
   writeHeaders: Readonly<Record<string, string>>;
+  /**
+   * The node behind the relay (loopback, a port the system gave): it answers only the relay, whose
+   * key never leaves this process. For diagnostics and tests; clients use `url`.
+   */
+  nodeUrl: string;
   /** Transactions replayed from the journal at start. */
   replayed: number;
   stop(): Promise<void>;
@@ -92,20 +98,37 @@ const CORS_PREFLIGHT_HEADERS = {
   'access-control-max-age': '600',
 };
 
+/** The relay's way to the node: its address, its key, kept-alive connections. */
+interface NodeLink {
+  agent: Agent;
+  url: string;
+  /** The node's key (`KeyedHardhatNode.headers`), sent with every request. */
+  headers: Readonly<Record<string, string>>;
+}
+
 /**
  * Sends one JSON-RPC body to the node and reads the answer, over kept-alive connections: the relay
  * runs in the service's own process, and under load `fetch` cost it more than the node's work.
  */
-function post(agent: Agent, url: string, body: string): Promise<string> {
+function post(node: NodeLink, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      url,
+      node.url,
       {
         method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        agent: node.agent,
+        headers: {
+          ...node.headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new Error(`the chain node answered HTTP ${String(response.statusCode)}`));
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
@@ -162,22 +185,21 @@ async function readJournal(path: string): Promise<JournalEntry[]> {
 }
 
 async function call(
-  agent: Agent,
-  nodeUrl: string,
+  node: NodeLink,
   id: number,
   method: string,
   params: unknown[],
 ): Promise<unknown> {
   const reply = JSON.parse(
-    await post(agent, nodeUrl, JSON.stringify({ jsonrpc: '2.0', id, method, params })),
+    await post(node, JSON.stringify({ jsonrpc: '2.0', id, method, params })),
   ) as JsonRpcResponse;
   if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
   return reply.result;
 }
 
 /** The latest block's timestamp, in seconds. */
-async function latestTime(agent: Agent, nodeUrl: string): Promise<number> {
-  const block = (await call(agent, nodeUrl, 0, 'eth_getBlockByNumber', ['latest', false])) as {
+async function latestTime(node: NodeLink): Promise<number> {
+  const block = (await call(node, 0, 'eth_getBlockByNumber', ['latest', false])) as {
     timestamp: string;
   };
   return Number(BigInt(block.timestamp));
@@ -189,24 +211,24 @@ async function latestTime(agent: Agent, nodeUrl: string): Promise<number> {
  * before at least), then sets the clock to now: records keep their chain time across restarts, and
  * new blocks carry the wall clock.
  */
-async function replay(agent: Agent, nodeUrl: string, entries: JournalEntry[]): Promise<void> {
-  let last = await latestTime(agent, nodeUrl);
+async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
+  let last = await latestTime(node);
   for (const [index, entry] of entries.entries()) {
     try {
       const time = entry.time ?? (entry.at === undefined ? undefined : Math.floor(entry.at / 1000));
       if (time !== undefined) {
         last = Math.max(time, last + 1);
-        await call(agent, nodeUrl, index, 'evm_setNextBlockTimestamp', [last]);
+        await call(node, index, 'evm_setNextBlockTimestamp', [last]);
       }
-      await call(agent, nodeUrl, index, entry.method, entry.params);
+      await call(node, index, entry.method, entry.params);
     } catch (error) {
       throw new Error(
         `Replaying journal entry ${String(index)} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
-  last = await latestTime(agent, nodeUrl);
-  await call(agent, nodeUrl, 0, 'evm_setNextBlockTimestamp', [
+  last = await latestTime(node);
+  await call(node, 0, 'evm_setNextBlockTimestamp', [
     Math.max(Math.floor(Date.now() / 1000), last + 1),
   ]);
 }
@@ -269,14 +291,12 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 
   // The same block 0 on every start: verifiers pin the chain by its genesis hash.
   const { initialDate } = await chainIdentity(options.dataDir);
-  const node: HardhatNode = await startHardhatNode({
-    initialDate,
-    port: 0,
-  });
+  const node: KeyedHardhatNode = await startKeyedHardhatNode({ initialDate });
   const agent = new Agent({ keepAlive: true });
+  const link: NodeLink = { agent, url: node.url, headers: node.headers };
   const entries = await readJournal(journalPath);
   try {
-    await replay(agent, node.url, entries);
+    await replay(link, entries);
   } catch (error) {
     agent.destroy();
     await node.stop();
@@ -284,7 +304,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   }
   if (options.intervalMiningMs !== undefined) {
     try {
-      await useIntervalMining(node.url, options.intervalMiningMs);
+      await useIntervalMining(node.url, options.intervalMiningMs, node.headers);
     } catch (error) {
       agent.destroy();
       await node.stop();
@@ -295,7 +315,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 
   let queue: Promise<unknown> = Promise.resolve();
   const relay = async (body: string): Promise<string> => {
-    const replyText = await post(agent, node.url, body);
+    const replyText = await post(link, body);
     const at = Date.now();
     const requests = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
     const replies = [JSON.parse(replyText) as JsonRpcResponse | JsonRpcResponse[]].flat();
@@ -308,7 +328,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
       // A block per transaction: the one just mined holds it, and its time replays exactly.
       const time =
         options.intervalMiningMs === undefined && accepted.length === 1
-          ? await latestTime(agent, node.url)
+          ? await latestTime(link)
           : undefined;
       const lines = accepted
         .map((request) =>
@@ -378,7 +398,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
           queue = relayed.catch(() => undefined);
           reply = await relayed;
         } else {
-          reply = await post(agent, node.url, body);
+          reply = await post(link, body);
         }
         response.writeHead(200, replyHeaders).end(reply);
       } catch (error) {
@@ -413,6 +433,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     url: `http://${host}:${String(bound)}`,
     port: bound,
     writeHeaders: chainWriteHeaders(writeKey),
+    nodeUrl: node.url,
     replayed: entries.length,
     stop: async () => {
       await new Promise<void>((resolve) => {

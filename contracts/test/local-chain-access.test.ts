@@ -261,6 +261,78 @@ describe('Local chain access', function () {
     });
   });
 
+  describe('when a local process goes around the relay to the node behind it', () => {
+    /** A request straight to the node, as any local user could send it once `ss -ltn` shows the port. */
+    const callNode = async (method: string, params: unknown[], headers = {}) =>
+      fetch(chain.nodeUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+
+    for (const [label, params] of writes) {
+      it(`should refuse ${label} with 401 and change nothing`, async () => {
+        // Arrange
+        const method = label.split(' ')[0] ?? '';
+        const before = await state();
+
+        // Act
+        const response = await callNode(method, params());
+
+        // Assert
+        expect(response.status).to.equal(401);
+        expect(await response.text()).to.equal('');
+        expect(await state()).to.deep.equal(before);
+      });
+    }
+
+    it('should refuse reads too, and the chain write key, which is the relay’s and not the node’s', async () => {
+      // Act
+      const read = await callNode('eth_blockNumber', []);
+      const withWriteKey = await callNode('evm_mine', [], chain.writeHeaders);
+
+      // Assert
+      expect(new URL(chain.nodeUrl).hostname).to.equal('127.0.0.1');
+      expect(read.status).to.equal(401);
+      expect(withWriteKey.status).to.equal(401);
+    });
+
+    it('should leave the journal whole: the chain starts again with every relayed write', async () => {
+      // Arrange: a transaction from account #0 sent straight to the node would take a nonce the
+      // journal never saw; the service's next one, signed with the nonce after, could then never
+      // be replayed ("Nonce too high").
+      const around = await callNode('eth_sendTransaction', writes[0]?.[1]() ?? []);
+      const wallet = new Wallet(HARDHAT_DEV_KEY);
+      const nonce = (await call('eth_getTransactionCount', [ACCOUNT_0, 'latest'])).result;
+      const signed = await wallet.signTransaction({
+        to: STRANGER,
+        value: 1n,
+        nonce: Number(nonce),
+        gasLimit: 21_000n,
+        maxFeePerGas: 10_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+        chainId: 31337n,
+        type: 2,
+      });
+      const relayed = await call('eth_sendRawTransaction', [signed], chain.writeHeaders);
+      // What the journal keeps: transactions (not `evm_mine`, `hardhat_setStorageAt`).
+      const transacted = async () => {
+        const { nonce: sent, balance } = await state();
+        return { sent, balance };
+      };
+      const before = await transacted();
+      await chain.stop();
+
+      // Act
+      chain = await startLocalChain({ dataDir, port: 0 });
+
+      // Assert
+      expect(around.status).to.equal(401);
+      expect(relayed.error).to.equal(undefined);
+      expect(await transacted()).to.deep.equal(before);
+    });
+  });
+
   describe('when the chain starts again on its data directory', () => {
     it('should keep the same write key, readable by its owner alone', async () => {
       // Arrange
