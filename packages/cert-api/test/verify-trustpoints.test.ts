@@ -1,11 +1,12 @@
 import {
+  chainWriterProvider,
   deployTrustpoint,
   HARDHAT_DEV_KEY,
   TrustPointRegistry__factory,
 } from '@trustpoint/contracts';
 import { testBackends } from '@trustpoint/test-database';
 import { trustPointKey } from '@trustpoint/domain';
-import { JsonRpcProvider, NonceManager, Wallet } from 'ethers';
+import { NonceManager, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCertApi, type CertApiFixture } from './support/cert-api-fixture.js';
 import { request } from './support/checked-request.js';
@@ -110,10 +111,7 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
     const created = await api.certify(owner.token);
     // Registries of the earlier generation (one slot a record) on the same chain, holding this
     // certificate's trustpoint at a timestamp the current batch registry has never seen.
-    const provider = new JsonRpcProvider(api.network.rpcUrl, undefined, {
-      staticNetwork: true,
-      cacheTimeout: -1,
-    });
+    const provider = chainWriterProvider(api.network.rpcUrl, api.network.rpcHeaders ?? {});
     const writer = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
     const earlier = await deployTrustpoint(writer, { registries: 'slots' });
     const [row] = await api.db
