@@ -32,8 +32,9 @@ describe('a service that accepts connections and never answers', () => {
       `the service at ${silent.url} did not answer in time: no answer within 1 s (TRUSTPOINT_TIMEOUT_SECONDS sets how long to wait)`,
     );
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(5_000);
-  });
+    // Far below one 30 s attempt, let alone four, with room for a process starting on a loaded host.
+    expect(elapsed).toBeLessThan(25_000);
+  }, 60_000);
 
   it('when an admin command calls it, then it stops in the same time with the same message', async () => {
     // Arrange
@@ -50,8 +51,8 @@ describe('a service that accepts connections and never answers', () => {
     expect(result.stderr).toContain(
       `the service at ${silent.url} did not answer in time: no answer within 0.5 s`,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
-  });
+    expect(Date.now() - started).toBeLessThan(25_000);
+  }, 60_000);
 
   it('when TRUSTPOINT_TIMEOUT_SECONDS is not a positive number, then it is a usage error naming it, before anything is asked', async () => {
     // Arrange

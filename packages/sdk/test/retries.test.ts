@@ -77,10 +77,11 @@ describe('retryingFetch', () => {
       expect(cause.name).toBe('TimeoutError');
       expect(cause.message).toBe('no answer within 0.7 s');
       expect(elapsed).toBeGreaterThanOrEqual(650);
-      expect(elapsed).toBeLessThan(3_000);
+      // Far below what a retried attempt would take (it never ends), with room for a loaded host.
+      expect(elapsed).toBeLessThan(10_000);
       expect(service.connections()).toBeGreaterThanOrEqual(1);
     } finally {
       await service.close();
     }
-  });
+  }, 30_000);
 });
