@@ -28,12 +28,19 @@ export type OnChainRead<Found> =
       detail: string;
     };
 
-export async function readOnChain<Found extends { found: true }>(
+/**
+ * Asks every node at once: the usable answers, in the order of `urls`, and why the others were
+ * not (transport failures, and replies the decoder refused, marked `unexpected`).
+ */
+async function askEach<Found extends { found: true }>(
   urls: readonly string[],
   request: unknown,
   decode: (reply: unknown) => Found | { found: false },
   options: JsonRpcOptions,
-): Promise<OnChainRead<Found>> {
+): Promise<{
+  usable: { url: string; value: Found | { found: false } }[];
+  attempts: NodeAttempt[];
+}> {
   const replies = await Promise.all(
     urls.map((url) => askNodes([url], request, markUnexpected(decode), options)),
   );
@@ -43,6 +50,16 @@ export async function readOnChain<Found extends { found: true }>(
     if (reply.answered) usable.push({ url: reply.url, value: reply.value });
     else attempts.push(...reply.attempts);
   }
+  return { usable, attempts };
+}
+
+export async function readOnChain<Found extends { found: true }>(
+  urls: readonly string[],
+  request: unknown,
+  decode: (reply: unknown) => Found | { found: false },
+  options: JsonRpcOptions,
+): Promise<OnChainRead<Found>> {
+  const { usable, attempts } = await askEach(urls, request, decode, options);
   const [first] = usable;
   if (first === undefined) {
     // Every node failed: unexpected if at least one answered but not usably, else unreachable.
@@ -225,15 +242,7 @@ async function readByAgreement<Found extends { found: true }>(
   options: JsonRpcOptions,
   standsAgreed?: (value: Found) => boolean,
 ): Promise<NodesRead<Found>> {
-  const replies = await Promise.all(
-    urls.map((url) => askNodes([url], request, markUnexpected(decode), options)),
-  );
-  const attempts: NodeAttempt[] = [];
-  const usable: { url: string; value: Found | { found: false } }[] = [];
-  for (const reply of replies) {
-    if (reply.answered) usable.push({ url: reply.url, value: reply.value });
-    else attempts.push(...reply.attempts);
-  }
+  const { usable, attempts } = await askEach(urls, request, decode, options);
   const answers = usable.map(({ url, value }) => ({ node: url, answer: describeAnswer(value) }));
   if (new Set(usable.map(({ value }) => answerKey(value))).size > 1) {
     const standing = usable.filter(
