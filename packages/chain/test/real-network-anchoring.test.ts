@@ -20,6 +20,7 @@ import type { NetworkConfig } from '../src/networks/network-config.js';
 import { NetworkRegistry } from '../src/networks/network-registry.js';
 import {
   capturingLogger,
+  countingRelay,
   REGISTRAR,
   startIntervalChain,
   waitFor,
@@ -151,6 +152,40 @@ describe.each(testBackends())(
       );
       return rows;
     }
+
+    it('when batches wait for a block, then their receipts are asked about once a block and once a second, not at every look, and they settle when blocks come', async () => {
+      // Arrange: the engine reaches the node through a relay that counts its calls.
+      ({ chain, network, control } = await startIntervalChain());
+      const relay = await countingRelay(network.rpcUrl);
+      try {
+        const counted = new AnchorEngine(
+          db.knex,
+          new NetworkRegistry([{ ...network, rpcUrl: relay.url }]),
+          { logger: capturingLogger().logger, timing: TIMING },
+        );
+        engine = counted;
+        await control.pauseMining();
+        const ids = await enqueueEach(counted, db.knex, trustPointRequests(10));
+        counted.start();
+        await batchesInPool(1);
+
+        // Act: 3 s without a block, the settler looking every 25 ms while a batch waits.
+        const before = relay.counts.get('eth_getTransactionReceipt') ?? 0;
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const asked = (relay.counts.get('eth_getTransactionReceipt') ?? 0) - before;
+        await control.resumeMining();
+        const receipts = await Promise.all(ids.map((id) => counted.waitForAnchor(id, 30_000)));
+
+        // Assert: a look every second at most (it was 120 looks, each asking the receipt).
+        expect(asked).toBeLessThanOrEqual(6);
+        expect(relay.counts.get('eth_blockNumber') ?? 0).toBeGreaterThan(asked);
+        expect(new Set(receipts.map((receipt) => receipt.transactionHash)).size).toBe(1);
+      } finally {
+        await engine?.stop();
+        engine = undefined;
+        await relay.close();
+      }
+    }, 90_000);
 
     it('when the base fee spikes tenfold while batches wait, then they are replaced at the same nonce and settle, every record once', async () => {
       const { engine, lines } = await setUp();

@@ -41,6 +41,8 @@ export const EMBEDDED_NETWORKS: NetworksFile = networksFileSchema.parse({
       rpcUrl: 'http://127.0.0.1:8545',
       chainId: Number(HARDHAT_CHAIN_ID),
       localUser: true,
+      // It mines every transaction as it arrives: a batch waiting for company only waits.
+      batch: { sendWhenIdle: true },
     },
   ],
 });

@@ -10,10 +10,19 @@ const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixe
  * Batching of one network: records wait at most `maxWaitMs` for a batch of up to `maxSize`. Without
  * `maxSize`, a batch holds what suits the registries: 511 records (one full data contract) on batch
  * registries, 250 on slot registries. Batch registries never take more than 511 in one batch.
+ *
+ * `sendWhenIdle`: while no batch of this deployment waits to be mined on the network, what is
+ * queued goes at once instead of waiting `maxWaitMs` for company; records arriving meanwhile wait
+ * as usual. For chains that mine each transaction as it arrives (the embedded one, automining
+ * development nodes), where waiting only lengthens every answer: `bench:evidences` on PostgreSQL
+ * 3,114-3,254 evidences/s with it against 2,495-2,910/s without. Default false: on a chain with
+ * blocks and fees, a record sent alone is often followed by another transaction for the same block,
+ * paying a transaction's base cost twice.
  */
 export const batchConfigSchema = z.strictObject({
   maxSize: z.number().int().min(1).max(1_000).optional(),
   maxWaitMs: z.number().int().min(0).max(60_000).default(50),
+  sendWhenIdle: z.boolean().optional(),
 });
 
 /**
