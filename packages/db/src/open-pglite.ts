@@ -77,7 +77,9 @@ class PgliteClient extends PostgresDialect {
 
   async _query(session: PgliteSession, obj: QueryObject): Promise<QueryObject> {
     if (!obj.sql) throw new Error('The query is empty');
-    obj.response = await session.query(obj.sql, obj.bindings, obj.options);
+    // A statement's name (`prepared`) is the pg driver's: PGlite parses every statement anyway.
+    const { name: _name, ...options } = (obj.options ?? {}) as { name?: string };
+    obj.response = await session.query(obj.sql, obj.bindings, options);
     return obj;
   }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Queryable } from '../queryable.js';
+import { prepared, type Queryable } from '../queryable.js';
 import type { QueuedRecord, RecordKind, RefusedRecord } from './anchor-record.js';
 import { refundPaidRecords } from './credit-refunds.js';
 
@@ -60,6 +60,18 @@ interface BatchRow {
   created_at: Date;
 }
 
+/** The columns of `BatchRow`, named for a prepared statement's answer (`prepared`). */
+const BATCH_COLUMNS = [
+  'id',
+  'network_id',
+  'kind',
+  'signer',
+  'nonce',
+  'raw_transaction',
+  'transaction_hash',
+  'created_at',
+] as const;
+
 const toPendingBatch = (row: BatchRow, transactions: BatchTransaction[]): PendingBatch => ({
   id: row.id,
   networkId: row.network_id,
@@ -105,15 +117,16 @@ export async function readSendingState(
   batchSizes: ReadonlyMap<RecordKind, number>,
 ): Promise<SendingState> {
   const kinds = [...batchSizes].map(([kind, size]) => ({ kind, size }));
-  const result = await db.raw<{
-    rows: {
-      unsettled: number | string;
-      kind: RecordKind | null;
-      count: number | string | null;
-      age_ms: number | string | null;
-    }[];
-  }>(
-    `select (select count(*) from anchor_batches
+  const result = await prepared(
+    db.raw<{
+      rows: {
+        unsettled: number | string;
+        kind: RecordKind | null;
+        count: number | string | null;
+        age_ms: number | string | null;
+      }[];
+    }>(
+      `select (select count(*) from anchor_batches
               where network_id = ? and status = 'signed') as unsettled,
             k.kind, backlog.count, backlog.age_ms
        from (select 1) one
@@ -125,7 +138,9 @@ export async function readSendingState(
                   where network_id = ? and kind = k.kind and status = 'queued'
                   order by id limit k.size) oldest
        ) backlog on true`,
-    [networkId, JSON.stringify(kinds), networkId],
+      [networkId, JSON.stringify(kinds), networkId],
+    ),
+    'anchor-sending-state',
   );
   const backlogs = new Map<RecordKind, QueuedBacklog>();
   for (const row of result.rows) {
@@ -254,10 +269,11 @@ async function takeQueued(
   { networkId, signer, kind, maxSize }: ClaimOptions,
   mode: 'locked' | 'unlocked',
 ): Promise<{ nonce: number; records: QueuedRecord[] } | undefined> {
-  const taken = await db.raw<{
-    rows: { nonce: number | null; records: QueuedRow[] | null }[];
-  }>(
-    `with nonce as (
+  const taken = await prepared(
+    db.raw<{
+      rows: { nonce: number | null; records: QueuedRow[] | null }[];
+    }>(
+      `with nonce as (
        select next_nonce from signer_nonces
         where network_id = :networkId and signer = :signer
         ${mode === 'locked' ? 'for update' : ''}
@@ -272,7 +288,9 @@ async function takeQueued(
      )
      select (select next_nonce from nonce) as nonce,
             (select json_agg(queued order by id) from queued) as records`,
-    { networkId, signer, kind, maxSize },
+      { networkId, signer, kind, maxSize },
+    ),
+    `anchor-queue-take-${mode}`,
   );
   const claim = taken.rows[0];
   if (claim?.nonce === null || claim?.nonce === undefined) return undefined;
@@ -299,8 +317,9 @@ async function storeBatch(
   { nonce, records }: { nonce: number; records: readonly QueuedRecord[] },
   transaction: { raw: string; hash: string },
 ): Promise<PendingBatch | undefined> {
-  const stored = await db.raw<{ rows: (BatchRow & { transaction_id: number })[] }>(
-    `with nonce as (
+  const stored = await prepared(
+    db.raw<{ rows: (BatchRow & { transaction_id: number })[] }>(
+      `with nonce as (
        select next_nonce from signer_nonces
         where network_id = :networkId and signer = :signer and next_nonce = :nonce
           for update
@@ -316,7 +335,7 @@ async function storeBatch(
          (network_id, kind, signer, nonce, raw_transaction, transaction_hash, status)
        select :networkId, :kind, :signer, :nonce, :raw, :hash, 'signed'
         where (select count(*) from held) = :count
-       returning *
+       returning ${BATCH_COLUMNS.join(', ')}
      ),
      sent as (
        insert into anchor_transactions (batch_id, raw_transaction, transaction_hash)
@@ -331,18 +350,22 @@ async function storeBatch(
        update signer_nonces set next_nonce = :nextNonce
         where network_id = :networkId and signer = :signer and exists (select 1 from batch)
      )
-     select batch.*, sent.id as transaction_id from batch cross join sent`,
-    {
-      networkId,
-      kind,
-      signer,
-      nonce,
-      nextNonce: nonce + 1,
-      raw: transaction.raw,
-      hash: transaction.hash,
-      ids: JSON.stringify(records.map((record) => record.id)),
-      count: records.length,
-    },
+     select ${BATCH_COLUMNS.map((column) => `batch.${column}`).join(', ')},
+            sent.id as transaction_id
+       from batch cross join sent`,
+      {
+        networkId,
+        kind,
+        signer,
+        nonce,
+        nextNonce: nonce + 1,
+        raw: transaction.raw,
+        hash: transaction.hash,
+        ids: JSON.stringify(records.map((record) => record.id)),
+        count: records.length,
+      },
+    ),
+    'anchor-batch-store',
   );
   const row = stored.rows[0];
   if (!row) return undefined;
@@ -472,14 +495,15 @@ export async function settleAnchorBatch(
   const { batchId, transactionHash } = settled;
   // now() is the statement's (its transaction's) start: the batch's updated_at and the rows'
   // anchored_at are the same instant, which waiting requests are told.
-  const result = await knex.raw<{
-    rows: {
-      known: boolean;
-      anchored_at: Date | null;
-      records: { id: number; queued_at: string }[] | null;
-    }[];
-  }>(
-    `with mined as (
+  const result = await prepared(
+    knex.raw<{
+      rows: {
+        known: boolean;
+        anchored_at: Date | null;
+        records: { id: number; queued_at: string }[] | null;
+      }[];
+    }>(
+      `with mined as (
        select raw_transaction from anchor_transactions
         where batch_id = :batchId and transaction_hash = :transactionHash
      ),
@@ -521,12 +545,14 @@ export async function settleAnchorBatch(
             (select updated_at from batch) as anchored_at,
             (select json_agg(json_build_object('id', id, 'queued_at', created_at) order by id)
                from records) as records`,
-    {
-      batchId,
-      transactionHash,
-      blockNumber: settled.blockNumber,
-      smartContract: settled.smartContract,
-    },
+      {
+        batchId,
+        transactionHash,
+        blockNumber: settled.blockNumber,
+        smartContract: settled.smartContract,
+      },
+    ),
+    'anchor-batch-settle',
   );
   const row = result.rows[0];
   if (!row?.known) throw new Error(`transaction ${transactionHash} is not one of its batch`);

@@ -1,6 +1,6 @@
 import type { AnchoringStatus, CertificateType } from '@trustpoint/domain';
 import type { Knex } from 'knex';
-import type { Queryable } from '../queryable.js';
+import { prepared, type Queryable } from '../queryable.js';
 import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { whereAnchoringStatus, withAnchoringStates } from './anchoring-status.js';
@@ -635,8 +635,9 @@ export async function insertCertificatesWithWrites(
          }`
       : undefined,
   );
-  const result = await trx.raw<{ rows: InsertedOrQueued[] }>(
-    `with ${balancesLocked} ${keysCommitted} certificates_in as (${insert}),
+  const result = await prepared(
+    trx.raw<{ rows: InsertedOrQueued[] }>(
+      `with ${balancesLocked} ${keysCommitted} certificates_in as (${insert}),
      queued as (
        insert into anchor_records
               (network_id, kind, record_key, hash, trustpoint_type, paid_by, record_timestamp)
@@ -680,28 +681,31 @@ export async function insertCertificatesWithWrites(
        from queued
      ${keyed.length === 0 ? '' : 'union all select null, null, null, null, null, null, owner, null from keys_committed'}
      ${locksBalances ? 'union all select null, null, null, null, null, null, null, user_id from balances_locked' : ''}`,
-    [
-      ...(locksBalances ? [userIdsJson(certificates.map(({ userId }) => userId))] : []),
-      ...(keyed.length === 0
-        ? []
-        : [
-            keyCommitsJson(
-              keyed.map(({ certificate, idempotency }) => ({
-                claim: idempotency as IdempotencyClaim,
-                resource: certificate.certId,
-              })),
-            ),
-          ]),
-      JSON.stringify(
-        items.map(({ certificate, idempotency }) => ({
-          ...certificateColumnValues(certificate),
-          claim_owner: idempotency?.owner ?? null,
-        })),
-      ),
-      JSON.stringify(queue),
-      JSON.stringify(stored),
-      JSON.stringify(audit),
-    ] as Knex.RawBinding[],
+      [
+        ...(locksBalances ? [userIdsJson(certificates.map(({ userId }) => userId))] : []),
+        ...(keyed.length === 0
+          ? []
+          : [
+              keyCommitsJson(
+                keyed.map(({ certificate, idempotency }) => ({
+                  claim: idempotency as IdempotencyClaim,
+                  resource: certificate.certId,
+                })),
+              ),
+            ]),
+        JSON.stringify(
+          items.map(({ certificate, idempotency }) => ({
+            ...certificateColumnValues(certificate),
+            claim_owner: idempotency?.owner ?? null,
+          })),
+        ),
+        JSON.stringify(queue),
+        JSON.stringify(stored),
+        JSON.stringify(audit),
+      ] as Knex.RawBinding[],
+    ),
+    // The text's variants: balances locked or not, idempotency keys or none.
+    `certificates-with-writes-${locksBalances ? 'locked' : 'unlocked'}${keyed.length === 0 ? '' : '-keyed'}`,
   );
   const recordIds = new Map<string, number>();
   const rows: { id: string; created_at: Date }[] = [];

@@ -1,5 +1,5 @@
 import type { AnchoringStatus } from '@trustpoint/domain';
-import type { Queryable } from '../queryable.js';
+import { prepared, type Queryable } from '../queryable.js';
 import { anchorRecordRow } from './anchor-queue-repository.js';
 import type { AnchorRequest } from './anchor-record.js';
 import { auditEntryRow, type NewAuditEntry } from './audit-repository.js';
@@ -289,10 +289,11 @@ export async function insertEvidencesWithWrites(
   const keysCommitted =
     keyed.length === 0 ? '' : `keys_committed as (${keysCommittedUpdate(BALANCES_HELD)}),`;
   const nulls = evidenceColumns.map(() => 'null').join(', ');
-  const result = await db.raw<{
-    rows: (EvidenceRow & { position: number | null; balance_user: string | null })[];
-  }>(
-    `with ${BALANCES_LOCKED},
+  const result = await prepared(
+    db.raw<{
+      rows: (EvidenceRow & { position: number | null; balance_user: string | null })[];
+    }>(
+      `with ${BALANCES_LOCKED},
      ${keysCommitted}
      accepted as materialized (
        select e.* from json_to_recordset(?::json) as e(position int, asset uuid,
@@ -342,21 +343,23 @@ export async function insertEvidencesWithWrites(
             and accepted.timestamp = evidences_in.timestamp
      union all
      select ${nulls}, null, user_id from balances_locked`,
-    [
-      userIdsJson(items.map(({ payerId }) => payerId)),
-      ...(keyed.length === 0
-        ? []
-        : [
-            keyCommitsJson(
-              keyed.map(({ idempotency, resource }) => ({
-                claim: idempotency as IdempotencyClaim,
-                resource,
-              })),
-            ),
-          ]),
-      JSON.stringify(rows),
-      JSON.stringify(items.map(({ audit }, position) => ({ position, ...auditEntryRow(audit) }))),
-    ],
+      [
+        userIdsJson(items.map(({ payerId }) => payerId)),
+        ...(keyed.length === 0
+          ? []
+          : [
+              keyCommitsJson(
+                keyed.map(({ idempotency, resource }) => ({
+                  claim: idempotency as IdempotencyClaim,
+                  resource,
+                })),
+              ),
+            ]),
+        JSON.stringify(rows),
+        JSON.stringify(items.map(({ audit }, position) => ({ position, ...auditEntryRow(audit) }))),
+      ],
+    ),
+    keyed.length === 0 ? 'evidences-with-writes' : 'evidences-with-writes-keyed',
   );
   const stored = new Map<number, EvidenceRecord>();
   const balanced = new Set<string>();

@@ -1,4 +1,4 @@
-import type { Queryable } from '../queryable.js';
+import { prepared, type Queryable } from '../queryable.js';
 
 /**
  * The shared rate-limit counters (`rate_limit_counts`, an unlogged table): one row per key, its
@@ -33,14 +33,30 @@ export async function countRateLimitHits(
   counts: readonly RateLimitHits[],
 ): Promise<Map<string, number>> {
   if (counts.length === 0) return new Map();
-  const result = await db.raw<{ rows: { key: string; hits: number }[] }>(
-    `insert into rate_limit_counts as counted (key, window_start, hits) values ${counts.map(() => '(?, ?, ?)').join(', ')}
-     on conflict (key) do update set
-       hits = case when counted.window_start = excluded.window_start
-         then counted.hits + excluded.hits else excluded.hits end,
-       window_start = excluded.window_start
-     returning key, hits`,
-    counts.flatMap((count) => [count.key, count.windowStart, count.hits]),
+  // The counts as one JSON parameter, in the order given: the same text for any number of keys.
+  const result = await prepared(
+    db.raw<{ rows: { key: string; hits: number }[] }>(
+      `insert into rate_limit_counts as counted (key, window_start, hits)
+       select c.key, c.window_start, c.hits
+         from rows from (json_to_recordset(?::json)
+              as (key text, window_start bigint, hits int)) with ordinality as c
+        order by c.ordinality
+       on conflict (key) do update set
+         hits = case when counted.window_start = excluded.window_start
+           then counted.hits + excluded.hits else excluded.hits end,
+         window_start = excluded.window_start
+       returning key, hits`,
+      [
+        JSON.stringify(
+          counts.map((count) => ({
+            key: count.key,
+            window_start: count.windowStart,
+            hits: count.hits,
+          })),
+        ),
+      ],
+    ),
+    'rate-limit-count',
   );
   return new Map(result.rows.map((row) => [row.key, row.hits]));
 }

@@ -1,5 +1,5 @@
 import { batchedLookup } from '../batcher.js';
-import type { Queryable } from '../queryable.js';
+import { prepared, type Queryable } from '../queryable.js';
 import type { ChangeContext } from './change-context.js';
 import { recordCreditMovements } from './credit-movements-repository.js';
 
@@ -170,9 +170,15 @@ export async function findUser(db: Queryable, id: string): Promise<User | undefi
 /** The users of these ids that exist and are not disabled, with their plans' networks. */
 export async function findUsers(db: Queryable, ids: readonly string[]): Promise<Map<string, User>> {
   if (ids.length === 0) return new Map();
-  const rows = await activeUsers(db)
-    .whereIn('id', [...new Set(ids)])
-    .select<UserRow[]>(userColumns(db));
+  // The ids as one JSON parameter: the same text for any number of them.
+  const rows = await prepared(
+    activeUsers(db)
+      .whereRaw('id in (select json_array_elements_text(?::json))', [
+        JSON.stringify([...new Set(ids)]),
+      ])
+      .select<UserRow[]>(userColumns(db)),
+    'users-by-ids',
+  );
   return new Map(rows.map((row) => [row.id, toUser(row)]));
 }
 
