@@ -81,6 +81,9 @@ export interface AnchoringNotificationOptions {
   reconnectMs?: number;
 }
 
+/** How long `close()` waits for a connection being made to be made and ended. */
+const CLOSE_WAIT_MS = 2_000;
+
 /** A listening connection; `close()` ends it and stops reconnecting. */
 export interface AnchoringNotifications {
   close(): Promise<void>;
@@ -116,6 +119,8 @@ export async function listenForAnchoring(
   let client: Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let waitMs = firstWaitMs;
+  /** A connection being made: `close()` waits for it, which ends it once made. */
+  let connecting: Promise<boolean> | undefined;
 
   const connect = async (): Promise<boolean> => {
     const next = new Client({
@@ -163,7 +168,7 @@ export async function listenForAnchoring(
     if (closed || retry !== undefined) return;
     retry = setTimeout(() => {
       retry = undefined;
-      void connect().then((listening) => {
+      void connectOnce().then((listening) => {
         // Whatever was sent while no connection listened.
         if (listening) callAll();
       });
@@ -172,11 +177,31 @@ export async function listenForAnchoring(
     waitMs = Math.min(MAX_RECONNECT_MS, waitMs * 2);
   };
 
-  await connect();
+  const connectOnce = (): Promise<boolean> => {
+    const made = connect().finally(() => {
+      if (connecting === made) connecting = undefined;
+    });
+    connecting = made;
+    return made;
+  };
+
+  await connectOnce();
   return {
     async close() {
       closed = true;
       clearTimeout(retry);
+      // A connection made after close() began is ended by connect() itself: waited for (a
+      // server that does not answer is not waited for long), so that none outlives close().
+      if (connecting !== undefined) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          connecting,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, CLOSE_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       const current = client;
       client = undefined;
       await current?.end().catch(() => undefined);

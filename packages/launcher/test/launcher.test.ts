@@ -215,10 +215,12 @@ describe.skipIf(!serverUrl)('Launcher on PostgreSQL (skipped unless DATABASE_URL
             threadsWhileRunning,
             childrenWhileRunning,
             threadsExited: workers.map((worker) => worker.exited),
+            // Client connections only: an autovacuum worker visits every database now and then,
+            // this one included, whatever the service did.
             connectionsLeft: await admin.knex
-              .select('pid')
+              .select('pid', 'application_name', 'state')
               .from('pg_stat_activity')
-              .where({ datname: name }),
+              .where({ datname: name, backend_type: 'client backend' }),
             chainUrl: chain.url,
           };
         } finally {
