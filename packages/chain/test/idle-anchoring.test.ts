@@ -1,5 +1,6 @@
 // An anchoring engine with nothing to do: it looks at the queue less and less often (up to
-// `idlePollMaxMs`), and a record queued in this process wakes it once its transaction commits.
+// `idlePollMaxMs`), a record queued in this process wakes it once its transaction commits, and on a
+// network that sends when idle (`batch.sendWhenIdle`) that record goes at once.
 import { anchoringAnnouncer, enqueueAnchorRecord, listenForAnchoring } from '@trustpoint/db';
 import type { LocalChain } from '@trustpoint/contracts';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
@@ -8,7 +9,7 @@ import { AnchorEngine } from '../src/anchoring/anchor-engine.js';
 import type { AnchorerTiming } from '../src/anchoring/network-anchorer.js';
 import type { NetworkConfig } from '../src/networks/network-config.js';
 import { NetworkRegistry } from '../src/networks/network-registry.js';
-import { evidenceRequests } from './support/records.js';
+import { evidenceRequests, trustPointRequests } from './support/records.js';
 import { startTestChain } from './support/test-chain.js';
 
 const sleep = (ms: number) =>
@@ -140,6 +141,50 @@ describe.each(testBackends())('Idle anchoring on %s', (backend) => {
         await expectAnchored(keptId);
       },
     );
+  }, 60_000);
+
+  it('when a record is queued on an idle network that sends when idle, then it is anchored without waiting for a batch to fill or for maxWaitMs', async () => {
+    // Arrange
+    const engine = new AnchorEngine(
+      db.knex,
+      new NetworkRegistry([
+        { ...network, batch: { maxSize: 50, maxWaitMs: NEVER_MS, sendWhenIdle: true } },
+      ]),
+    );
+    engine.start();
+
+    // Act
+    const [record] = trustPointRequests(1);
+    if (!record) throw new Error('one record');
+    const id = await db.knex.transaction((trx) => engine.enqueue(trx, record));
+    const receipt = await engine.waitForAnchor(id, 30_000).finally(() => engine.stop());
+
+    // Assert
+    expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await statusOf(db, id)).toBe('anchored');
+  }, 60_000);
+
+  it('when records are queued on a network that does not send when idle, then they wait for maxWaitMs although nothing is in flight', async () => {
+    // Arrange
+    const engine = new AnchorEngine(
+      db.knex,
+      new NetworkRegistry([{ ...network, batch: { maxSize: 50, maxWaitMs: NEVER_MS } }]),
+    );
+    engine.start();
+
+    // Act
+    const [record] = evidenceRequests(1);
+    if (!record) throw new Error('one record');
+    const id = await db.knex.transaction((trx) => engine.enqueue(trx, record));
+    // The engine is woken on commit and looks at once: long enough for several looks.
+    await sleep(1_500);
+    const status = await statusOf(db, id);
+    await engine.stop();
+    // Withdrawn, so that no later engine of this database anchors it.
+    await db.knex('anchor_records').where({ id, status: 'queued' }).update({ status: 'cancelled' });
+
+    // Assert
+    expect(status).toBe('queued');
   }, 60_000);
 
   it('when another process queues a record while the anchorer is idle, then it is found at a later look and anchored', async () => {
