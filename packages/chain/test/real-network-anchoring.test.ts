@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DomainError } from '@trustpoint/domain';
 import { createDatabase } from '@trustpoint/db';
 import { openTestDatabase, testBackends, type TestDatabase } from '@trustpoint/test-database';
+import { startJsonRpcRelay } from '@trustpoint/test-doubles/json-rpc-relay';
 import type { LocalChain } from '@trustpoint/contracts';
 import { HARDHAT_DEV_KEY } from '@trustpoint/contracts';
 import { parseEther, parseUnits, Transaction, Wallet } from 'ethers';
@@ -20,7 +21,6 @@ import type { NetworkConfig } from '../src/networks/network-config.js';
 import { NetworkRegistry } from '../src/networks/network-registry.js';
 import {
   capturingLogger,
-  countingRelay,
   REGISTRAR,
   startIntervalChain,
   waitFor,
@@ -156,7 +156,11 @@ describe.each(testBackends())(
     it('when batches wait for a block, then their receipts are asked about once a block and once a second, not at every look, and they settle when blocks come', async () => {
       // Arrange: the engine reaches the node through a relay that counts its calls.
       ({ chain, network, control } = await startIntervalChain());
-      const relay = await countingRelay(network.rpcUrl);
+      const counts = new Map<string, number>();
+      const relay = await startJsonRpcRelay(network.rpcUrl, (call, reply) => {
+        counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+        return reply;
+      });
       try {
         const counted = new AnchorEngine(
           db.knex,
@@ -170,15 +174,15 @@ describe.each(testBackends())(
         await batchesInPool(1);
 
         // Act: 3 s without a block, the settler looking every 25 ms while a batch waits.
-        const before = relay.counts.get('eth_getTransactionReceipt') ?? 0;
+        const before = counts.get('eth_getTransactionReceipt') ?? 0;
         await new Promise((resolve) => setTimeout(resolve, 3_000));
-        const asked = (relay.counts.get('eth_getTransactionReceipt') ?? 0) - before;
+        const asked = (counts.get('eth_getTransactionReceipt') ?? 0) - before;
         await control.resumeMining();
         const receipts = await Promise.all(ids.map((id) => counted.waitForAnchor(id, 30_000)));
 
         // Assert: a look every second at most (it was 120 looks, each asking the receipt).
         expect(asked).toBeLessThanOrEqual(6);
-        expect(relay.counts.get('eth_blockNumber') ?? 0).toBeGreaterThan(asked);
+        expect(counts.get('eth_blockNumber') ?? 0).toBeGreaterThan(asked);
         expect(new Set(receipts.map((receipt) => receipt.transactionHash)).size).toBe(1);
       } finally {
         await engine?.stop();

@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HARDHAT_DEV_KEY, useIntervalMining, type LocalChain } from '@trustpoint/contracts';
 import { Wallet } from 'ethers';
 import type { AnchorLogger } from '../../src/anchoring/anchor-logger.js';
@@ -136,52 +134,4 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
-}
-
-/**
- * A relay in front of a node that counts the JSON-RPC methods asked through it (batches
- * included): what an anchorer asks of a hosted provider, which bills and limits by the call.
- */
-export async function countingRelay(
-  target: string,
-): Promise<{ url: string; counts: Map<string, number>; close: () => Promise<void> }> {
-  const counts = new Map<string, number>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const parsed = JSON.parse(body.toString('utf8')) as { method: string } | { method: string }[];
-      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
-        counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
-      }
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const authorization = request.headers.authorization;
-      if (authorization !== undefined) headers.authorization = authorization;
-      fetch(target, { method: 'POST', headers, body }).then(
-        async (answer) => {
-          response.writeHead(answer.status, { 'content-type': 'application/json' });
-          response.end(Buffer.from(await answer.arrayBuffer()));
-        },
-        () => {
-          response.writeHead(502).end();
-        },
-      );
-    });
-  });
-  await new Promise<void>((resolve) => {
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${String(port)}`,
-    counts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
 }
