@@ -2,6 +2,7 @@ import { batchedLookup } from '../batcher.js';
 import { prepared, type Queryable } from '../queryable.js';
 import type { ChangeContext } from './change-context.js';
 import { recordCreditMovements } from './credit-movements-repository.js';
+import { userIdsJson } from './credits-repository.js';
 
 export const USER_ROLES = ['user', 'admin'] as const;
 
@@ -173,9 +174,7 @@ export async function findUsers(db: Queryable, ids: readonly string[]): Promise<
   // The ids as one JSON parameter: the same text for any number of them.
   const rows = await prepared(
     activeUsers(db)
-      .whereRaw('id in (select json_array_elements_text(?::json))', [
-        JSON.stringify([...new Set(ids)]),
-      ])
+      .whereRaw('id in (select json_array_elements_text(?::json))', [userIdsJson(ids)])
       .select<UserRow[]>(userColumns(db)),
     'users-by-ids',
   );
