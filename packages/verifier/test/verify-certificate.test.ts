@@ -31,6 +31,8 @@ const CERT_ID = 'did:trustpoint:certid:0194f0c4-7d2a-7c3e-9b1f-2a4e6c8d0f12';
 const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const NODE_URL = 'http://node.test:8545';
 const DOWN_URL = 'http://down.test:8545';
+/** A node that takes a request and never answers (a firewall dropping its packets). */
+const SILENT_URL = 'http://silent.test:8545';
 const ISSUED_ON = 1767225600000;
 const content = { orderId: 4711, total: '1250.00 EUR' };
 const hash = contentCertificateHash(content);
@@ -467,6 +469,38 @@ describe('verifyCertificate', () => {
 
     expect(result).toMatchObject({ verified: false, verdict: 'unchecked' });
     expect(result.trustpoints[0]?.verdict).toBe('unreachable');
+  });
+
+  it('when one of your nodes never answers, then the others are asked meanwhile, not after its timeout', async () => {
+    const answering = fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]]));
+    let hanging = 0;
+    let askedWhileHanging = false;
+    const fetch = ((input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const url = input instanceof Request ? input.url : input.toString();
+      if (url !== SILENT_URL) {
+        if (hanging > 0) askedWhileHanging = true;
+        return answering(input, init);
+      }
+      hanging += 1;
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => {
+          hanging -= 1;
+          reject(new Error('timed out'));
+        });
+      });
+    }) as typeof globalThis.fetch;
+
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      rpc: { '31337': [SILENT_URL, NODE_URL] },
+      trust,
+      fetch,
+      timeoutMs: 300,
+    });
+
+    expect(askedWhileHanging).toBe(true);
+    expect(result.verified).toBe(true);
+    expect(result.trustpoints[0]).toMatchObject({ node: NODE_URL });
   });
 
   it('when no URL is given for the network, then it is unreachable and no node is asked', async () => {

@@ -100,21 +100,27 @@ export function markUnexpected<T>(decode: (reply: unknown) => T): (reply: unknow
 
 /**
  * The nodes, in the order given, that prove to be on the pinned chain (`eth_chainId` and the
- * genesis block's hash), and why the others were refused. Without a pinned chain (nothing pins
- * the network) every node is kept: what they answer is then never more than untrusted.
+ * genesis block's hash), and why the others were refused; every node is checked at once. Without
+ * a pinned chain (nothing pins the network) every node is kept: what they answer is then never
+ * more than untrusted.
  */
 export async function provenNodes(
   urls: readonly string[],
   chain: Pick<PinnedNetwork, 'chainId' | 'genesisHash'> | undefined,
   context: LookupContext,
 ): Promise<{ checkedNodes: string[]; attempts: NodeAttempt[] }> {
+  // All at once: a node that never answers costs its timeout once, not before every other check.
+  const refusals =
+    chain === undefined
+      ? urls.map(() => undefined)
+      : await Promise.all(urls.map((url) => context.identity.check(url, chain)));
   const attempts: NodeAttempt[] = [];
   const checkedNodes: string[] = [];
-  for (const url of urls) {
-    const refused = chain === undefined ? undefined : await context.identity.check(url, chain);
+  urls.forEach((url, index) => {
+    const refused = refusals[index];
     if (refused === undefined) checkedNodes.push(url);
     else attempts.push({ url, error: refused });
-  }
+  });
   return { checkedNodes, attempts };
 }
 
