@@ -27,12 +27,13 @@ import {
   revokeApiKey,
   type ApiKey,
 } from './api-keys.js';
-import { assertWithinCredential, changeApiKeyScopes } from './change-api-key-scopes.js';
+import { changeApiKeyScopes } from './change-api-key-scopes.js';
 import {
   apiKeyIdParamsSchema,
   changeApiKeyScopesBodySchema,
   createApiKeyBodySchema,
 } from './identity-schemas.js';
+import { revokeApiKeyChange } from './revoke-api-key-change.js';
 
 export const API_KEYS_PATH = '/api-keys';
 
@@ -260,33 +261,16 @@ export function apiKeysRouter(options: ApiKeysRouterOptions): Router {
     const userId = options.owner(req, res);
     const actorId = options.actor(req, res);
     const apiKey = await retryTransientConflicts(() =>
-      knex.transaction(async (trx) => {
-        const before = await findApiKey(trx, userId, keyId);
-        if (before === undefined) return undefined;
-        assertWithinCredential(before, options.creator?.(req, res)?.scopes, 'revoke');
-        const revoked = await revokeApiKey(trx, {
+      knex.transaction((trx) =>
+        revokeApiKeyChange(trx, {
           userId,
-          id: keyId,
-          revokedBy: actorId,
-          at: new Date(now()),
-        });
-        // Revoking again changes nothing and records nothing.
-        if (revoked !== undefined && before.revokedAt === null) {
-          await recordAudit(trx, [
-            {
-              actorId,
-              requestId: requestIdOf(res),
-              action: 'api-key.revoke',
-              target: `api-key:${keyId}`,
-              changes: {
-                userId,
-                ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
-              },
-            },
-          ]);
-        }
-        return revoked;
-      }),
+          keyId,
+          actingScopes: options.creator?.(req, res)?.scopes,
+          actorId,
+          requestId: requestIdOf(res),
+          now: new Date(now()),
+        }),
+      ),
     );
     if (apiKey === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
     sendSuccess(res, 200, 'API key revoked', apiKeyView(apiKey));

@@ -40,6 +40,8 @@ export {
 export type { ApiKeysRouterOptions } from './api-keys-router.js';
 export { changeApiKeyScopes } from './change-api-key-scopes.js';
 export type { ApiKeyScopesChange, ApiKeyScopesChanged } from './change-api-key-scopes.js';
+export { revokeApiKeyChange } from './revoke-api-key-change.js';
+export type { ApiKeyRevocation } from './revoke-api-key-change.js';
 export { CLIENT_TOKEN_TTL_SECONDS, Identities } from './identities.js';
 export type { ApiKeyCheck, IdentitiesOptions } from './identities.js';
 export {

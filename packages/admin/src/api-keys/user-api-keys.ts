@@ -13,9 +13,9 @@ import {
   changeApiKeyScopes,
   createApiKey,
   DEFAULT_MAX_API_KEYS_PER_USER,
-  findApiKey,
   listApiKeys,
   revokeApiKey,
+  revokeApiKeyChange,
   widerThanCreator,
   type ApiKey,
 } from '@trustpoint/identity';
@@ -176,31 +176,16 @@ export async function revokeUserApiKey(
   key: { userId: string; keyId: string; now: () => number },
   context: ChangeContext,
 ): Promise<ApiKey> {
-  const { userId, keyId } = key;
-  return retryTransientConflicts(() =>
-    knex.transaction(async (trx) => {
-      const before = await findApiKey(trx, userId, keyId);
-      if (before === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
-      const revoked = await revokeApiKey(trx, {
-        userId,
-        id: keyId,
-        revokedBy: context.actorId,
-        at: new Date(key.now()),
-      });
-      if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
-      if (before.revokedAt !== null) return revoked;
-      await recordAudit(trx, [
-        {
-          ...context,
-          action: 'api-key.revoke',
-          target: `api-key:${keyId}`,
-          changes: {
-            userId,
-            ...(revoked.descendants.length === 0 ? {} : { descendants: revoked.descendants }),
-          },
-        },
-      ]);
-      return revoked;
-    }),
+  const revoked = await retryTransientConflicts(() =>
+    knex.transaction((trx) =>
+      revokeApiKeyChange(trx, {
+        userId: key.userId,
+        keyId: key.keyId,
+        ...context,
+        now: new Date(key.now()),
+      }),
+    ),
   );
+  if (revoked === undefined) throw new DomainError('notFound', { detail: 'no such API key' });
+  return revoked;
 }
