@@ -160,6 +160,87 @@ describe.each(testBackends())('POST /certificates?type=file on %s', (backend) =>
     expect(notJson.body.errors).toEqual([{ field: 'body', error: 'Expected a JSON object' }]);
   });
 
+  it('when the body part names a member twice, at its top or nested, then 400 names it and nothing is spent', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+
+    // Act
+    const top = await upload(token, 'type=file&networkId=31337')
+      .attach('fileInput', randomBytes(10), 'a.bin')
+      .field('body', '{"name":"Deed","description":"","name":"Other"}');
+    const nested = await upload(token, 'type=file&networkId=31337')
+      .attach('fileInput', randomBytes(10), 'a.bin')
+      .field('body', '{"name":"Deed","description":"","content":{"k":"first","k":"second"}}');
+
+    // Assert
+    expect(top.status).toBe(400);
+    expect(top.body.errors).toEqual([
+      { field: 'body.name', error: expect.stringContaining('Given twice') },
+    ]);
+    expect(nested.status).toBe(400);
+    expect(nested.body.errors).toEqual([
+      { field: 'body.content.k', error: expect.stringContaining('Given twice') },
+    ]);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+    expect(await certificateCount(api, id)).toBe(0);
+  });
+
+  it('when the body part or the file name is not UTF-8, then 400 names it and nothing is spent', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+    const multipart = (fileName: Buffer, body: Buffer) =>
+      Buffer.concat([
+        Buffer.from('--b\r\nContent-Disposition: form-data; name="fileInput"; filename="'),
+        fileName,
+        Buffer.from('"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+        randomBytes(10),
+        Buffer.from('\r\n--b\r\nContent-Disposition: form-data; name="body"\r\n\r\n'),
+        body,
+        Buffer.from('\r\n--b--\r\n'),
+      ]);
+    const latin1Body = Buffer.from('{"name":"caf\xe9","description":""}', 'latin1');
+    const goodBody = Buffer.from('{"name":"Deed","description":""}');
+
+    // Act
+    const badBody = await upload(token, 'type=file&networkId=31337')
+      .set('Content-Type', 'multipart/form-data; boundary=b')
+      .send(multipart(Buffer.from('a.bin'), latin1Body));
+    const badName = await upload(token, 'type=file&networkId=31337')
+      .set('Content-Type', 'multipart/form-data; boundary=b')
+      .send(multipart(Buffer.from('caf\xe9.bin', 'latin1'), goodBody));
+
+    // Assert
+    expect(badBody.status).toBe(400);
+    expect(badBody.body.errors).toEqual([
+      { field: 'body', error: expect.stringContaining('Not valid UTF-8') },
+    ]);
+    expect(badName.status).toBe(400);
+    expect(badName.body.errors).toEqual([
+      { field: 'fileInput', error: expect.stringContaining('Not valid UTF-8') },
+    ]);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+    expect(await certificateCount(api, id)).toBe(0);
+  });
+
+  it('when the upload has a Content-Encoding, then 400 on it and nothing is spent', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 1 });
+
+    // Act
+    const response = await upload(token, 'type=file&networkId=31337')
+      .set('Content-Encoding', 'br')
+      .attach('fileInput', randomBytes(10), 'a.bin')
+      .field('body', JSON.stringify({ name: 'Deed', description: '' }));
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      { field: 'Content-Encoding', error: expect.stringContaining('send the parts uncompressed') },
+    ]);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(1);
+    expect(await certificateCount(api, id)).toBe(0);
+  });
+
   it('when the request is JSON instead of multipart, then 400 on Content-Type', async () => {
     // Arrange
     const { token } = await api.user();

@@ -1,5 +1,6 @@
 import {
   DomainError,
+  duplicateMemberProblem,
   fieldErrorsFromZod,
   fileCertificateBodyPartSchema,
   textProblem,
@@ -26,6 +27,13 @@ const FILE_CHUNK_BYTES = 1024 * 1024;
 const FILE_NAME_MAX_LENGTH = 255;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 const MULTIPART_FORM_DATA = /^multipart\/form-data\s*;(.*;)?\s*boundary=/i;
+/**
+ * What busboy puts in place of bytes that are not UTF-8 when it decodes a part's text or a file
+ * name: a name or field certified as something the client never sent. The text of a part is
+ * given decoded, not as its bytes, so a text holding the character itself is refused as well.
+ */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+const NOT_UTF8 = 'Not valid UTF-8 (or holds U+FFFD, the replacement character)';
 
 export interface ReceivedFile extends FileHashes {
   /** The part's file name (no path), or null when it had none. */
@@ -139,6 +147,16 @@ export async function receiveFileUpload(
   if (declaredLength > options.maxFileBytes + BODY_PART_MAX_BYTES + MULTIPART_OVERHEAD_BYTES) {
     throw new DomainError('payloadTooLarge', { detail: 'declared length' });
   }
+  // The parts are read as they come: compressed, their bytes would be certified, not the file's.
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw validationError([
+      {
+        field: 'Content-Encoding',
+        error: 'Not supported on a multipart upload: send the parts uncompressed',
+      },
+    ]);
+  }
   if (!MULTIPART_FORM_DATA.test(req.headers['content-type'] ?? '')) {
     throw validationError([
       {
@@ -184,7 +202,9 @@ export async function receiveFileUpload(
         return;
       }
       // The name is stored with the certificate: refused, like any caller's text, when it cannot be.
-      const nameProblem = textProblem(file.originalname);
+      const nameProblem = file.originalname.includes(REPLACEMENT_CHARACTER)
+        ? NOT_UTF8
+        : textProblem(file.originalname);
       if (nameProblem !== undefined) {
         problems.push({ field: FILE_PART, error: `File name: ${nameProblem}` });
       }
@@ -233,9 +253,14 @@ export async function receiveFileUpload(
   let body: FileCertificateBody | undefined;
   if (bodyText === undefined) {
     problems.push({ field: BODY_PART, error: 'Required' });
+  } else if (bodyText.includes(REPLACEMENT_CHARACTER)) {
+    problems.push({ field: BODY_PART, error: NOT_UTF8 });
   } else {
+    // As every JSON body: a member named twice is refused, not read as its last value.
+    const twice = duplicateMemberProblem(bodyText);
     const parsed = fileCertificateBodyPartSchema.safeParse(bodyText);
-    if (parsed.success) body = parsed.data;
+    if (twice !== undefined && parsed.success) problems.push(twice);
+    else if (parsed.success) body = parsed.data;
     else problems.push(...fieldErrorsFromZod(parsed.error, BODY_PART));
   }
   if (problems.length > 0 || stored === undefined || body === undefined) {
