@@ -14,8 +14,11 @@ import { request } from './support/checked-request.js';
 describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) => {
   let api: CertApiFixture;
 
+  /** How far the service's clock runs behind this machine's (and the chain's). */
+  let clockBehindMs = 0;
+
   beforeAll(async () => {
-    api = await startCertApi(backend);
+    api = await startCertApi(backend, { now: () => Date.now() - clockBehindMs });
   });
 
   afterAll(async () => {
@@ -153,5 +156,25 @@ describe.each(testBackends())('GET /trustpoints/{type}/{id} on %s', (backend) =>
 
     expect((await verify(`certID/${created.certID}`, other.token)).status).toBe(404);
     expect((await verify(`certID/${created.certID}`)).status).toBe(404);
+  });
+
+  it("when the chain's time has passed the expiry and the service's clock has not, then it reads as expired, as every verifier judges", async () => {
+    const owner = await api.user();
+    // The service's clock two hours behind the chain's (this machine's): an expiry an hour ago
+    // is still ahead of it.
+    clockBehindMs = 2 * 60 * 60_000;
+    try {
+      const expires = Date.now() - 60 * 60_000;
+      const created = await api.certify(owner.token, { expires });
+
+      const response = await verify(`certID/${created.certID}`, owner.token);
+
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({ verified: false, verdict: 'expired' });
+      expect(response.body.data.expiry).toMatchObject({ expires, expired: true });
+      expect(response.body.data.expiry.judgedAt).toBe(response.body.data.expiry.chainTime);
+    } finally {
+      clockBehindMs = 0;
+    }
   });
 });

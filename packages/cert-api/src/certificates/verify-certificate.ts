@@ -209,7 +209,9 @@ export async function verifyCertificateJson(
     rpc,
     trust,
     jwks: { keys: [...services.signer.jwks.keys] },
-    now: services.now(),
+    // The service's clock, raised to the chain's as every verifier's is: a clock behind does not
+    // hide an expiry the chain's time shows.
+    clock: services.now,
     // The identity a certificate claims (data.issuerDomain), looked up in the DNS: a DNS query,
     // never a request to an address the certificate names.
     ...(services.resolveTxt === undefined ? {} : { resolveTxt: services.resolveTxt }),

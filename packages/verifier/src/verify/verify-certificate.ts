@@ -275,10 +275,13 @@ export interface VerifyCertificateInput extends JsonRpcOptions {
    */
   resolveTxt?: TxtResolver;
   /**
-   * The time expiry is judged at (ms). By default the later of this clock and the chain's (the
-   * latest block of the nodes that answered), so a clock set back does not hide an expiry.
+   * The time expiry is judged at (ms), exactly: a question about another moment ("was it valid
+   * then?"). By default the later of `clock` and the chain's (the latest block of the nodes that
+   * answered), so a clock set back does not hide an expiry.
    */
   now?: number;
+  /** The verifier's own clock (ms), raised to the chain's time when judging expiry. `Date.now`. */
+  clock?: () => number;
 }
 
 interface CertificateInput {
@@ -817,7 +820,7 @@ async function checkExpiry(
 ): Promise<CertificateExpiry> {
   if (input.now !== undefined)
     return { expires, expired: input.now >= expires, judgedAt: input.now };
-  const clock = Date.now();
+  const clock = (input.clock ?? Date.now)();
   // Every node that answered for a record, not only the first named.
   const nodes = trustpoints.flatMap(
     (trustpoint) => trustpoint.nodes ?? (trustpoint.node === undefined ? [] : [trustpoint.node]),
