@@ -207,9 +207,9 @@ async function latestTime(node: NodeLink): Promise<number> {
 
 /**
  * Sends the journal to a fresh node in order, each transaction in a block dated as its block was
- * (mined with interval mining: when the node accepted it, to the second; a second after the block
- * before at least), then sets the clock to now: records keep their chain time across restarts, and
- * new blocks carry the wall clock.
+ * (mined with interval mining: when the node accepted it, to the second; never before the block
+ * before), then sets the clock to now: records keep their chain time across restarts, and new
+ * blocks carry the wall clock.
  */
 async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
   let last = await latestTime(node);
@@ -217,7 +217,7 @@ async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
     try {
       const time = entry.time ?? (entry.at === undefined ? undefined : Math.floor(entry.at / 1000));
       if (time !== undefined) {
-        last = Math.max(time, last + 1);
+        last = Math.max(time, last);
         await call(node, index, 'evm_setNextBlockTimestamp', [last]);
       }
       await call(node, index, entry.method, entry.params);
@@ -228,9 +228,7 @@ async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
     }
   }
   last = await latestTime(node);
-  await call(node, 0, 'evm_setNextBlockTimestamp', [
-    Math.max(Math.floor(Date.now() / 1000), last + 1),
-  ]);
+  await call(node, 0, 'evm_setNextBlockTimestamp', [Math.max(Math.floor(Date.now() / 1000), last)]);
 }
 
 /**

@@ -116,6 +116,27 @@ describe('Local chain', function () {
     }
   });
 
+  it('should date blocks by the clock when transactions come faster than one a second', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const chain = await startLocalChain({ dataDir, port: await freePort() });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
+    try {
+      const wallet = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
+      const to = await wallet.getAddress();
+      // A block each: a second after the one before, they would run 20 s ahead of the clock.
+      for (let sent = 0; sent < 20; sent += 1) {
+        await (await wallet.sendTransaction({ to, value: 0n })).wait();
+      }
+      const latest = await provider.getBlock('latest');
+
+      expect(latest?.number).to.be.at.least(20);
+      expect(latest?.timestamp).to.be.at.most(Math.floor(Date.now() / 1000) + 1);
+    } finally {
+      provider.destroy();
+      await chain.stop();
+    }
+  });
+
   it('should mine a block every interval, not one per transaction, when asked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
