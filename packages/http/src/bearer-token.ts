@@ -37,6 +37,9 @@ function missingTokenHint(header: string | undefined): FieldError | undefined {
   if (scheme !== undefined && !/^bearer$/i.test(scheme)) {
     return { field, error: `The ${scheme} scheme is not accepted: ${SEND_BEARER}` };
   }
+  if (scheme !== undefined) {
+    return { field, error: `Bearer takes one token, without spaces: ${SEND_BEARER}` };
+  }
   return { field, error: `The Bearer scheme is missing: ${SEND_BEARER}` };
 }
 

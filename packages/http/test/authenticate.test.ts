@@ -34,6 +34,11 @@ describe('authenticate', () => {
       ['the scheme is not Bearer', 'Basic x', 'The Basic scheme is not accepted'],
       ['Bearer has no token', 'Bearer ', 'Bearer needs a token after it'],
       ['the token has no scheme', signToken('alice'), 'The Bearer scheme is missing'],
+      [
+        'Bearer has more than one token',
+        signToken('alice').then((token) => `Bearer ${token} extra`),
+        'Bearer takes one token, without spaces',
+      ],
     ])(
       'when %s, then 401 "Token is not provided", saying how to send one',
       async (_case, header, hint) => {
