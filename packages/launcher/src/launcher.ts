@@ -400,7 +400,8 @@ export async function launch(
       // On PostgreSQL the anchorers run in a thread of their own, with connections of their own:
       // request bursts never starve them, and their signing and encoding use the other core. On
       // the embedded database they run here: its engine has a thread of its own already, and a
-      // third thread would cost memory at rest.
+      // third thread costs memory at rest and was slower (bench:create 8-22% fewer certificates a
+      // second: bench/results/tails-and-cycles-2026-11-28.md).
       // Every record this process waits on is anchored by this process, whose anchorers answer
       // their waiters as they settle: the waiters' own look at the database is only a fallback
       // (deadlines, a record settled some other way), once a second rather than ten times. On the
