@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -763,6 +763,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
           fileHash: { recomputed: (certificate.data.data as { fileHash: string }).fileHash },
         },
       });
+      const text = await verify([path, '--file', file, '--rpc', `31337=${chainUrl}`]);
+      const { hash, fileHash } = certificate.data.data as { hash: string; fileHash: string };
+      expect(text.stdout).toContain(`(data.hash ${hash}, data.fileHash ${fileHash})`);
     });
 
     it('when a forger strips a version 2 certificate to version 1 (no hashVersion) and renames it, then without the file it is not checked (exit 10), never verified, and with the file a mismatch', async () => {
@@ -809,6 +812,9 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
 
       expect(result.code).toBe(EXIT.mismatch);
       expect(result.stdout).toContain('the file does not match the certificate');
+      // What the certificate names beside the file's sha256: its fileHash, as sha256sum prints it.
+      const named = createHash('sha256').update(content).digest('hex');
+      expect(result.stdout).toContain(`the certificate names data.fileHash ${named}`);
     });
   });
 

@@ -158,6 +158,23 @@ const failedNodes = (attempts: readonly NodeAttempt[]) =>
 const withAttempts = (detail: string, attempts: readonly NodeAttempt[]) =>
   attempts.length === 0 ? detail : `${detail}; ${failedNodes(attempts)}`;
 
+/**
+ * The hash check in one line, with what the certificate names beside it: `data.fileHash` when the
+ * file's sha256 is what differs (what `sha256sum` prints, to compare), `data.hash` otherwise.
+ */
+function hashLine(hash: CertificateVerification['hash']): string {
+  const file = hash.fileHash;
+  if (hash.matches) {
+    return `Hash: ${hash.detail} (data.hash ${hash.given}${file === undefined ? '' : `, data.fileHash ${file.recomputed}`})`;
+  }
+  const ruleDiffers = hash.recomputed !== undefined && hash.recomputed !== hash.given;
+  const named =
+    !ruleDiffers && file !== undefined && file.given !== file.recomputed
+      ? `data.fileHash ${file.given ?? 'none'}`
+      : `data.hash ${hash.given}`;
+  return `Hash: ${hash.detail}; the certificate names ${named}`;
+}
+
 export function certificateText(
   result: CertificateVerification,
   keys: string | undefined,
@@ -169,7 +186,7 @@ export function certificateText(
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
     ...issuerLines(result.issuer),
-    `Hash: ${result.hash.detail}${result.hash.matches ? ` (${result.hash.given})` : `; the certificate names ${result.hash.given}`}`,
+    hashLine(result.hash),
     ...coverageLines(certificate, result.hash),
     ...(result.expiry === undefined
       ? []
