@@ -108,6 +108,12 @@ describe.each(testBackends())(
       expect(result.code).toBe(EXIT.mismatch);
       expect(result.stdout).toContain('MISMATCH');
       expect(result.stdout).toContain('is not the version 2 root of the fields shown');
+      // The origin it names is the one trusted, but nothing of this copy holds: no other verdict
+      // on the issuer, no advice to pin or trust anything again.
+      expect(result.stdout).toContain('(a claim: this copy does not match its hash)');
+      expect(result.stdout).toContain('no record of this copy holds');
+      expect(result.stdout).not.toContain('ISSUER NOT TRUSTED');
+      expect(result.stdout).not.toContain('trustpoint trust add');
     });
 
     it('when the holder withholds content fields, then the copy lacks them and verifies with them listed', async () => {

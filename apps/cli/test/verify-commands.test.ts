@@ -172,6 +172,8 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(text.stdout).toContain(`Issued by: ${service.url}, account did:user:`);
     expect(text.stdout).toContain(`you do not trust ${service.url}`);
     expect(text.stdout).toContain(`trustpoint trust add ${service.url}`);
+    // A loopback origin is trusted with its chain's node by `trust add`; --issuer would not be.
+    expect(text.stdout).not.toContain(`--issuer ${service.url}`);
     expect(text.stderr).toContain('certificate issuerUntrusted');
     expect(JSON.parse(asJson.stdout)).toMatchObject({
       verdict: 'issuerUntrusted',

@@ -443,6 +443,8 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
       changed(certificate, { name: 'Forged' }),
     );
     const renamedDetail = await summaryValue(page, 'Hash check');
+    const renamedIssuer = await page.locator('#issuer').textContent();
+    const renamedTrustButtons = await page.locator('#issuer button').count();
     const redated = await verifyJson(
       page,
       're-dated.json',
@@ -468,6 +470,13 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(coverage).toContain('issuedOn');
     expect(renamed.verdict).toBe('mismatch');
     expect(renamedDetail).toContain('data.hash is not the version 2 root of the fields shown');
+    // The origin it names is the one trusted, but nothing of this copy holds: the box says so,
+    // with no verdict of its own on the issuer and nothing to trust.
+    expect(renamedIssuer).toContain('(a claim: this copy does not match its hash)');
+    expect(renamedIssuer).toContain('no record of this copy holds');
+    expect(renamedIssuer).not.toContain('Issuer not trusted');
+    expect(renamedIssuer).not.toContain('valid on chain');
+    expect(renamedTrustButtons).toBe(0);
     expect(redated.verdict).toBe('mismatch');
     expect(redated.text).toContain('Mismatch');
   });

@@ -1,15 +1,18 @@
-import type {
-  AssetHashCheck,
-  CertificateVerdict,
-  CertificateVerification,
-  EvidencesVerdict,
-  EvidencesVerification,
-  EvidenceVerdict,
-  FieldCoverage,
-  IssuerCheck,
-  NodeAttempt,
-  RevocationStatusCheck,
-  TrustpointVerdict,
+import {
+  issuerCheckApplies,
+  issuerClaimNote,
+  isLoopbackOrigin,
+  type AssetHashCheck,
+  type CertificateVerdict,
+  type CertificateVerification,
+  type EvidencesVerdict,
+  type EvidencesVerification,
+  type EvidenceVerdict,
+  type FieldCoverage,
+  type IssuerCheck,
+  type NodeAttempt,
+  type RevocationStatusCheck,
+  type TrustpointVerdict,
 } from '@trustpoint/verifier';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { coverageLines } from './certified-fields.js';
@@ -35,11 +38,12 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   verified: 'VERIFIED: every record is on chain and matches',
   revoked: 'REVOKED: it matches the chain, and was revoked',
   mismatch: 'MISMATCH: something differs from the rules or the chain',
-  notFound: 'NOT FOUND: a record is not on chain',
+  notFound:
+    'NOT FOUND: a record is not on the chain asked (the trusted one, through nodes that proved to be on it)',
   unchecked:
     'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, a signature could not be checked, or the hash covers nothing shown (a version 1 file or URL certificate: give --file)',
   untrusted:
-    'NOT TRUSTED: it matches the chain, but in a registry nothing you trust publishes (trustpoint trust add <origin>, or --contract)',
+    'NOT TRUSTED: it matches the chain, but in a registry you do not trust (nothing you trust publishes it, or a development account holds it: see the records below; trustpoint trust add <origin>, or --contract)',
   issuerUntrusted:
     'ISSUER NOT TRUSTED: valid on chain in a registry you trust, but issued at an origin you do not trust (see Issued by)',
   expired: 'EXPIRED: it matches the chain and is trusted, but its expiry date has passed',
@@ -81,8 +85,12 @@ export function exitCodeOfVerdict(verdict: CertificateVerdict | EvidencesVerdict
  * Who issued the certificate, shown before anything else: the origin it names (lowercase,
  * punycode) with the account, whether you trust it, and how to trust it when you do not.
  */
-export function issuerLines(issuer: IssuerCheck): string[] {
-  return [...originLines(issuer), ...identityLines(issuer)];
+export function issuerLines(
+  issuer: IssuerCheck,
+  verdict: CertificateVerdict,
+  hashVersion: 1 | 2,
+): string[] {
+  return [...originLines(issuer, verdict, hashVersion), ...identityLines(issuer)];
 }
 
 /**
@@ -109,8 +117,12 @@ function identityLines(issuer: IssuerCheck): string[] {
   }
 }
 
-function originLines(issuer: IssuerCheck): string[] {
-  const claim = issuer.covered ? '' : ' (a claim: the version 1 hash does not cover it)';
+function originLines(
+  issuer: IssuerCheck,
+  verdict: CertificateVerdict,
+  hashVersion: 1 | 2,
+): string[] {
+  const claim = issuerClaimNote(issuer.covered, hashVersion);
   if (issuer.origin === undefined) {
     return [
       issuer.outcome === 'noOrigin'
@@ -132,12 +144,22 @@ function originLines(issuer: IssuerCheck): string[] {
   if (issuer.outcome === 'trusted') {
     return [`${head}: an origin you trust`, ...registry];
   }
+  if (!issuerCheckApplies(issuer, verdict)) {
+    // No record of this copy holds: whom it names proves nothing, and no advice would help.
+    return [
+      `${head}${claim}: ${issuer.originTrusted === true ? 'an origin you trust' : `you do not trust ${issuer.origin}`}, but no record of this copy holds (see the verdict)`,
+    ];
+  }
+  // A service on this machine (trustpoint start) is trusted with its chain's node: pinned.
+  const forOneRun = isLoopbackOrigin(issuer.origin)
+    ? ''
+    : ` (or --issuer ${issuer.origin} for one run)`;
   return [
     `${head}: ISSUER NOT TRUSTED (${issuer.originTrusted === true ? `${issuer.origin} does not vouch for it: ${issuer.registry?.detail ?? 'the record is not held under its pin'}` : `you do not trust ${issuer.origin}`})`,
     ...registry,
     issuer.originTrusted === true
       ? `  If ${issuer.origin} moved to a new registry, pin its document again: trustpoint trust add ${issuer.origin}`
-      : `  If you trust ${issuer.origin} to issue this: trustpoint trust add ${issuer.origin} (or --issuer ${issuer.origin} for one run)`,
+      : `  If you trust ${issuer.origin} to issue this: trustpoint trust add ${issuer.origin}${forOneRun}`,
   ];
 }
 
@@ -185,7 +207,7 @@ export function certificateText(
   const lines = [
     `Certificate ${result.certID}`,
     `Verdict: ${OVERALL[result.verdict]}`,
-    ...issuerLines(result.issuer),
+    ...issuerLines(result.issuer, result.verdict, result.hash.version),
     hashLine(result.hash),
     ...coverageLines(certificate, result.hash),
     ...(result.expiry === undefined

@@ -74,10 +74,35 @@ export interface IssuerCheckInput extends JsonRpcOptions {
   /** `data.issuerOrigin` when the hash covers it (version 2); undefined otherwise. */
   issuerOrigin: string | undefined;
   covered: boolean;
+  /** The rule of the certificate's hash: why the origin is a claim when not `covered`. */
+  hashVersion: 1 | 2;
   recordedIn: readonly RecordedIn[];
   trust: Trust | undefined;
   /** Read the document of an origin you do not trust (https and public names only). */
   readIssuerDocument: boolean;
+}
+
+/**
+ * Why the account and origin a certificate shows are only claims, when they are (`covered`
+ * false): a version 1 hash never covers them; a version 2 copy that does not match its hash
+ * proves nothing it shows. Empty when they are covered.
+ */
+export function issuerClaimNote(covered: boolean, hashVersion: 1 | 2): string {
+  if (covered) return '';
+  return hashVersion === 1
+    ? ' (a claim: the version 1 hash does not cover it)'
+    : ' (a claim: this copy does not match its hash)';
+}
+
+/**
+ * Whether an `untrusted` issuer says anything of this copy: not when no record of it holds (a
+ * verdict of `mismatch`, `notFound` or `unchecked`). Then that the origin "does not vouch for it"
+ * says nothing more, and neither trusting the origin nor pinning its document again would change
+ * the verdict. Any other outcome always applies.
+ */
+export function issuerCheckApplies(issuer: Pick<IssuerCheck, 'outcome'>, verdict: string): boolean {
+  if (issuer.outcome !== 'untrusted') return true;
+  return verdict !== 'mismatch' && verdict !== 'notFound' && verdict !== 'unchecked';
 }
 
 const registryText = (records: readonly RecordedIn[]) =>
@@ -85,7 +110,7 @@ const registryText = (records: readonly RecordedIn[]) =>
 
 export async function checkIssuer(input: IssuerCheckInput): Promise<IssuerCheck> {
   const { account, covered } = input;
-  const claim = covered ? '' : ' (a claim: the version 1 hash does not cover it)';
+  const claim = issuerClaimNote(covered, input.hashVersion);
   if (input.issuerOrigin === undefined) {
     return {
       account,

@@ -877,6 +877,7 @@ export async function verifyCertificate(
     // Only a version 2 hash covers the origin; a version 1 copy's would be anyone's claim.
     issuerOrigin: hash.version === 2 ? certificate.issuerOrigin : undefined,
     covered: hash.version === 2 && hash.matches,
+    hashVersion: hash.version,
     // The Evidences the chain holds as the rules say: a record not found, or holding another
     // hash, is recorded nowhere.
     recordedIn: trustpoints.flatMap((trustpoint) =>

@@ -1,4 +1,10 @@
-import { isFetchableNamedOrigin, type IssuerCheck } from '@trustpoint/verifier';
+import {
+  isFetchableNamedOrigin,
+  issuerCheckApplies,
+  issuerClaimNote,
+  type CertificateVerdict,
+  type IssuerCheck,
+} from '@trustpoint/verifier';
 import { element } from './dom.js';
 import type { TrustHelp } from './how-to-trust.js';
 
@@ -7,7 +13,14 @@ import type { TrustHelp } from './how-to-trust.js';
  * first, in its own colour when you do not trust that origin, with how to trust it. The operator
  * of a registry is not the issuer of every record in it.
  */
-export function renderIssuer(box: HTMLElement, issuer: IssuerCheck, help: TrustHelp): void {
+export function renderIssuer(
+  box: HTMLElement,
+  issuer: IssuerCheck,
+  help: TrustHelp,
+  of: { verdict: CertificateVerdict; hashVersion: 1 | 2 },
+): void {
+  // No record of this copy holds: whom it names proves nothing, and no advice would help.
+  const applies = issuerCheckApplies(issuer, of.verdict);
   box.dataset.issuer = issuer.outcome;
   const children: (Node | string)[] = [];
   const head = element('p', 'Issued by ', 'issuer-head');
@@ -19,18 +32,18 @@ export function renderIssuer(box: HTMLElement, issuer: IssuerCheck, help: TrustH
   children.push(head);
   const account = element('p', 'Account ', 'help');
   account.append(element('span', issuer.account, 'mono'));
-  if (!issuer.covered) account.append(' (a claim: the version 1 hash does not cover it)');
+  account.append(issuerClaimNote(issuer.covered, of.hashVersion));
   if (issuer.given !== undefined && issuer.origin !== undefined) {
     account.append(', origin written ', element('span', issuer.given, 'mono'));
   }
   children.push(account);
-  children.push(element('p', statusText(issuer), 'issuer-status'));
+  children.push(element('p', applies ? statusText(issuer) : notApplying(issuer), 'issuer-status'));
   children.push(identityLine(issuer));
   if (issuer.registry !== undefined) {
     const source = issuer.registry.document === 'published' ? 'Its document, read now: ' : '';
     children.push(element('p', `${source}${issuer.registry.detail}`, 'help'));
   }
-  if (issuer.outcome === 'untrusted' && issuer.origin !== undefined) {
+  if (applies && issuer.outcome === 'untrusted' && issuer.origin !== undefined) {
     children.push(howToTrust(issuer.origin, issuer.originTrusted === true, help));
   }
   box.replaceChildren(...children);
@@ -64,6 +77,14 @@ function identityLine(issuer: IssuerCheck): HTMLElement {
     identity.detail,
   );
   return line;
+}
+
+/** What the issuer box says when no record of the copy holds (see the verdict). */
+function notApplying(issuer: IssuerCheck): string {
+  if (issuer.origin === undefined) return statusText(issuer);
+  const whom =
+    issuer.originTrusted === true ? 'a service you trust' : `you do not trust ${issuer.origin}`;
+  return `Named: ${whom}; but no record of this copy holds (see the verdict), so it proves nothing about who issued it.`;
 }
 
 function statusText(issuer: IssuerCheck): string {

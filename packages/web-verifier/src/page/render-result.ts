@@ -276,7 +276,12 @@ export function renderCertificateResult(
   parts.verdict.dataset.verdict = result.verdict;
   parts.verdict.textContent = CERTIFICATE_VERDICTS[result.verdict];
   const issuerBox = section.querySelector<HTMLElement>('#issuer');
-  if (issuerBox !== null) renderIssuer(issuerBox, result.issuer, help);
+  if (issuerBox !== null) {
+    renderIssuer(issuerBox, result.issuer, help, {
+      verdict: result.verdict,
+      hashVersion: result.hash.version,
+    });
+  }
   const { hash } = result;
   if (parts.coverage !== null) {
     parts.coverage.dataset.version = String(hash.version);
