@@ -99,6 +99,7 @@ export {
   findAssetsByIds,
   findAssetsByTrackIds,
   hasAssetId,
+  holdAssetShares,
   insertAsset,
   listAssets,
   shareAsset,

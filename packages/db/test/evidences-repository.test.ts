@@ -7,12 +7,15 @@ import {
   findCreditBalance,
   findEvidence,
   findEvidencesByHash,
+  holdAssetShares,
   insertAsset,
   insertEvidence,
   insertEvidencesWithWrites,
   loadEvidences,
   lockCreditBalances,
   nextEvidenceTimestamp,
+  shareAsset,
+  unshareAsset,
   withdrawEvidence,
   type AssetRecord,
   type NewEvidence,
@@ -222,6 +225,7 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
           paidBy: payerId,
         },
         payerId,
+        throughShare: payerId !== asset.userId,
         audit: {
           actorId: payerId,
           requestId: null,
@@ -263,7 +267,8 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
         withWrites(asset, payer.id, now + 1, held),
         withWrites(asset, payer.id, now + 2),
         withWrites(asset, payer.id, now + 3, lost),
-        withWrites(asset, unknown.id, now + 4),
+        // As the owner would (no share to hold): the balance is what is tested.
+        { ...withWrites(asset, unknown.id, now + 4), throughShare: false },
       ];
 
       // Act
@@ -304,6 +309,65 @@ describe.each(testBackends())('evidences repository on %s', (backend) => {
         .where({ user_id: payer.id, key: heldKey })
         .first<{ state: string; resource: string }>('state', 'resource');
       expect(keyRow).toEqual({ state: 'committed', resource: items[0]?.resource });
+    });
+
+    it('when the owner withdrew a share before the evidence is written through it, then it is left out as unshared and nothing of it is written or spent, while one still shared is stored', async () => {
+      // Arrange
+      const [owner, withdrawn, kept] = [
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 5 }),
+      ];
+      const asset = await givenAsset(db.knex, owner.id);
+      await shareAsset(db.knex, asset.id, withdrawn.id);
+      await shareAsset(db.knex, asset.id, kept.id);
+      await unshareAsset(db.knex, asset.id, withdrawn.id);
+
+      // Act
+      const outcomes = await insertEvidencesWithWrites(db.knex, [
+        withWrites(asset, withdrawn.id, now + 1),
+        withWrites(asset, kept.id, now + 2),
+        withWrites(asset, owner.id, now + 3),
+      ]);
+
+      // Assert
+      expect(outcomes.map((outcome) => outcome.kind)).toEqual(['unshared', 'stored', 'stored']);
+      const loaded = await loadEvidences(db.knex, [asset.id]);
+      expect((loaded.get(asset.id) ?? []).map((evidence) => evidence.timestamp)).toEqual([
+        now + 2,
+        now + 3,
+      ]);
+      expect(await findCreditBalance(db.knex, withdrawn.id)).toBe(5);
+      expect(await findCreditBalance(db.knex, kept.id)).toBe(4);
+    });
+
+    it('when an evidence is being written through a share, then withdrawing the share waits for it to commit', async () => {
+      // Arrange
+      const [owner, sharee] = [
+        await givenUser(db.knex, { credits: 5 }),
+        await givenUser(db.knex, { credits: 5 }),
+      ];
+      const asset = await givenAsset(db.knex, owner.id);
+      await shareAsset(db.knex, asset.id, sharee.id);
+      const order: string[] = [];
+      let withdrawal: Promise<unknown> | undefined;
+
+      // Act: the writer holds the share, as the evidence statement does until it commits.
+      await db.knex.transaction(async (trx) => {
+        const held = await holdAssetShares(trx, [{ asset: asset.id, userId: sharee.id }]);
+        order.push(held.has(`${asset.id} ${sharee.id}`) ? 'held' : 'gone');
+        withdrawal = unshareAsset(db.knex, asset.id, sharee.id).then(() => order.push('unshared'));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        order.push('committed');
+      });
+      await withdrawal;
+      const after = await db.knex.transaction((trx) =>
+        holdAssetShares(trx, [{ asset: asset.id, userId: sharee.id }]),
+      );
+
+      // Assert
+      expect(order).toEqual(['held', 'committed', 'unshared']);
+      expect(after.size).toBe(0);
     });
 
     it('when a payer would spend more credits than they hold, then it fails on the balance and nothing of it stays', async () => {

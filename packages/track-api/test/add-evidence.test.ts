@@ -1,4 +1,4 @@
-import { findCreditBalance } from '@trustpoint/db';
+import { findCreditBalance, lockCreditBalances, unshareAsset } from '@trustpoint/db';
 import { testBackends } from '@trustpoint/test-database';
 import {
   decodeGetEvidenceResponse,
@@ -242,6 +242,45 @@ describe.each(testBackends())('POST /assets/{trackID}/transactions on %s', (back
       .pluck('anchor_records.paid_by');
     expect(payers).toEqual([owner.id, friend.id]);
   });
+
+  // PostgreSQL alone: the evidence's statement must wait (for the friend's balance) while the
+  // share is withdrawn from another connection, which the embedded engine runs one at a time.
+  it.skipIf(backend === 'pglite')(
+    'when the share is withdrawn after the asset was read and before the evidence is written, then 404 and nothing is written or spent',
+    async () => {
+      // Arrange
+      const owner = await api.user({ credits: 5 });
+      const friend = await api.user({ credits: 5 });
+      const asset = await api.createAsset(owner.token);
+      await api.share(owner.token, asset.trackID, friend.did);
+      const row = await api.db
+        .knex('assets')
+        .where('track_id', asset.trackID)
+        .first<{ id: string }>('id');
+
+      // Act: the friend's balance held, so the evidence statement waits before writing; the
+      // share is withdrawn meanwhile.
+      let added: Awaited<ReturnType<typeof post>> | undefined;
+      await api.db.knex.transaction(async (trx) => {
+        await lockCreditBalances(trx, [friend.id]);
+        const sent = post(friend.token, asset.trackID, { metadata: { by: 'friend' } });
+        void sent.then((response) => (added = response));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await unshareAsset(api.db.knex, row.id, friend.id);
+      });
+      while (added === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+
+      // Assert
+      expect(added.status).toBe(404);
+      expect(await findCreditBalance(api.db.knex, friend.id)).toBe(5);
+      const evidences = await api.db
+        .knex('evidences')
+        .join('assets', 'assets.id', 'evidences.asset')
+        .where('assets.track_id', asset.trackID)
+        .count<{ count: string | number }[]>('* as count');
+      expect(Number(evidences[0]?.count)).toBe(1);
+    },
+  );
 
   it("when a stranger adds to someone's asset or to an unknown one, then 404 the same way and nothing is spent", async () => {
     // Arrange

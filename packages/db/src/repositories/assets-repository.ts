@@ -294,3 +294,24 @@ export async function withdrawAsset(
   const removed = await db('assets').where({ id: asset, user_id: ownerId }).delete();
   return removed === 1;
 }
+
+/**
+ * Of these (asset, user) shares, the ones still there, each held (key share) until the caller's
+ * transaction ends: withdrawing one waits for it, and one withdrawn first is not returned. What an
+ * evidence written through a share checks in the transaction that writes it. Keys `asset user`.
+ */
+export async function holdAssetShares(
+  trx: Queryable,
+  shares: readonly { asset: string; userId: string }[],
+): Promise<Set<string>> {
+  if (shares.length === 0) return new Set();
+  const rows = await trx('asset_shares')
+    .whereIn(
+      ['asset', 'user_id'],
+      shares.map(({ asset, userId }) => [asset, userId]),
+    )
+    .orderBy(['asset', 'user_id'])
+    .forKeyShare()
+    .select<{ asset: string; user_id: string }[]>('asset', 'user_id');
+  return new Set(rows.map((row) => `${row.asset} ${row.user_id}`));
+}

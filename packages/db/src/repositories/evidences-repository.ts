@@ -244,6 +244,11 @@ export interface EvidenceWithWrites {
   record: AnchorRequest;
   /** Who pays its credit: its registrant. */
   payerId: string;
+  /**
+   * The registrant writes to an asset shared with them (not their own): the share must still be
+   * there as the evidence is written, and is held until it commits (`holdAssetShares`).
+   */
+  throughShare: boolean;
   audit: NewAuditEntry;
   /** The request's `Idempotency-Key`, committed naming `resource`: a lost claim leaves it out. */
   idempotency?: IdempotencyClaim | undefined;
@@ -256,7 +261,9 @@ export type EvidenceWithWritesOutcome =
   /** Its request's claim on its key was lost to a retry. */
   | { kind: 'keyLost' }
   /** Its payer has no credit balance at all. */
-  | { kind: 'withoutBalance' };
+  | { kind: 'withoutBalance' }
+  /** The asset's owner withdrew its share with the registrant before it was written. */
+  | { kind: 'unshared' };
 
 /**
  * A group of evidences in one statement on its own, which commits as it ends: it locks the
@@ -273,8 +280,9 @@ export async function insertEvidencesWithWrites(
 ): Promise<EvidenceWithWritesOutcome[]> {
   if (items.length === 0) return [];
   const keyed = items.filter((item) => item.idempotency !== undefined);
-  const rows = items.map(({ evidence, record, payerId, idempotency }, position) => ({
+  const rows = items.map(({ evidence, record, payerId, throughShare, idempotency }, position) => ({
     position,
+    through_share: throughShare,
     asset: evidence.asset,
     asset_hash: evidence.assetHash,
     metadata: evidence.metadata,
@@ -291,17 +299,30 @@ export async function insertEvidencesWithWrites(
   const nulls = evidenceColumns.map(() => 'null').join(', ');
   const result = await prepared(
     db.raw<{
-      rows: (EvidenceRow & { position: number | null; balance_user: string | null })[];
+      rows: (EvidenceRow & {
+        position: number | null;
+        balance_user: string | null;
+        unshared: boolean;
+      })[];
     }>(
       `with ${BALANCES_LOCKED},
      ${keysCommitted}
-     accepted as materialized (
-       select e.* from json_to_recordset(?::json) as e(position int, asset uuid,
+     -- A share the evidence is written through is held (key share) until the statement commits:
+     -- its withdrawal waits for it, and one committed first leaves the evidence out.
+     given as materialized (
+       select e.*, (not e.through_share or exists (
+                select 1 from asset_shares s where s.asset = e.asset and s.user_id = e.payer_id
+                   for key share)) as shared
+         from json_to_recordset(?::json) as e(position int, through_share boolean, asset uuid,
               asset_hash text, metadata jsonb, timestamp bigint, user_owner text, hash text,
               network_id text, payer_id text, claim_owner text, record_network_id text,
               record_kind text, record_key text, record_hash text,
               record_trustpoint_type smallint, record_paid_by text, record_timestamp bigint)
         where ${BALANCES_HELD}
+     ),
+     accepted as materialized (
+       select e.* from given e
+        where e.shared
           and e.payer_id in (select user_id from balances_locked)
           ${keyed.length === 0 ? '' : 'and (e.claim_owner is null or e.claim_owner in (select owner from keys_committed))'}
      ),
@@ -337,12 +358,14 @@ export async function insertEvidencesWithWrites(
               action text, target text, changes jsonb)
         where e.position in (select position from accepted)
      )
-     select evidences_in.*, accepted.position, null::text as balance_user
+     select evidences_in.*, accepted.position, null::text as balance_user, false as unshared
        from evidences_in
        join accepted on accepted.asset_hash = evidences_in.asset_hash
             and accepted.timestamp = evidences_in.timestamp
      union all
-     select ${nulls}, null, user_id from balances_locked`,
+     select ${nulls}, null, user_id, false from balances_locked
+     union all
+     select ${nulls}, position, null, true from given where not shared`,
       [
         userIdsJson(items.map(({ payerId }) => payerId)),
         ...(keyed.length === 0
@@ -363,13 +386,16 @@ export async function insertEvidencesWithWrites(
   );
   const stored = new Map<number, EvidenceRecord>();
   const balanced = new Set<string>();
+  const unshared = new Set<number>();
   for (const row of result.rows) {
-    if (row.balance_user !== null) balanced.add(row.balance_user);
+    if (row.unshared) unshared.add(row.position as number);
+    else if (row.balance_user !== null) balanced.add(row.balance_user);
     else stored.set(row.position as number, toEvidence(row));
   }
   return items.map(({ payerId }, position): EvidenceWithWritesOutcome => {
     const evidence = stored.get(position);
     if (evidence !== undefined) return { kind: 'stored', evidence };
+    if (unshared.has(position)) return { kind: 'unshared' };
     // Left out for one of two reasons: no balance, or (with one) a key lost to a retry.
     return balanced.has(payerId) ? { kind: 'keyLost' } : { kind: 'withoutBalance' };
   });

@@ -6,6 +6,7 @@ import {
   constraintViolation,
   findAssetsByTrackIds,
   findCreditBalances,
+  holdAssetShares,
   insertEvidences,
   insertEvidencesWithWrites,
   lockCreditBalances,
@@ -262,6 +263,7 @@ async function writeEvidencesAtOnce(
       evidence,
       record: anchor,
       payerId: item.registrant.id,
+      throughShare: item.registrant.id !== item.asset.userId,
       audit: assetAudit(item.registrant, item.requestId, 'evidence.add', item.asset.trackId, {
         evidenceTimestamp: evidence.timestamp,
         hash: evidence.hash,
@@ -293,6 +295,9 @@ async function writeEvidencesAtOnce(
       case 'withoutBalance':
         // No balance at all reads as none left, as the locked way reads it.
         return { ok: false, error: new DomainError('outOfCredits') };
+      case 'unshared':
+        // Shared when read, no longer as it was written: the asset is not theirs to read now.
+        return { ok: false, error: new DomainError('notFound') };
     }
   });
 }
@@ -316,6 +321,19 @@ async function writeEvidencesLocked(
         trx,
         items.map(({ registrant }) => registrant.id),
       );
+      // The shares evidences are written through, held until this commits: one withdrawn since
+      // the asset was read leaves its evidence out (404), as the group's statement does.
+      const shared = await holdAssetShares(
+        trx,
+        items.flatMap(({ registrant, asset }) =>
+          registrant.id === asset.userId ? [] : [{ asset: asset.id, userId: registrant.id }],
+        ),
+      );
+      items.forEach(({ registrant, asset }, index) => {
+        if (registrant.id !== asset.userId && !shared.has(`${asset.id} ${registrant.id}`)) {
+          outcomes[index] = { ok: false, error: new DomainError('notFound') };
+        }
+      });
       // Each key is committed first and stays locked until the transaction ends; a request that
       // lost its key to a retry is refused (409) alone. One refused later (no credit) leaves its
       // key naming an evidence that does not exist: its 429 is stored once the group commits, and
@@ -329,8 +347,12 @@ async function writeEvidencesLocked(
         })),
       );
       refused.forEach((error, index) => {
-        if (error === undefined) keyed.add(index);
-        else outcomes[index] = { ok: false, error };
+        const item = items[index] as EvidenceToStore;
+        const unshared =
+          item.registrant.id !== item.asset.userId &&
+          !shared.has(`${item.asset.id} ${item.registrant.id}`);
+        if (error === undefined && !unshared) keyed.add(index);
+        else if (error !== undefined) outcomes[index] = { ok: false, error };
       });
       const spent = new Map<string, number>();
       const accepted = items.flatMap((item, index) => {
