@@ -14,7 +14,7 @@ describe('integerParam', () => {
     expect(schema.parse(input)).toBe(expected);
   });
 
-  it.each([[''], [' 1'], ['1e3'], ['0x10'], ['1.5'], [1.5], ['-1'], ['abc']])(
+  it.each([[''], [' 1'], ['1e3'], ['0x10'], ['1.5'], [1.5], ['-1'], ['abc'], ['031337'], ['00']])(
     'when given %j, then it is rejected instead of guessed',
     (input) => {
       expect(schema.safeParse(input).success).toBe(false);
