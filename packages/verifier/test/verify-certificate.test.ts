@@ -2,6 +2,7 @@ import { CompactSign, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jos
 import { describe, expect, it } from 'vitest';
 
 import {
+  assetCertificateHash,
   contentCertificateHash,
   encodeGetTrustPointCall,
   encodeRevocationOfCall,
@@ -443,6 +444,34 @@ describe('verifyCertificate', () => {
     // Assert
     expect(result.verdict).toBe('verified');
     expect(result.expiry).toMatchObject({ expired: false });
+  });
+
+  it('when a version 1 asset certificate shows content members its rule never hashed, then it is a mismatch naming them, not certified content', async () => {
+    const assetContent = { assetId: 'pallet-7', from: 'Madrid', to: 'Lyon' };
+    const assetHash = assetCertificateHash(assetContent);
+    const base = certificate({
+      type: 'asset',
+      content: assetContent,
+      metadata: [{ ...evidenceItem(), trustPointHash: assetHash }],
+    });
+    const genuine = { ...base, data: { ...base.data, hash: assetHash } };
+    const forged = {
+      ...genuine,
+      data: { ...genuine.data, content: { ...assetContent, inspection: 'passed, no damage' } },
+    };
+    const verify = (copy: unknown) =>
+      verifyCertificate({
+        certificate: copy,
+        rpc,
+        trust,
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, assetHash, 0]])),
+      });
+
+    const [ofGenuine, ofForged] = [await verify(genuine), await verify(forged)];
+
+    expect(ofGenuine.verdict).toBe('verified');
+    expect(ofForged.verdict).toBe('mismatch');
+    expect(ofForged.hash.detail).toContain('this copy adds inspection');
   });
 
   it('when two of your nodes answer alike, then the record is verified and both are named', async () => {

@@ -507,6 +507,9 @@ function checkCertificateHashV2(
   };
 }
 
+/** What a version 1 asset certificate's content holds: the members its rule hashes. */
+const ASSET_V1_MEMBERS: readonly string[] = ['assetId', 'from', 'to', 'content'];
+
 /** Version 1 (DESIGN.md 3): the content or the file only. */
 function checkCertificateHashV1(
   certificate: CertificateInput,
@@ -525,15 +528,27 @@ function checkCertificateHashV1(
   switch (certificate.type) {
     case 'content':
       return recomputedBy(contentCertificateHash(certificate.content), 'content');
-    case 'asset':
+    case 'asset': {
       if (!isString(certificate.content.assetId)) {
         return { given, matches: false, detail: 'an asset certificate content names no assetId' };
       }
-      // The API shows exactly the object it hashed; the rule takes its four members only.
+      // The API shows exactly the object it hashed; the rule takes its four members only, so a
+      // member beside them was added to the copy: shown as certified, it would be believed.
+      const added = Object.keys(certificate.content).filter(
+        (name) => !ASSET_V1_MEMBERS.includes(name),
+      );
+      if (added.length > 0) {
+        return {
+          given,
+          matches: false,
+          detail: `an asset certificate's content holds only ${ASSET_V1_MEMBERS.join(', ')}; this copy adds ${added.join(', ')}`,
+        };
+      }
       return recomputedBy(
         assetCertificateHash(certificate.content as unknown as AssetCertificateInput),
         'asset',
       );
+    }
     case 'file':
     case 'url': {
       if (file === undefined) {
