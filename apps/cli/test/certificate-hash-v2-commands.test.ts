@@ -233,6 +233,9 @@ describe.each(testBackends())(
       expect(newCopy.stdout).toContain('Covered by the hash (version 2)');
       expect(oldCopy.code).toBe(EXIT.ok);
       expect(oldCopy.stdout).toContain('Covered by the hash (version 1)');
+      // Its verdict says what version 1 proves: the content, not the name, dates or expiry.
+      expect(oldCopy.stdout).toContain('VERIFIED: every record is on chain and matches (version 1');
+      expect(newCopy.stdout).not.toContain('(version 1:');
     });
   },
 );

@@ -206,7 +206,11 @@ export function certificateText(
   // Each line its own: values from the certificate cannot start lines of their own.
   const lines = [
     `Certificate ${result.certID}`,
-    `Verdict: ${OVERALL[result.verdict]}`,
+    `Verdict: ${OVERALL[result.verdict]}${
+      result.verdict === 'verified' && result.hash.version === 1
+        ? ' (version 1: of the content alone; its name, dates and any expiry are claims, which a copy may change or drop)'
+        : ''
+    }`,
     ...issuerLines(result.issuer, result.verdict, result.hash.version),
     hashLine(result.hash),
     ...coverageLines(certificate, result.hash),
