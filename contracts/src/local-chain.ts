@@ -208,10 +208,10 @@ async function latestTime(node: NodeLink): Promise<number> {
 /**
  * Sends the journal to a fresh node in order, each transaction in a block dated as its block was
  * (mined with interval mining: when the node accepted it, to the second; never before the block
- * before), then sets the clock to now: records keep their chain time across restarts, and new
- * blocks carry the wall clock.
+ * before): records keep their chain time across restarts. Returns the latest block's time
+ * (seconds); new blocks are dated by the clock (`dateNextBlock`).
  */
-async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
+async function replay(node: NodeLink, entries: JournalEntry[]): Promise<number> {
   let last = await latestTime(node);
   for (const [index, entry] of entries.entries()) {
     try {
@@ -227,8 +227,7 @@ async function replay(node: NodeLink, entries: JournalEntry[]): Promise<void> {
       );
     }
   }
-  last = await latestTime(node);
-  await call(node, 0, 'evm_setNextBlockTimestamp', [Math.max(Math.floor(Date.now() / 1000), last)]);
+  return latestTime(node);
 }
 
 /**
@@ -293,15 +292,32 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   const agent = new Agent({ keepAlive: true });
   const link: NodeLink = { agent, url: node.url, headers: node.headers };
   const entries = await readJournal(journalPath);
+  let lastTime: number;
   try {
-    await replay(link, entries);
+    lastTime = await replay(link, entries);
   } catch (error) {
     agent.destroy();
     await node.stop();
     throw error;
   }
+  /**
+   * Dates the next block by the clock (never before the latest). Hardhat dates a block by the last
+   * time it was told plus what has passed since, measured from when that block was mined: after
+   * a start, whose replayed or genesis block is old, or after sitting idle, its blocks would be
+   * dated in the past (a start left alone for an hour, then its first record an hour early).
+   */
+  const dateNextBlock = async (): Promise<void> => {
+    try {
+      await call(link, 0, 'evm_setNextBlockTimestamp', [
+        Math.max(Math.floor(Date.now() / 1000), lastTime),
+      ]);
+    } catch {
+      // Refused (a block of this second or later already mined): the node's own date stands.
+    }
+  };
   if (options.intervalMiningMs !== undefined) {
     try {
+      await dateNextBlock();
       await useIntervalMining(node.url, options.intervalMiningMs, node.headers);
     } catch (error) {
       agent.destroy();
@@ -313,6 +329,8 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
 
   let queue: Promise<unknown> = Promise.resolve();
   const relay = async (body: string): Promise<string> => {
+    // A block per transaction: each dated as it is mined.
+    if (options.intervalMiningMs === undefined) await dateNextBlock();
     const replyText = await post(link, body);
     const at = Date.now();
     const requests = [JSON.parse(body) as JsonRpcRequest | JsonRpcRequest[]].flat();
@@ -328,6 +346,8 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
         options.intervalMiningMs === undefined && accepted.length === 1
           ? await latestTime(link)
           : undefined;
+      if (time !== undefined) lastTime = time;
+      else if (options.intervalMiningMs === undefined) lastTime = await latestTime(link);
       const lines = accepted
         .map((request) =>
           JSON.stringify({

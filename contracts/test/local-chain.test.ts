@@ -137,6 +137,26 @@ describe('Local chain', function () {
     }
   });
 
+  it('should date the first block after a start left idle by the clock, not by the start', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+    const chain = await startLocalChain({ dataDir, port: await freePort() });
+    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
+      const sentAt = Math.floor(Date.now() / 1000);
+      const receipt = await (
+        await wallet.sendTransaction({ to: wallet.address, value: 0n })
+      ).wait();
+      const block = await provider.getBlock(receipt?.blockNumber ?? 0);
+
+      expect(block?.timestamp).to.be.within(sentAt, sentAt + 1);
+    } finally {
+      provider.destroy();
+      await chain.stop();
+    }
+  });
+
   it('should mine a block every interval, not one per transaction, when asked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
     const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
