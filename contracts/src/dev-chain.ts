@@ -5,7 +5,7 @@ import { HARDHAT_DEV_KEY, type TrustpointDeployment } from '@trustpoint/registry
 import { Wallet } from 'ethers';
 import { chainWriterProvider } from './chain-writer';
 import { ensureDeployment } from './deployments-file';
-import { startLocalChain, type LocalChainOptions } from './local-chain';
+import { startLocalChain, type LocalChain, type LocalChainOptions } from './local-chain';
 
 /** The running development chain and the registries deployed on it. */
 export interface DevChain {
@@ -16,6 +16,8 @@ export interface DevChain {
   deployment: TrustpointDeployment;
   /** Transactions replayed from the chain's journal at start. */
   restoredTransactions: number;
+  /** Settles when the chain's node process ends (`LocalChain.ended`). */
+  ended: LocalChain['ended'];
   stop(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startDevChain(
       writeHeaders: chain.writeHeaders,
       deployment,
       restoredTransactions: chain.replayed,
+      ended: chain.ended,
       stop: () => chain.stop(),
     };
   } catch (error) {

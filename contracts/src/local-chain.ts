@@ -38,6 +38,11 @@ export interface LocalChain {
   nodeUrl: string;
   /** Transactions replayed from the journal at start. */
   replayed: number;
+  /**
+   * Settles when the node's process ends, whatever ended it (`stop`, a crash, a kill): with the
+   * exit code, or the signal that ended it.
+   */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -289,6 +294,15 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   // The same block 0 on every start: verifiers pin the chain by its genesis hash.
   const { initialDate } = await chainIdentity(options.dataDir);
   const node: KeyedHardhatNode = await startKeyedHardhatNode({ initialDate });
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (node.process.exitCode !== null || node.process.signalCode !== null) {
+      resolve({ code: node.process.exitCode, signal: node.process.signalCode });
+      return;
+    }
+    node.process.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
   const agent = new Agent({ keepAlive: true });
   const link: NodeLink = { agent, url: node.url, headers: node.headers };
   const entries = await readJournal(journalPath);
@@ -453,6 +467,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     writeHeaders: chainWriteHeaders(writeKey),
     nodeUrl: node.url,
     replayed: entries.length,
+    ended,
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => {

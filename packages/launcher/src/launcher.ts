@@ -87,6 +87,11 @@ export interface EmbeddedChain {
   deployment: TrustpointDeployment;
   /** Transactions replayed from the chain's journal at start. */
   restoredTransactions: number;
+  /**
+   * Settles when the chain's node process ends: on `stop`, or when it dies (killed, out of
+   * memory). The service cannot anchor without it; `serveAll` stops when it dies.
+   */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** What every launched role holds. */
@@ -160,6 +165,7 @@ export async function startEmbeddedChain(
     writeHeaders: chain.writeHeaders,
     deployment: chain.deployment,
     restoredTransactions: chain.restoredTransactions,
+    ended: chain.ended,
     stop: () => chain.stop(),
   };
 }

@@ -114,13 +114,24 @@ export async function serveAll(): Promise<ServedInstance> {
   // The embedded database belongs to this process: `trustpoint migrate` must not open it too.
   const embedded = running.database.backend === 'pglite';
   if (embedded) await writeServicePid(config.dataDir);
-  stopOnSignals(
+  let stopped = false;
+  const stopForFailure = stopOnSignals(
     async () => {
+      stopped = true;
       await running.stop();
       if (embedded) await removeServicePid(config.dataDir);
     },
     { logger, graceMs: config.shutdownTimeoutMs },
   );
+  // The embedded chain's node died (killed, out of memory): nothing can be anchored until it is
+  // back, and this process would answer as if healthy. It stops (exit 1) for whoever runs it to
+  // start it again, which replays the chain; acknowledged records wait in the database's queue.
+  void running.embeddedChain?.ended.then(({ code, signal }) => {
+    if (stopped) return;
+    stopForFailure(
+      `the embedded chain's node ended (${signal ?? `exit code ${String(code)}`}); records queued stay queued and are anchored once Trustpoint is started again`,
+    );
+  });
   const localNodes: Record<string, string[]> = {};
   for (const network of running.networks.list()) {
     if (isLoopback(network.rpcUrl)) localNodes[network.networkId] = [network.rpcUrl];
