@@ -751,6 +751,26 @@ describe('verifyCertificate', () => {
       ]);
     });
 
+    it("when another pin of the network (an instance long gone) names the same registry on another chain, then the answer names only its own registry's node failures", async () => {
+      const gone: Trust['networks'][number] = {
+        ...pinned,
+        genesisHash: `0x${'77'.repeat(32)}`,
+        pinnedBy: 'an instance long gone',
+      };
+
+      const result = await verifyCertificate({
+        certificate: certificate(),
+        rpc,
+        trust: { networks: [pinned, gone] },
+        fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+      });
+
+      expect(result.verdict).toBe('verified');
+      expect(result.status).toEqual([
+        expect.objectContaining({ outcome: 'notRevoked', trustedThrough: 'you', attempts: [] }),
+      ]);
+    });
+
     it('when nothing trusted pins a status registry for its network, then the revocation is not checked, never verified', async () => {
       const noStatus: Trust = {
         networks: [{ ...pinned, registries: [{ kind: 'trustPointRegistry', address: CONTRACT }] }],

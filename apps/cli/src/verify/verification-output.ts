@@ -174,8 +174,9 @@ const nodesOf = (row: { node?: string; nodes?: string[] }) =>
   row.nodes === undefined ? row.node : `${row.nodes.join(' + ')} (agreed)`;
 
 /** A failed node in one line: the next one was asked. */
+// Each failure once: several pins of a network may name the same node.
 const failedNodes = (attempts: readonly NodeAttempt[]) =>
-  attempts.map((attempt) => `${attempt.url} failed (${attempt.error})`).join('; ');
+  [...new Set(attempts.map((attempt) => `${attempt.url} failed (${attempt.error})`))].join('; ');
 
 const withAttempts = (detail: string, attempts: readonly NodeAttempt[]) =>
   attempts.length === 0 ? detail : `${detail}; ${failedNodes(attempts)}`;

@@ -99,13 +99,15 @@ export async function checkRevocationStatus(
       node: answer.node,
       ...(answer.nodes === undefined ? {} : { nodes: answer.nodes }),
     };
+    // A conclusive answer names the failures of its own registry's nodes, not those of other
+    // pins of the network (another instance's chain, long gone).
     if (answer.status.revoked) {
       const { timestamp, recordedAt } = answer.status;
       return {
         ...found,
         outcome: 'revoked',
         revocation: { timestamp, recordedAt },
-        attempts,
+        attempts: answer.attempts,
         detail: `revoked: the status registry ${address} recorded the revocation at ${new Date(recordedAt).toISOString()} (chain time)`,
       };
     }
@@ -113,11 +115,11 @@ export async function checkRevocationStatus(
     notRevoked ??= {
       ...found,
       outcome: 'notRevoked',
-      attempts: [],
+      attempts: answer.attempts,
       detail: `not revoked: the status registry ${address} holds no revocation`,
     };
   }
-  if (notRevoked !== undefined) return { ...notRevoked, attempts };
+  if (notRevoked !== undefined) return notRevoked;
   if (!sources.some(({ network }) => vouches(network.pinnedBy))) {
     return unchecked(
       vouchers.length === 0
