@@ -34,16 +34,23 @@ describe('trustpoint serve all when its chain node dies', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  const start = async (options: { group?: boolean } = {}) =>
+    trustpointProcess(
+      ['serve', 'all'],
+      {
+        TRUSTPOINT_DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        CERT_API_PORT: String(await freePort()),
+        TRACK_API_PORT: String(await freePort()),
+        CHAIN_PORT: String(await freePort()),
+        LOG_LEVEL: 'info',
+      },
+      options,
+    );
+
   it('when the chain node is killed, then the service says so and stops with exit code 1 instead of answering as if healthy', async () => {
     // Arrange
-    const service = trustpointProcess(['serve', 'all'], {
-      TRUSTPOINT_DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      CERT_API_PORT: String(await freePort()),
-      TRACK_API_PORT: String(await freePort()),
-      CHAIN_PORT: String(await freePort()),
-      LOG_LEVEL: 'info',
-    });
+    const service = await start();
     try {
       await untilRunning(service);
       const node = (await childrenOf(service.child.pid ?? -1)).find(({ command }) =>
@@ -60,6 +67,25 @@ describe('trustpoint serve all when its chain node dies', () => {
       expect(code, output).toBe(1);
       expect(output).toContain("the embedded chain's node ended (SIGKILL)");
       expect(output).toContain('stopped');
+    } finally {
+      service.child.kill('SIGKILL');
+    }
+  }, 180_000);
+
+  it('when Ctrl-C signals the service and its chain node together, then it stops cleanly (exit 0), no failure said', async () => {
+    // Arrange: a terminal's foreground job, every process of it signalled at once.
+    const service = await start({ group: true });
+    try {
+      await untilRunning(service);
+
+      // Act
+      process.kill(-(service.child.pid ?? 0), 'SIGINT');
+      const code = await service.exited;
+
+      // Assert
+      const output = service.output();
+      expect(code, output).toBe(0);
+      expect(output).not.toContain("the embedded chain's node ended");
     } finally {
       service.child.kill('SIGKILL');
     }

@@ -126,11 +126,15 @@ export async function serveAll(): Promise<ServedInstance> {
   // The embedded chain's node died (killed, out of memory): nothing can be anchored until it is
   // back, and this process would answer as if healthy. It stops (exit 1) for whoever runs it to
   // start it again, which replays the chain; acknowledged records wait in the database's queue.
+  // Ctrl-C in a terminal signals the node too, maybe before this process hears its own signal:
+  // an ending is a failure only if no stop began within a second of it.
   void running.embeddedChain?.ended.then(({ code, signal }) => {
-    if (stopped) return;
-    stopForFailure(
-      `the embedded chain's node ended (${signal ?? `exit code ${String(code)}`}); records queued stay queued and are anchored once Trustpoint is started again`,
-    );
+    setTimeout(() => {
+      if (stopped) return;
+      stopForFailure(
+        `the embedded chain's node ended (${signal ?? `exit code ${String(code)}`}); records queued stay queued and are anchored once Trustpoint is started again`,
+      );
+    }, 1_000).unref();
   });
   const localNodes: Record<string, string[]> = {};
   for (const network of running.networks.list()) {

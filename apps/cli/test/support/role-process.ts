@@ -11,11 +11,19 @@ export interface RoleProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `trustpoint <args>` as a child process with `env` added to this one's. */
-export function trustpointProcess(args: string[], env: NodeJS.ProcessEnv): RoleProcess {
+/**
+ * Runs `trustpoint <args>` as a child process with `env` added to this one's; `group`: in a
+ * process group of its own, as a terminal's foreground job (signal it all with `-pid`).
+ */
+export function trustpointProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { group = false }: { group?: boolean } = {},
+): RoleProcess {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: group,
   });
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
