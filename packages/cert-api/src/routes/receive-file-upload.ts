@@ -256,12 +256,12 @@ export async function receiveFileUpload(
   } else if (bodyText.includes(REPLACEMENT_CHARACTER)) {
     problems.push({ field: BODY_PART, error: NOT_UTF8 });
   } else {
-    // As every JSON body: a member named twice is refused, not read as its last value.
-    const twice = duplicateMemberProblem(bodyText);
     const parsed = fileCertificateBodyPartSchema.safeParse(bodyText);
-    if (twice !== undefined && parsed.success) problems.push(twice);
-    else if (parsed.success) body = parsed.data;
-    else problems.push(...fieldErrorsFromZod(parsed.error, BODY_PART));
+    // As every JSON body: a member named twice is refused, not read as its last value.
+    const twice = parsed.success ? duplicateMemberProblem(bodyText) : undefined;
+    if (!parsed.success) problems.push(...fieldErrorsFromZod(parsed.error, BODY_PART));
+    else if (twice !== undefined) problems.push(twice);
+    else body = parsed.data;
   }
   if (problems.length > 0 || stored === undefined || body === undefined) {
     await discard();

@@ -234,6 +234,10 @@ async function writeEvidences(
   );
 }
 
+/** An evidence its registrant adds to an asset shared with them, not their own. */
+const writtenThroughShare = ({ registrant, asset }: EvidenceToStore): boolean =>
+  registrant.id !== asset.userId;
+
 /** Registrants found short of credit lately: their groups go the locked way. */
 const shortOfCredit = onePer((_services: TrackServices) => new ShortOfCredit());
 
@@ -263,7 +267,7 @@ async function writeEvidencesAtOnce(
       evidence,
       record: anchor,
       payerId: item.registrant.id,
-      throughShare: item.registrant.id !== item.asset.userId,
+      throughShare: writtenThroughShare(item),
       audit: assetAudit(item.registrant, item.requestId, 'evidence.add', item.asset.trackId, {
         evidenceTimestamp: evidence.timestamp,
         hash: evidence.hash,
@@ -325,15 +329,20 @@ async function writeEvidencesLocked(
       // the asset was read leaves its evidence out (404), as the group's statement does.
       const shared = await holdAssetShares(
         trx,
-        items.flatMap(({ registrant, asset }) =>
-          registrant.id === asset.userId ? [] : [{ asset: asset.id, userId: registrant.id }],
+        items
+          .filter(writtenThroughShare)
+          .map(({ registrant, asset }) => ({ asset: asset.id, userId: registrant.id })),
+      );
+      const unshared = new Set(
+        items.flatMap((item, index) =>
+          writtenThroughShare(item) && !shared.has(`${item.asset.id} ${item.registrant.id}`)
+            ? [index]
+            : [],
         ),
       );
-      items.forEach(({ registrant, asset }, index) => {
-        if (registrant.id !== asset.userId && !shared.has(`${asset.id} ${registrant.id}`)) {
-          outcomes[index] = { ok: false, error: new DomainError('notFound') };
-        }
-      });
+      for (const index of unshared) {
+        outcomes[index] = { ok: false, error: new DomainError('notFound') };
+      }
       // Each key is committed first and stays locked until the transaction ends; a request that
       // lost its key to a retry is refused (409) alone. One refused later (no credit) leaves its
       // key naming an evidence that does not exist: its 429 is stored once the group commits, and
@@ -347,12 +356,8 @@ async function writeEvidencesLocked(
         })),
       );
       refused.forEach((error, index) => {
-        const item = items[index] as EvidenceToStore;
-        const unshared =
-          item.registrant.id !== item.asset.userId &&
-          !shared.has(`${item.asset.id} ${item.registrant.id}`);
-        if (error === undefined && !unshared) keyed.add(index);
-        else if (error !== undefined) outcomes[index] = { ok: false, error };
+        if (error !== undefined) outcomes[index] = { ok: false, error };
+        else if (!unshared.has(index)) keyed.add(index);
       });
       const spent = new Map<string, number>();
       const accepted = items.flatMap((item, index) => {
