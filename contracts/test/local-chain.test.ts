@@ -29,6 +29,25 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number) {
   }
 }
 
+/**
+ * Runs `work` on a chain of its own in a fresh data directory, with a provider that writes
+ * through its relay; both are stopped afterwards.
+ */
+async function onFreshChain(
+  work: (provider: ReturnType<typeof chainWriterProvider>) => Promise<void>,
+  options: { intervalMiningMs?: number } = {},
+): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
+  const chain = await startLocalChain({ dataDir, port: await freePort(), ...options });
+  const provider = chainWriterProvider(chain.url, chain.writeHeaders);
+  try {
+    await work(provider);
+  } finally {
+    provider.destroy();
+    await chain.stop();
+  }
+}
+
 describe('Local chain', function () {
   this.timeout(120_000);
 
@@ -117,10 +136,7 @@ describe('Local chain', function () {
   });
 
   it('should date blocks by the clock when transactions come faster than one a second', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
-    const chain = await startLocalChain({ dataDir, port: await freePort() });
-    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
-    try {
+    await onFreshChain(async (provider) => {
       const wallet = new NonceManager(new Wallet(HARDHAT_DEV_KEY, provider));
       const to = await wallet.getAddress();
       // A block each: a second after the one before, they would run 20 s ahead of the clock.
@@ -131,17 +147,11 @@ describe('Local chain', function () {
 
       expect(latest?.number).to.be.at.least(20);
       expect(latest?.timestamp).to.be.at.most(Math.floor(Date.now() / 1000) + 1);
-    } finally {
-      provider.destroy();
-      await chain.stop();
-    }
+    });
   });
 
   it('should date the first block after a start left idle by the clock, not by the start', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
-    const chain = await startLocalChain({ dataDir, port: await freePort() });
-    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
-    try {
+    await onFreshChain(async (provider) => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
       const sentAt = Math.floor(Date.now() / 1000);
@@ -151,31 +161,25 @@ describe('Local chain', function () {
       const block = await provider.getBlock(receipt?.blockNumber ?? 0);
 
       expect(block?.timestamp).to.be.within(sentAt, sentAt + 1);
-    } finally {
-      provider.destroy();
-      await chain.stop();
-    }
+    });
   });
 
   it('should mine a block every interval, not one per transaction, when asked', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-chain-'));
-    const chain = await startLocalChain({ dataDir, port: await freePort(), intervalMiningMs: 300 });
-    const provider = chainWriterProvider(chain.url, chain.writeHeaders);
-    try {
-      const automine: unknown = await provider.send('hardhat_getAutomine', []);
-      const start = await provider.getBlockNumber();
-      // Empty blocks keep coming, as on a real network.
-      await waitUntil(async () => (await provider.getBlockNumber()) >= start + 3, 10_000);
-      const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
-      const sent = await wallet.sendTransaction({ to: wallet.address, value: 0n });
-      const receipt = await sent.wait(1, 10_000);
+    await onFreshChain(
+      async (provider) => {
+        const automine: unknown = await provider.send('hardhat_getAutomine', []);
+        const start = await provider.getBlockNumber();
+        // Empty blocks keep coming, as on a real network.
+        await waitUntil(async () => (await provider.getBlockNumber()) >= start + 3, 10_000);
+        const wallet = new Wallet(HARDHAT_DEV_KEY, provider);
+        const sent = await wallet.sendTransaction({ to: wallet.address, value: 0n });
+        const receipt = await sent.wait(1, 10_000);
 
-      expect(automine).to.equal(false);
-      expect(receipt?.status).to.equal(1);
-    } finally {
-      provider.destroy();
-      await chain.stop();
-    }
+        expect(automine).to.equal(false);
+        expect(receipt?.status).to.equal(1);
+      },
+      { intervalMiningMs: 300 },
+    );
   });
 
   it('should keep every acknowledged transaction when its process is killed', async () => {
