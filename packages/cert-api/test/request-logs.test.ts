@@ -49,3 +49,46 @@ describe.each(testBackends())('request logs of /cert/v2 on %s', (backend) => {
     },
   );
 });
+
+describe.each(testBackends())('use-case log lines of /cert/v2 on %s', (backend) => {
+  let api: CertApiFixture;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    api = await startCertApi(backend, { logger });
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("when certificates are created at once, then each one's anchored line carries its own request id", async () => {
+    // Arrange
+    const owner = await api.user();
+    const ids = ['create-1', 'create-2', 'create-3'];
+
+    // Act
+    const responses = await Promise.all(
+      ids.map((id) =>
+        request(api.app)
+          .post('/cert/v2/certificates?type=content&networkId=31337')
+          .set('Authorization', `Bearer ${owner.token}`)
+          .set('X-Request-Id', id)
+          .send({ name: id, description: '', content: { id } }),
+      ),
+    );
+
+    // Assert
+    for (const [index, response] of responses.entries()) {
+      expect(response.status).toBe(201);
+      const { certID } = response.body.data as { certID: string };
+      expect(
+        lines.filter((line) => line.msg === 'certificate anchored' && line.certId === certID),
+      ).toEqual([expect.objectContaining({ reqId: ids[index] })]);
+    }
+  });
+});

@@ -41,7 +41,6 @@ export {
 } from './api-server.js';
 export type { ApiAppOptions, MountedApi } from './api-app.js';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './request-id.js';
-export { currentRequestId, requestLogMixin } from './request-context.js';
 export {
   API_DOCS_DOCUMENT_CSP,
   API_DOCS_DOCUMENT_PATH,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { unescape } from 'node:querystring';
+import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 const REDACTED = '[Redacted]';
 
@@ -68,7 +69,11 @@ export function requestLogger(logger: Logger): HttpLogger {
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     // The client as Express sees it: behind a load balancer named by `trust proxy`, the address
     // X-Forwarded-For gives, not the balancer's (which stays in `req.remoteAddress`).
-    customProps: (req) => ({ clientAddress: (req as { ip?: string }).ip }),
+    // `reqId` as every other line of the request has it (the error handler's, the use cases').
+    customProps: (req, res) => ({
+      reqId: requestIdOf(res as Response) ?? undefined,
+      clientAddress: (req as { ip?: string }).ip,
+    }),
     serializers: {
       // Receives pino's serialized request (a fresh object), so changing `url` touches nothing else.
       req: (req: { url?: string; query?: unknown }) => {

@@ -1,7 +1,6 @@
 // The whole service in one process: chain (unless a networks file leaves it out), database,
 // anchoring engine, webhook worker and both APIs. `trustpoint start` and `npm start` run it.
 import { REGISTRY_CONTRACTS, TrustPointRegistry__factory } from '@trustpoint/registry-abi';
-import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { launch, type RunningTrustpoint } from './launcher.js';
 import { readLauncherConfig } from './launcher-config.js';
@@ -105,8 +104,7 @@ const isLoopback = (url: string): boolean => {
 export async function serveAll(): Promise<ServedInstance> {
   // Every setting is checked before anything starts, the log level included.
   const config = readLauncherConfig();
-  // Every line written while a request is handled carries its id (X-Request-Id).
-  const logger = pino({ name: 'trustpoint', level: config.logLevel, mixin: requestLogMixin });
+  const logger = pino({ name: 'trustpoint', level: config.logLevel });
   const running = await launch('all', config, logger);
   await writeLocalToken(config.dataDir, running.token);
   console.log(banner(running, config.dataDir));

@@ -1,5 +1,4 @@
 // `trustpoint serve cert|track|anchor`: one role of the service in this process (see ROLE_TABLE).
-import { requestLogMixin } from '@trustpoint/http';
 import pino from 'pino';
 import { stopOnSignals } from './graceful-shutdown.js';
 import { readLauncherConfig } from './launcher-config.js';
@@ -13,12 +12,7 @@ import { launch, type ServerRole } from './launcher.js';
 export async function serveRole(role: ServerRole): Promise<void> {
   // Every setting is checked before anything starts, the log level included.
   const config = readLauncherConfig();
-  // Every line written while a request is handled carries its id (X-Request-Id).
-  const logger = pino({
-    name: `trustpoint-${role}`,
-    level: config.logLevel,
-    mixin: requestLogMixin,
-  });
+  const logger = pino({ name: `trustpoint-${role}`, level: config.logLevel });
   const running = await launch(role, config, logger);
   const networks = running.networks
     .list()

@@ -71,7 +71,7 @@ export interface CreateCertificateOptions {
    * file records it here): it commits or rolls back together with the certificate.
    */
   inTransaction?: (trx: Knex.Transaction) => Promise<void>;
-  /** The request's id, recorded with the creation in the audit log. */
+  /** The request's id, recorded with the creation in the audit log and on its log lines. */
   requestId?: string | null;
   /**
    * The request's `Idempotency-Key`, committed with the certificate (naming its certID), so that a
@@ -506,7 +506,7 @@ export async function createCertificate(
   if (!wait.anchored) return inserted;
   const receipts: AnchorReceipt[] = wait.receipts;
   services.logger.debug(
-    { certId, transactionHash: receipts[0]?.transactionHash },
+    { reqId: options.requestId, certId, transactionHash: receipts[0]?.transactionHash },
     'certificate anchored',
   );
   // No read back: since the insert, only where its trustpoints landed has changed, and the

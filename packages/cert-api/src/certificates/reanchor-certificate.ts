@@ -116,7 +116,10 @@ export async function reanchorCertificate(
     return untilAnchored(services, await reread(services, found.certId));
   }
   await engine.waitForAnchor(outcome.queued);
-  services.logger.debug({ certId: found.certId }, 'certificate re-anchored under hash version 2');
+  services.logger.debug(
+    { reqId: requestId, certId: found.certId },
+    'certificate re-anchored under hash version 2',
+  );
   return { certificate: await reread(services, found.certId), created: true };
 }
 

@@ -116,6 +116,6 @@ export async function signCertificate(
     return { certificate: await reread(services, found.certId), created: false };
   }
   await engine.waitForAnchor(outcome.queued);
-  services.logger.debug({ certId: found.certId }, 'certificate signed');
+  services.logger.debug({ reqId: requestId, certId: found.certId }, 'certificate signed');
   return { certificate: await reread(services, found.certId), created: true };
 }
