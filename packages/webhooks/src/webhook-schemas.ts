@@ -15,7 +15,10 @@ export const createEndpointBodySchema = z
   .strictObject({
     url: z
       .url({ protocol: /^https?$/, error: 'Must be an http or https URL' })
-      .max(MAX_ENDPOINT_URL_LENGTH)
+      // Its own message: the URL's `error` above is the message of every check of this schema.
+      .max(MAX_ENDPOINT_URL_LENGTH, {
+        error: `At most ${String(MAX_ENDPOINT_URL_LENGTH)} characters`,
+      })
       .check(refuseUnstorableText)
       .meta({
         description: 'Where events are POSTed; a public address',

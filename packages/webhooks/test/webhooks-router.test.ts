@@ -135,4 +135,28 @@ describe.each(testBackends())('webhook endpoints shared by two APIs on %s', (bac
       expect(answer(response).errors[0]?.field).toBe('body.url');
     }
   });
+
+  it('when the URL is longer than 2,048 characters, then 400 on body.url saying so, not that it is no URL', async () => {
+    // Arrange
+    const auth = await user();
+    const app = apiAt('/cert/v2');
+    const longest = `https://example.org/${'a'.repeat(2048 - 20)}`;
+
+    // Act
+    const tooLong = await request(app)
+      .post('/cert/v2/webhooks/endpoints')
+      .set(auth)
+      .send({ url: `${longest}a` });
+    const atMost = await request(app)
+      .post('/cert/v2/webhooks/endpoints')
+      .set(auth)
+      .send({ url: longest });
+
+    // Assert
+    expect(tooLong.status).toBe(400);
+    expect(answer(tooLong).errors).toEqual([
+      { field: 'body.url', error: 'At most 2048 characters' },
+    ]);
+    expect(atMost.status).toBe(201);
+  });
 });
