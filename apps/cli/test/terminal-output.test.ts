@@ -14,6 +14,7 @@ async function savedForgery(
   certID: string,
   issuer: string,
   trustpoint: Record<string, unknown> = {},
+  data: Record<string, unknown> = {},
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'trustpoint-terminal-'));
   const path = join(dir, 'forged.json');
@@ -29,6 +30,7 @@ async function savedForgery(
         issuedOn: 1_700_000_000_000,
         hash: '0'.repeat(64),
         content: { grade: 'A' },
+        ...data,
       },
       metadata: [
         {
@@ -95,5 +97,25 @@ describe('what the command prints to a terminal', () => {
     expect(result.stdout).toContain('did:user:x\\n\\n');
     expect(result.stdout).not.toContain('\u2028');
     expect(result.stdout.split('\n').length).toBeLessThan(40);
+  });
+
+  it('when a copy claims times no date can name, then they are printed as numbers said to be so and the verdict is told', async () => {
+    // Arrange: an expiry and a trustpoint time past year 275760 (the last a date can name).
+    const path = await savedForgery(
+      'did:trustpoint:certid:0194d7a0-0000-7000-8000-000000000003',
+      'did:user:x',
+      { timestamp: 8_640_000_000_000_001 },
+      { expires: Number.MAX_SAFE_INTEGER },
+    );
+
+    // Act
+    const result = await trustpoint(['verify', path, '--rpc', '31337=http://127.0.0.1:9']);
+
+    // Assert
+    expect(result.stderr).not.toContain('RangeError');
+    expect(result.code).toBe(EXIT.mismatch);
+    expect(result.stdout).toContain(
+      `Expires: ${String(Number.MAX_SAFE_INTEGER)} ms since the epoch (no date)`,
+    );
   });
 });

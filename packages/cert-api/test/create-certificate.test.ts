@@ -658,6 +658,29 @@ describe.each(testBackends())('POST /certificates (JSON kinds) on %s', (backend)
     },
   );
 
+  it('when expires is past the last time a date can name (year 275760), then 400 on body.expires saying so and no credit is spent', async () => {
+    // Arrange
+    const { id, token } = await api.user({ credits: 2 });
+
+    // Act
+    const response = await post(token, 'type=content&networkId=31337', {
+      name: 'Forever',
+      description: '',
+      expires: 8_640_000_000_000_001,
+      content: { expires: randomUUID() },
+    });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      {
+        field: 'body.expires',
+        error: expect.stringContaining('at most 8640000000000000 (year 275760)') as unknown,
+      },
+    ]);
+    expect(await findCreditBalance(api.db.knex, id)).toBe(2);
+  });
+
   it('when expires is later than now, in milliseconds, then the certificate is created with it', async () => {
     // Arrange
     const { token } = await api.user();

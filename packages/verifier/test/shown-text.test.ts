@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownText } from '../src/index.js';
+import { shownText, shownTime } from '../src/index.js';
 
 describe('shownText', () => {
   it('writes out what would reorder, hide or redraw text, and keeps the rest as it is', () => {
@@ -26,4 +26,19 @@ describe('shownText', () => {
     expect(shownText('line one\nline two\tcol')).toBe('line one\nline two\tcol');
     expect(shownText('Ünïcödé, 日本語, emoji 😀, ℌ𝔢𝔩𝔩𝔬')).toBe('Ünïcödé, 日本語, emoji 😀, ℌ𝔢𝔩𝔩𝔬');
   });
+});
+
+describe('shownTime', () => {
+  it('when a time is one a date can name, then it is shown as its ISO date', () => {
+    expect(shownTime(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(shownTime(8_640_000_000_000_000)).toBe('+275760-09-13T00:00:00.000Z');
+    expect(shownTime(-1)).toBe('1969-12-31T23:59:59.999Z');
+  });
+
+  it.each([8_640_000_000_000_001, Number.MAX_SAFE_INTEGER, 1e300, 1.5, Number.NaN, Infinity])(
+    'when a time is %s, which no date names, then it is shown as the number, said to be so, not thrown',
+    (millis) => {
+      expect(shownTime(millis)).toBe(`${String(millis)} ms since the epoch (no date)`);
+    },
+  );
 });

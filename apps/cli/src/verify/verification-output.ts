@@ -2,6 +2,7 @@ import {
   issuerCheckApplies,
   issuerClaimNote,
   isLoopbackOrigin,
+  shownTime,
   type AssetHashCheck,
   type CertificateVerdict,
   type CertificateVerification,
@@ -167,7 +168,7 @@ function originLines(
 const chainTimeOf = (row: { chainTime?: { timestamp: number; blockNumber: number } }) =>
   row.chainTime === undefined
     ? undefined
-    : `${new Date(row.chainTime.timestamp).toISOString()} (block ${String(row.chainTime.blockNumber)})`;
+    : `${shownTime(row.chainTime.timestamp)} (block ${String(row.chainTime.blockNumber)})`;
 
 /** The node that answered; several (yours or public endpoints): every one whose answer agreed. */
 const nodesOf = (row: { node?: string; nodes?: string[] }) =>
@@ -218,12 +219,12 @@ export function certificateText(
     ...(result.expiry === undefined
       ? []
       : [
-          `Expires: ${new Date(result.expiry.expires).toISOString()}${result.expiry.expired ? ' (EXPIRED)' : ''}, judged at ${new Date(result.expiry.judgedAt).toISOString()}${result.expiry.chainTime !== undefined && result.expiry.chainTime >= result.expiry.judgedAt ? ' (chain time)' : ''}`,
+          `Expires: ${shownTime(result.expiry.expires)}${result.expiry.expired ? ' (EXPIRED)' : ''}, judged at ${shownTime(result.expiry.judgedAt)}${result.expiry.chainTime !== undefined && result.expiry.chainTime >= result.expiry.judgedAt ? ' (chain time)' : ''}`,
         ]),
     ...(result.revocation === undefined
       ? []
       : [
-          `Revoked: on network ${String(result.revocation.networkId)}, recorded ${new Date(result.revocation.recordedAt).toISOString()} (chain time)`,
+          `Revoked: on network ${String(result.revocation.networkId)}, recorded ${shownTime(result.revocation.recordedAt)} (chain time)`,
         ]),
     ...(keys === undefined ? [] : [`Signature keys: ${keys}`]),
   ].map(oneLine);
@@ -248,9 +249,7 @@ export function certificateText(
             {
               title: 'Recorded (chain time)',
               value: (row) =>
-                row.revocation === undefined
-                  ? undefined
-                  : new Date(row.revocation.recordedAt).toISOString(),
+                row.revocation === undefined ? undefined : shownTime(row.revocation.recordedAt),
             },
             { title: 'Status registry', value: (row) => row.statusRegistry },
             { title: 'Trusted through', value: (row) => row.trustedThrough },

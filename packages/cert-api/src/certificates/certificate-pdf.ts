@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
+import { shownTime } from '@trustpoint/verifier';
 import type { ServiceVerdict } from './verify-certificate.js';
 import type { CertificateView } from './certificate-view.js';
 import { MARGIN, PAGE_SIZE, Writer, type Fonts } from './certificate-pdf-writer.js';
@@ -193,7 +194,7 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   writer.field('Type', data.type);
   writer.field('Issuer (account)', data.issuer, true);
   if (data.issuerOrigin !== undefined) writer.field('Issued at (origin)', data.issuerOrigin, true);
-  writer.field('Issued on', new Date(data.issuedOn).toISOString());
+  writer.field('Issued on', shownTime(data.issuedOn));
   writer.field('Certificate hash (data.hash)', data.hash, true);
   const coverage = hashCoverageText(data);
   writer.field(coverage.label, coverage.text);
@@ -203,18 +204,18 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   if (input.verification !== undefined) {
     const { verdict, checkedAt } = input.verification;
     writer.field(
-      `Verified by the service at ${new Date(checkedAt).toISOString()}`,
+      `Verified by the service at ${shownTime(checkedAt)}`,
       VERDICT_TEXT[verdict.verdict],
     );
     writer.field('Issued by', issuerText(verdict.issuer));
     if (verdict.revocation !== undefined) {
       writer.field(
         'Revoked',
-        `${new Date(verdict.revocation.recordedAt).toISOString()} (chain time, network ${String(verdict.revocation.networkId)})`,
+        `${shownTime(verdict.revocation.recordedAt)} (chain time, network ${String(verdict.revocation.networkId)})`,
       );
     }
   }
-  if (data.expires !== undefined) writer.field('Expires', new Date(data.expires).toISOString());
+  if (data.expires !== undefined) writer.field('Expires', shownTime(data.expires));
 
   writer.rule();
   writer.text('Certified content', { font: fonts.bold, size: 12, gap: 4 });
@@ -225,7 +226,7 @@ export async function certificatePdf(input: CertificatePdfInput): Promise<Uint8A
   for (const [index, trustpoint] of certificate.metadata.entries()) {
     writer.text(
       `${String(index + 1)}. ${trustpoint.type} on network ${String(trustpoint.networkId)}, ` +
-        `${new Date(trustpoint.timestamp).toISOString()} (${trustpoint.status})`,
+        `${shownTime(trustpoint.timestamp)} (${trustpoint.status})`,
       { font: fonts.bold, size: 10, gap: 2 },
     );
     writer.field('Trustpoint hash', trustpoint.trustPointHash, true);

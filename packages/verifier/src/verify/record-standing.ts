@@ -1,6 +1,7 @@
 import { findRecordWrite, type RecordToFind, type RecordWrite } from '../chain/record-write.js';
 import { PUBLIC_ENDPOINT_QUORUM } from '../rpc/public-endpoints.js';
 import { isInRange } from '../trust/trust.js';
+import { shownTime } from './shown-text.js';
 import { enoughOperators, type ProvenNodeSet } from './node-reads.js';
 import type { LookupContext, RegistryTrust } from './on-chain-read.js';
 
@@ -133,7 +134,7 @@ async function findWrite(
   );
   const said = ({ write }: (typeof told)[number]) =>
     write.outcome === 'written'
-      ? `block ${String(write.blockNumber)} (${write.blockHash}) at ${new Date(write.blockTime * 1000).toISOString()}`
+      ? `block ${String(write.blockNumber)} (${write.blockHash}) at ${shownTime(write.blockTime * 1000)}`
       : write.detail;
   if (new Set(told.map(said)).size > 1) {
     return {

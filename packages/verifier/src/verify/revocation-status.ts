@@ -9,6 +9,7 @@ import { networkPins, type PinnedNetwork } from '../trust/trust.js';
 import { nodesOnChain, readThrough } from './node-reads.js';
 import type { LookupContext } from './on-chain-read.js';
 import { rpcUrlsFor } from './rpc-urls.js';
+import { shownTime } from './shown-text.js';
 
 /**
  * Whether a certificate is revoked on one network, read from the certID alone in the status
@@ -108,7 +109,7 @@ export async function checkRevocationStatus(
         outcome: 'revoked',
         revocation: { timestamp, recordedAt },
         attempts: answer.attempts,
-        detail: `revoked: the status registry ${address} recorded the revocation at ${new Date(recordedAt).toISOString()} (chain time)`,
+        detail: `revoked: the status registry ${address} recorded the revocation at ${shownTime(recordedAt)} (chain time)`,
       };
     }
     if (!vouches(network.pinnedBy)) continue;

@@ -28,3 +28,17 @@ export function shownText(text: string): string {
     return escaped;
   });
 }
+
+/** The last moment an ECMAScript date can name (year 275760), in milliseconds since the epoch. */
+const LATEST_DATE_MILLIS = 8_640_000_000_000_000;
+
+/**
+ * A time (milliseconds since the epoch) as a verifier shows it: its ISO 8601 date, or, for a time
+ * no date can name (past year 275760 either way, a fraction, not a number), the number itself,
+ * said to be so. A certificate's or a node's time must not stop a verifier from saying what it found.
+ */
+export function shownTime(millis: number): string {
+  return Number.isInteger(millis) && Math.abs(millis) <= LATEST_DATE_MILLIS
+    ? new Date(millis).toISOString()
+    : `${String(millis)} ms since the epoch (no date)`;
+}

@@ -1,3 +1,4 @@
+import { shownTime } from '@trustpoint/verifier';
 import { element } from './dom.js';
 
 /** What a certificate shows its reader: name, description, issuer, dates and its content. */
@@ -6,7 +7,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isoDate = (value: unknown): string | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? new Date(value).toISOString() : undefined;
+  typeof value === 'number' && Number.isFinite(value) ? shownTime(value) : undefined;
 
 /** A shown field of `data` besides the content: its name (as the hash check names it), term and value. */
 export interface CertificateDetail {

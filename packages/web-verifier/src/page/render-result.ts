@@ -9,6 +9,7 @@ import type {
   RevocationStatusCheck,
   TrustpointVerdict,
 } from '@trustpoint/verifier';
+import { shownTime } from '@trustpoint/verifier';
 import type { NetworkInfo } from './certificate-source.js';
 import {
   certificateDetailFields,
@@ -158,7 +159,7 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
       time.append(element('span', 'not dated by the chain', 'help'));
     }
   } else {
-    time.append(element('span', new Date(record.chainTime.timestamp).toISOString(), 'chain-time'));
+    time.append(element('span', shownTime(record.chainTime.timestamp), 'chain-time'));
     // A status registry answers its record's time, not its block.
     if (Number.isFinite(record.chainTime.blockNumber)) {
       time.append(element('br'), `block ${String(record.chainTime.blockNumber)}`);
@@ -172,10 +173,7 @@ function recordRow(record: RecordRow, networks: readonly NetworkInfo[]): HTMLTab
     }
   }
   if (Number.isFinite(record.claimed)) {
-    time.append(
-      element('br'),
-      element('span', `claimed ${new Date(record.claimed).toISOString()}`, 'help'),
-    );
+    time.append(element('br'), element('span', `claimed ${shownTime(record.claimed)}`, 'help'));
   }
   row.append(time);
   const verdict = element('td');
@@ -303,7 +301,7 @@ export function renderCertificateResult(
   if (result.revocation !== undefined) {
     rows.push([
       'Revoked',
-      `${new Date(result.revocation.recordedAt).toISOString()} (chain time, network ${String(result.revocation.networkId)})`,
+      `${shownTime(result.revocation.recordedAt)} (chain time, network ${String(result.revocation.networkId)})`,
     ]);
   }
   fillSummary(parts.summary, rows);
