@@ -37,7 +37,7 @@ export type CertificateListQuery = NonNullable<
 /** What the `{type}` of `/certificates/{type}/{id}` can be: certID, externalId, fileHash, hash. */
 export type CertificateLookup = CertOperations['getCertificate']['parameters']['path']['type'];
 export type CertNetworks =
-  CertOperations['listNetworks']['responses'][200]['content']['application/json'];
+  CertOperations['listNetworks']['responses'][200]['content']['application/json']['data'];
 export type Jwks = CertOperations['getJwks']['responses'][200]['content']['application/json'];
 
 export type Asset =
@@ -55,7 +55,7 @@ export type Evidence =
 export type EvidenceVerification =
   TrackOperations['verifyEvidence']['responses'][200]['content']['application/json']['data'];
 export type TrackNetworks =
-  TrackOperations['listNetworks']['responses'][200]['content']['application/json'];
+  TrackOperations['listNetworks']['responses'][200]['content']['application/json']['data'];
 /** The caller's account: credits, plan and networks, the credential's scopes and expiry. */
 export type Account = CertSchemas['Account'];
 export type IssuerDomain = CertSchemas['IssuerDomain'];
@@ -422,7 +422,7 @@ export class CertificateApi {
 
   /** GET /networks: the networks this service anchors on. */
   async listNetworks(): Promise<CertNetworks> {
-    return (await succeeded(this.baseUrl, () => this.raw.GET('/networks'))).data;
+    return (await succeeded(this.baseUrl, () => this.raw.GET('/networks'))).data.data;
   }
 
   /** GET /.well-known/jwks.json: the keys of qualified signatures. */
@@ -576,7 +576,7 @@ export class TrackingApi {
 
   /** GET /networks. */
   async listNetworks(): Promise<TrackNetworks> {
-    return (await succeeded(this.baseUrl, () => this.raw.GET('/networks'))).data;
+    return (await succeeded(this.baseUrl, () => this.raw.GET('/networks'))).data.data;
   }
 
   /** GET /account: the same account as `cert.getAccount()`, from the tracking API. */
