@@ -108,6 +108,16 @@ export function createApiApp(options: ApiAppOptions): Express {
       });
     }
     api.use(jsonBody());
+    // OPTIONS is a browser's CORS preflight (publicReadCors answers those of the public reads) or
+    // no operation: a 404 as any other method the API has not, where Express would answer
+    // 200 text/plain listing the path's methods.
+    api.use((req, _res, next) => {
+      const preflight =
+        req.headers.origin !== undefined &&
+        req.headers['access-control-request-method'] !== undefined;
+      if (req.method === 'OPTIONS' && !preflight) next('router');
+      else next();
+    });
     for (const router of routers) api.use(router);
     return api;
   };

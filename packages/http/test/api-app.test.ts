@@ -82,6 +82,27 @@ describe('createApiApp request logging', () => {
   });
 });
 
+describe('createApiApp OPTIONS', () => {
+  it("when OPTIONS is sent to an operation's path and it is no CORS preflight, then the spec's 404 as for any method the API has not, not Express's list of methods", async () => {
+    // Arrange
+    const app = apiApp(capturedLogger('warn').logger);
+
+    // Act
+    const [options, put] = await Promise.all([
+      request(app).options('/api/v1/ping'),
+      request(app).put('/api/v1/ping'),
+    ]);
+
+    // Assert
+    for (const response of [options, put]) {
+      expect(response.status).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body).toMatchObject({ statusCode: 404, type: 'Not Found Error' });
+    }
+    expect(options.headers.allow).toBeUndefined();
+  });
+});
+
 describe('createApiApp rate limit', () => {
   const LIMIT = 2;
 
