@@ -20,6 +20,7 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 // mistake gets a plain sentence on the `body` field.
 const CLIENT_MISTAKES: Readonly<Record<string, string>> = {
   'entity.parse.failed': 'Body is not valid JSON',
+  'entity.not.object': 'Body must be a JSON object',
   'encoding.unsupported': 'Content encoding is not supported',
   'charset.unsupported': 'Charset is not supported, use utf-8',
   'encoding.invalid': 'Body is not valid UTF-8',

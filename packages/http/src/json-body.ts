@@ -18,6 +18,15 @@ export function rawJsonOf(req: Request): Buffer | undefined {
   return (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON];
 }
 
+function isJson(buffer: Buffer): boolean {
+  try {
+    JSON.parse(buffer.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** 1 MiB: far above any JSON request of the spec; files travel as multipart, not JSON. */
 export const DEFAULT_JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -48,6 +57,15 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
       if (!isUtf8(buffer)) {
         throw Object.assign(new Error('the body is not UTF-8'), {
           type: 'encoding.invalid',
+          status: 400,
+        });
+      }
+      // `null`, `"text"` or `12` are JSON, which the strict parser refuses as malformed: said as
+      // what it is. A body starting with `{` or `[` (every request's) is not parsed twice.
+      const first = buffer.toString('latin1', 0, 64).trimStart()[0];
+      if (first !== undefined && first !== '{' && first !== '[' && isJson(buffer)) {
+        throw Object.assign(new Error('the body is JSON but not an object'), {
+          type: 'entity.not.object',
           status: 400,
         });
       }

@@ -51,6 +51,28 @@ describe('jsonBody', () => {
   });
 
   it.each([
+    ['null', 'Body must be a JSON object'],
+    [' "text"', 'Body must be a JSON object'],
+    ['12', 'Body must be a JSON object'],
+    ['\n true ', 'Body must be a JSON object'],
+    ['nul', 'Body is not valid JSON'],
+    ['"open', 'Body is not valid JSON'],
+  ])('when the body is %j, then 400 on the body: %s', async (text, error) => {
+    // Arrange
+    const app = echoApp();
+
+    // Act
+    const response = await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json')
+      .send(text);
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, errors: [{ field: 'body', error }] });
+  });
+
+  it.each([
     ['{"name":"Forged","name":"Diploma"}', 'body.name'],
     ['{"name":"Diploma","\\u006eame":"Forged"}', 'body.name'],
     ['{"content":{"items":[{"a":1},{"b":2,"b":3}]}}', 'body.content.items[1].b'],
