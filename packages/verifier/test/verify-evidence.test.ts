@@ -184,6 +184,37 @@ describe('verifyEvidence', () => {
     });
   });
 
+  it("when an asset's transaction shows a networkId of its own, then one other than the asset's (never read) is a claim, the asset's own is from the chain", async () => {
+    // Arrange: a genuine asset whose transaction says it is on network 1; one that says 31337.
+    const withNetwork = (networkId: number) => {
+      const json = assetJson();
+      return { ...json, transactions: [{ ...json.transactions[0], networkId }] };
+    };
+
+    // Act
+    const [other, same] = await Promise.all(
+      [1, 31337].map((networkId) =>
+        verifyEvidence({
+          evidence: withNetwork(networkId),
+          rpc,
+          trust,
+          fetch: fetchOf(node([[ASSET_HASH, evidence.timestamp, HASH]])),
+        }),
+      ),
+    );
+
+    // Assert
+    expect(other?.evidences[0]?.coverage).toMatchObject({
+      fromChain: ['smartContract', 'transactionHash'],
+      unverified: expect.arrayContaining(['networkId']) as unknown,
+    });
+    expect(same?.evidences[0]?.coverage.fromChain).toEqual([
+      'networkId',
+      'smartContract',
+      'transactionHash',
+    ]);
+  });
+
   it('when a single evidence names its owner without its metadata, then the owner is a claim', async () => {
     const result = await verifyEvidence({
       evidence: {

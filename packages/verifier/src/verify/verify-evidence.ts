@@ -130,6 +130,11 @@ interface EvidenceInput {
   shown: string[];
   /** Whether `assetHash` was the evidence's own (not recomputed from its asset). */
   ownAssetHash: boolean;
+  /**
+   * Whether the `networkId` the evidence shows (if any) is the one read: its own, or its asset's
+   * when it is an asset's transaction (another number beside it is a claim, never read).
+   */
+  networkIdRead: boolean;
   assetHash: string;
   networkId: number;
   timestamp: number;
@@ -169,6 +174,11 @@ function readEvidence(
   return {
     shown: Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null),
     ownAssetHash: asset === undefined,
+    networkIdRead:
+      asset === undefined ||
+      item.networkId === undefined ||
+      ((typeof item.networkId === 'number' || typeof item.networkId === 'string') &&
+        String(item.networkId) === String(asset.networkId)),
     assetHash:
       asset?.assetHash ?? field(item, 'assetHash', isHash, '64 lowercase hex characters', path),
     networkId:
@@ -326,9 +336,11 @@ function evidenceCoverage(evidence: EvidenceInput, recomputed: boolean): FieldCo
     'hash',
     ...(recomputed ? ['metadata', 'userOwner'] : []),
   ];
-  const fromChain = ['networkId', 'smartContract', 'transactionHash'].filter((name) =>
-    evidence.shown.includes(name),
-  );
+  const fromChain = [
+    ...(evidence.networkIdRead ? ['networkId'] : []),
+    'smartContract',
+    'transactionHash',
+  ].filter((name) => evidence.shown.includes(name));
   const unverified = evidence.shown.filter(
     (name) => !covered.includes(name) && !fromChain.includes(name),
   );
