@@ -42,7 +42,7 @@ const OVERALL: Record<CertificateVerdict | EvidencesVerdict, string> = {
   notFound:
     'NOT FOUND: a record is not on the chain asked (the trusted one, through nodes that proved to be on it)',
   unchecked:
-    'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, a signature could not be checked, or the hash covers nothing shown (a version 1 file or URL certificate: give --file)',
+    'NOT CHECKED: a node did not answer, public endpoints disagreed, the chain could not date a record, a signature could not be checked, or the hash covers nothing shown (a version 1 file certificate without --file, or a version 1 URL certificate, whose hash is of the page bytes alone)',
   untrusted:
     'NOT TRUSTED: it matches the chain, but in a registry you do not trust (nothing you trust publishes it, or a development account holds it: see the records below; trustpoint trust add <origin>, or --contract)',
   issuerUntrusted:

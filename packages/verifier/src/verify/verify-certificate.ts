@@ -158,7 +158,8 @@ export interface CertificateHashCheck {
  * The certificate's verdict, the first that applies in this order: `mismatch` (a hash differs, a
  * signature is invalid), `notFound` (a trustpoint is not on chain or not anchored yet),
  * `unchecked` (no node answered, public endpoints disagreed, the hash covers nothing shown (a
- * version 1 file or URL certificate without its file), a time or a signature could not be
+ * version 1 file certificate without its file; a version 1 URL certificate, whose hash is of
+ * the page's bytes alone, none of the fields it shows), a time or a signature could not be
  * checked), `untrusted` (on
  * chain, but in a registry you do not trust), `issuerUntrusted` (valid in a registry you trust,
  * but the certificate names an issuing origin you do not trust, or one that does not publish that
@@ -787,8 +788,8 @@ function overallVerdict(
   if (
     has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked', 'disagreement') ||
     !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence') ||
-    // A hash that covers nothing shown (a version 1 file or URL certificate checked without its
-    // file) proves only that some hash is on chain: any name, issuer or date could be put beside
+    // A hash that covers nothing shown (a version 1 file certificate checked without its file, a
+    // version 1 URL certificate, whose hash is of the page's bytes alone, with them or not) proves only that some hash is on chain: any name, issuer or date could be put beside
     // it, a version 2 record's root too, stripped of what it covers.
     hash.covered.length === 0
   ) {

@@ -37,7 +37,7 @@ const CERTIFICATE_VERDICTS: Record<CertificateVerdict, string> = {
   mismatch: 'Mismatch: the file or the certificate does not match the chain',
   notFound: 'Not on chain: a trustpoint was not found (or is not anchored yet)',
   unchecked:
-    'Not checked: no node you trust answered for every trustpoint, public endpoints disagreed, the chain could not date one, or the hash covers nothing shown (a version 1 file or URL certificate: choose its file)',
+    'Not checked: no node you trust answered for every trustpoint, public endpoints disagreed, the chain could not date one, or the hash covers nothing shown (a version 1 file certificate: choose its file; a version 1 URL certificate, whose hash is of the page bytes alone)',
 };
 
 const EVIDENCES_VERDICTS: Record<EvidencesVerdict, string> = {
