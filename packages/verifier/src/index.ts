@@ -12,6 +12,7 @@ export * from './hashing/track-hash.js';
 export * from './hashing/trustpoint-hash.js';
 
 // Certificate hash version 2: every shown field covered, content selectively disclosable (SD-JWT)
+export * from './disclosure/certificate-members.js';
 export * from './disclosure/certificate-payload-v2.js';
 export * from './disclosure/disclosable-certificate.js';
 export * from './disclosure/disclosure.js';

@@ -91,6 +91,34 @@ afterEach(() => {
 });
 
 describe('certificate hash version 2: the pinned rules', () => {
+  describe('what a copy shows beyond the rule', () => {
+    it('when a copy is as issued, with the service view beside data, then nothing is uncovered', () => {
+      const { certificate } = issue({ grade: 'B' });
+
+      const reading = readDisclosableCertificate({
+        ...certificate,
+        metadata: [],
+        access: { public: true },
+      });
+
+      expect(reading.uncovered).toEqual([]);
+    });
+
+    it('when members are added to data and beside it, then the same hash and each is named uncovered', () => {
+      const { certificate } = issue({ grade: 'B' });
+      const added = {
+        ...certificate,
+        data: { ...certificate.data, grade: 'A+', fileName: 'diploma.pdf', _sd_alg: 'sha-256' },
+        honours: 'summa cum laude',
+      };
+
+      const reading = readDisclosableCertificate(added);
+
+      expect(reading.hash).toBe(readDisclosableCertificate(certificate).hash);
+      expect(reading.uncovered).toEqual(['grade', 'fileName', '_sd_alg', '$.honours']);
+    });
+  });
+
   describe('paths are arrays of segments', () => {
     it('when a member is named "a.b" beside a.b, then withholding one leaves the other', () => {
       const { certificate } = issue({ 'a.b': 1, a: { b: 2 } });

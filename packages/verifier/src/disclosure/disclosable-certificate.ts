@@ -7,6 +7,7 @@ import {
   type CertificateShownFieldsV2,
   type DisclosableCertificateData,
 } from './certificate-payload-v2.js';
+import { addedBesideData, V2_STRUCTURE } from './certificate-members.js';
 import { randomSalt } from './disclosure.js';
 import {
   formatDisclosurePath,
@@ -99,6 +100,12 @@ export interface DisclosableCertificateReading {
   disclosed: DisclosedField[];
   /** What the holder withheld: for a member only the object it was in, as its name is hidden too. */
   withheld: WithheldField[];
+  /**
+   * What the copy shows that the hash does not cover, added by whoever handed it on: members of
+   * `data` outside the rule (`fileName`), and members beside `data` as `$.<name>`. A copy that
+   * shows any is not what was certified, whatever its hash.
+   */
+  uncovered: string[];
 }
 
 /**
@@ -128,7 +135,13 @@ export function readDisclosableCertificate(certificate: unknown): DisclosableCer
       ['data', 'content'],
     );
   }
-  return { hash: certificateRootV2(payload), payload, content, disclosed, withheld };
+  const uncovered = [
+    ...Object.keys(data).filter(
+      (name) => (name === '_sd_alg' || !(name in payload)) && !V2_STRUCTURE.includes(name),
+    ),
+    ...addedBesideData(certificate as Record<string, unknown>),
+  ];
+  return { hash: certificateRootV2(payload), payload, content, disclosed, withheld, uncovered };
 }
 
 /**

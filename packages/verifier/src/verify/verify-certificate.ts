@@ -7,6 +7,7 @@ import {
   contentCertificateHash,
   type AssetCertificateInput,
 } from '../hashing/certificate-hash.js';
+import { addedBesideData } from '../disclosure/certificate-members.js';
 import { readDisclosableCertificate } from '../disclosure/disclosable-certificate.js';
 import { SelectiveDisclosureError } from '../disclosure/selective-disclosure-error.js';
 import type { WithheldField } from '../disclosure/sd-payload.js';
@@ -377,34 +378,6 @@ export function readCertificate(json: unknown): CertificateInput {
   };
 }
 
-/** The members of a version 2 `data` that carry the hash itself rather than a shown field. */
-const V2_STRUCTURE: readonly string[] = ['hash', 'hashVersion', 'selectiveDisclosure'];
-
-/**
- * The members a certificate has beside `data` as the certificate API answers it: the id (covered),
- * the trustpoints (checked on chain) and the owner's view (`access`, `status`: the service's, never
- * shown as certified). Any other member was added to the copy by whoever handed it on.
- */
-const CERTIFICATE_MEMBERS: readonly string[] = ['certID', 'data', 'metadata', 'access', 'status'];
-
-/** How `unverified` names a member added beside `data`: `$.<name>`. */
-const BESIDE_DATA = '$.';
-
-/** The member a name of `unverified` stands for when it was added beside `data`; else undefined. */
-export function memberBesideData(name: string): string | undefined {
-  return name.startsWith(BESIDE_DATA) ? name.slice(BESIDE_DATA.length) : undefined;
-}
-
-/**
- * Members added beside `data` (a top-level `name`, `grade`, ...), as `$.<name>`: no rule reads
- * them, so a viewer that shows them must say they are claims.
- */
-function addedBesideData(certificate: CertificateInput): string[] {
-  return Object.keys(certificate.json)
-    .filter((name) => !CERTIFICATE_MEMBERS.includes(name))
-    .map((name) => `${BESIDE_DATA}${name}`);
-}
-
 /** The shown fields of `data` besides the content, each present only when the JSON has it. */
 const SHOWN_FIELDS = ['name', 'description', 'issuer', 'issuedOn', 'expires'] as const;
 
@@ -425,7 +398,7 @@ function checkCertificateHash(
       ...SHOWN_FIELDS.filter((name) => data[name] !== undefined),
       ...(contentCovered || data.content === undefined ? [] : ['content']),
       ...(data.fileHash === undefined || fileCovered ? [] : ['fileHash']),
-      ...addedBesideData(certificate),
+      ...addedBesideData(certificate.json),
     ],
     withheld: [],
   };
@@ -456,12 +429,8 @@ function checkCertificateHashV2(
     };
   }
   const covered = Object.keys(reading.payload).filter((name) => name !== '_sd_alg');
-  // Anything else `data` shows (a `fileName` added to a copy, ...) is nobody's but the copy's.
-  const data = certificate.json.data as Record<string, unknown>;
-  const unverified = [
-    ...Object.keys(data).filter((name) => !covered.includes(name) && !V2_STRUCTURE.includes(name)),
-    ...addedBesideData(certificate),
-  ];
+  // Anything else the copy shows (a `fileName` added to `data`, ...) is nobody's but the copy's.
+  const { uncovered: unverified } = reading;
   const check = {
     ...base,
     recomputed: reading.hash,
