@@ -328,6 +328,56 @@ describe.each(testBackends())(
       await expectAnchoredExactlyOnce(db.knex, network, requests);
     }, 180_000);
 
+    it.each([
+      [
+        "a registry address holds no contract (a typo, or another chain's deployment)",
+        (given: NetworkConfig) => ({ ...given, trustPointRegistry: `0x${'11'.repeat(20)}` }),
+        /^trustPointRegistry 0x1{40} has no contract code on chain 31337/,
+      ],
+      [
+        'the registrar key holds no REGISTRAR_ROLE on the registries',
+        (given: NetworkConfig) => ({ ...given, signerKey: Wallet.createRandom().privateKey }),
+        /does not hold REGISTRAR_ROLE on trustPointRegistry .*: grant it/,
+      ],
+    ])(
+      'when %s, then the network is not ready saying so, nothing is sent and queued records wait',
+      async (_case, change, reason) => {
+        // Arrange
+        ({ chain, network, control } = await startIntervalChain());
+        const { logger, lines } = capturingLogger();
+        const configured = change(network);
+        engine = new AnchorEngine(db.knex, new NetworkRegistry([configured]), {
+          logger,
+          timing: TIMING,
+        });
+        const started = engine;
+        await enqueueEach(started, db.knex, trustPointRequests(2));
+
+        // Act
+        started.start();
+        await waitFor(
+          () => started.networkHealth(network.networkId).state === 'notReady',
+          30_000,
+          'not ready',
+        );
+        // Several looks while it stays so.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+        // Assert
+        expect(started.networkHealth(network.networkId).reason).toMatch(reason);
+        expect(await transactionsOf(db.knex)).toEqual([]);
+        expect(await db.knex('anchor_records').distinct('status')).toEqual([{ status: 'queued' }]);
+        // Told once, not at every look.
+        const told = lines.filter(
+          (line) =>
+            line.level === 'error' &&
+            line.message.includes('registrar cannot write to its registries'),
+        );
+        expect(told).toHaveLength(1);
+      },
+      120_000,
+    );
+
     it('when the registrar is empty, then the network is not ready, requests fail fast and queued records wait; funded again, the queue drains', async () => {
       const { engine, lines } = await setUp();
       const queued = evidenceRequests(8);

@@ -58,6 +58,7 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         'migrations',
         'network:31337:node',
         'network:31337:registrar',
+        'network:31337:registries',
       ]);
       expect(body.checks.every((check) => check.ok)).toBe(true);
       expect(response.text).not.toContain(HARDHAT_DEV_KEY.slice(2));
@@ -102,9 +103,31 @@ describe.each(testBackends())('readiness (%s)', (backend) => {
         const app = appOf(serviceObservability({ knex: database.knex, networks: [down] }));
         const response = await request(app).get('/readyz').expect(503);
         const body = response.body as ReadyzBody;
-        expect(body.failed).toEqual(['network:31337:node', 'network:31337:registrar']);
+        expect(body.failed).toEqual([
+          'network:31337:node',
+          'network:31337:registrar',
+          'network:31337:registries',
+        ]);
         expect(body.checks[2]?.detail).toMatch(/^node unreachable: ECONNREFUSED/);
         expect(response.text).not.toContain(down.rpcUrl);
+      } finally {
+        await database.close();
+      }
+    });
+  });
+
+  describe('when a registry address holds no contract, or a URL is in a node error', () => {
+    it('then /readyz answers 503 naming the registries check and the address, the URL never', async () => {
+      const database = await openTestDatabase(backend);
+      try {
+        const typo = { ...network, evidenceRepository: `0x${'22'.repeat(20)}` };
+        const app = appOf(serviceObservability({ knex: database.knex, networks: [typo] }));
+        const response = await request(app).get('/readyz').expect(503);
+        const body = response.body as ReadyzBody;
+        expect(body.failed).toEqual(['network:31337:registries']);
+        expect(body.checks[4]?.detail).toMatch(
+          /^evidenceRepository 0x2{40} has no contract code on chain 31337/,
+        );
       } finally {
         await database.close();
       }

@@ -233,6 +233,7 @@ export class NetworkAnchorer {
         : this.#timing.balanceCheckMs;
     // At start, then at intervals while idle; before every batch too (below).
     if (sinceCheck >= checkEvery) {
+      await this.#registrar.checkRegistries();
       await this.#registrar.checkBalance(1);
       await this.#registrar.checkKeyNotShared();
     }

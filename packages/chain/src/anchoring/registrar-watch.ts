@@ -7,6 +7,7 @@ import type { AnchorLogger } from './anchor-logger.js';
 import { batchCost } from './batch-transaction.js';
 import { feesFor, type FeePolicy, type TransactionFees } from './fees.js';
 import type { NetworkHealth } from './network-health.js';
+import { registryProblems } from './registry-check.js';
 
 /**
  * What a network's anchorer knows of its registrar: whether it can pay for the next batch at
@@ -29,6 +30,8 @@ export class RegistrarWatch {
   #checkedAt = 0;
   /** Whether a use of the registrar key by another deployment was reported and not yet over. */
   #keySharedReported = false;
+  /** What stops the registrar writing to the registries, as last checked (`checkRegistries`). */
+  #registryProblem: string | undefined;
 
   constructor(input: {
     knex: Knex;
@@ -69,7 +72,8 @@ export class RegistrarWatch {
   async checkBalance(recordCount: number): Promise<boolean> {
     const [balance, fees] = await Promise.all([this.#balance(), this.transactionFees()]);
     const required = batchCost(recordCount, fees);
-    const ready = balance >= required;
+    const funded = balance >= required;
+    const ready = funded && this.#registryProblem === undefined;
     const previous = this.#health.state;
     this.#checkedAt = Date.now();
     this.#health = {
@@ -78,13 +82,15 @@ export class RegistrarWatch {
       ...(ready
         ? {}
         : {
-            reason: `registrar ${this.#address} holds ${formatUnits(balance)}, the next batch needs ${formatUnits(required)} (native currency) at current fees`,
+            reason:
+              this.#registryProblem ??
+              `registrar ${this.#address} holds ${formatUnits(balance)}, the next batch needs ${formatUnits(required)} (native currency) at current fees`,
           }),
       balanceWei: balance.toString(),
       requiredWei: required.toString(),
       checkedAt: new Date(this.#checkedAt),
     };
-    if (!ready && previous !== 'notReady') {
+    if (!funded && previous !== 'notReady') {
       this.#logger.error(
         {
           networkId: this.#network.networkId,
@@ -97,11 +103,35 @@ export class RegistrarWatch {
     } else if (ready && previous === 'notReady') {
       this.#logger.info(
         { networkId: this.#network.networkId, balanceWei: balance.toString() },
-        'network ready again: the registrar is funded; queued records are sent',
+        'network ready again: the registrar is funded and may write to the registries; queued records are sent',
       );
     }
     this.#onHealth(this.#health);
     return ready;
+  }
+
+  /**
+   * Whether the registrar can write to the network's registries (`registryProblems`): each has
+   * contract code and grants it REGISTRAR_ROLE. Until it can, the network is not ready (the next
+   * `checkBalance` says so, with the reason): no batch is sent (a transaction to an address without
+   * code succeeds and records nothing), new requests fail with 503, queued records wait. Told once
+   * at error level, with what to do, and once at info when it is over.
+   */
+  async checkRegistries(): Promise<void> {
+    const problems = await registryProblems(this.#rpc, this.#network, this.#address);
+    const problem = problems.length === 0 ? undefined : problems.join('; ');
+    if (problem !== undefined && problem !== this.#registryProblem) {
+      this.#logger.error(
+        { networkId: this.#network.networkId, registrar: this.#address, problem },
+        'network not ready: the registrar cannot write to its registries. New requests to this network fail with 503, queued records wait',
+      );
+    } else if (problem === undefined && this.#registryProblem !== undefined) {
+      this.#logger.info(
+        { networkId: this.#network.networkId, registrar: this.#address },
+        'the registrar can write to its registries again',
+      );
+    }
+    this.#registryProblem = problem;
   }
 
   /**

@@ -1,4 +1,10 @@
-import { JsonRpcClient, type NetworkConfig, type NetworkHealth } from '@trustpoint/chain';
+import {
+  JsonRpcClient,
+  registryProblems,
+  withoutNodeUrls,
+  type NetworkConfig,
+  type NetworkHealth,
+} from '@trustpoint/chain';
 import { computeAddress, formatEther } from 'ethers';
 import type { ReadinessCheck } from './readiness-check.js';
 
@@ -14,9 +20,10 @@ export interface NetworkChecksOptions {
 }
 
 /**
- * Per network, `network:<id>:node` (the node answers with the configured chain id) and
- * `network:<id>:registrar` (the registrar can pay for a batch). The node's URL is never shown: it
- * may carry an API key.
+ * Per network, `network:<id>:node` (the node answers with the configured chain id),
+ * `network:<id>:registrar` (the registrar can pay for a batch) and `network:<id>:registries`
+ * (each registry is a contract that grants the registrar REGISTRAR_ROLE: an address without code
+ * would take batches and record nothing). The node's URL is never shown: it may carry an API key.
  */
 export function networkChecks(options: NetworkChecksOptions): ReadinessCheck[] {
   const timeoutMs = options.rpcTimeoutMs ?? 2_000;
@@ -34,7 +41,7 @@ export function networkChecks(options: NetworkChecksOptions): ReadinessCheck[] {
           } catch (error) {
             // fetch's messages name no URL (which may carry an API key); its cause says why.
             const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-            const why = error instanceof Error ? error.message : String(error);
+            const why = withoutNodeUrls(error instanceof Error ? error.message : String(error));
             throw new Error(`node unreachable: ${typeof cause === 'string' ? cause : why}`);
           }
           if (chainId !== network.chainId) {
@@ -57,6 +64,14 @@ export function networkChecks(options: NetworkChecksOptions): ReadinessCheck[] {
             );
           }
           return `registrar ${registrar} holds ${formatEther(balance)}`;
+        },
+      },
+      {
+        name: `${prefix}:registries`,
+        run: async () => {
+          const problems = await registryProblems(rpc, network, registrar);
+          if (problems.length > 0) throw new Error(problems.join('; '));
+          return `the registrar may write to ${network.statusRegistry === undefined ? 'both' : 'all three'} registries`;
         },
       },
     ];
