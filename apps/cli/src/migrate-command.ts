@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
 import { migrateDatabase } from '@trustpoint/launcher/migrate-database';
+import { RoleConfigError } from '@trustpoint/launcher/launcher';
 import { CliError } from './cli-error.js';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './output.js';
@@ -17,7 +18,11 @@ export function migrateCommand(program: Command, io: Io): void {
       try {
         outcome = await migrateDatabase(readLauncherConfig(io.env));
       } catch (error) {
-        throw new CliError((error as Error).message, EXIT.failure);
+        // A configuration that cannot work (DATABASE_URL): exit 2, as a start refuses it.
+        throw new CliError(
+          (error as Error).message,
+          error instanceof RoleConfigError ? EXIT.usage : EXIT.failure,
+        );
       }
       if (options.json) {
         io.stdout(`${JSON.stringify(outcome)}\n`);

@@ -2,6 +2,7 @@
 export * from './networks/network-config.js';
 export * from './networks/load-networks.js';
 export * from './networks/network-registry.js';
+export * from './networks/node-label.js';
 export * from './networks/network-summary.js';
 export * from './networks/queue-capacity.js';
 export * from './networks/trust-document-source.js';
@@ -14,6 +15,7 @@ export * from './anchoring/anchoring-observer.js';
 export * from './anchoring/anchoring-thread.js';
 export * from './anchoring/network-anchorer.js';
 export * from './anchoring/network-health.js';
+export * from './anchoring/registry-check.js';
 export type { Admission } from './anchoring/queue-admission.js';
 export * from './anchoring/shared-network-health.js';
 export * from './anchoring/status-backfill.js';

@@ -183,6 +183,25 @@ describe('Network configuration', () => {
     expect((error as Error).message).toMatch(/rpcUrl/);
   });
 
+  it('when an rpcUrl carries credentials (user:key@), then loading stops saying where the key goes, and the key is not quoted', async () => {
+    const paths = await files({
+      networks: [
+        {
+          networkId: '80002',
+          rpcUrl: 'https://apikey:S3CRET-KEY@polygon-amoy.example.org/v3/abc',
+          chainId: 80002,
+          ...ADDRESSES,
+        },
+      ],
+    });
+
+    const error = await loadNetworks({ ...paths, env: {} }).catch((reason: unknown) => reason);
+
+    expect(error).toBeInstanceOf(NetworkConfigError);
+    expect((error as Error).message).toMatch(/must not carry credentials.*rpcUrl/s);
+    expect((error as Error).message).not.toContain('S3CRET-KEY');
+  });
+
   it('when a networkId is not a decimal number, then loading stops: clients could never name it', async () => {
     const paths = await files({
       networks: [
@@ -253,11 +272,17 @@ describe('Network registry', () => {
   it('when the node serves another chain than configured, then start-up stops with both ids', async () => {
     const [network] = registry.list();
     if (!network) throw new Error('one network');
-    const wrong = new NetworkRegistry([{ ...network, chainId: 11155111 }]);
+    // The path as a provider gives its key in it: never in the message.
+    const wrong = new NetworkRegistry([
+      { ...network, rpcUrl: `${network.rpcUrl}/v3/SECRETKEY123`, chainId: 11155111 },
+    ]);
 
-    await expect(wrong.verifyChainIds()).rejects.toThrow(
-      /serves chain 31337, but the configuration says 11155111/,
+    const error = await wrong.verifyChainIds().catch((reason: unknown) => reason);
+
+    expect((error as Error).message).toMatch(
+      /the node at http:\/\/127\.0\.0\.1:\d+\/… serves chain 31337, but the configuration says 11155111/,
     );
+    expect((error as Error).message).not.toContain('SECRETKEY123');
   });
 
   it('when a node is unreachable, then start-up reports it, or stops when reachability is required', async () => {

@@ -26,8 +26,23 @@ function poolMax(knex: Knex): number {
 }
 
 async function latest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+  // A database a newer version migrated (a rolling upgrade, a process of the older version
+  // restarting): knex calls it corrupt. With every migration of this version applied, this version
+  // runs on it (migrations only add); with some missing, it belongs to another line of versions.
+  const applied = await appliedMigrations(knex);
+  if (applied !== undefined) {
+    const known = new Set(migrations.map((migration) => migration.name));
+    const newer = applied.filter((name) => !known.has(name));
+    if (newer.length > 0) {
+      const pending = await pendingMigrations(knex);
+      if (pending.length === 0) return [];
+      throw new Error(
+        `the database was migrated by another version of Trustpoint: it has ${newer.join(', ')}, which this version does not know, and lacks ${pending.join(', ')}; run the version that migrated it`,
+      );
+    }
+  }
+  const [, done] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return done;
 }
 
 /**

@@ -24,6 +24,13 @@ export function openPostgres(
       types: typeParsers as Knex.PgCustomTypesConfig,
     },
     pool: { min: 0, max: poolMax },
+    // knex prints every failed connection with its stack to the console; the error reaches the
+    // caller anyway, which says it once (a start: DATABASE_URL and why; a request: a 503).
+    log: {
+      warn: (message: string) => {
+        if (!message.startsWith('Acquire connection error')) console.warn(message);
+      },
+    },
     ...(schema === undefined ? {} : { searchPath: [schema] }),
   });
   return { knex: instance, backend: 'postgres', close: () => instance.destroy() };

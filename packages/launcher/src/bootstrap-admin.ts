@@ -10,6 +10,7 @@ import {
 } from '@trustpoint/db';
 import { createApiKey } from '@trustpoint/identity';
 import type { LauncherConfig } from './launcher-config.js';
+import { databaseUrlError } from './role-config-error.js';
 import { servicePidHolding } from './service-pid-file.js';
 
 /** The plan the first administrator is given: no networks (an administrator adds them). */
@@ -53,7 +54,9 @@ export async function bootstrapAdmin(
         },
   );
   try {
-    const pending = await pendingMigrations(database.knex);
+    const pending = await pendingMigrations(database.knex).catch((error: unknown) => {
+      throw config.databaseUrl === undefined ? error : databaseUrlError(error, config.databaseUrl);
+    });
     if (pending.length > 0) {
       throw new Error(
         `the database lacks ${String(pending.length)} migration(s): run trustpoint migrate first`,

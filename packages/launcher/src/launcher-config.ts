@@ -334,6 +334,20 @@ const chainHostOf = (env: NodeJS.ProcessEnv) => env.CHAIN_HOST ?? '127.0.0.1';
 const chainPortOf = (env: NodeJS.ProcessEnv) => port(env.CHAIN_PORT, 8545, 'CHAIN_PORT');
 
 /**
+ * `DATABASE_URL` as given (unset or empty: the embedded database), when it is a PostgreSQL URL
+ * (`postgres://` or `postgresql://`); anything else stops the start naming the variable, never
+ * its value (it holds a password).
+ */
+function databaseUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const scheme = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (scheme === 'postgres:' || scheme === 'postgresql:') return value;
+  throw new RoleConfigError(
+    `DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database), not ${scheme === undefined ? 'text that is no URL' : `a ${scheme}// URL`}`,
+  );
+}
+
+/**
  * The local chain's node as the roles reach it without a networks file (`CHAIN_HOST`, 127.0.0.1;
  * `CHAIN_PORT`, 8545): the one `serve all` starts, or `local-chain.js` run beside the roles.
  */
@@ -352,7 +366,7 @@ export function readLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
     trackApiPort: port(env.TRACK_API_PORT, 8081, 'TRACK_API_PORT'),
     publicUrl: publicUrlOf(env),
     serviceName: env.TRUSTPOINT_NAME || 'Trustpoint (local)',
-    databaseUrl: env.DATABASE_URL === '' ? undefined : env.DATABASE_URL,
+    databaseUrl: databaseUrlOf(env.DATABASE_URL),
     networksFile:
       env.TRUSTPOINT_NETWORKS_FILE === undefined || env.TRUSTPOINT_NETWORKS_FILE === ''
         ? undefined

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import {
   AnchorEngine,
   loadNetworks,
+  NetworkConfigError,
   NetworkRegistry,
   shareNetworkHealth,
   startAnchoringThread,
   watchNetworkHealth,
+  withoutNodeUrls,
 } from '@trustpoint/chain';
 import { CERT_API_BASE_PATH } from '@trustpoint/cert-api';
 import {
@@ -31,7 +33,7 @@ import { closeGracefully, listen } from './http-listener.js';
 import { releaseMemoryWhenIdle } from './idle-memory.js';
 import type { LauncherConfig } from './launcher-config.js';
 import { ensureLocalUser, loadOrCreateSecrets, mintLocalToken } from './local-identity.js';
-import { RoleConfigError } from './role-config-error.js';
+import { databaseUrlError, RoleConfigError } from './role-config-error.js';
 import { servicePidHolding } from './service-pid-file.js';
 import {
   certApiApp,
@@ -211,15 +213,21 @@ async function roleNetworks(
       throw new RoleConfigError(`${needs}: ${(error as Error).message}`);
     }
   } else {
-    // Configured networks come and go: an unreachable node is retried, and readiness tells.
-    await networks.verifyChainIds({
-      onUnreachable: (network, error) => {
-        logger.warn(
-          { networkId: network.networkId, err: error.message },
-          'node unreachable at start; will retry',
-        );
-      },
-    });
+    // Configured networks come and go: an unreachable node is retried, and readiness tells. A
+    // node on another chain than the file says is a configuration to change.
+    try {
+      await networks.verifyChainIds({
+        onUnreachable: (network, error) => {
+          logger.warn(
+            { networkId: network.networkId, err: withoutNodeUrls(error.message) },
+            'node unreachable at start; will retry',
+          );
+        },
+      });
+    } catch (error) {
+      if (error instanceof NetworkConfigError) throw new RoleConfigError(error.message);
+      throw error;
+    }
   }
   return networks;
 }
@@ -238,13 +246,19 @@ function requireDatabaseUrl(role: ServerRole, config: LauncherConfig): string {
 }
 
 async function roleDatabase(role: ServerRole, config: LauncherConfig): Promise<Database> {
+  const url = requireDatabaseUrl(role, config);
   const database = await createDatabase({
-    url: requireDatabaseUrl(role, config),
+    url,
     migrate: config.migrateAtStart,
     applicationName: `trustpoint-${role}`,
+  }).catch((error: unknown) => {
+    throw databaseUrlError(error, url);
   });
   if (!config.migrateAtStart) {
-    const pending = await pendingMigrations(database.knex);
+    const pending = await pendingMigrations(database.knex).catch(async (error: unknown) => {
+      await database.close();
+      throw databaseUrlError(error, url);
+    });
     if (pending.length > 0) {
       await database.close();
       throw new RoleConfigError(
@@ -272,11 +286,12 @@ async function refuseSharedRegistrarKey(config: LauncherConfig): Promise<void> {
 /** The database a role works on: PGlite in the data directory is for `all` alone. */
 async function databaseOf(role: LaunchRole, config: LauncherConfig): Promise<Database> {
   if (ROLE_TABLE[role].ownsMachine) {
-    return createDatabase(
-      config.databaseUrl
-        ? { url: config.databaseUrl }
-        : { dataDir: join(config.dataDir, 'pgdata') },
-    );
+    const { databaseUrl } = config;
+    if (databaseUrl === undefined)
+      return createDatabase({ dataDir: join(config.dataDir, 'pgdata') });
+    return createDatabase({ url: databaseUrl }).catch((error: unknown) => {
+      throw databaseUrlError(error, databaseUrl);
+    });
   }
   return roleDatabase(role as ServerRole, config);
 }

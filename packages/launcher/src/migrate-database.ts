@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createDatabase, migrate, type DatabaseBackend } from '@trustpoint/db';
 import type { LauncherConfig } from './launcher-config.js';
+import { databaseUrlError } from './role-config-error.js';
 import { servicePidHolding } from './service-pid-file.js';
 
 export interface MigrationOutcome {
@@ -36,6 +37,8 @@ export async function migrateDatabase(config: LauncherConfig): Promise<Migration
   );
   try {
     return { backend: database.backend, applied: await migrate(database.knex) };
+  } catch (error) {
+    throw config.databaseUrl === undefined ? error : databaseUrlError(error, config.databaseUrl);
   } finally {
     await database.close();
   }

@@ -46,6 +46,34 @@ describe('readLauncherConfig: OpenID Connect providers', () => {
   });
 });
 
+describe('readLauncherConfig: DATABASE_URL', () => {
+  it.each(['postgres://u:p@db:5432/trustpoint', 'postgresql://db/trustpoint'])(
+    'when it is the PostgreSQL URL %s, then it is kept',
+    (url) => {
+      expect(readLauncherConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    },
+  );
+
+  it.each([
+    ['notaurl', 'not text that is no URL'],
+    ['mysql://root:S3CRET@db/trustpoint', 'not a mysql:// URL'],
+  ])('when it is %s, then the start stops naming the variable, never the value', (url, said) => {
+    const error = (() => {
+      try {
+        readLauncherConfig({ DATABASE_URL: url });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+
+    expect(error).toBeInstanceOf(RoleConfigError);
+    expect((error as Error).message).toMatch(/^DATABASE_URL must be a PostgreSQL URL/);
+    expect((error as Error).message).toContain(said);
+    expect((error as Error).message).not.toContain('S3CRET');
+  });
+});
+
 describe('readLauncherConfig: files and URL fetching', () => {
   it('when nothing is set, then uploads are limited to 2 GiB and no private address may be fetched', () => {
     // Act

@@ -48,7 +48,13 @@ export const networkFileEntrySchema = z.strictObject({
     .string()
     .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive decimal number, as clients send it'),
   name: z.string().min(1).optional(),
-  rpcUrl: z.url(),
+  // fetch refuses a URL with credentials (and would quote it, key and all, in its error): a
+  // provider's key goes in the path (`/v3/<key>`), as providers give it.
+  rpcUrl: z.url().refine((url) => {
+    if (!URL.canParse(url)) return true; // z.url() says what is wrong with it
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  }, 'must not carry credentials (user:password@): put the API key in the path, as the provider gives it'),
   chainId: z.number().int().positive(),
   /** Registry addresses; when omitted they come from the deployments file, by chain id. */
   trustPointRegistry: address.optional(),

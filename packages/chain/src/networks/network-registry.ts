@@ -1,6 +1,7 @@
 import { DomainError, type FieldError } from '@trustpoint/domain';
 import { readChainId } from '../rpc/json-rpc-provider.js';
 import { NetworkConfigError } from './load-networks.js';
+import { nodeLabel, withoutNodeUrls } from './node-label.js';
 import type { NetworkConfig } from './network-config.js';
 
 const UNKNOWN_NETWORK = 'Unknown or unconfigured network';
@@ -73,7 +74,7 @@ export class NetworkRegistry {
         const reason = error instanceof Error ? error : new Error(String(error));
         if (options.requireReachable) {
           throw new NetworkConfigError(
-            `Network ${network.networkId}: the node at ${network.rpcUrl} is unreachable (${reason.message})`,
+            `Network ${network.networkId}: the node at ${nodeLabel(network.rpcUrl)} is unreachable (${withoutNodeUrls(reason.message)})`,
           );
         }
         options.onUnreachable?.(network, reason);
@@ -81,7 +82,7 @@ export class NetworkRegistry {
       }
       if (actual !== network.chainId) {
         throw new NetworkConfigError(
-          `Network ${network.networkId}: the node at ${network.rpcUrl} serves chain ${String(actual)}, but the configuration says ${String(network.chainId)}`,
+          `Network ${network.networkId}: the node at ${nodeLabel(network.rpcUrl)} serves chain ${String(actual)}, but the configuration says ${String(network.chainId)}`,
         );
       }
     }
