@@ -316,7 +316,14 @@ export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
 function publicUrlOf(env: NodeJS.ProcessEnv): string {
   const given = env.TRUSTPOINT_PUBLIC_URL;
   if (given === undefined || given === '') {
-    return `http://${env.API_HOST ?? '127.0.0.1'}:${env.CERT_API_PORT ?? '8080'}`;
+    // Where the API listens, as a client reaches it: a wildcard (all interfaces, as a container
+    // listens) is no address anyone can reach, so the origin certificates name is this machine's
+    // loopback, as `npm start` issues; an IPv6 address in brackets.
+    const host = env.API_HOST ?? '127.0.0.1';
+    const reachable = ['0.0.0.0', '::', '[::]', ''].includes(host) ? '127.0.0.1' : host;
+    const inUrl =
+      reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable;
+    return `http://${inUrl}:${env.CERT_API_PORT ?? '8080'}`;
   }
   let url: URL;
   try {

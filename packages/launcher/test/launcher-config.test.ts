@@ -46,6 +46,22 @@ describe('readLauncherConfig: OpenID Connect providers', () => {
   });
 });
 
+describe('readLauncherConfig: the public origin', () => {
+  it.each([
+    [{}, 'http://127.0.0.1:8080'],
+    [{ API_HOST: '0.0.0.0' }, 'http://127.0.0.1:8080'],
+    [{ API_HOST: '::', CERT_API_PORT: '9000' }, 'http://127.0.0.1:9000'],
+    [{ API_HOST: '::1' }, 'http://[::1]:8080'],
+    [{ API_HOST: '10.0.0.5' }, 'http://10.0.0.5:8080'],
+    [
+      { API_HOST: '0.0.0.0', TRUSTPOINT_PUBLIC_URL: 'https://certs.example.org/' },
+      'https://certs.example.org',
+    ],
+  ])('when %j, then certificates name %s', (env, origin) => {
+    expect(readLauncherConfig(env).publicUrl).toBe(origin);
+  });
+});
+
 describe('readLauncherConfig: DATABASE_URL', () => {
   it.each(['postgres://u:p@db:5432/trustpoint', 'postgresql://db/trustpoint'])(
     'when it is the PostgreSQL URL %s, then it is kept',
