@@ -32,6 +32,12 @@ describe('isDatabaseUnavailable', () => {
     ],
     ['a connection cut under a query', new Error('select 1 - Connection terminated unexpectedly')],
     [
+      'a statement written to a connection the server closed (EPIPE)',
+      Object.assign(new Error('insert into "rate_limit_counts" ... - write EPIPE'), {
+        code: 'EPIPE',
+      }),
+    ],
+    [
       'no pooled connection in time',
       new Error('Knex: Timeout acquiring a connection. The pool is probably full.'),
     ],
