@@ -316,7 +316,7 @@ describe('verifyCertificate against forgeries', () => {
     expect(looked).toEqual(['_trustpoint.university.example']);
   });
 
-  it('when a field the hash does not cover is added to a version 2 copy, then it is listed as unverified', async () => {
+  it('when a field the hash does not cover is added to a version 2 copy, then it is a mismatch naming it', async () => {
     const given = issued();
     const copy = {
       ...given,
@@ -335,11 +335,59 @@ describe('verifyCertificate against forgeries', () => {
       origins: [ORIGIN],
     });
 
+    expect(genuine.verdict).toBe('verified');
     expect(genuine.hash.unverified).toEqual([]);
+    expect(added.verdict).toBe('mismatch');
     expect(added.hash.unverified).toEqual(['fileName']);
+    expect(added.hash.detail).toContain(
+      'the copy shows fileName, which the version 2 rule does not cover',
+    );
   });
 
-  it("when members are added beside data (a top-level name), then they are listed as unverified by their path, the service's own members not", async () => {
+  it.each([
+    [
+      'a member named after an Object.prototype member in data',
+      'data',
+      'constructor',
+      'constructor',
+    ],
+    ['__proto__ in data (an own member, as JSON.parse makes it)', 'data', '__proto__', '__proto__'],
+    ['toString in data', 'data', 'toString', 'toString'],
+    [
+      'a member in selectiveDisclosure',
+      'selectiveDisclosure',
+      'grade',
+      'selectiveDisclosure.grade',
+    ],
+    ['a member in a trustpoint', 'metadata', 'note', 'metadata[0].note'],
+  ] as const)(
+    'when %s is added to a version 2 copy, then it is a mismatch naming it',
+    async (_what, where, name, named) => {
+      const given = issued();
+      const certificate = JSON.parse(JSON.stringify(given.certificate)) as {
+        data: Record<string, unknown> & { selectiveDisclosure: Record<string, unknown> };
+        metadata: Record<string, unknown>[];
+      };
+      const target =
+        where === 'data'
+          ? certificate.data
+          : where === 'selectiveDisclosure'
+            ? certificate.data.selectiveDisclosure
+            : certificate.metadata[0];
+      // An own member whatever its name (an assignment to __proto__ would set the prototype).
+      Object.defineProperty(target, name, { value: 'Grade A+', enumerable: true });
+
+      const added = await verify(
+        { ...given, certificate: certificate as unknown as typeof given.certificate },
+        { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] },
+      );
+
+      expect(added.verdict).toBe('mismatch');
+      expect(added.hash.unverified).toContain(named);
+    },
+  );
+
+  it("when members are added beside data (a top-level name), then it is a mismatch listing them by their path, the service's own members not", async () => {
     const given = issued();
     const copy = {
       ...given,
@@ -357,9 +405,9 @@ describe('verifyCertificate against forgeries', () => {
       origins: [ORIGIN],
     });
 
-    expect(added.verdict).toBe('verified');
+    expect(added.verdict).toBe('mismatch');
     expect(added.hash.unverified).toEqual(['$.name', '$.grade']);
-    expect(added.hash.detail).toContain('NOT over $.name, $.grade');
+    expect(added.hash.detail).toContain('the copy shows $.name, $.grade');
   });
 });
 

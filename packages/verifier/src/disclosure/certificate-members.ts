@@ -25,3 +25,49 @@ export function addedBesideData(certificate: Record<string, unknown>): string[] 
     .filter((name) => !CERTIFICATE_MEMBERS.includes(name))
     .map((name) => `${BESIDE_DATA}${name}`);
 }
+
+/** The members of a version 2 `data.selectiveDisclosure` as issued. */
+const SELECTIVE_DISCLOSURE_MEMBERS: readonly string[] = ['content', 'disclosures'];
+
+/**
+ * The members of a trustpoint in `metadata` as the certificate API answers it: what the chain read
+ * checks (type, network, timestamp, hash, contract, transaction) and the service's own view of it
+ * (`status`, a signature's `signature`, a failure's `failure`).
+ */
+const TRUSTPOINT_MEMBERS: readonly string[] = [
+  'type',
+  'networkId',
+  'status',
+  'smartContract',
+  'transactionHash',
+  'trustPointHash',
+  'timestamp',
+  'signature',
+  'failure',
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Members added inside what a version 2 copy shows beside the hashed fields: in
+ * `data.selectiveDisclosure` (`selectiveDisclosure.grade`) and in a trustpoint of `metadata`
+ * (`metadata[0].note`). No rule reads them.
+ */
+export function addedToStructure(certificate: Record<string, unknown>): string[] {
+  const data = isRecord(certificate.data) ? certificate.data : {};
+  const selective = isRecord(data.selectiveDisclosure) ? data.selectiveDisclosure : {};
+  const metadata = Array.isArray(certificate.metadata) ? (certificate.metadata as unknown[]) : [];
+  return [
+    ...Object.keys(selective)
+      .filter((name) => !SELECTIVE_DISCLOSURE_MEMBERS.includes(name))
+      .map((name) => `selectiveDisclosure.${name}`),
+    ...metadata.flatMap((item, index) =>
+      isRecord(item)
+        ? Object.keys(item)
+            .filter((name) => !TRUSTPOINT_MEMBERS.includes(name))
+            .map((name) => `metadata[${String(index)}].${name}`)
+        : [],
+    ),
+  ];
+}

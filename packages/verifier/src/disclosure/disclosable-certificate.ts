@@ -7,7 +7,7 @@ import {
   type CertificateShownFieldsV2,
   type DisclosableCertificateData,
 } from './certificate-payload-v2.js';
-import { addedBesideData, V2_STRUCTURE } from './certificate-members.js';
+import { addedBesideData, addedToStructure, V2_STRUCTURE } from './certificate-members.js';
 import { randomSalt } from './disclosure.js';
 import {
   formatDisclosurePath,
@@ -102,8 +102,10 @@ export interface DisclosableCertificateReading {
   withheld: WithheldField[];
   /**
    * What the copy shows that the hash does not cover, added by whoever handed it on: members of
-   * `data` outside the rule (`fileName`), and members beside `data` as `$.<name>`. A copy that
-   * shows any is not what was certified, whatever its hash.
+   * `data` outside the rule (`fileName`), inside `data.selectiveDisclosure` beside its content and
+   * disclosures (`selectiveDisclosure.grade`), in a trustpoint of `metadata` beside what the API
+   * gives it (`metadata[0].note`), and beside `data` (`$.grade`). A copy that shows any is not the
+   * certificate as issued, whatever its hash.
    */
   uncovered: string[];
 }
@@ -135,10 +137,13 @@ export function readDisclosableCertificate(certificate: unknown): DisclosableCer
       ['data', 'content'],
     );
   }
+  // Own members only: `constructor` or `__proto__` in a copy are no members of the payload.
   const uncovered = [
     ...Object.keys(data).filter(
-      (name) => (name === '_sd_alg' || !(name in payload)) && !V2_STRUCTURE.includes(name),
+      (name) =>
+        (name === '_sd_alg' || !Object.hasOwn(payload, name)) && !V2_STRUCTURE.includes(name),
     ),
+    ...addedToStructure(certificate as Record<string, unknown>),
     ...addedBesideData(certificate as Record<string, unknown>),
   ];
   return { hash: certificateRootV2(payload), payload, content, disclosed, withheld, uncovered };

@@ -143,10 +143,11 @@ export interface CertificateHashCheck {
    */
   covered: string[];
   /**
-   * Shown fields the hash does not cover (version 1: name, description, issuer, the dates, and
-   * the content of a file or URL certificate; version 2: members added to `data` after issuance):
-   * claims of whoever handed the JSON on, unverified. Members added beside `data` (anything but
-   * `certID`, `data`, `metadata`, `access` and `status`) are named `$.<name>`, whatever the version.
+   * Shown fields the hash does not cover: claims of whoever handed the JSON on, unverified.
+   * Version 1: name, description, issuer, the dates, and the content of a file or URL certificate.
+   * Version 2 covers every field the service issues, so any here (`readDisclosableCertificate`'s
+   * `uncovered`) was added to the copy and makes the hash check fail. Members added beside `data`
+   * (anything but `certID`, `data`, `metadata`, `access` and `status`) are named `$.<name>`.
    */
   unverified: string[];
   /** Version 2: what the holder withheld from this copy (a member by its object, its name hidden too). */
@@ -445,15 +446,20 @@ function checkCertificateHashV2(
       detail: `data.hash is not the version 2 root of the fields shown (${reading.hash}): a shown field (name, description, issuer, a date, the content, ...) was changed`,
     };
   }
+  // Version 2 covers every field the service issues: a member it does not cover was added to the
+  // copy, which is then not the certificate as issued (shown beside a verdict, it would be believed).
+  if (unverified.length > 0) {
+    return {
+      ...check,
+      matches: false,
+      detail: `the copy shows ${unverified.join(', ')}, which the version 2 rule does not cover: added after issuance, so this is not the certificate as issued (the hash matches the fields it covers)`,
+    };
+  }
   const withheld =
     reading.withheld.length === 0
       ? ''
       : `; ${String(reading.withheld.length)} content field(s) withheld by the holder`;
-  // Members added to the copy after issuance are shown but read by no rule: never "every field".
-  const over =
-    unverified.length === 0
-      ? 'over every shown field'
-      : `over the fields it covers (NOT over ${unverified.join(', ')}, shown but added by whoever gave the JSON)`;
+  const over = 'over every shown field';
   if (file === undefined || (certificate.type !== 'file' && certificate.type !== 'url')) {
     const bytes =
       certificate.type === 'file' || certificate.type === 'url'
