@@ -36,7 +36,13 @@ describe.skipIf(!process.env.DATABASE_URL)('health and metrics of the roles', ()
       expect(ready.status).toBe(200);
       expect(
         ((await ready.json()) as { checks: { name: string }[] }).checks.map((c) => c.name),
-      ).toEqual(['database', 'migrations', 'network:31337:node', 'network:31337:registrar']);
+      ).toEqual([
+        'database',
+        'migrations',
+        'network:31337:node',
+        'network:31337:registrar',
+        'network:31337:registries',
+      ]);
       expect(metrics).toMatch(
         /trustpoint_registrar_balance_ether\{network="31337",role="anchor"\} \d/,
       );
