@@ -107,7 +107,6 @@ export async function serveAll(): Promise<ServedInstance> {
   const logger = pino({ name: 'trustpoint', level: config.logLevel });
   const running = await launch('all', config, logger);
   await writeLocalToken(config.dataDir, running.token);
-  console.log(banner(running, config.dataDir));
 
   // The embedded database belongs to this process: `trustpoint migrate` must not open it too.
   const embedded = running.database.backend === 'pglite';
@@ -134,6 +133,9 @@ export async function serveAll(): Promise<ServedInstance> {
       );
     }, 1_000).unref();
   });
+  // Only now that Ctrl-C stops it cleanly: whoever reads "is running" may signal at once (with the
+  // banner printed before, a SIGINT in the moment the pid file took ended the process by default).
+  console.log(banner(running, config.dataDir));
   const localNodes: Record<string, string[]> = {};
   for (const network of running.networks.list()) {
     if (isLoopback(network.rpcUrl)) localNodes[network.networkId] = [network.rpcUrl];

@@ -18,10 +18,11 @@ export async function serveRole(role: ServerRole): Promise<void> {
     .list()
     .map((network) => network.networkId)
     .join(', ');
+  // Before the line saying it runs: whoever reads it may signal at once.
+  stopOnSignals(() => running.stop(), { logger, graceMs: config.shutdownTimeoutMs });
   console.log(
     running.url === undefined
       ? `Trustpoint anchoring is running (networks ${networks}, pid ${String(process.pid)})`
       : `Trustpoint ${role === 'cert' ? 'certificate' : 'asset-tracking'} API is running at ${running.url} (pid ${String(process.pid)})`,
   );
-  stopOnSignals(() => running.stop(), { logger, graceMs: config.shutdownTimeoutMs });
 }
