@@ -29,8 +29,11 @@ export function shownText(text: string): string {
   });
 }
 
-/** The last moment an ECMAScript date can name (year 275760), in milliseconds since the epoch. */
-const LATEST_DATE_MILLIS = 8_640_000_000_000_000;
+/**
+ * The last moment an ECMAScript date can name (year 275760), in milliseconds since the epoch: a
+ * later time cannot be shown as a date (the service refuses one, `epochMillisSchema`).
+ */
+export const LATEST_DATE_MILLIS = 8_640_000_000_000_000;
 
 /**
  * A time (milliseconds since the epoch) as a verifier shows it: its ISO 8601 date, or, for a time
