@@ -1,3 +1,5 @@
+import { isRecord } from './certificate-payload-v2.js';
+
 /** The members of a version 2 `data` that carry the hash itself rather than a shown field. */
 export const V2_STRUCTURE: readonly string[] = ['hash', 'hashVersion', 'selectiveDisclosure'];
 
@@ -45,9 +47,6 @@ const TRUSTPOINT_MEMBERS: readonly string[] = [
   'signature',
   'failure',
 ];
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Members added inside what a version 2 copy shows beside the hashed fields: in

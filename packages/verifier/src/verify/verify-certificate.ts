@@ -459,7 +459,6 @@ function checkCertificateHashV2(
     reading.withheld.length === 0
       ? ''
       : `; ${String(reading.withheld.length)} content field(s) withheld by the holder`;
-  const over = 'over every shown field';
   if (file === undefined || (certificate.type !== 'file' && certificate.type !== 'url')) {
     const bytes =
       certificate.type === 'file' || certificate.type === 'url'
@@ -468,7 +467,7 @@ function checkCertificateHashV2(
     return {
       ...check,
       matches: true,
-      detail: `data.hash recomputed by the version 2 rule ${over}${withheld}${bytes}`,
+      detail: `data.hash recomputed by the version 2 rule over every shown field${withheld}${bytes}`,
     };
   }
   const hashes = file instanceof Uint8Array ? hashFileBytes(file) : file;
@@ -478,7 +477,7 @@ function checkCertificateHashV2(
     fileHash: { given: certificate.fileHash, recomputed: hashes.fileHash },
     matches: fileHashMatches,
     detail: fileHashMatches
-      ? `data.hash recomputed by the version 2 rule ${over}, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
+      ? `data.hash recomputed by the version 2 rule over every shown field, data.fileHash from the ${certificate.type === 'file' ? 'file' : "URL's bytes"}${withheld}`
       : `${certificate.type === 'file' ? 'the file does' : "the URL's bytes do"} not match the certificate: their sha256 is ${hashes.fileHash}`,
   };
 }
@@ -764,8 +763,9 @@ function overallVerdict(
     has('unreachable', 'unexpected', 'untimed', 'signatureUnchecked', 'disagreement') ||
     !trustpoints.some((trustpoint) => trustpoint.type === 'Evidence') ||
     // A hash that covers nothing shown (a version 1 file certificate checked without its file, a
-    // version 1 URL certificate, whose hash is of the page's bytes alone, with them or not) proves only that some hash is on chain: any name, issuer or date could be put beside
-    // it, a version 2 record's root too, stripped of what it covers.
+    // version 1 URL certificate, whose hash is of the page's bytes alone, with them or not)
+    // proves only that some hash is on chain: any name, issuer or date could be put beside it, a
+    // version 2 record's root too, stripped of what it covers.
     hash.covered.length === 0
   ) {
     return 'unchecked';

@@ -177,8 +177,7 @@ function readEvidence(
     networkIdRead:
       asset === undefined ||
       item.networkId === undefined ||
-      ((typeof item.networkId === 'number' || typeof item.networkId === 'string') &&
-        String(item.networkId) === String(asset.networkId)),
+      (isNetworkId(item.networkId) && String(item.networkId) === String(asset.networkId)),
     assetHash:
       asset?.assetHash ?? field(item, 'assetHash', isHash, '64 lowercase hex characters', path),
     networkId:
