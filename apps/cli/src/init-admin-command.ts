@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { bootstrapAdmin } from '@trustpoint/launcher/bootstrap-admin';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
-import { RoleConfigError } from '@trustpoint/launcher/launcher';
-import { CliError } from './cli-error.js';
-import { EXIT } from './exit-codes.js';
+import { commandFailure } from './start-or-refuse.js';
 import type { Io } from './output.js';
 
 interface InitAdminOptions {
@@ -35,11 +33,7 @@ export function initAdminCommand(program: Command, io: Io): void {
           displayName: options.name,
         });
       } catch (error) {
-        // A configuration that cannot work (DATABASE_URL): exit 2, as a start refuses it.
-        throw new CliError(
-          (error as Error).message,
-          error instanceof RoleConfigError ? EXIT.usage : EXIT.failure,
-        );
+        throw commandFailure(error);
       }
       if (options.json) {
         io.stdout(`${JSON.stringify(outcome)}\n`);

@@ -15,3 +15,14 @@ export async function startOrRefuse<T>(start: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * A database command's failure (`migrate`, `init-admin`) as the CLI says it: its message alone,
+ * exit 2 for a configuration that cannot work (DATABASE_URL), as a start refuses it; exit 1 else.
+ */
+export function commandFailure(error: unknown): CliError {
+  return new CliError(
+    (error as Error).message,
+    error instanceof RoleConfigError ? EXIT.usage : EXIT.failure,
+  );
+}

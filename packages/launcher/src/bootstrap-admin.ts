@@ -55,7 +55,7 @@ export async function bootstrapAdmin(
   );
   try {
     const pending = await pendingMigrations(database.knex).catch((error: unknown) => {
-      throw config.databaseUrl === undefined ? error : databaseUrlError(error, config.databaseUrl);
+      throw databaseUrlError(error, config.databaseUrl);
     });
     if (pending.length > 0) {
       throw new Error(

@@ -286,11 +286,12 @@ async function refuseSharedRegistrarKey(config: LauncherConfig): Promise<void> {
 /** The database a role works on: PGlite in the data directory is for `all` alone. */
 async function databaseOf(role: LaunchRole, config: LauncherConfig): Promise<Database> {
   if (ROLE_TABLE[role].ownsMachine) {
-    const { databaseUrl } = config;
-    if (databaseUrl === undefined)
-      return createDatabase({ dataDir: join(config.dataDir, 'pgdata') });
-    return createDatabase({ url: databaseUrl }).catch((error: unknown) => {
-      throw databaseUrlError(error, databaseUrl);
+    return createDatabase(
+      config.databaseUrl
+        ? { url: config.databaseUrl }
+        : { dataDir: join(config.dataDir, 'pgdata') },
+    ).catch((error: unknown) => {
+      throw databaseUrlError(error, config.databaseUrl);
     });
   }
   return roleDatabase(role as ServerRole, config);

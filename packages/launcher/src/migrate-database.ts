@@ -38,7 +38,7 @@ export async function migrateDatabase(config: LauncherConfig): Promise<Migration
   try {
     return { backend: database.backend, applied: await migrate(database.knex) };
   } catch (error) {
-    throw config.databaseUrl === undefined ? error : databaseUrlError(error, config.databaseUrl);
+    throw databaseUrlError(error, config.databaseUrl);
   } finally {
     await database.close();
   }

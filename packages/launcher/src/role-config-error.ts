@@ -29,10 +29,11 @@ function postgresAt(url: string): string {
 /**
  * `error` of a first use of `DATABASE_URL` as the `RoleConfigError` to stop with, when it says the
  * server cannot be reached, refuses the credentials (SQLSTATE class 28) or has no such database
- * (3D000); `error` itself otherwise. The message names the variable and where it points, never
- * the password, with PostgreSQL's own reason.
+ * (3D000); `error` itself otherwise, and always without a `url` (the embedded database). The
+ * message names the variable and where it points, never the password, with PostgreSQL's reason.
  */
-export function databaseUrlError(error: unknown, url: string): unknown {
+export function databaseUrlError(error: unknown, url: string | undefined): unknown {
+  if (url === undefined) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') return error;
   if (!CANNOT_CONNECT.has(code) && !code.startsWith('28') && code !== '3D000') return error;
