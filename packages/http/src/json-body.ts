@@ -18,6 +18,17 @@ export function rawJsonOf(req: Request): Buffer | undefined {
   return (req as unknown as { [RAW_JSON]?: Buffer })[RAW_JSON];
 }
 
+/** The first byte of `buffer` that is not JSON whitespace (RFC 8259: space, tab, LF, CR). */
+function firstSignificantByte(buffer: Buffer): number | undefined {
+  for (const byte of buffer) {
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte;
+  }
+  return undefined;
+}
+
+const OPEN_OBJECT = 0x7b; // {
+const OPEN_ARRAY = 0x5b; // [
+
 function isJson(buffer: Buffer): boolean {
   try {
     JSON.parse(buffer.toString('utf8'));
@@ -62,8 +73,8 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
       }
       // `null`, `"text"` or `12` are JSON, which the strict parser refuses as malformed: said as
       // what it is. A body starting with `{` or `[` (every request's) is not parsed twice.
-      const first = buffer.toString('latin1', 0, 64).trimStart()[0];
-      if (first !== undefined && first !== '{' && first !== '[' && isJson(buffer)) {
+      const first = firstSignificantByte(buffer);
+      if (first !== undefined && first !== OPEN_OBJECT && first !== OPEN_ARRAY && isJson(buffer)) {
         throw Object.assign(new Error('the body is JSON but not an object'), {
           type: 'entity.not.object',
           status: 400,
