@@ -3,8 +3,21 @@
  * (administrator or crash shutdown, "the database system is starting up").
  */
 const UNAVAILABLE_SQL_STATE = /^(08...|57P0[123])$/;
-/** Socket errors of a connection that could not be made or was cut (EPIPE: written to after). */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+/**
+ * Socket errors of a connection that could not be made or was cut (EPIPE: written to after), and
+ * of a database host that cannot be found or reached for now (its name moving in a failover, a
+ * network partition).
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /**
  * What node-postgres and knex say, without a code, when the server went away under a connection
  * or no connection could be had in time.

@@ -38,6 +38,18 @@ describe('isDatabaseUnavailable', () => {
       }),
     ],
     [
+      'a database host that cannot be reached (EHOSTUNREACH)',
+      Object.assign(new Error('connect EHOSTUNREACH 10.0.0.9:5432'), { code: 'EHOSTUNREACH' }),
+    ],
+    [
+      'a database host name that does not resolve for now (EAI_AGAIN)',
+      Object.assign(new Error('getaddrinfo EAI_AGAIN db'), { code: 'EAI_AGAIN' }),
+    ],
+    [
+      'a database host name gone from DNS (ENOTFOUND)',
+      Object.assign(new Error('getaddrinfo ENOTFOUND db'), { code: 'ENOTFOUND' }),
+    ],
+    [
       'no pooled connection in time',
       new Error('Knex: Timeout acquiring a connection. The pool is probably full.'),
     ],
@@ -60,6 +72,28 @@ describe('errorHandler when the database cannot be reached', () => {
     // Arrange
     const database = await createDatabase({
       url: `postgres://postgres@127.0.0.1:${String(await closedPort())}/trustpoint`,
+      migrate: false,
+      poolMax: 1,
+    });
+    const app = testApp((routes) => {
+      routes.get('/read', async (_req, res) => {
+        res.json(await database.knex.raw('select 1'));
+      });
+    });
+
+    // Act
+    const response = await request(app).get('/read');
+    await database.close();
+
+    // Assert
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual(UNAVAILABLE_BODY);
+  });
+
+  it('when the database host name does not resolve, then 503 instead of 500', async () => {
+    // Arrange: `.invalid` never resolves (RFC 2606); offline, the lookup fails for now instead.
+    const database = await createDatabase({
+      url: 'postgres://postgres@trustpoint-database.invalid:5432/trustpoint',
       migrate: false,
       poolMax: 1,
     });
