@@ -103,6 +103,8 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
     const body = bodyFor(error, req, res);
     if (body.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer');
     if (isTransientConflict(error)) res.setHeader('Retry-After', '1');
+    // A restart or a failover of the database takes seconds.
+    if (isDatabaseUnavailable(error)) res.setHeader('Retry-After', '5');
     if (
       (error instanceof TooManyRequestsError ||
         error instanceof ServiceBusyError ||

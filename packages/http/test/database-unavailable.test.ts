@@ -88,6 +88,7 @@ describe('errorHandler when the database cannot be reached', () => {
     // Assert
     expect(response.status).toBe(503);
     expect(response.body).toEqual(UNAVAILABLE_BODY);
+    expect(response.headers['retry-after']).toBe('5');
   });
 
   it('when the database host name does not resolve, then 503 instead of 500', async () => {
@@ -110,6 +111,7 @@ describe('errorHandler when the database cannot be reached', () => {
     // Assert
     expect(response.status).toBe(503);
     expect(response.body).toEqual(UNAVAILABLE_BODY);
+    expect(response.headers['retry-after']).toBe('5');
   });
 
   it.skipIf(!process.env.DATABASE_URL)(
