@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   chainWriterProvider,
   encodeRecordBatch,
@@ -267,6 +270,38 @@ describe.each(testBackends())('trustpoint reconcile against a running service on
       `cannot read network 31337's chain from http://127.0.0.1:${silentPort} (the local chain, CHAIN_HOST:CHAIN_PORT)`,
     );
     expect(silent.stderr).toContain('pass --rpc 31337=<url> to read another node');
+  });
+
+  it("when the service's networks file is in TRUSTPOINT_NETWORKS_FILE, then its nodes are read without --networks, and a file that cannot be read is named by that variable (exit 2)", async () => {
+    // Arrange: the roles' local chain has no node; only the networks file names this one's.
+    const directory = await mkdtemp(join(tmpdir(), 'trustpoint-reconcile-'));
+    await writeFile(
+      join(directory, 'networks.json'),
+      JSON.stringify({ networks: [{ networkId: 31337, rpcUrl: chainUrl }] }),
+    );
+    const silentPort = String(await freePort());
+    const reconcileWith = (env: NodeJS.ProcessEnv) =>
+      trustpoint(['reconcile', '--url', service.url, '--json'], {
+        TRUSTPOINT_TOKEN: service.running.token,
+        CHAIN_HOST: '127.0.0.1',
+        CHAIN_PORT: silentPort,
+        INIT_CWD: directory,
+        ...env,
+      });
+
+    // Act
+    const fromFile = await reconcileWith({ TRUSTPOINT_NETWORKS_FILE: 'networks.json' });
+    const missing = await reconcileWith({ TRUSTPOINT_NETWORKS_FILE: 'no-such-networks.json' });
+    await rm(directory, { recursive: true, force: true });
+
+    // Assert
+    expect(fromFile.stderr).toBe('');
+    expect(fromFile.code).toBe(EXIT.ok);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject([
+      { network: '31337', counts: { agree: acknowledged } },
+    ]);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toContain('TRUSTPOINT_NETWORKS_FILE no-such-networks.json: ');
   });
 
   it('when a row was never sent, the registrar wrote another hash under the key of a row, a row holds another hash, the chain holds a record with no row and a record sits in two data batches, then each is reported and the exit code is 11', async () => {

@@ -5,6 +5,7 @@ import {
   type NetworkReconciliation,
 } from '@trustpoint/chain';
 import { ANY_NETWORK, isLoopbackOrigin, normalizeOrigin } from '@trustpoint/verifier';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { AdminClient } from '../admin/admin-client.js';
 import { resolveConnection, type ConnectionOptions } from '../admin/connection.js';
@@ -20,6 +21,7 @@ import {
   localChainUrl,
   readNetworksFile,
   rpcUrlsOf,
+  type TrustedNetwork,
 } from '../verify/rpc-option.js';
 
 interface ReconcileOptions extends ConnectionOptions {
@@ -71,6 +73,23 @@ function extraRegistries(values: readonly string[]): Map<string, string[]> {
     registries.set(network, [...(registries.get(network) ?? []), address]);
   }
   return registries;
+}
+
+/**
+ * The networks file to read nodes from: `--networks`, else the one the service itself reads
+ * (`TRUSTPOINT_NETWORKS_FILE`, relative to where it was started, as the service resolves it).
+ */
+async function networksFileOf(
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<TrustedNetwork[]> {
+  if (given !== undefined) return readNetworksFile(given);
+  const fromEnv = env.TRUSTPOINT_NETWORKS_FILE;
+  if (fromEnv === undefined || fromEnv === '') return [];
+  return readNetworksFile(
+    resolve(env.INIT_CWD ?? process.cwd(), fromEnv),
+    `TRUSTPOINT_NETWORKS_FILE ${fromEnv}`,
+  );
 }
 
 function parseSince(value: string | undefined): Date | undefined {
@@ -163,7 +182,7 @@ export function reconcileCommand(program: Command, io: Io): void {
     )
     .option(
       '--networks <file>',
-      "a networks file in the service's format; its rpcUrl(s) are read after those of --rpc",
+      "a networks file in the service's format; its rpcUrl(s) are read after those of --rpc (default: the service's own, TRUSTPOINT_NETWORKS_FILE)",
     )
     .option(
       '--contract <networkId=address>',
@@ -197,8 +216,7 @@ Examples:
     .action(async (options: ReconcileOptions) => {
       const since = parseSince(options.since);
       const registries = extraRegistries(options.contract ?? []);
-      const fromFile =
-        options.networks === undefined ? [] : await readNetworksFile(options.networks);
+      const fromFile = await networksFileOf(options.networks, io.env);
       const client = new AdminClient(await resolveConnection(options, io.env));
       // The local chain (localChainUrl) only for a network the service has, asked below.
       const rpc = rpcUrlsOf(

@@ -90,17 +90,18 @@ export interface TrustedNetwork {
  * `{"networks": [{"networkId": "11155111", "rpcUrl": "https://...", "trustPointRegistry": "0x..."}]}`,
  * `rpcUrls` for several nodes. Keys never live in that file; only these members are read.
  */
-export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> {
+export async function readNetworksFile(
+  path: string,
+  source = `--networks ${path}`,
+): Promise<TrustedNetwork[]> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (error) {
-    throw usageError(
-      `--networks ${path}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw usageError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const networks = (json as { networks?: unknown } | null)?.networks;
-  if (!Array.isArray(networks)) throw usageError(`--networks ${path}: no "networks" array`);
+  if (!Array.isArray(networks)) throw usageError(`${source}: no "networks" array`);
   return networks.map((entry: unknown, index) => {
     const {
       networkId,
@@ -113,13 +114,13 @@ export async function readNetworksFile(path: string): Promise<TrustedNetwork[]> 
     } = (entry ?? {}) as Record<string, unknown>;
     const id = typeof networkId === 'number' ? String(networkId) : networkId;
     if (typeof id !== 'string' || !/^\d+$/.test(id)) {
-      throw usageError(`--networks ${path}: networks[${index}].networkId is not a network id`);
+      throw usageError(`${source}: networks[${index}].networkId is not a network id`);
     }
     if (
       genesisHash !== undefined &&
       (typeof genesisHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(genesisHash))
     ) {
-      throw usageError(`--networks ${path}: networks[${index}].genesisHash is not a block hash`);
+      throw usageError(`${source}: networks[${index}].genesisHash is not a block hash`);
     }
     const urls = [rpcUrl, ...(Array.isArray(rpcUrls) ? (rpcUrls as unknown[]) : [])].filter(
       (url): url is string => typeof url === 'string',
