@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { bootstrapAdmin } from '@trustpoint/launcher/bootstrap-admin';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
@@ -8,6 +9,25 @@ interface InitAdminOptions {
   id: string;
   name: string;
   json?: boolean;
+}
+
+/**
+ * The network ids to suggest for a first plan: those of the service's networks file, else the
+ * embedded chain's. A file that cannot be read here is named, not guessed at (the roles refuse
+ * it at start with its own message).
+ */
+async function suggestedNetworks(networksFile: string | undefined): Promise<string> {
+  if (networksFile === undefined) return '31337';
+  try {
+    const { networks } = JSON.parse(await readFile(networksFile, 'utf8')) as {
+      networks?: { networkId?: unknown }[];
+    };
+    const ids = (networks ?? []).map(({ networkId }) => String(networkId));
+    if (ids.length > 0 && ids.every((id) => /^\d+$/.test(id))) return ids.join(',');
+  } catch {
+    // Named below.
+  }
+  return '<the network ids of TRUSTPOINT_NETWORKS_FILE>';
 }
 
 /**
@@ -26,9 +46,11 @@ export function initAdminCommand(program: Command, io: Io): void {
     .option('--name <name>', "the administrator's display name", 'Administrator')
     .option('--json', 'print the outcome as JSON')
     .action(async (options: InitAdminOptions) => {
+      let config;
       let outcome;
       try {
-        outcome = await bootstrapAdmin(readLauncherConfig(io.env), {
+        config = readLauncherConfig(io.env);
+        outcome = await bootstrapAdmin(config, {
           userId: options.id,
           displayName: options.name,
         });
@@ -52,7 +74,7 @@ export function initAdminCommand(program: Command, io: Io): void {
           `  ${outcome.apiKey}\n\n` +
           'Use it as a bearer token, or with the admin commands:\n' +
           `  export TRUSTPOINT_TOKEN=${outcome.apiKey}\n` +
-          '  trustpoint admin plans create customers --name Customers --networks 31337\n' +
+          `  trustpoint admin plans create customers --name Customers --networks ${await suggestedNetworks(config.networksFile)}\n` +
           '  trustpoint admin users create --help\n',
       );
     });

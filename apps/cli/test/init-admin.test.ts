@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@trustpoint/contracts';
@@ -119,3 +119,46 @@ describe.skipIf(!process.env.DATABASE_URL)(
     });
   },
 );
+
+describe('the first administrator of the embedded database', () => {
+  it("when the service anchors on the networks of TRUSTPOINT_NETWORKS_FILE, then the first plan it suggests names those networks, not the embedded chain's", async () => {
+    // Arrange: a data directory of its own, its networks file beside it (read as the roles read it).
+    const dataDir = await mkdtemp(join(tmpdir(), 'trustpoint-init-admin-'));
+    await writeFile(
+      join(dataDir, 'networks.json'),
+      JSON.stringify({
+        networks: [
+          { networkId: '11155111', rpcUrl: 'https://sepolia.example' },
+          { networkId: 137, rpcUrl: 'https://polygon.example' },
+        ],
+      }),
+    );
+    const env = { DATABASE_URL: '', TRUSTPOINT_DATA_DIR: dataDir, INIT_CWD: dataDir };
+    const embeddedDir = join(dataDir, 'embedded');
+    const migrated = [
+      await run(['migrate'], env),
+      await run(['migrate'], { ...env, TRUSTPOINT_DATA_DIR: embeddedDir }),
+    ];
+
+    try {
+      // Act
+      const withFile = await run(['init-admin'], {
+        ...env,
+        TRUSTPOINT_NETWORKS_FILE: 'networks.json',
+      });
+      const embedded = await run(['init-admin', '--id', 'second'], {
+        ...env,
+        TRUSTPOINT_DATA_DIR: embeddedDir,
+      });
+
+      // Assert
+      expect(migrated.map(({ code }) => code)).toEqual([0, 0]);
+      expect(withFile.code).toBe(0);
+      expect(withFile.output).toContain('--networks 11155111,137\n');
+      expect(embedded.code).toBe(0);
+      expect(embedded.output).toContain('--networks 31337\n');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
