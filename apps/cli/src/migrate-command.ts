@@ -23,6 +23,12 @@ export function migrateCommand(program: Command, io: Io): void {
         return;
       }
       const where = outcome.backend === 'postgres' ? 'DATABASE_URL' : 'the embedded database';
+      if (outcome.newer.length > 0) {
+        io.stdout(
+          `${where} was migrated by a newer version of Trustpoint (${outcome.newer.join(', ')}, unknown to this one): nothing to apply; this version runs on it, and the newer version's trustpoint migrate is the one to use\n`,
+        );
+        return;
+      }
       io.stdout(
         outcome.applied.length === 0
           ? `${where} is up to date: no migration to apply\n`

@@ -25,6 +25,7 @@ export {
   appliedMigrations,
   migrate,
   MIGRATION_LOCK_KEY,
+  newerMigrations,
   pendingMigrations,
   rollbackAll,
 } from './migrate.js';

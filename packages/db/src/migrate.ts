@@ -29,17 +29,13 @@ async function latest(knex: Knex): Promise<string[]> {
   // A database a newer version migrated (a rolling upgrade, a process of the older version
   // restarting): knex calls it corrupt. With every migration of this version applied, this version
   // runs on it (migrations only add); with some missing, it belongs to another line of versions.
-  const applied = await appliedMigrations(knex);
-  if (applied !== undefined) {
-    const known = new Set(migrations.map((migration) => migration.name));
-    const newer = applied.filter((name) => !known.has(name));
-    if (newer.length > 0) {
-      const pending = await pendingMigrations(knex);
-      if (pending.length === 0) return [];
-      throw new Error(
-        `the database was migrated by another version of Trustpoint: it has ${newer.join(', ')}, which this version does not know, and lacks ${pending.join(', ')}; run the version that migrated it`,
-      );
-    }
+  const newer = await newerMigrations(knex);
+  if (newer.length > 0) {
+    const pending = await pendingMigrations(knex);
+    if (pending.length === 0) return [];
+    throw new Error(
+      `the database was migrated by another version of Trustpoint: it has ${newer.join(', ')}, which this version does not know, and lacks ${pending.join(', ')}; run the version that migrated it`,
+    );
   }
   const [, done] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
   return done;
@@ -83,6 +79,15 @@ export async function appliedMigrations(knex: Knex): Promise<string[] | undefine
   if (!(await knex.schema.hasTable('knex_migrations'))) return undefined;
   const rows = await knex('knex_migrations').select<{ name: string }[]>('name');
   return rows.map((row) => row.name);
+}
+
+/**
+ * The migrations the database has applied that this build does not know: a newer version's (none
+ * on a database of this version or an older one, or one never migrated). Only reads.
+ */
+export async function newerMigrations(knex: Knex): Promise<string[]> {
+  const known = new Set(migrations.map((migration) => migration.name));
+  return ((await appliedMigrations(knex)) ?? []).filter((name) => !known.has(name));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, migrations, rollbackAll } from '../src/index.js';
+import { migrate, migrations, newerMigrations, rollbackAll } from '../src/index.js';
 import { openTestDatabase, testBackends, type TestDatabase } from './support/test-database.js';
 
 const allTables = [
@@ -100,6 +100,7 @@ describe.each(testBackends())('migrations on %s', (backend) => {
 
     // Assert
     expect(onNewer).toEqual([]);
+    expect(await newerMigrations(db.knex)).toEqual(['9999-future-thing']);
     expect((refusal as Error).message).toBe(
       `the database was migrated by another version of Trustpoint: it has 9999-future-thing, which this version does not know, and lacks ${last}; run the version that migrated it`,
     );

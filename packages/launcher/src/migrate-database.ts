@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createDatabase, migrate, type DatabaseBackend } from '@trustpoint/db';
+import { createDatabase, migrate, newerMigrations, type DatabaseBackend } from '@trustpoint/db';
 import type { LauncherConfig } from './launcher-config.js';
 import { databaseUrlError } from './role-config-error.js';
 import { servicePidHolding } from './service-pid-file.js';
@@ -8,6 +8,11 @@ export interface MigrationOutcome {
   backend: DatabaseBackend;
   /** Migrations applied by this run, oldest first (none: the database was current). */
   applied: string[];
+  /**
+   * Migrations the database holds that this version does not know: a newer version migrated it
+   * (it runs on it, since migrations only add; its own `migrate` is the one to run).
+   */
+  newer: string[];
 }
 
 /**
@@ -36,7 +41,8 @@ export async function migrateDatabase(config: LauncherConfig): Promise<Migration
         },
   );
   try {
-    return { backend: database.backend, applied: await migrate(database.knex) };
+    const applied = await migrate(database.knex);
+    return { backend: database.backend, applied, newer: await newerMigrations(database.knex) };
   } catch (error) {
     throw databaseUrlError(error, config.databaseUrl);
   } finally {
