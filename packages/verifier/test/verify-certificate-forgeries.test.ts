@@ -316,6 +316,30 @@ describe('verifyCertificate against forgeries', () => {
     expect(looked).toEqual(['_trustpoint.university.example']);
   });
 
+  it('when a genuine content certificate is handed over with a file, then the file is not what it certifies: a mismatch saying so, never verified', async () => {
+    const given = issued();
+    const trust = { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] };
+    const forgedPdf = new TextEncoder().encode('I owe Mallory 1,000,000 EUR\n');
+
+    const alone = await verify(given, trust);
+    const withFile = await verifyCertificate({
+      certificate: given.certificate,
+      file: forgedPdf,
+      rpc: { '31337': [NODE_URL] },
+      trust,
+      fetch: fetchOf(given.node),
+      now: ISSUED_ON + 1000,
+    });
+
+    expect(alone.verdict).toBe('verified');
+    expect(withFile.verified).toBe(false);
+    expect(withFile.verdict).toBe('mismatch');
+    expect(withFile.hash.matches).toBe(false);
+    expect(withFile.hash.detail).toBe(
+      "a file was given, but this content certificate's hash covers no file: the file is not what it certifies",
+    );
+  });
+
   it('when a field the hash does not cover is added to a version 2 copy, then it is a mismatch naming it', async () => {
     const given = issued();
     const copy = {

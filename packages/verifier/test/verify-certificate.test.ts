@@ -1012,6 +1012,19 @@ describe('verifyCertificate', () => {
     });
   });
 
+  it('when a file is given with a version 1 content certificate, then it is a mismatch: its hash covers no file', async () => {
+    const result = await verifyCertificate({
+      certificate: certificate(),
+      file: new TextEncoder().encode('any file at all\n'),
+      rpc,
+      trust,
+      fetch: fetchOf(nodeWith([[ISSUED_ON + 1, hash, 0]])),
+    });
+
+    expect(result.verdict).toBe('mismatch');
+    expect(result.hash.detail).toContain("content certificate's hash covers no file");
+  });
+
   describe('file certificates', () => {
     const bytes = new TextEncoder().encode('the signed contract, version 3\n');
     const { hash: fileHashDouble, fileHash } = fileCertificateHash(bytes);

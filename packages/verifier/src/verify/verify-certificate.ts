@@ -386,6 +386,24 @@ function checkCertificateHash(
   certificate: CertificateInput,
   file: Uint8Array | FileHashes | undefined,
 ): CertificateHashCheck {
+  const check = checkCertificateHashOfType(certificate, file);
+  // A file given with a certificate that certifies none: whoever gave it wants to know whether
+  // this certificate certifies it, and it does not (a genuine diploma handed over with a forged
+  // PDF must not read as the PDF verified).
+  if (file !== undefined && certificate.type !== 'file' && certificate.type !== 'url') {
+    return {
+      ...check,
+      matches: false,
+      detail: `a file was given, but this ${certificate.type} certificate's hash covers no file: the file is not what it certifies`,
+    };
+  }
+  return check;
+}
+
+function checkCertificateHashOfType(
+  certificate: CertificateInput,
+  file: Uint8Array | FileHashes | undefined,
+): CertificateHashCheck {
   if (certificate.hashVersion !== undefined) return checkCertificateHashV2(certificate, file);
   const check = checkCertificateHashV1(certificate, file);
   const data = certificate.json.data as Record<string, unknown>;
