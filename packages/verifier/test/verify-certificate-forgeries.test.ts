@@ -24,7 +24,10 @@ import {
   TRUST_POINT_NOT_FOUND_SELECTOR,
   trustOfContracts,
   trustPointKey,
+  MAX_INPUT_DEPTH,
+  VerifierInputError,
   verifyCertificate,
+  verifyEvidence,
   type PinnedNetwork,
   type Trust,
 } from '../src/index.js';
@@ -658,6 +661,57 @@ describe('parseJsonStrict', () => {
   ])('when %s names a member twice, then it is refused naming %s', (text, path) => {
     expect(() => parseJsonStrict(text)).toThrow(DuplicateMemberError);
     expect(() => parseJsonStrict(text)).toThrow(`${path} is given twice`);
+  });
+
+  it('when a copy or an asset is nested thousands deep (deeper than the rules recurse), then it is refused as no certificate or evidence, not a crash', async () => {
+    const nested = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 0; level < levels; level += 1) value = [value];
+      return value;
+    };
+    const given = issued();
+    const data = given.certificate.data as unknown as Record<string, unknown>;
+    const disclosed = data.selectiveDisclosure as Record<string, unknown>;
+    const deepCopy = (levels: number) => ({
+      ...given.certificate,
+      data: {
+        ...data,
+        selectiveDisclosure: {
+          ...disclosed,
+          content: { ...(disclosed.content as object), deep: nested(levels) },
+        },
+      },
+    });
+    const asset = {
+      assetId: 'pallet-7',
+      transactions: [
+        { timestamp: 1, hash: 'ab'.repeat(32), userOwner: 'u', metadata: { deep: nested(2_500) } },
+      ],
+    };
+    const verifyCopy = (certificate: unknown) =>
+      verifyCertificate({
+        certificate,
+        rpc: { '31337': [NODE_URL] },
+        trust: { networks: [networkOf(ORIGIN, FAKE_GENESIS)], origins: [ORIGIN] },
+        fetch: fetchOf(given.node),
+        now: ISSUED_ON + 1000,
+      });
+
+    const within = await verifyCopy(deepCopy(MAX_INPUT_DEPTH - 10));
+    const tooDeep = await verifyCopy(deepCopy(2_500)).catch((error: unknown) => error);
+    const deepAsset = await verifyEvidence({
+      evidence: asset,
+      rpc: { '31337': [NODE_URL] },
+      trust: { networks: [] },
+    }).catch((error: unknown) => error);
+
+    expect(within.verdict).toBe('mismatch');
+    expect(tooDeep).toBeInstanceOf(VerifierInputError);
+    expect((tooDeep as Error).message).toBe(
+      `The JSON is nested deeper than ${String(MAX_INPUT_DEPTH)} levels: no certificate is`,
+    );
+    expect(deepAsset).toBeInstanceOf(VerifierInputError);
+    expect((deepAsset as Error).message).toContain('no asset or evidence is');
   });
 
   it('when every member is named once, then it reads as JSON.parse does; nested past what it can read, it is refused, not a crash', () => {

@@ -10,6 +10,33 @@ export class VerifierInputError extends Error {
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * How deep a certificate, asset or evidence JSON may nest. The APIs take content nested within 64
+ * levels and add a few of their own around it; the rules recurse, and a copy nested thousands
+ * deep would end them with the stack's RangeError instead of an answer.
+ */
+export const MAX_INPUT_DEPTH = 128;
+
+/**
+ * Refuses a JSON value nested deeper than `MAX_INPUT_DEPTH`, walking it without recursion (so the
+ * check itself cannot run out of stack).
+ */
+export function assertNestingWithin(value: unknown, what: string): void {
+  const pending: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { item, depth } = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= MAX_INPUT_DEPTH) {
+      throw new VerifierInputError(
+        `The JSON is nested deeper than ${String(MAX_INPUT_DEPTH)} levels: no ${what} is`,
+      );
+    }
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      pending.push({ item: child, depth: depth + 1 });
+    }
+  }
+}
+
 /** The APIs answer `{statusCode, message, data}`; a saved answer or its `data` are both accepted. */
 export function unwrapEnvelope(json: unknown): unknown {
   if (isObject(json) && typeof json.statusCode === 'number' && 'data' in json) return json.data;

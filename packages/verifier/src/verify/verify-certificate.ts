@@ -35,6 +35,7 @@ import type { TxtResolver } from '../identity/dns-over-https.js';
 import { checkIssuerIdentity, type IssuerIdentity } from '../identity/issuer-identity.js';
 import { issuerDomainRecordName, normalizeIssuerDomain } from '../identity/issuer-domain-record.js';
 import {
+  assertNestingWithin,
   field,
   isAddress,
   isJsonObject,
@@ -335,6 +336,7 @@ export const MAX_CERTIFICATE_TRUSTPOINTS = 64;
 export function readCertificate(json: unknown): CertificateInput {
   const certificate = unwrapEnvelope(json);
   if (!isObject(certificate)) throw new VerifierInputError('A certificate is a JSON object');
+  assertNestingWithin(certificate, 'certificate');
   const certID = field(certificate, 'certID', isString, 'a string', '$');
   const data = field(certificate, 'data', isObject, 'an object', '$');
   const metadata = field(certificate, 'metadata', Array.isArray, 'an array', '$');

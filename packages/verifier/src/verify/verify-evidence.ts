@@ -16,6 +16,7 @@ import type { EndpointAnswer } from './node-reads.js';
 import { lookupContext, lookUpRecord, type LookupContext } from './on-chain-read.js';
 import { establishStanding, standingOutcome, type ChainTime } from './record-standing.js';
 import {
+  assertNestingWithin,
   field,
   isAddress,
   isJsonObject,
@@ -243,6 +244,7 @@ function readEvidences(json: unknown): {
 } {
   const value = unwrapEnvelope(json);
   if (!isObject(value)) throw new VerifierInputError('An evidence or asset is a JSON object');
+  assertNestingWithin(value, 'asset or evidence');
   if (Array.isArray(value.transactions)) {
     checkedListing(value.transactions, '$.transactions');
     const asset = readAsset(value);
