@@ -505,6 +505,15 @@ describe.skipIf(!chromiumAvailable())('the web verifier in a browser', () => {
     expect(content).not.toContain('1815-12-10');
     expect(content).not.toContain('6');
     await expect(page.locator('#content tr[data-coverage="withheld"]').count()).resolves.toBe(2);
+    // Every element at the position it was issued at: 4 stays third, never shown as grades[1].
+    const heads = await page.locator('#content tr th').allTextContents();
+    const cells = await page.locator('#content tr td').allTextContents();
+    const gradeRows = heads.map((head, index) => [head, cells[index]]);
+    expect(gradeRows.filter(([path]) => path?.startsWith('grades'))).toEqual([
+      ['grades[0]', '5'],
+      ['grades[1]', 'withheld by the holder'],
+      ['grades[2]', '4'],
+    ]);
   });
 
   it('when the holder ticks content fields and downloads the copy, then it withholds them and verifies; fields that cannot be withheld have no box', async () => {

@@ -17,6 +17,27 @@ describe('what a certificate shows', () => {
     ]);
   });
 
+  it('when the holder withheld array elements, then every element keeps the position it was issued at and each withheld one is a row at its place', () => {
+    // As issued: grades ["A", "F"], ranking ["Bob", "Alice"], marks [[1, 2]]; the holder withheld
+    // grades[0], ranking[0] and marks[0][1], and the shown arrays closed the gaps.
+    const rows = contentRows({ grades: ['F'], ranking: ['Alice'], marks: [[1]], empty: [] }, '', [
+      ['content', 'grades', 0],
+      ['content', 'ranking', 0],
+      ['content', 'marks', 0, 1],
+      ['content', 'empty', 0],
+    ]);
+
+    expect(rows).toEqual([
+      ['grades[0]', '', 'content.grades[0]'],
+      ['grades[1]', 'F'],
+      ['ranking[0]', '', 'content.ranking[0]'],
+      ['ranking[1]', 'Alice'],
+      ['marks[0][0]', '1'],
+      ['marks[0][1]', '', 'content.marks[0][1]'],
+      ['empty[0]', '', 'content.empty[0]'],
+    ]);
+  });
+
   it('when the certificate has a name, an issuer and dates, then they are shown, an expiry passed said so', () => {
     const details = certificateDetails(
       {

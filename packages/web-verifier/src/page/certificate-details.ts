@@ -1,4 +1,4 @@
-import { shownTime } from '@trustpoint/verifier';
+import { formatDisclosurePath, shownTime, type DisclosurePath } from '@trustpoint/verifier';
 import { element } from './dom.js';
 
 /** What a certificate shows its reader: name, description, issuer, dates and its content. */
@@ -56,17 +56,61 @@ export function certificateDetails(certificate: unknown, now = Date.now()): [str
   return certificateDetailFields(certificate, now).map(({ term, value }) => [term, value]);
 }
 
-/** The content as path and value rows: `order.lines[0].sku` → `A-1`. */
-export function contentRows(content: unknown, prefix = ''): [string, string][] {
+/**
+ * A row of the content table: its path, its value, and for an array element the holder withheld,
+ * the path as the verifier names it (`content.grades[0]`).
+ */
+export type ContentRow = [path: string, value: string, withheld?: string];
+
+/**
+ * The content as rows, one per value. An array's elements are numbered as issued: where the holder
+ * withheld one (`withheldElements`, the verifier's paths from `content`), the shown array closed
+ * the gap, so each shown element takes the next position not withheld and each withheld one is a
+ * row of its own at its place.
+ */
+export function contentRows(
+  content: unknown,
+  prefix = '',
+  withheldElements: readonly DisclosurePath[] = [],
+  path: DisclosurePath = ['content'],
+): ContentRow[] {
   if (Array.isArray(content)) {
-    if (content.length === 0) return [[prefix, '(empty list)']];
-    return content.flatMap((item, index) => contentRows(item, `${prefix}[${String(index)}]`));
+    const withheldHere = new Set(
+      withheldElements
+        .filter(
+          (element) =>
+            element.length === path.length + 1 &&
+            typeof element[path.length] === 'number' &&
+            path.every((segment, index) => element[index] === segment),
+        )
+        .map((element) => element[path.length] as number),
+    );
+    if (content.length === 0 && withheldHere.size === 0) return [[prefix, '(empty list)']];
+    const rows: ContentRow[] = [];
+    let shown = 0;
+    for (
+      let issued = 0;
+      shown < content.length || issued <= Math.max(-1, ...withheldHere);
+      issued += 1
+    ) {
+      const label = `${prefix}[${String(issued)}]`;
+      if (withheldHere.has(issued)) {
+        rows.push([label, '', formatDisclosurePath([...path, issued])]);
+      } else if (shown < content.length) {
+        rows.push(...contentRows(content[shown], label, withheldElements, [...path, issued]));
+        shown += 1;
+      }
+    }
+    return rows;
   }
   if (isObject(content)) {
     const entries = Object.entries(content);
     if (entries.length === 0) return prefix === '' ? [] : [[prefix, '(empty)']];
     return entries.flatMap(([key, value]) =>
-      contentRows(value, prefix === '' ? key : `${prefix}.${key}`),
+      contentRows(value, prefix === '' ? key : `${prefix}.${key}`, withheldElements, [
+        ...path,
+        key,
+      ]),
     );
   }
   return [[prefix, typeof content === 'string' ? content : JSON.stringify(content)]];
@@ -85,8 +129,13 @@ export function contentOf(certificate: unknown): unknown {
 export interface ContentMarks {
   /** The hash does not cover the content (version 1 file and URL certificates): each row a claim. */
   claims?: boolean;
-  /** What the holder withheld (version 2), each as a person reads it: a row each. */
+  /**
+   * What the holder withheld (version 2), each as a person reads it: a row each, after the content.
+   * An array element the content's rows place at its position (`withheldElements`) is not repeated.
+   */
   withheld?: readonly string[];
+  /** The array elements the holder withheld, by their paths as issued (from `content`). */
+  withheldElements?: readonly DisclosurePath[];
 }
 
 /** An "unverified claim" badge, next to a value the anchored hash does not cover. */
@@ -102,31 +151,39 @@ export function renderContent(
   content: unknown,
   marks: ContentMarks = {},
 ): void {
-  const rows = contentRows(content);
+  const rows = contentRows(content, '', marks.withheldElements);
+  const placed = new Set(
+    rows.flatMap(([, , withheld]) => (withheld === undefined ? [] : [withheld])),
+  );
   const body = table.tBodies[0] ?? table.createTBody();
   body.replaceChildren(
-    ...rows.map(([path, value]) => {
+    ...rows.map(([path, value, withheld]) => {
       const row = element('tr');
       const head = element('th', path);
       head.scope = 'row';
       const cell = element('td', value);
-      if (marks.claims === true) {
+      if (withheld !== undefined) {
+        row.dataset.coverage = 'withheld';
+        cell.append(element('span', 'withheld by the holder', 'badge withheld'));
+      } else if (marks.claims === true) {
         row.dataset.coverage = 'claim';
         cell.append(' ', claimBadge());
       }
       row.append(head, cell);
       return row;
     }),
-    ...(marks.withheld ?? []).map((field) => {
-      const row = element('tr');
-      row.dataset.coverage = 'withheld';
-      const head = element('th', field);
-      head.scope = 'row';
-      const cell = element('td');
-      cell.append(element('span', 'withheld by the holder', 'badge withheld'));
-      row.append(head, cell);
-      return row;
-    }),
+    ...(marks.withheld ?? [])
+      .filter((field) => !placed.has(field))
+      .map((field) => {
+        const row = element('tr');
+        row.dataset.coverage = 'withheld';
+        const head = element('th', field);
+        head.scope = 'row';
+        const cell = element('td');
+        cell.append(element('span', 'withheld by the holder', 'badge withheld'));
+        row.append(head, cell);
+        return row;
+      }),
   );
   table.hidden = body.rows.length === 0;
 }

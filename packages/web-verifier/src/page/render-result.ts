@@ -308,6 +308,9 @@ export function renderCertificateResult(
   renderContent(parts.content, contentOf(certificate), {
     claims: hash.unverified.includes('content'),
     withheld: hash.withheld.map(withheldText),
+    withheldElements: hash.withheld.flatMap((field) =>
+      field.kind === 'element' ? [field.path] : [],
+    ),
   });
   if (parts.withhold !== undefined) renderWithhold(parts.withhold, certificate, hash);
   const records: RecordRow[] = result.trustpoints.map((trustpoint) => ({
