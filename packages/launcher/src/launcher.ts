@@ -28,6 +28,7 @@ import {
 import { TRACK_API_BASE_PATH } from '@trustpoint/track-api';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { claimDataDir } from './data-dir-lock.js';
 import { embeddedChainHeaders, wantsEmbeddedChain } from './embedded-chain-choice.js';
 import { closeGracefully, listen } from './http-listener.js';
 import { releaseMemoryWhenIdle } from './idle-memory.js';
@@ -329,12 +330,16 @@ export async function launch(
     let embeddedChain: EmbeddedChain | undefined;
     let networks: NetworkRegistry;
     if (ownsMachine) {
-      if (
-        await wantsEmbeddedChain(config.networksFile, {
-          host: config.chainHost,
-          port: config.chainPort,
-        })
-      ) {
+      const chainHere = await wantsEmbeddedChain(config.networksFile, {
+        host: config.chainHost,
+        port: config.chainPort,
+      });
+      // The data directory's embedded database and chain are this process's alone, before either
+      // is opened: a second start on them would run its own beside them.
+      if (config.databaseUrl === undefined || chainHere) {
+        stops.push(await claimDataDir(config.dataDir));
+      }
+      if (chainHere) {
         const { stop, ...chain } = await startEmbeddedChain(config, deploymentsFile);
         stops.push(stop);
         embeddedChain = chain;
