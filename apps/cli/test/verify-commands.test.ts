@@ -582,6 +582,21 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
     expect(result.code).toBe(EXIT.ok);
   });
 
+  it('when --file names no file (a typo, a folder), then verify stops with a usage error naming it (exit 2), not a failure of the service', async () => {
+    // Arrange
+    const path = await saved('for-a-missing-file.json', await createContentCertificate());
+
+    // Act
+    const missing = await verify([path, '--file', join(dir, 'no-such-file.pdf')]);
+    const folder = await verify([path, '--file', dir]);
+
+    // Assert
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toContain(`--file ${join(dir, 'no-such-file.pdf')}: ENOENT`);
+    expect(folder.code).toBe(EXIT.usage);
+    expect(folder.stderr).toContain(`--file ${dir}: EISDIR`);
+  });
+
   it('when CHAIN_PORT is not a port, then verify stops with a usage error naming it', async () => {
     // Arrange
     const path = await saved('bad-chain-port.json', await createContentCertificate());

@@ -209,8 +209,16 @@ saved before its revocation is found revoked; without one the verdict is REVOCAT
 Hashes are recomputed by the published rules (@trustpoint/verifier).`;
 
 /** Hashes a file as it streams, with Node's native SHA-256 under the published rule. */
-function hashFile(path: string): Promise<FileHashes> {
-  return hashFileStream(createReadStream(path), { createSha256: () => createHash('sha256') });
+async function hashFile(path: string): Promise<FileHashes> {
+  try {
+    return await hashFileStream(createReadStream(path), {
+      createSha256: () => createHash('sha256'),
+    });
+  } catch (error) {
+    // A file that is not there, a folder, one not readable: the argument, not the service.
+    if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error;
+    throw usageError(`--file ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** The key set of qualified signatures: `--jwks` (URL or file), else the service's. */
