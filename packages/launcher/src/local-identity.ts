@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generateSigningKey } from '@trustpoint/cert-api';
 import { createUser, findUserAccount, savePlan, updateUser, type Queryable } from '@trustpoint/db';
 import { mintAccessToken } from '@trustpoint/http';
+import { RoleConfigError } from './role-config-error.js';
 
 /** The user the embedded set-up creates, so a newcomer can call the APIs at once. */
 export const LOCAL_USER_ID = 'local-admin';
@@ -32,27 +33,45 @@ export async function loadOrCreateSecrets(
   return { ...(await secretsFile(path)), ...given };
 }
 
+/**
+ * The secrets file as it is, or made on a first start. A file that is there but not usable (not
+ * JSON, a `jwtSecret` under 32 characters, no `pinKey`) stops the start naming what is wrong: it is
+ * never replaced, as new secrets would make every stored PIN and webhook secret unreadable and
+ * every signature made with its key unverifiable.
+ */
 async function secretsFile(path: string): Promise<Secrets> {
+  let text: string;
   try {
-    const secrets = JSON.parse(await readFile(path, 'utf8')) as Partial<Secrets>;
-    if (
-      typeof secrets.jwtSecret === 'string' &&
-      secrets.jwtSecret.length >= 32 &&
-      typeof secrets.pinKey === 'string'
-    ) {
-      const kept = { jwtSecret: secrets.jwtSecret, pinKey: secrets.pinKey };
-      if (typeof secrets.signingKey === 'string')
-        return { ...kept, signingKey: secrets.signingKey };
-      // A file from before signatures: add the key, keeping the secrets tokens and PINs rely on.
-      return await writeSecrets(path, { ...kept, signingKey: generateSigningKey() });
-    }
-    // A file without usable secrets: replaced, as on a first start.
-    return await writeSecrets(path, newSecrets());
+    text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return createSecrets(path, newSecrets());
   }
-  return createSecrets(path, newSecrets());
+  let secrets: Partial<Secrets> | null;
+  try {
+    secrets = JSON.parse(text) as Partial<Secrets> | null;
+  } catch (error) {
+    throw unusableSecrets(path, `it is not JSON (${(error as Error).message})`);
+  }
+  if (typeof secrets !== 'object' || secrets === null) {
+    throw unusableSecrets(path, 'it is not a JSON object');
+  }
+  if (typeof secrets.jwtSecret !== 'string' || secrets.jwtSecret.length < 32) {
+    throw unusableSecrets(path, 'its jwtSecret is not a string of 32 characters or more');
+  }
+  if (typeof secrets.pinKey !== 'string') {
+    throw unusableSecrets(path, 'it has no pinKey');
+  }
+  const kept = { jwtSecret: secrets.jwtSecret, pinKey: secrets.pinKey };
+  if (typeof secrets.signingKey === 'string') return { ...kept, signingKey: secrets.signingKey };
+  // A file from before signatures: add the key, keeping the secrets tokens and PINs rely on.
+  return await writeSecrets(path, { ...kept, signingKey: generateSigningKey() });
 }
+
+const unusableSecrets = (path: string, problem: string) =>
+  new RoleConfigError(
+    `${path}: ${problem}. Put back the file as it was (from a backup), or fix that value: it is not replaced, as new secrets would make every stored PIN and webhook secret unreadable and the qualified signatures made with its key unverifiable`,
+  );
 
 const newSecrets = (): Secrets => ({
   jwtSecret: randomBytes(32).toString('base64url'),
@@ -80,9 +99,12 @@ async function createSecrets(path: string, secrets: Secrets): Promise<Secrets> {
   }
 }
 
+/** Replaces the secrets file whole: written aside, then renamed into place. */
 async function writeSecrets(path: string, secrets: Secrets): Promise<Secrets> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  const aside = `${path}.${String(process.pid)}.${randomBytes(4).toString('hex')}`;
+  await writeFile(aside, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  await rename(aside, path);
   return secrets;
 }
 

@@ -6,6 +6,7 @@ import { findUserAccount, updateUser } from '@trustpoint/db';
 import { openTestDatabase, testBackends } from '@trustpoint/test-database';
 import { describe, expect, it } from 'vitest';
 import { ensureLocalUser, LOCAL_USER_ID, loadOrCreateSecrets } from '../src/local-identity.js';
+import { RoleConfigError } from '../src/role-config-error.js';
 
 async function secretsPath(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'trustpoint-secrets-')), 'secrets.json');
@@ -35,6 +36,33 @@ describe('local secrets', () => {
     expect(secrets.signingKey).toContain('-----BEGIN PRIVATE KEY-----');
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(secrets);
   });
+
+  it.each([
+    [
+      'a jwtSecret under 32 characters',
+      { jwtSecret: 'j'.repeat(31), pinKey: 'p'.repeat(43) },
+      'its jwtSecret is not a string of 32 characters or more',
+    ],
+    ['no pinKey', { jwtSecret: 'j'.repeat(43), signingKey: 'k' }, 'it has no pinKey'],
+    ['text that is not JSON', '{"jwtSecret": "j', 'it is not JSON'],
+    ['null', null, 'it is not a JSON object'],
+  ])(
+    'when the secrets file holds %s, then the start stops naming it and the file is left as it was (never replaced: its PIN and signing keys would be lost)',
+    async (_what, content, problem) => {
+      // Arrange
+      const path = await secretsPath();
+      const text = typeof content === 'string' ? content : JSON.stringify(content);
+      await writeFile(path, text, { mode: 0o600 });
+
+      // Act
+      const refusal = await loadOrCreateSecrets(path).catch((error: unknown) => error);
+
+      // Assert
+      expect(refusal).toBeInstanceOf(RoleConfigError);
+      expect((refusal as Error).message).toContain(`${path}: ${problem}`);
+      expect(await readFile(path, 'utf8')).toBe(text);
+    },
+  );
 
   it("when the deployment gives the JWT secret and PIN key, then they replace the file's, which keeps the signing key", async () => {
     const path = await secretsPath();
