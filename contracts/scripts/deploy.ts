@@ -8,7 +8,7 @@ import {
   HARDHAT_DEV_KEY,
   type TrustpointDeployment,
 } from '@trustpoint/registry-abi';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { FetchRequest, JsonRpcProvider, Wallet } from 'ethers';
 import { deployTrustpoint, type DeployOptions } from '../src/deploy';
 import { ensureDeployment, recordDeployment } from '../src/deployments-file';
 import { verifyDeploymentSources, type SourceVerificationOptions } from '../src/verify-sources';
@@ -35,7 +35,9 @@ const USAGE = `Usage: trustpoint-deploy [options]
   --sourcify-url URL    Sourcify server (env SOURCIFY_API_URL; default https://sourcify.dev/server)
   --skip-sourcify       do not submit to Sourcify
 The deployer key is read from env DEPLOYER_KEY; on a local Hardhat chain (31337) it defaults to
-the node's well-known development account.`;
+the node's well-known development account. Env RPC_AUTHORIZATION is sent as the Authorization
+header of every request: the embedded chain of trustpoint start takes transactions only with
+"Bearer $(cat <TRUSTPOINT_DATA_DIR>/chain/write-key)".`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -66,7 +68,14 @@ async function main(): Promise<void> {
     throw new Error('--confirmations must be a positive integer');
   }
 
-  const provider = new JsonRpcProvider(rpcUrl, undefined, {
+  // A node that takes writes only with a credential: the embedded chain's relay
+  // (`Bearer <TRUSTPOINT_DATA_DIR>/chain/write-key`), an RPC provider's header.
+  const request = new FetchRequest(rpcUrl);
+  const authorization = process.env.RPC_AUTHORIZATION;
+  if (authorization !== undefined && authorization !== '') {
+    request.setHeader('Authorization', authorization);
+  }
+  const provider = new JsonRpcProvider(request, undefined, {
     staticNetwork: true,
     cacheTimeout: -1,
   });
@@ -143,7 +152,12 @@ async function verifySources(
 
 main().catch((error: unknown) => {
   // ethers errors carry the whole transaction in `message`; the short form is what a person needs.
-  const shortMessage = (error as { shortMessage?: string }).shortMessage;
-  console.error(shortMessage ?? (error instanceof Error ? error.message : String(error)));
+  const { shortMessage, error: reply } = error as {
+    shortMessage?: string;
+    error?: { message?: unknown };
+  };
+  const message = shortMessage ?? (error instanceof Error ? error.message : String(error));
+  // The node's own words (a refusal ethers cannot classify is only "could not coalesce error").
+  console.error(typeof reply?.message === 'string' ? `${message}: ${reply.message}` : message);
   process.exitCode = 1;
 });

@@ -1,6 +1,7 @@
 // Anyone may read the embedded chain; only the service that runs it (the holder of its write key)
 // may send it transactions or rewrite its state.
-import { mkdtemp, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -258,6 +259,39 @@ describe('Local chain access', function () {
       expect(Number(after.nonce)).to.equal(Number(before.nonce) + 2);
       expect(BigInt(after.balance as string)).to.equal(BigInt(before.balance as string) + 2n);
       expect(after.slot).to.equal(`0x${'11'.repeat(32)}`);
+    });
+  });
+
+  describe('when an operator deploys a next generation with the deploy script', () => {
+    const deployScript = join(__dirname, '..', 'dist', 'scripts', 'deploy.js');
+    const deploy = (env: Record<string, string>) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [deployScript, '--force', '--out', join(dataDir, 'next-deployments.json')],
+          { env: { ...process.env, RPC_URL: chain.url, ...env } },
+          (error, stdout, stderr) => {
+            resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
+          },
+        );
+      });
+
+    it('should deploy with RPC_AUTHORIZATION holding the write key, and without it say the chain refused, in its own words', async () => {
+      // Act
+      const refused = await deploy({});
+      const deployed = await deploy({ RPC_AUTHORIZATION: chain.writeHeaders.authorization ?? '' });
+
+      // Assert
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(REFUSED);
+      expect(deployed.code, deployed.stderr).to.equal(0);
+      expect(deployed.stdout).to.contain('registries deployed');
+      const next = JSON.parse(
+        await readFile(join(dataDir, 'next-deployments.json'), 'utf8'),
+      ) as Record<string, TrustpointDeployment>;
+      const nextRegistry = next['31337']?.trustPointRegistry;
+      expect(nextRegistry).to.match(/^0x[0-9a-fA-F]{40}$/);
+      expect(nextRegistry).to.not.equal(deployment.trustPointRegistry);
     });
   });
 
