@@ -155,7 +155,7 @@ export class RegistrarWatch {
           minedNonce: mined,
           signedUpTo: signed - 1,
         },
-        "registrar key shared: another deployment (or a person) signs with this network's registrar key; its transactions take the nonces this deployment signs with and reconcile reports its records as orphans. Give every deployment a registrar key of its own (REGISTRAR_ROLE on the registries), or run the roles of one deployment on one database",
+        "registrar key shared: another deployment (or a person) signs with this network's registrar key; its transactions take the nonces this deployment signs with and reconcile reports its records as orphans. Give every deployment a registrar key of its own (REGISTRAR_ROLE on the registries), or run the roles of one deployment on one database. Just after restoring the database from a backup this is expected once: the nonces it signed with after the backup are on chain",
       );
     } else if (!shared && this.#keySharedReported) {
       this.#logger.info(
