@@ -853,8 +853,12 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       return trackApi(`/assets/${trackID}`, { method: 'GET' });
     };
 
-    it('when an asset JSON is verified, then its assetHash and evidence hash are recomputed and found on chain', async () => {
-      const path = await saved('asset.json', await assetWithEvidence());
+    it('when an asset JSON is verified, then its assetHash and evidence hash are recomputed and found on chain, each evidence with who added it', async () => {
+      const asset = await assetWithEvidence();
+      const path = await saved('asset.json', asset);
+      const owners = (asset.data as { transactions: { userOwner: string }[] }).transactions.map(
+        ({ userOwner }) => userOwner,
+      );
 
       const result = await trustpoint(['verify-evidence', path, '--rpc', `31337=${chainUrl}`], {
         TRUSTPOINT_TRUST_FILE: trustFile,
@@ -871,6 +875,12 @@ describe.each(testBackends())('trustpoint verify against a running service on %s
       expect(result.stdout).toContain(
         'Evidence fields: covered by each evidence hash or its key: timestamp, hash, metadata, userOwner; checked against the chain: smartContract, transactionHash; NOT covered, claims of whoever gave the JSON (unverified): status',
       );
+      expect(result.stdout).toContain('Added by');
+      expect(owners).toHaveLength(2);
+      for (const owner of owners) expect(owner).toMatch(/^did:user:/);
+      const rows = result.stdout.split('\n').filter((line) => line.includes(owners[0] ?? '-'));
+      expect(rows).toHaveLength(2);
+      expect(result.stdout).not.toContain('(claim)');
     });
 
     it('when a version 2 asset is shown with another owner, then its assetHash does not match and the verdict is a mismatch', async () => {

@@ -8,6 +8,7 @@ import {
   type CertificateVerification,
   type EvidencesVerdict,
   type EvidencesVerification,
+  type EvidenceVerification,
   type EvidenceVerdict,
   type FieldCoverage,
   type IssuerCheck,
@@ -295,6 +296,12 @@ function evidenceCoverageLines(evidences: EvidencesVerification['evidences']): s
   );
 }
 
+/** Who added an evidence (a partner, on a shared asset), marked when the hash does not cover it. */
+function addedBy(row: EvidenceVerification): string | undefined {
+  if (row.userOwner === undefined) return undefined;
+  return row.coverage.covered.includes('userOwner') ? row.userOwner : `${row.userOwner} (claim)`;
+}
+
 export function evidencesText(result: EvidencesVerification): string {
   const lines = [
     `Verdict: ${OVERALL[result.verdict]}`,
@@ -308,6 +315,7 @@ export function evidencesText(result: EvidencesVerification): string {
       { title: 'Network', value: (row) => row.networkId },
       { title: 'Timestamp', value: (row) => row.timestamp },
       { title: 'Chain time', value: chainTimeOf },
+      { title: 'Added by', value: addedBy },
       { title: 'Repository', value: (row) => row.smartContract },
       { title: 'Trusted through', value: (row) => row.trustedThrough },
       { title: 'Verdict', value: (row) => TRUSTPOINT_VERDICTS[row.verdict] },

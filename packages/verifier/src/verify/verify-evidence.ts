@@ -70,6 +70,11 @@ export interface EvidenceVerification {
   hash: string;
   /** `doubleHash(JCS({metadata, timestamp, userOwner}))`, when the JSON carries the metadata. */
   recomputedHash?: string;
+  /**
+   * Who added it, as the JSON names it (`did:user:...`; a partner's on a shared asset): covered by
+   * the hash with the metadata (`coverage.covered`), a claim otherwise (`coverage.unverified`).
+   */
+  userOwner?: string;
   /** The evidence's own fields (an asset's are in `asset.coverage`). */
   coverage: FieldCoverage;
   onChain?: { hash: string };
@@ -371,6 +376,7 @@ async function verifyOne(
       : { transactionHash: evidence.transactionHash }),
     hash: evidence.hash,
     ...(recomputedHash === undefined ? {} : { recomputedHash }),
+    ...(evidence.userOwner === undefined ? {} : { userOwner: evidence.userOwner }),
     coverage: evidenceCoverage(evidence, recomputedHash !== undefined),
   };
   const done = (
