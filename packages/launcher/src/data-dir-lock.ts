@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RoleConfigError } from './role-config-error.js';
+import { isAlive } from './service-pid-file.js';
 
 /**
  * `<dataDir>/data-dir.lock`: held by the one process that runs a data directory's embedded
@@ -19,16 +20,6 @@ function startTimeOf(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

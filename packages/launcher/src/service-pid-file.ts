@@ -25,11 +25,15 @@ export async function servicePidHolding(dataDir: string): Promise<number | undef
     return undefined;
   }
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  return isAlive(pid) ? pid : undefined;
+}
+
+/** Whether a process with this pid runs (EPERM: it does, under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return pid;
+    return true;
   } catch (error) {
-    // EPERM: alive, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
