@@ -68,51 +68,37 @@ describe('isDatabaseUnavailable', () => {
 });
 
 describe('errorHandler when the database cannot be reached', () => {
-  it('when the PostgreSQL server refuses connections, then 503 with the catalogue body instead of 500', async () => {
-    // Arrange
-    const database = await createDatabase({
-      url: `postgres://postgres@127.0.0.1:${String(await closedPort())}/trustpoint`,
-      migrate: false,
-      poolMax: 1,
-    });
-    const app = testApp((routes) => {
-      routes.get('/read', async (_req, res) => {
-        res.json(await database.knex.raw('select 1'));
+  it.each([
+    [
+      'the PostgreSQL server refuses connections',
+      async () => `postgres://postgres@127.0.0.1:${String(await closedPort())}/trustpoint`,
+    ],
+    [
+      // `.invalid` never resolves (RFC 2606); offline, the lookup fails for now instead.
+      'the database host name does not resolve',
+      () => Promise.resolve('postgres://postgres@trustpoint-database.invalid:5432/trustpoint'),
+    ],
+  ])(
+    'when %s, then 503 with the catalogue body and Retry-After instead of 500',
+    async (_what, url) => {
+      // Arrange
+      const database = await createDatabase({ url: await url(), migrate: false, poolMax: 1 });
+      const app = testApp((routes) => {
+        routes.get('/read', async (_req, res) => {
+          res.json(await database.knex.raw('select 1'));
+        });
       });
-    });
 
-    // Act
-    const response = await request(app).get('/read');
-    await database.close();
+      // Act
+      const response = await request(app).get('/read');
+      await database.close();
 
-    // Assert
-    expect(response.status).toBe(503);
-    expect(response.body).toEqual(UNAVAILABLE_BODY);
-    expect(response.headers['retry-after']).toBe('5');
-  });
-
-  it('when the database host name does not resolve, then 503 instead of 500', async () => {
-    // Arrange: `.invalid` never resolves (RFC 2606); offline, the lookup fails for now instead.
-    const database = await createDatabase({
-      url: 'postgres://postgres@trustpoint-database.invalid:5432/trustpoint',
-      migrate: false,
-      poolMax: 1,
-    });
-    const app = testApp((routes) => {
-      routes.get('/read', async (_req, res) => {
-        res.json(await database.knex.raw('select 1'));
-      });
-    });
-
-    // Act
-    const response = await request(app).get('/read');
-    await database.close();
-
-    // Assert
-    expect(response.status).toBe(503);
-    expect(response.body).toEqual(UNAVAILABLE_BODY);
-    expect(response.headers['retry-after']).toBe('5');
-  });
+      // Assert
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual(UNAVAILABLE_BODY);
+      expect(response.headers['retry-after']).toBe('5');
+    },
+  );
 
   it.skipIf(!process.env.DATABASE_URL)(
     'when the server ends the connection under a request (57P01), then 503; other database errors stay 500 (needs DATABASE_URL)',

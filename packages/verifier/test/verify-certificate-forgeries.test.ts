@@ -30,6 +30,7 @@ import {
   verifyEvidence,
   type PinnedNetwork,
   type Trust,
+  type VerifyCertificateInput,
 } from '../src/index.js';
 import {
   FAKE_GENESIS,
@@ -124,7 +125,7 @@ const networkOf = (pinnedBy: string, genesisHash: string | undefined): PinnedNet
 const verify = (
   given: ReturnType<typeof issued>,
   trust: Trust,
-  extra: { resolveTxt?: (name: string) => Promise<string[]> } = {},
+  extra: Pick<VerifyCertificateInput, 'resolveTxt' | 'file'> = {},
 ) =>
   verifyCertificate({
     certificate: given.certificate,
@@ -325,14 +326,7 @@ describe('verifyCertificate against forgeries', () => {
     const forgedPdf = new TextEncoder().encode('I owe Mallory 1,000,000 EUR\n');
 
     const alone = await verify(given, trust);
-    const withFile = await verifyCertificate({
-      certificate: given.certificate,
-      file: forgedPdf,
-      rpc: { '31337': [NODE_URL] },
-      trust,
-      fetch: fetchOf(given.node),
-      now: ISSUED_ON + 1000,
-    });
+    const withFile = await verify(given, trust, { file: forgedPdf });
 
     expect(alone.verdict).toBe('verified');
     expect(withFile.verified).toBe(false);
