@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { bootstrapAdmin } from '@trustpoint/launcher/bootstrap-admin';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
 import { commandFailure } from './start-or-refuse.js';
 import type { Io } from './output.js';
+import { readNetworksFile } from './verify/rpc-option.js';
 
 interface InitAdminOptions {
   id: string;
@@ -18,15 +18,8 @@ interface InitAdminOptions {
  */
 async function suggestedNetworks(networksFile: string | undefined): Promise<string> {
   if (networksFile === undefined) return '31337';
-  try {
-    const { networks } = JSON.parse(await readFile(networksFile, 'utf8')) as {
-      networks?: { networkId?: unknown }[];
-    };
-    const ids = (networks ?? []).map(({ networkId }) => String(networkId));
-    if (ids.length > 0 && ids.every((id) => /^\d+$/.test(id))) return ids.join(',');
-  } catch {
-    // Named below.
-  }
+  const networks = await readNetworksFile(networksFile).catch(() => []);
+  if (networks.length > 0) return networks.map(({ networkId }) => networkId).join(',');
   return '<the network ids of TRUSTPOINT_NETWORKS_FILE>';
 }
 
