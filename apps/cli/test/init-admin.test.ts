@@ -6,7 +6,12 @@ import { startEmbeddedChain } from '@trustpoint/launcher/launcher';
 import { readLauncherConfig } from '@trustpoint/launcher/launcher-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from './support/cli-fixture.js';
-import { trustpointProcess, untilRunning, type RoleProcess } from './support/role-process.js';
+import {
+  runTrustpoint as run,
+  trustpointProcess,
+  untilRunning,
+  type RoleProcess,
+} from './support/role-process.js';
 
 const COMPOSE_FILE = join(__dirname, '..', '..', '..', 'docker-compose.yml');
 
@@ -18,12 +23,6 @@ async function composeCommand(service: string): Promise<string[]> {
   if (!command) throw new Error(`docker-compose.yml has no command for ${service}`);
   return JSON.parse(command) as string[];
 }
-
-const run = async (args: string[], env: NodeJS.ProcessEnv) => {
-  const process = trustpointProcess(args, env);
-  const code = await process.exited;
-  return { code, output: process.output() };
-};
 
 describe.skipIf(!process.env.DATABASE_URL)(
   'the first administrator, as docker-compose.yml makes it on PostgreSQL (skipped unless DATABASE_URL is set)',

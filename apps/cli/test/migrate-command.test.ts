@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '@trustpoint/db';
 import { describe, expect, it } from 'vitest';
-import { trustpointProcess } from './support/role-process.js';
-
-const run = async (args: string[], env: NodeJS.ProcessEnv) => {
-  const process = trustpointProcess(args, env);
-  const code = await process.exited;
-  return { code, output: process.output() };
-};
+import { runTrustpoint as run } from './support/role-process.js';
 
 describe('trustpoint migrate on the embedded database', () => {
   it('when a newer version migrated the database further, then it applies nothing and says so instead of "up to date"', async () => {

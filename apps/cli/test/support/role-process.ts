@@ -37,6 +37,16 @@ export function trustpointProcess(
 }
 
 /** Waits until the process prints that it is running; fails with its output if it exits first. */
+/** Runs a command to its end: its exit code and everything it wrote. */
+export async function runTrustpoint(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const process = trustpointProcess(args, env);
+  const code = await process.exited;
+  return { code, output: process.output() };
+}
+
 export async function untilRunning(role: RoleProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
